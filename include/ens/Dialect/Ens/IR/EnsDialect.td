@@ -1,0 +1,52 @@
+//===- EnsDialect.td - ens dialect definition --------------*- tablegen -*-===//
+//
+// The ens dialect: a small tensor IR in which a user writes ONE model. Later
+// passes lift it over a model axis, differentiate it and fuse it into kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_DIALECT_ENS_IR_ENSDIALECT_TD
+#define ENS_DIALECT_ENS_IR_ENSDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/CommonTypeConstraints.td"
+
+def Ens_Dialect : Dialect {
+  let name = "ens";
+  let cppNamespace = "::mlir::ens";
+  let summary = "A tensor IR for models that ens batches, differentiates and fuses";
+  let description = [{
+    The `ens` dialect describes one model as a function over ranked tensors
+    with static shapes. There is no implicit broadcasting: elementwise
+    operands have identical types and every shape change is an explicit op.
+    Functions are upstream `func.func`, `func.call` and `func.return`.
+
+    Compute element types are `f32` and `f64`; `i32` carries indices and
+    `i1` masks. `f16` and `bf16` are accepted by the verifier.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+}
+
+class Ens_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Ens_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Ens_FloatElement : AnyTypeOf<[F16, BF16, F32, F64]>;
+
+/// Any tensor the dialect can hold.
+def Ens_Tensor : StaticShapeTensorOf<[F16, BF16, F32, F64, I32, I1]>;
+/// Tensors on which arithmetic is defined.
+def Ens_NumericTensor : StaticShapeTensorOf<[F16, BF16, F32, F64, I32]>;
+/// Tensors of floating-point numbers.
+def Ens_FloatTensor : StaticShapeTensorOf<[F16, BF16, F32, F64]>;
+/// Tensors of indices.
+def Ens_IndexTensor : StaticShapeTensorOf<[I32]>;
+/// Tensors of booleans.
+def Ens_MaskTensor : StaticShapeTensorOf<[I1]>;
+
+#endif // ENS_DIALECT_ENS_IR_ENSDIALECT_TD

@@ -1,0 +1,376 @@
+//===- EnsOps.td - ens dialect operations ------------------*- tablegen -*-===//
+//
+// Operations of the ens dialect. Op classes stay thin: shape inference and
+// verification live in ShapeInference.cpp, shared by every op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_DIALECT_ENS_IR_ENSOPS_TD
+#define ENS_DIALECT_ENS_IR_ENSOPS_TD
+
+include "ens/Dialect/Ens/IR/EnsDialect.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Elementwise operations
+//===----------------------------------------------------------------------===//
+
+class Ens_BinaryOp<string mnemonic, Type type, list<Trait> traits = []>
+    : Ens_Op<mnemonic, traits # [Pure, Elementwise, SameOperandsAndResultType]> {
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs type:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Ens_AddOp : Ens_BinaryOp<"add", Ens_NumericTensor, [Commutative]> {
+  let summary = "Elementwise addition";
+  let description = [{
+    `lhs + rhs`. Integer addition wraps. Adding a zero constant folds away,
+    which does not preserve the sign of a negative zero operand.
+  }];
+  let hasFolder = 1;
+}
+def Ens_SubOp : Ens_BinaryOp<"sub", Ens_NumericTensor> {
+  let summary = "Elementwise subtraction";
+  let description = "`lhs - rhs`. Integer subtraction wraps.";
+}
+def Ens_MulOp : Ens_BinaryOp<"mul", Ens_NumericTensor, [Commutative]> {
+  let summary = "Elementwise multiplication";
+  let description = "`lhs * rhs`. Multiplication by a constant one folds away.";
+  let hasFolder = 1;
+}
+def Ens_DivOp : Ens_BinaryOp<"div", Ens_FloatTensor> {
+  let summary = "Elementwise floating-point division";
+  let description = "`lhs / rhs` with IEEE semantics.";
+}
+def Ens_MaxOp : Ens_BinaryOp<"max", Ens_NumericTensor, [Commutative]> {
+  let summary = "Elementwise maximum";
+  let description = "`max(lhs, rhs)`; a NaN operand gives NaN.";
+}
+def Ens_MinOp : Ens_BinaryOp<"min", Ens_NumericTensor, [Commutative]> {
+  let summary = "Elementwise minimum";
+  let description = "`min(lhs, rhs)`; a NaN operand gives NaN.";
+}
+def Ens_PowOp : Ens_BinaryOp<"pow", Ens_FloatTensor> {
+  let summary = "Elementwise power";
+  let description = "`lhs ** rhs`, as C's `pow`.";
+}
+
+class Ens_UnaryOp<string mnemonic, Type type, list<Trait> traits = []>
+    : Ens_Op<mnemonic, traits # [Pure, Elementwise, SameOperandsAndResultType]> {
+  let arguments = (ins type:$operand);
+  let results = (outs type:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
+def Ens_NegOp : Ens_UnaryOp<"neg", Ens_NumericTensor> {
+  let summary = "Elementwise negation";
+}
+def Ens_ExpOp : Ens_UnaryOp<"exp", Ens_FloatTensor> {
+  let summary = "Elementwise exponential";
+}
+def Ens_LogOp : Ens_UnaryOp<"log", Ens_FloatTensor> {
+  let summary = "Elementwise natural logarithm";
+}
+def Ens_TanhOp : Ens_UnaryOp<"tanh", Ens_FloatTensor> {
+  let summary = "Elementwise hyperbolic tangent";
+}
+def Ens_SigmoidOp : Ens_UnaryOp<"sigmoid", Ens_FloatTensor> {
+  let summary = "Elementwise logistic function `1 / (1 + exp(-x))`";
+}
+def Ens_ReluOp : Ens_UnaryOp<"relu", Ens_FloatTensor> {
+  let summary = "Elementwise `max(x, 0)`";
+}
+def Ens_SqrtOp : Ens_UnaryOp<"sqrt", Ens_FloatTensor> {
+  let summary = "Elementwise square root";
+}
+def Ens_RsqrtOp : Ens_UnaryOp<"rsqrt", Ens_FloatTensor> {
+  let summary = "Elementwise reciprocal square root";
+}
+def Ens_AbsOp : Ens_UnaryOp<"abs", Ens_NumericTensor> {
+  let summary = "Elementwise absolute value";
+}
+def Ens_SquareOp : Ens_UnaryOp<"square", Ens_NumericTensor> {
+  let summary = "Elementwise `x * x`";
+}
+
+def Ens_CmpPredicate : I32EnumAttr<"CmpPredicate", "comparison predicate", [
+    I32EnumAttrCase<"lt", 0>, I32EnumAttrCase<"le", 1>,
+    I32EnumAttrCase<"gt", 2>, I32EnumAttrCase<"ge", 3>,
+    I32EnumAttrCase<"eq", 4>, I32EnumAttrCase<"ne", 5>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::ens";
+}
+def Ens_CmpPredicateAttr
+    : EnumAttr<Ens_Dialect, Ens_CmpPredicate, "cmp_predicate">;
+
+def Ens_CmpOp : Ens_Op<"cmp", [Pure, Elementwise, SameTypeOperands,
+                               SameOperandsAndResultShape,
+                               InferTypeOpAdaptor]> {
+  let summary = "Elementwise comparison giving a mask";
+  let description = [{
+    Compares `lhs` and `rhs` elementwise with `predicate` (`lt`, `le`, `gt`,
+    `ge`, `eq`, `ne`) and returns an `i1` tensor of the same shape. Ordered
+    comparisons with a NaN are false; `ne` with a NaN is true.
+
+    ```mlir
+    %m = ens.cmp lt, %a, %b : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Ens_CmpPredicateAttr:$predicate,
+                       Ens_NumericTensor:$lhs, Ens_NumericTensor:$rhs);
+  let results = (outs Ens_MaskTensor:$result);
+  let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Ens_SelectOp : Ens_Op<"select", [Pure, Elementwise,
+    AllTypesMatch<["on_true", "on_false", "result"]>]> {
+  let summary = "Elementwise choice by a mask";
+  let description = "`cond ? on_true : on_false`, elementwise.";
+  let arguments = (ins Ens_MaskTensor:$cond, Ens_Tensor:$on_true,
+                       Ens_Tensor:$on_false);
+  let results = (outs Ens_Tensor:$result);
+  let assemblyFormat = [{
+    $cond `,` $on_true `,` $on_false attr-dict `:` type($cond) `,` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ens_ConvertOp : Ens_Op<"convert", [Pure, Elementwise]> {
+  let summary = "Elementwise element-type conversion";
+  let description = [{
+    Converts each element to the result's element type. Float to integer
+    rounds toward zero and saturates to the integer range (NaN gives 0);
+    anything to `i1` is `x != 0`; `i1` to a number is 0 or 1.
+  }];
+  let arguments = (ins Ens_Tensor:$operand);
+  let results = (outs Ens_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Ens_ConstantOp : Ens_Op<"constant", [ConstantLike, Pure,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "A constant tensor";
+  let description = [{
+    ```mlir
+    %c = ens.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Ens_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def Ens_BroadcastInDimOp : Ens_Op<"broadcast_in_dim", [Pure,
+    AllElementTypesMatch<["operand", "result"]>]> {
+  let summary = "Broadcasts a tensor to a larger shape";
+  let description = [{
+    The result type gives the shape. Operand dimension `i` maps to result
+    dimension `dims[i]`, whose size equals the operand's or the operand's is
+    1. Result dimensions not named in `dims` are new.
+
+    ```mlir
+    %b = ens.broadcast_in_dim %x {dims = array<i64: 1>}
+        : tensor<8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ens_Tensor:$operand, DenseI64ArrayAttr:$dims);
+  let results = (outs Ens_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ens_ReshapeOp : Ens_Op<"reshape", [Pure,
+    AllElementTypesMatch<["operand", "result"]>]> {
+  let summary = "Reinterprets the row-major elements with a new shape";
+  let arguments = (ins Ens_Tensor:$operand);
+  let results = (outs Ens_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ens_TransposeOp : Ens_Op<"transpose", [Pure,
+    InferTypeOpAdaptor]> {
+  let summary = "Permutes dimensions";
+  let description = [{
+    Result dimension `i` is operand dimension `permutation[i]`.
+  }];
+  let arguments = (ins Ens_Tensor:$operand, DenseI64ArrayAttr:$permutation);
+  let results = (outs Ens_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Ens_SliceOp : Ens_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Takes a strided box of a tensor";
+  let description = [{
+    For each dimension `d`, keeps the indices `start[d], start[d] +
+    stride[d], ...` below `limit[d]`. `0 <= start <= limit <= size` and
+    `stride >= 1`.
+  }];
+  let arguments = (ins Ens_Tensor:$operand, DenseI64ArrayAttr:$start,
+                       DenseI64ArrayAttr:$limit, DenseI64ArrayAttr:$stride);
+  let results = (outs Ens_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+}
+
+def Ens_ConcatOp : Ens_Op<"concat", [Pure, SameOperandsElementType,
+                                     InferTypeOpAdaptor]> {
+  let summary = "Joins tensors along one dimension";
+  let arguments = (ins Variadic<Ens_Tensor>:$inputs, I64Attr:$dim);
+  let results = (outs Ens_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` type($inputs) `->` type($result)
+  }];
+}
+
+def Ens_TakeOp : Ens_Op<"take", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Gathers slices of a table by index (numpy.take)";
+  let description = [{
+    The result shape is `table.shape[:axis] + indices.shape +
+    table.shape[axis+1:]`. Indices are clamped to `[0, size - 1]`, so an
+    out-of-range index reads the nearest valid row on every backend.
+
+    ```mlir
+    %e = ens.take %table, %ids {axis = 0 : i64}
+        : tensor<100x16xf32>, tensor<8xi32> -> tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins Ens_Tensor:$table, Ens_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Ens_Tensor:$result);
+  let assemblyFormat = [{
+    $table `,` $indices attr-dict `:` type($table) `,` type($indices)
+    `->` type($result)
+  }];
+}
+
+def Ens_OneHotOp : Ens_Op<"one_hot", [Pure]> {
+  let summary = "One-hot encodes indices";
+  let description = [{
+    The result shape is `indices.shape + [depth]`, `depth` being the last
+    dimension of the result type. `result[..., j]` is 1 where the index
+    equals `j`, else 0; an index outside `[0, depth)` gives a row of zeros.
+  }];
+  let arguments = (ins Ens_IndexTensor:$indices);
+  let results = (outs Ens_NumericTensor:$result);
+  let assemblyFormat = "$indices attr-dict `:` type($indices) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Ens_ReduceOp<string mnemonic, Type type>
+    : Ens_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let arguments = (ins type:$operand, DenseI64ArrayAttr:$dims);
+  let results = (outs type:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+}
+
+def Ens_ReduceSumOp : Ens_ReduceOp<"reduce_sum", Ens_NumericTensor> {
+  let summary = "Sums over dimensions, which are removed";
+}
+def Ens_ReduceMaxOp : Ens_ReduceOp<"reduce_max", Ens_NumericTensor> {
+  let summary = "Maximum over dimensions, which are removed";
+  let description = "A NaN anywhere in a reduced group gives NaN.";
+}
+def Ens_ReduceMeanOp : Ens_ReduceOp<"reduce_mean", Ens_FloatTensor> {
+  let summary = "Mean over dimensions, which are removed";
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+def Ens_EinsumOp : Ens_Op<"einsum", [Pure, SameOperandsElementType,
+                                     InferTypeOpAdaptor]> {
+  let summary = "Einstein summation of two tensors";
+  let description = [{
+    `spec` has the form `"<lhs>,<rhs>-><out>"` with one lower-case label per
+    dimension. A label is used at most once per operand and in the output;
+    labels absent from the output are summed over; a label shared by both
+    operands names dimensions of equal size.
+
+    ```mlir
+    %y = ens.einsum %x, %w {spec = "bi,io->bo"}
+        : tensor<4x3xf32>, tensor<3x2xf32> -> tensor<4x2xf32>
+    ```
+  }];
+  let arguments = (ins Ens_NumericTensor:$lhs, Ens_NumericTensor:$rhs,
+                       StrAttr:$spec);
+  let results = (outs Ens_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+}
+
+def Ens_TensordotOp : Ens_Op<"tensordot", [Pure, SameOperandsElementType,
+                                           InferTypeOpAdaptor]> {
+  let summary = "Contracts dimension lists of two tensors (numpy.tensordot)";
+  let description = [{
+    Sums over `lhs_dims[k]` of `lhs` paired with `rhs_dims[k]` of `rhs`. The
+    result's dimensions are the free dimensions of `lhs`, then those of
+    `rhs`, each in order.
+  }];
+  let arguments = (ins Ens_NumericTensor:$lhs, Ens_NumericTensor:$rhs,
+                       DenseI64ArrayAttr:$lhs_dims,
+                       DenseI64ArrayAttr:$rhs_dims);
+  let results = (outs Ens_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+}
+
+def Ens_MatmulOp : Ens_Op<"matmul", [Pure, SameOperandsElementType,
+                                     InferTypeOpAdaptor]> {
+  let summary = "Matrix product with numpy.matmul semantics";
+  let description = [{
+    A rank-1 `lhs` is a row vector and a rank-1 `rhs` a column vector; the
+    added dimension is removed from the result. Leading (batch) dimensions
+    broadcast against each other as in numpy.
+  }];
+  let arguments = (ins Ens_NumericTensor:$lhs, Ens_NumericTensor:$rhs);
+  let results = (outs Ens_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Normalisations
+//===----------------------------------------------------------------------===//
+
+class Ens_SoftmaxLikeOp<string mnemonic>
+    : Ens_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let arguments = (ins Ens_FloatTensor:$operand, I64Attr:$dim);
+  let results = (outs Ens_FloatTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ens_SoftmaxOp : Ens_SoftmaxLikeOp<"softmax"> {
+  let summary = "Softmax along one dimension, computed stably";
+}
+def Ens_LogSoftmaxOp : Ens_SoftmaxLikeOp<"log_softmax"> {
+  let summary = "Log-softmax along one dimension, computed stably";
+}
+
+def Ens_LogsumexpOp : Ens_ReduceOp<"logsumexp", Ens_FloatTensor> {
+  let summary = "`log(sum(exp(x)))` over dimensions, computed stably";
+}
+
+#endif // ENS_DIALECT_ENS_IR_ENSOPS_TD

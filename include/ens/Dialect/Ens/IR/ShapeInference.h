@@ -1,0 +1,95 @@
+//===- ShapeInference.h - Shared shape rules of ens ops ---------*- C++ -*-===//
+//
+// The shape rules of every ens op in one place. Op verifiers, type inference,
+// the reference interpreter and the transforms all call these, so a rule is
+// written once. Each function takes an optional location: with one, a
+// failure emits a precise diagnostic there; without one, it fails silently.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_DIALECT_ENS_IR_SHAPEINFERENCE_H
+#define ENS_DIALECT_ENS_IR_SHAPEINFERENCE_H
+
+#include "mlir/IR/Location.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::ens {
+
+using Shape = llvm::SmallVector<int64_t, 4>;
+
+/// A parsed `ens.einsum` specification "<lhs>,<rhs>-><out>": one lower-case
+/// label per dimension of each operand and of the result.
+struct EinsumSpec {
+  std::string lhs, rhs, out;
+
+  /// Parses and checks the syntax of `spec`; shapes are checked by
+  /// inferEinsumShape.
+  static FailureOr<EinsumSpec> parse(llvm::StringRef spec,
+                                     std::optional<Location> loc);
+  /// Prints the spec in the attribute's syntax.
+  std::string str() const;
+};
+
+/// Checks that `dim` indexes a tensor of rank `rank`; `what` names the
+/// attribute in the diagnostic.
+LogicalResult verifyDimInRange(std::optional<Location> loc, llvm::StringRef what,
+                               int64_t dim, int64_t rank);
+
+/// Checks that `dims` are distinct dimensions of a tensor of rank `rank`.
+LogicalResult verifyDistinctDims(std::optional<Location> loc,
+                                 llvm::StringRef what,
+                                 llvm::ArrayRef<int64_t> dims, int64_t rank);
+
+FailureOr<Shape> inferTransposeShape(std::optional<Location> loc,
+                                     llvm::ArrayRef<int64_t> shape,
+                                     llvm::ArrayRef<int64_t> permutation);
+
+FailureOr<Shape> inferSliceShape(std::optional<Location> loc,
+                                 llvm::ArrayRef<int64_t> shape,
+                                 llvm::ArrayRef<int64_t> start,
+                                 llvm::ArrayRef<int64_t> limit,
+                                 llvm::ArrayRef<int64_t> stride);
+
+FailureOr<Shape> inferConcatShape(std::optional<Location> loc,
+                                  llvm::ArrayRef<Shape> inputs, int64_t dim);
+
+FailureOr<Shape> inferTakeShape(std::optional<Location> loc,
+                                llvm::ArrayRef<int64_t> table,
+                                llvm::ArrayRef<int64_t> indices, int64_t axis);
+
+/// The shape left after removing `dims`.
+FailureOr<Shape> inferReduceShape(std::optional<Location> loc,
+                                  llvm::ArrayRef<int64_t> shape,
+                                  llvm::ArrayRef<int64_t> dims);
+
+FailureOr<Shape> inferEinsumShape(std::optional<Location> loc,
+                                  const EinsumSpec &spec,
+                                  llvm::ArrayRef<int64_t> lhs,
+                                  llvm::ArrayRef<int64_t> rhs);
+
+FailureOr<Shape> inferTensordotShape(std::optional<Location> loc,
+                                     llvm::ArrayRef<int64_t> lhs,
+                                     llvm::ArrayRef<int64_t> rhs,
+                                     llvm::ArrayRef<int64_t> lhsDims,
+                                     llvm::ArrayRef<int64_t> rhsDims);
+
+FailureOr<Shape> inferMatmulShape(std::optional<Location> loc,
+                                  llvm::ArrayRef<int64_t> lhs,
+                                  llvm::ArrayRef<int64_t> rhs);
+
+LogicalResult verifyBroadcastInDim(std::optional<Location> loc,
+                                   llvm::ArrayRef<int64_t> operand,
+                                   llvm::ArrayRef<int64_t> result,
+                                   llvm::ArrayRef<int64_t> dims);
+
+/// Formats a shape as "3x4" ("scalar" for rank 0) for messages.
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+} // namespace mlir::ens
+
+#endif // ENS_DIALECT_ENS_IR_SHAPEINFERENCE_H

@@ -1,0 +1,20 @@
+//===- InitAllDialects.h - Dialects ens tools load --------------*- C++ -*-===//
+
+#ifndef ENS_INITALLDIALECTS_H
+#define ENS_INITALLDIALECTS_H
+
+#include "ens/Dialect/Ens/IR/EnsDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+namespace ens {
+
+/// Registers the dialects an ens program may contain: ens itself and the
+/// upstream `func` dialect for functions and calls.
+inline void registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::ens::EnsDialect, mlir::func::FuncDialect>();
+}
+
+} // namespace ens
+
+#endif // ENS_INITALLDIALECTS_H

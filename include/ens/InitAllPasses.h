@@ -1,0 +1,20 @@
+//===- InitAllPasses.h - Passes ens tools register --------------*- C++ -*-===//
+
+#ifndef ENS_INITALLPASSES_H
+#define ENS_INITALLPASSES_H
+
+#include "mlir/Transforms/Passes.h"
+
+namespace ens {
+
+/// Registers every ens pass and the upstream passes ens pipelines use.
+inline void registerAllPasses() {
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerInlinerPass();
+  mlir::registerSymbolDCEPass();
+}
+
+} // namespace ens
+
+#endif // ENS_INITALLPASSES_H

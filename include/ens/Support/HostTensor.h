@@ -1,0 +1,66 @@
+//===- HostTensor.h - Tensors in host memory --------------------*- C++ -*-===//
+//
+// The value type of the reference interpreter and of ens-run's file I/O. It
+// is deliberately simple: every element is held as a double, whatever the
+// element type, and is rounded to the element type after each operation.
+// Doubles hold every f16, bf16, f32, i32 and i1 value exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_SUPPORT_HOSTTENSOR_H
+#define ENS_SUPPORT_HOSTTENSOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ens {
+
+/// The element types of ens tensors.
+enum class DType { F16, BF16, F32, F64, I32, I1 };
+
+/// The name used in MLIR types: "f32", "i1", ...
+llvm::StringRef getDTypeName(DType dtype);
+/// Parses a name produced by getDTypeName.
+std::optional<DType> parseDTypeName(llvm::StringRef name);
+bool isFloatDType(DType dtype);
+
+/// Rounds `value` to the nearest value of `dtype`: IEEE round-to-nearest-even
+/// for floats, wrap-around modulo 2^32 for i32 (after truncation toward zero,
+/// saturating and NaN to 0), and `value != 0` for i1.
+double roundToDType(double value, DType dtype);
+
+/// Row-major strides of a tensor of `shape`, in elements.
+llvm::SmallVector<int64_t, 4> getRowMajorStrides(llvm::ArrayRef<int64_t> shape);
+/// The number of elements of a tensor of `shape` (1 for rank 0).
+int64_t getNumElements(llvm::ArrayRef<int64_t> shape);
+
+/// A dense row-major tensor in host memory.
+struct HostTensor {
+  DType dtype = DType::F32;
+  llvm::SmallVector<int64_t, 4> shape;
+  std::vector<double> values;
+
+  HostTensor() = default;
+  /// A tensor of `shape` filled with zeros.
+  HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape);
+  /// A tensor with the given values, rounded to `dtype`.
+  HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape,
+             std::vector<double> values);
+
+  int64_t getNumElements() const { return values.size(); }
+  int64_t getRank() const { return shape.size(); }
+  /// Rounds every element to the element type.
+  void roundToDType();
+  /// Formats the type as in MLIR, e.g. "tensor<2x3xf32>".
+  std::string getTypeString() const;
+};
+
+} // namespace ens
+
+#endif // ENS_SUPPORT_HOSTTENSOR_H

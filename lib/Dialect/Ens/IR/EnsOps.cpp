@@ -1,0 +1,288 @@
+//===- EnsOps.cpp - ens dialect operations --------------------------------===//
+//
+// Thin op hooks: verifiers and type inference delegate to ShapeInference.cpp;
+// folders implement the algebraic identities of canonicalization.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/Dialect/Ens/IR/EnsOps.h"
+#include "ens/Dialect/Ens/IR/ShapeInference.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::ens;
+
+#include "ens/Dialect/Ens/IR/EnsEnums.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<ShapedType>(value.getType()).getShape();
+}
+
+/// Builds the inferred result type: `shape` with the element type of `like`.
+static LogicalResult inferred(FailureOr<Shape> shape, Value like,
+                              SmallVectorImpl<Type> &types) {
+  if (failed(shape))
+    return failure();
+  types.push_back(RankedTensorType::get(
+      *shape, cast<ShapedType>(like.getType()).getElementType()));
+  return success();
+}
+
+/// True if `attr` is a splat whose elements all equal `value`.
+static bool isSplatOf(Attribute attr, double value) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
+  if (!splat)
+    return false;
+  Type elementType = splat.getElementType();
+  if (isa<FloatType>(elementType))
+    return splat.getSplatValue<APFloat>().convertToDouble() == value;
+  if (elementType.isInteger(32))
+    return splat.getSplatValue<APInt>().getSExtValue() ==
+           static_cast<int64_t>(value);
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 0.0))
+    return getLhs();
+  if (isSplatOf(adaptor.getLhs(), 0.0))
+    return getRhs();
+  return {};
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 1.0))
+    return getLhs();
+  if (isSplatOf(adaptor.getLhs(), 1.0))
+    return getRhs();
+  return {};
+}
+
+LogicalResult CmpOp::inferReturnTypes(MLIRContext *context,
+                                      std::optional<Location>, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  types.push_back(RankedTensorType::get(shapeOf(adaptor.getLhs()),
+                                        IntegerType::get(context, 1)));
+  return success();
+}
+
+LogicalResult SelectOp::verify() {
+  if (shapeOf(getCond()) != shapeOf(getResult()))
+    return emitOpError() << "condition shape "
+                         << formatShape(shapeOf(getCond()))
+                         << " differs from the value shape "
+                         << formatShape(shapeOf(getResult()));
+  return success();
+}
+
+LogicalResult ConvertOp::verify() {
+  if (shapeOf(getOperand()) != shapeOf(getResult()))
+    return emitOpError() << "changes the shape from "
+                         << formatShape(shapeOf(getOperand())) << " to "
+                         << formatShape(shapeOf(getResult()))
+                         << "; only the element type may change";
+  return success();
+}
+
+OpFoldResult ConvertOp::fold(FoldAdaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and shape manipulation
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+LogicalResult BroadcastInDimOp::verify() {
+  return verifyBroadcastInDim(getLoc(), shapeOf(getOperand()),
+                              shapeOf(getResult()), getDims());
+}
+
+OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType() &&
+      llvm::equal(getDims(), llvm::seq<int64_t>(0, getDims().size())))
+    return getOperand();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getOperand()))
+    return SplatElementsAttr::get(getType(),
+                                  splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto operandType = cast<ShapedType>(getOperand().getType());
+  auto resultType = cast<ShapedType>(getType());
+  if (operandType.getNumElements() != resultType.getNumElements())
+    return emitOpError() << "cannot reshape "
+                         << formatShape(operandType.getShape()) << " ("
+                         << operandType.getNumElements() << " elements) to "
+                         << formatShape(resultType.getShape()) << " ("
+                         << resultType.getNumElements() << " elements)";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  if (auto inner = getOperand().getDefiningOp<ReshapeOp>()) {
+    getOperandMutable().assign(inner.getOperand());
+    return getResult();
+  }
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getOperand()))
+    return dense.reshape(getType());
+  return {};
+}
+
+LogicalResult
+TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return inferred(inferTransposeShape(loc, shapeOf(adaptor.getOperand()),
+                                      adaptor.getPermutation()),
+                  adaptor.getOperand(), types);
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  bool composed = false;
+  if (auto inner = getOperand().getDefiningOp<TransposeOp>()) {
+    // transpose(transpose(x, p), q)[i] = x[p[q[i]]].
+    ArrayRef<int64_t> p = inner.getPermutation();
+    SmallVector<int64_t> permutation;
+    for (int64_t q : getPermutation())
+      permutation.push_back(p[q]);
+    getOperandMutable().assign(inner.getOperand());
+    setPermutation(permutation);
+    composed = true;
+  }
+  if (llvm::equal(getPermutation(),
+                  llvm::seq<int64_t>(0, getPermutation().size())))
+    return getOperand();
+  return composed ? getResult() : OpFoldResult();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  return inferred(inferSliceShape(loc, shapeOf(adaptor.getOperand()),
+                                  adaptor.getStart(), adaptor.getLimit(),
+                                  adaptor.getStride()),
+                  adaptor.getOperand(), types);
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  if (adaptor.getInputs().empty())
+    return emitOptionalError(loc, "needs at least one input");
+  SmallVector<Shape> shapes;
+  for (Value input : adaptor.getInputs())
+    shapes.push_back(Shape(shapeOf(input)));
+  return inferred(inferConcatShape(loc, shapes, adaptor.getDim()),
+                  adaptor.getInputs().front(), types);
+}
+
+LogicalResult TakeOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  return inferred(inferTakeShape(loc, shapeOf(adaptor.getTable()),
+                                 shapeOf(adaptor.getIndices()),
+                                 adaptor.getAxis()),
+                  adaptor.getTable(), types);
+}
+
+LogicalResult OneHotOp::verify() {
+  ArrayRef<int64_t> indices = shapeOf(getIndices());
+  ArrayRef<int64_t> result = shapeOf(getResult());
+  if (result.size() != indices.size() + 1 ||
+      result.drop_back() != indices)
+    return emitOpError() << "result shape " << formatShape(result)
+                         << " must be the indices shape "
+                         << formatShape(indices)
+                         << " followed by the depth";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and contractions
+//===----------------------------------------------------------------------===//
+
+#define ENS_REDUCE_INFERENCE(OP)                                               \
+  LogicalResult OP::inferReturnTypes(MLIRContext *,                           \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    return inferred(inferReduceShape(loc, shapeOf(adaptor.getOperand()),      \
+                                     adaptor.getDims()),                       \
+                    adaptor.getOperand(), types);                              \
+  }
+ENS_REDUCE_INFERENCE(ReduceSumOp)
+ENS_REDUCE_INFERENCE(ReduceMaxOp)
+ENS_REDUCE_INFERENCE(ReduceMeanOp)
+ENS_REDUCE_INFERENCE(LogsumexpOp)
+#undef ENS_REDUCE_INFERENCE
+
+LogicalResult EinsumOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  FailureOr<EinsumSpec> spec = EinsumSpec::parse(adaptor.getSpec(), loc);
+  if (failed(spec))
+    return failure();
+  return inferred(inferEinsumShape(loc, *spec, shapeOf(adaptor.getLhs()),
+                                   shapeOf(adaptor.getRhs())),
+                  adaptor.getLhs(), types);
+}
+
+LogicalResult TensordotOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  return inferred(inferTensordotShape(loc, shapeOf(adaptor.getLhs()),
+                                      shapeOf(adaptor.getRhs()),
+                                      adaptor.getLhsDims(),
+                                      adaptor.getRhsDims()),
+                  adaptor.getLhs(), types);
+}
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  return inferred(inferMatmulShape(loc, shapeOf(adaptor.getLhs()),
+                                   shapeOf(adaptor.getRhs())),
+                  adaptor.getLhs(), types);
+}
+
+//===----------------------------------------------------------------------===//
+// Normalisations
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxOp::verify() {
+  return verifyDimInRange(getLoc(), "dim", getDim(),
+                          shapeOf(getOperand()).size());
+}
+
+LogicalResult LogSoftmaxOp::verify() {
+  return verifyDimInRange(getLoc(), "dim", getDim(),
+                          shapeOf(getOperand()).size());
+}
+
+#define GET_OP_CLASSES
+#include "ens/Dialect/Ens/IR/EnsOps.cpp.inc"

@@ -1,0 +1,314 @@
+//===- ShapeInference.cpp - Shared shape rules of ens ops -----------------===//
+//
+// Every diagnostic names the offending attribute, dimension and sizes, so a
+// user can fix the program from the message alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/Dialect/Ens/IR/ShapeInference.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::ens;
+
+std::string mlir::ens::formatShape(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(shape, os, "x");
+  return text;
+}
+
+/// Formats a list of integers as "[a, b, c]".
+static std::string formatList(ArrayRef<int64_t> values) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return text;
+}
+
+LogicalResult mlir::ens::verifyDimInRange(std::optional<Location> loc,
+                                          StringRef what, int64_t dim,
+                                          int64_t rank) {
+  if (dim >= 0 && dim < rank)
+    return success();
+  return emitOptionalError(loc, what, " ", dim,
+                           " is out of range for a tensor of rank ", rank);
+}
+
+LogicalResult mlir::ens::verifyDistinctDims(std::optional<Location> loc,
+                                            StringRef what,
+                                            ArrayRef<int64_t> dims,
+                                            int64_t rank) {
+  llvm::SmallBitVector seen(rank);
+  for (int64_t dim : dims) {
+    if (failed(verifyDimInRange(loc, Twine(what + " entry").str(), dim, rank)))
+      return failure();
+    if (seen.test(dim))
+      return emitOptionalError(loc, what, " ", formatList(dims),
+                               " names dimension ", dim, " twice");
+    seen.set(dim);
+  }
+  return success();
+}
+
+FailureOr<Shape> mlir::ens::inferTransposeShape(std::optional<Location> loc,
+                                                ArrayRef<int64_t> shape,
+                                                ArrayRef<int64_t> permutation) {
+  if (permutation.size() != shape.size())
+    return emitOptionalError(loc, "permutation ", formatList(permutation),
+                             " has ", permutation.size(),
+                             " entries but the operand has rank ",
+                             shape.size());
+  if (failed(verifyDistinctDims(loc, "permutation", permutation,
+                                shape.size())))
+    return failure();
+  Shape result;
+  for (int64_t dim : permutation)
+    result.push_back(shape[dim]);
+  return result;
+}
+
+FailureOr<Shape> mlir::ens::inferSliceShape(std::optional<Location> loc,
+                                            ArrayRef<int64_t> shape,
+                                            ArrayRef<int64_t> start,
+                                            ArrayRef<int64_t> limit,
+                                            ArrayRef<int64_t> stride) {
+  size_t rank = shape.size();
+  if (start.size() != rank || limit.size() != rank || stride.size() != rank)
+    return emitOptionalError(
+        loc, "start, limit and stride must have one entry per operand "
+             "dimension (rank ",
+        rank, "), got ", start.size(), ", ", limit.size(), " and ",
+        stride.size());
+  Shape result;
+  for (size_t d = 0; d < rank; ++d) {
+    if (stride[d] < 1)
+      return emitOptionalError(loc, "stride ", stride[d], " of dimension ", d,
+                               " must be at least 1");
+    if (start[d] < 0 || start[d] > limit[d] || limit[d] > shape[d])
+      return emitOptionalError(loc, "dimension ", d, " of size ", shape[d],
+                               " cannot be sliced from ", start[d], " to ",
+                               limit[d],
+                               " (need 0 <= start <= limit <= size)");
+    result.push_back((limit[d] - start[d] + stride[d] - 1) / stride[d]);
+  }
+  return result;
+}
+
+FailureOr<Shape> mlir::ens::inferConcatShape(std::optional<Location> loc,
+                                             ArrayRef<Shape> inputs,
+                                             int64_t dim) {
+  if (inputs.empty())
+    return emitOptionalError(loc, "needs at least one input");
+  const Shape &first = inputs.front();
+  if (failed(verifyDimInRange(loc, "dim", dim, first.size())))
+    return failure();
+  Shape result = first;
+  for (auto [i, input] : llvm::enumerate(inputs.drop_front())) {
+    if (input.size() != first.size())
+      return emitOptionalError(loc, "input ", i + 1, " has rank ",
+                               input.size(), " but input 0 has rank ",
+                               first.size());
+    for (size_t d = 0; d < first.size(); ++d) {
+      if (static_cast<int64_t>(d) == dim)
+        continue;
+      if (input[d] != first[d])
+        return emitOptionalError(loc, "input ", i + 1, " has size ", input[d],
+                                 " in dimension ", d, " but input 0 has size ",
+                                 first[d], " (only dimension ", dim,
+                                 " may differ)");
+    }
+    result[dim] += input[dim];
+  }
+  return result;
+}
+
+FailureOr<Shape> mlir::ens::inferTakeShape(std::optional<Location> loc,
+                                           ArrayRef<int64_t> table,
+                                           ArrayRef<int64_t> indices,
+                                           int64_t axis) {
+  if (failed(verifyDimInRange(loc, "axis", axis, table.size())))
+    return failure();
+  if (table[axis] == 0)
+    return emitOptionalError(loc, "cannot take from axis ", axis,
+                             " of size 0");
+  Shape result(table.begin(), table.begin() + axis);
+  result.append(indices.begin(), indices.end());
+  result.append(table.begin() + axis + 1, table.end());
+  return result;
+}
+
+FailureOr<Shape> mlir::ens::inferReduceShape(std::optional<Location> loc,
+                                             ArrayRef<int64_t> shape,
+                                             ArrayRef<int64_t> dims) {
+  if (failed(verifyDistinctDims(loc, "dims", dims, shape.size())))
+    return failure();
+  Shape result;
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+      result.push_back(size);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+/// Checks that `labels` are lower-case and distinct; `part` names them.
+static LogicalResult verifyLabels(std::optional<Location> loc, StringRef spec,
+                                  StringRef part, StringRef labels) {
+  for (auto [i, c] : llvm::enumerate(labels)) {
+    if (c < 'a' || c > 'z')
+      return emitOptionalError(loc, "einsum spec \"", spec, "\": ", part,
+                               " label '", StringRef(&c, 1),
+                               "' is not a lower-case letter");
+    if (labels.find(c, i + 1) != StringRef::npos)
+      return emitOptionalError(loc, "einsum spec \"", spec, "\": ", part,
+                               " repeats label '", StringRef(&c, 1), "'");
+  }
+  return success();
+}
+
+FailureOr<EinsumSpec> EinsumSpec::parse(StringRef spec,
+                                        std::optional<Location> loc) {
+  auto [inputs, out] = spec.split("->");
+  if (inputs.size() == spec.size())
+    return emitOptionalError(loc, "einsum spec \"", spec,
+                             "\" must have an explicit '->' and output");
+  auto [lhs, rhs] = inputs.split(',');
+  if (lhs.size() == inputs.size() || rhs.contains(','))
+    return emitOptionalError(loc, "einsum spec \"", spec,
+                             "\" must name exactly two operands");
+  if (failed(verifyLabels(loc, spec, "lhs", lhs)) ||
+      failed(verifyLabels(loc, spec, "rhs", rhs)) ||
+      failed(verifyLabels(loc, spec, "output", out)))
+    return failure();
+  for (char c : out)
+    if (!lhs.contains(c) && !rhs.contains(c))
+      return emitOptionalError(loc, "einsum spec \"", spec,
+                               "\": output label '", StringRef(&c, 1),
+                               "' appears in no operand");
+  return EinsumSpec{lhs.str(), rhs.str(), out.str()};
+}
+
+std::string EinsumSpec::str() const { return lhs + "," + rhs + "->" + out; }
+
+FailureOr<Shape> mlir::ens::inferEinsumShape(std::optional<Location> loc,
+                                             const EinsumSpec &spec,
+                                             ArrayRef<int64_t> lhs,
+                                             ArrayRef<int64_t> rhs) {
+  if (spec.lhs.size() != lhs.size())
+    return emitOptionalError(loc, "einsum spec \"", spec.str(), "\" gives ",
+                             spec.lhs.size(), " labels for lhs of rank ",
+                             lhs.size());
+  if (spec.rhs.size() != rhs.size())
+    return emitOptionalError(loc, "einsum spec \"", spec.str(), "\" gives ",
+                             spec.rhs.size(), " labels for rhs of rank ",
+                             rhs.size());
+  for (auto [i, c] : llvm::enumerate(spec.lhs)) {
+    size_t j = spec.rhs.find(c);
+    if (j != std::string::npos && lhs[i] != rhs[j])
+      return emitOptionalError(loc, "einsum label '", StringRef(&c, 1),
+                               "' has size ", lhs[i], " in lhs dimension ", i,
+                               " but size ", rhs[j], " in rhs dimension ", j);
+  }
+  Shape result;
+  for (char c : spec.out) {
+    size_t i = spec.lhs.find(c);
+    result.push_back(i != std::string::npos ? lhs[i]
+                                            : rhs[spec.rhs.find(c)]);
+  }
+  return result;
+}
+
+FailureOr<Shape> mlir::ens::inferTensordotShape(std::optional<Location> loc,
+                                                ArrayRef<int64_t> lhs,
+                                                ArrayRef<int64_t> rhs,
+                                                ArrayRef<int64_t> lhsDims,
+                                                ArrayRef<int64_t> rhsDims) {
+  if (lhsDims.size() != rhsDims.size())
+    return emitOptionalError(loc, "lhs_dims ", formatList(lhsDims), " and rhs_dims ",
+                             formatList(rhsDims),
+                             " must have the same length");
+  if (failed(verifyDistinctDims(loc, "lhs_dims", lhsDims, lhs.size())) ||
+      failed(verifyDistinctDims(loc, "rhs_dims", rhsDims, rhs.size())))
+    return failure();
+  for (auto [l, r] : llvm::zip(lhsDims, rhsDims))
+    if (lhs[l] != rhs[r])
+      return emitOptionalError(loc, "contracted lhs dimension ", l, " has size ",
+                               lhs[l], " but rhs dimension ", r, " has size ",
+                               rhs[r]);
+  Shape result;
+  for (auto [d, size] : llvm::enumerate(lhs))
+    if (!llvm::is_contained(lhsDims, static_cast<int64_t>(d)))
+      result.push_back(size);
+  for (auto [d, size] : llvm::enumerate(rhs))
+    if (!llvm::is_contained(rhsDims, static_cast<int64_t>(d)))
+      result.push_back(size);
+  return result;
+}
+
+FailureOr<Shape> mlir::ens::inferMatmulShape(std::optional<Location> loc,
+                                             ArrayRef<int64_t> lhs,
+                                             ArrayRef<int64_t> rhs) {
+  if (lhs.empty() || rhs.empty())
+    return emitOptionalError(loc, "matmul operands must have rank at least 1, "
+                                  "got ranks ",
+                             lhs.size(), " and ", rhs.size());
+  Shape l(lhs.begin(), lhs.end()), r(rhs.begin(), rhs.end());
+  bool lhsVector = l.size() == 1, rhsVector = r.size() == 1;
+  if (lhsVector)
+    l.insert(l.begin(), 1);
+  if (rhsVector)
+    r.push_back(1);
+  int64_t k = l.back(), kr = r[r.size() - 2];
+  if (k != kr)
+    return emitOptionalError(loc, "matmul contracts lhs dimension ",
+                             lhs.size() - 1, " of size ", k,
+                             " with rhs dimension ",
+                             rhsVector ? 0 : rhs.size() - 2, " of size ", kr);
+  ArrayRef<int64_t> lb = ArrayRef<int64_t>(l).drop_back(2);
+  ArrayRef<int64_t> rb = ArrayRef<int64_t>(r).drop_back(2);
+  size_t batchRank = std::max(lb.size(), rb.size());
+  Shape result;
+  for (size_t i = 0; i < batchRank; ++i) {
+    int64_t a = i + lb.size() >= batchRank ? lb[i + lb.size() - batchRank] : 1;
+    int64_t b = i + rb.size() >= batchRank ? rb[i + rb.size() - batchRank] : 1;
+    if (a != b && a != 1 && b != 1)
+      return emitOptionalError(loc, "matmul batch dimensions ", formatShape(lb),
+                               " and ", formatShape(rb),
+                               " do not broadcast: sizes ", a, " and ", b);
+    result.push_back(a == 1 ? b : a);
+  }
+  if (!lhsVector)
+    result.push_back(l[l.size() - 2]);
+  if (!rhsVector)
+    result.push_back(r.back());
+  return result;
+}
+
+LogicalResult mlir::ens::verifyBroadcastInDim(std::optional<Location> loc,
+                                              ArrayRef<int64_t> operand,
+                                              ArrayRef<int64_t> result,
+                                              ArrayRef<int64_t> dims) {
+  if (dims.size() != operand.size())
+    return emitOptionalError(loc, "dims ", formatList(dims), " has ",
+                             dims.size(), " entries but the operand has rank ",
+                             operand.size());
+  if (failed(verifyDistinctDims(loc, "dims", dims, result.size())))
+    return failure();
+  for (auto [i, d] : llvm::enumerate(dims))
+    if (operand[i] != 1 && operand[i] != result[d])
+      return emitOptionalError(loc, "operand dimension ", i, " of size ",
+                               operand[i], " cannot broadcast to result "
+                               "dimension ", d, " of size ", result[d]);
+  return success();
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+#===- scripts/install-deps.sh - Install ens build dependencies -----------===#
+#
+# Idempotent: installs the pinned Debian bookworm packages that ens needs to
+# build and test. Run as root on a fresh machine. Packages already present at
+# the pinned version are left alone, so a second run costs one dpkg query.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+
+LLVM_VERSION=19
+LLVM_DEB_VERSION="1:19.1.7-3~deb12u1"
+
+packages=(
+  "libmlir-${LLVM_VERSION}-dev=${LLVM_DEB_VERSION}"
+  "mlir-${LLVM_VERSION}-tools=${LLVM_DEB_VERSION}"
+  "llvm-${LLVM_VERSION}-dev=${LLVM_DEB_VERSION}"
+  "llvm-${LLVM_VERSION}-tools=${LLVM_DEB_VERSION}"
+  nlohmann-json3-dev
+  libgtest-dev
+  libdlpack-dev
+  libzstd-dev
+  zlib1g-dev
+  libedit-dev
+  libxml2-dev
+  libcurl4-openssl-dev
+  cmake
+  ninja-build
+  ccache
+  g++
+  python3
+)
+
+missing=()
+for spec in "${packages[@]}"; do
+  name="${spec%%=*}"
+  want="${spec#*=}"
+  have="$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null || true)"
+  if [[ "$have" != "install ok installed"* ]]; then
+    missing+=("$spec")
+  elif [[ "$spec" == *=* && "$have" != *" $want" ]]; then
+    missing+=("$spec")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all dependencies present"
+  exit 0
+fi
+
+if [[ "$(id -u)" != 0 ]]; then
+  echo "install-deps: missing packages: ${missing[*]}" >&2
+  echo "install-deps: run this script as root to install them" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-deps: installed ${missing[*]}"

@@ -1,0 +1,24 @@
+# -*- Python -*- lit configuration for the ens regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "ENS"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ens_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
+                   "unittests"]
+
+config.substitutions.append(("%ens_src_root", config.ens_src_root))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.ens_tools_dir, config.llvm_tools_dir]
+tools = ["ens-opt", "ens-run"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
