@@ -7,14 +7,14 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
-namespace ens {
+namespace mlir::ens {
 
 /// Registers the dialects an ens program may contain: ens itself and the
 /// upstream `func` dialect for functions and calls.
-inline void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::ens::EnsDialect, mlir::func::FuncDialect>();
+inline void registerAllDialects(DialectRegistry &registry) {
+  registry.insert<EnsDialect, func::FuncDialect>();
 }
 
-} // namespace ens
+} // namespace mlir::ens
 
 #endif // ENS_INITALLDIALECTS_H

@@ -5,7 +5,7 @@
 
 #include "mlir/Transforms/Passes.h"
 
-namespace ens {
+namespace mlir::ens {
 
 /// Registers every ens pass and the upstream passes ens pipelines use.
 inline void registerAllPasses() {
@@ -15,6 +15,6 @@ inline void registerAllPasses() {
   mlir::registerSymbolDCEPass();
 }
 
-} // namespace ens
+} // namespace mlir::ens
 
 #endif // ENS_INITALLPASSES_H

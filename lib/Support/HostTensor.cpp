@@ -6,10 +6,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cassert>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
-using namespace ens;
+using namespace mlir;
+using namespace mlir::ens;
 
 namespace {
 struct DTypeInfo {
@@ -22,21 +24,21 @@ constexpr DTypeInfo kDTypes[] = {
 };
 } // namespace
 
-llvm::StringRef ens::getDTypeName(DType dtype) {
+llvm::StringRef mlir::ens::getDTypeName(DType dtype) {
   for (const DTypeInfo &info : kDTypes)
     if (info.dtype == dtype)
       return info.name;
   llvm_unreachable("unknown dtype");
 }
 
-std::optional<DType> ens::parseDTypeName(llvm::StringRef name) {
+std::optional<DType> mlir::ens::parseDTypeName(llvm::StringRef name) {
   for (const DTypeInfo &info : kDTypes)
     if (name == info.name)
       return info.dtype;
   return std::nullopt;
 }
 
-bool ens::isFloatDType(DType dtype) {
+bool mlir::ens::isFloatDType(DType dtype) {
   return dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F32 ||
          dtype == DType::F64;
 }
@@ -51,7 +53,7 @@ static double roundThrough(double value, const llvm::fltSemantics &semantics) {
   return f.convertToDouble();
 }
 
-double ens::roundToDType(double value, DType dtype) {
+double mlir::ens::roundToDType(double value, DType dtype) {
   switch (dtype) {
   case DType::F64:
     return value;
@@ -85,14 +87,14 @@ double ens::roundToDType(double value, DType dtype) {
 }
 
 llvm::SmallVector<int64_t, 4>
-ens::getRowMajorStrides(llvm::ArrayRef<int64_t> shape) {
+mlir::ens::getRowMajorStrides(llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<int64_t, 4> strides(shape.size(), 1);
   for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * shape[d + 1];
   return strides;
 }
 
-int64_t ens::getNumElements(llvm::ArrayRef<int64_t> shape) {
+int64_t mlir::ens::getNumElements(llvm::ArrayRef<int64_t> shape) {
   int64_t count = 1;
   for (int64_t size : shape)
     count *= size;
@@ -101,21 +103,21 @@ int64_t ens::getNumElements(llvm::ArrayRef<int64_t> shape) {
 
 HostTensor::HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape)
     : dtype(dtype), shape(shape.begin(), shape.end()),
-      values(ens::getNumElements(shape), 0.0) {}
+      values(mlir::ens::getNumElements(shape), 0.0) {}
 
 HostTensor::HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape,
                        std::vector<double> values)
     : dtype(dtype), shape(shape.begin(), shape.end()),
       values(std::move(values)) {
   assert(static_cast<int64_t>(this->values.size()) ==
-             ens::getNumElements(shape) &&
+             mlir::ens::getNumElements(shape) &&
          "value count does not match the shape");
   roundToDType();
 }
 
 void HostTensor::roundToDType() {
   for (double &value : values)
-    value = ens::roundToDType(value, dtype);
+    value = mlir::ens::roundToDType(value, dtype);
 }
 
 std::string HostTensor::getTypeString() const {
@@ -126,4 +128,43 @@ std::string HostTensor::getTypeString() const {
     os << size << "x";
   os << getDTypeName(dtype) << ">";
   return text;
+}
+
+/// Appends one element in the shortest form that reads back exactly.
+static void printElement(llvm::raw_ostream &os, double value, DType dtype) {
+  if (dtype == DType::I1) {
+    os << (value != 0 ? "true" : "false");
+    return;
+  }
+  if (dtype == DType::I32) {
+    os << static_cast<int64_t>(value);
+    return;
+  }
+  char buffer[64];
+  std::to_chars_result end =
+      dtype == DType::F64
+          ? std::to_chars(buffer, buffer + sizeof(buffer), value)
+          : std::to_chars(buffer, buffer + sizeof(buffer),
+                          static_cast<float>(value));
+  os << llvm::StringRef(buffer, end.ptr - buffer);
+}
+
+void mlir::ens::printHostTensor(llvm::raw_ostream &os,
+                                const HostTensor &tensor) {
+  llvm::SmallVector<int64_t, 4> strides = getRowMajorStrides(tensor.shape);
+  // Prints the sub-tensor of dimension `dim` starting at element `offset`.
+  auto print = [&](auto &self, size_t dim, int64_t offset) -> void {
+    if (dim == tensor.shape.size()) {
+      printElement(os, tensor.values[offset], tensor.dtype);
+      return;
+    }
+    os << "[";
+    for (int64_t i = 0; i < tensor.shape[dim]; ++i) {
+      if (i)
+        os << ", ";
+      self(self, dim + 1, offset + i * strides[dim]);
+    }
+    os << "]";
+  };
+  print(print, 0, 0);
 }

@@ -11,8 +11,8 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  ens::registerAllDialects(registry);
-  ens::registerAllPasses();
+  mlir::ens::registerAllDialects(registry);
+  mlir::ens::registerAllPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "ens optimizer driver\n", registry));
 }

@@ -13,13 +13,14 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace ens {
+namespace mlir::ens {
 
 /// The element types of ens tensors.
 enum class DType { F16, BF16, F32, F64, I32, I1 };
@@ -61,6 +62,10 @@ struct HostTensor {
   std::string getTypeString() const;
 };
 
-} // namespace ens
+/// Prints `tensor` as nested rows, e.g. "[[1, 2], [3, 4]]". Floats use the
+/// shortest text that reads back as the same value of their type.
+void printHostTensor(llvm::raw_ostream &os, const HostTensor &tensor);
+
+} // namespace mlir::ens
 
 #endif // ENS_SUPPORT_HOSTTENSOR_H

@@ -1,0 +1,51 @@
+//===- Interpreter.h - Reference interpreter for ens programs ---*- C++ -*-===//
+//
+// Executes ens functions on host tensors, op by op, with the reference
+// kernels. It is the oracle of ens: every pass and backend is tested against
+// it, so it favours obviousness over speed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_INTERPRETER_INTERPRETER_H
+#define ENS_INTERPRETER_INTERPRETER_H
+
+#include "ens/Support/HostTensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace mlir::ens {
+
+/// The DType of an MLIR element type, if ens supports it.
+std::optional<DType> getDType(mlir::Type elementType);
+
+/// Checks that `args` match the inputs of `type` in number, shape and
+/// element type; the error names the first argument that does not.
+llvm::Error checkArguments(mlir::FunctionType type,
+                           llvm::ArrayRef<HostTensor> args);
+
+/// Runs the functions of one verified module.
+class Interpreter {
+public:
+  /// `module` must be verified and must outlive the interpreter.
+  explicit Interpreter(mlir::ModuleOp module);
+
+  /// Runs the function named `entry` on `args`.
+  llvm::Expected<std::vector<HostTensor>> run(llvm::StringRef entry,
+                                              llvm::ArrayRef<HostTensor> args);
+  /// Runs `function` on `args`, which must match its signature.
+  llvm::Expected<std::vector<HostTensor>> run(mlir::func::FuncOp function,
+                                              llvm::ArrayRef<HostTensor> args);
+
+private:
+  mlir::SymbolTable symbols;
+  unsigned callDepth = 0;
+};
+
+} // namespace mlir::ens
+
+#endif // ENS_INTERPRETER_INTERPRETER_H

@@ -1,0 +1,68 @@
+//===- Kernels.h - Reference kernels on host tensors ------------*- C++ -*-===//
+//
+// The arithmetic of the reference interpreter, one plain function per kind
+// of op. They favour obviousness over speed: each result element is computed
+// from its definition, floating-point arithmetic is done in double and
+// rounded to the element type once per op, and integer arithmetic wraps.
+// Callers pass operands that already satisfy the op's verifier.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_INTERPRETER_KERNELS_H
+#define ENS_INTERPRETER_KERNELS_H
+
+#include "ens/Support/HostTensor.h"
+
+namespace mlir::ens::ref {
+
+enum class UnaryKind {
+  Neg, Exp, Log, Tanh, Sigmoid, Relu, Sqrt, Rsqrt, Abs, Square
+};
+enum class BinaryKind { Add, Sub, Mul, Div, Max, Min, Pow };
+enum class CompareKind { Lt, Le, Gt, Ge, Eq, Ne };
+enum class ReduceKind { Sum, Max, Mean, LogSumExp };
+
+HostTensor unary(UnaryKind kind, const HostTensor &x);
+HostTensor binary(BinaryKind kind, const HostTensor &lhs,
+                  const HostTensor &rhs);
+/// An i1 tensor of `lhs <kind> rhs`.
+HostTensor compare(CompareKind kind, const HostTensor &lhs,
+                   const HostTensor &rhs);
+HostTensor select(const HostTensor &cond, const HostTensor &onTrue,
+                  const HostTensor &onFalse);
+HostTensor convert(const HostTensor &x, DType dtype);
+
+HostTensor broadcastInDim(const HostTensor &x,
+                          llvm::ArrayRef<int64_t> resultShape,
+                          llvm::ArrayRef<int64_t> dims);
+HostTensor reshape(const HostTensor &x, llvm::ArrayRef<int64_t> shape);
+HostTensor transpose(const HostTensor &x, llvm::ArrayRef<int64_t> permutation);
+HostTensor slice(const HostTensor &x, llvm::ArrayRef<int64_t> start,
+                 llvm::ArrayRef<int64_t> limit, llvm::ArrayRef<int64_t> stride);
+HostTensor concat(llvm::ArrayRef<HostTensor> inputs, int64_t dim);
+/// numpy.take with indices clamped to the valid range.
+HostTensor take(const HostTensor &table, const HostTensor &indices,
+                int64_t axis);
+HostTensor oneHot(const HostTensor &indices, int64_t depth, DType dtype);
+
+/// Reduces over `dims`, which are removed from the shape.
+HostTensor reduce(ReduceKind kind, const HostTensor &x,
+                  llvm::ArrayRef<int64_t> dims);
+HostTensor softmax(const HostTensor &x, int64_t dim);
+HostTensor logSoftmax(const HostTensor &x, int64_t dim);
+
+/// The general contraction behind einsum, tensordot and matmul: each
+/// dimension carries a label; labels of `outLabels` index the result, all
+/// others are summed over. Equal labels name dimensions of equal size.
+HostTensor contract(const HostTensor &lhs, llvm::ArrayRef<int64_t> lhsLabels,
+                    const HostTensor &rhs, llvm::ArrayRef<int64_t> rhsLabels,
+                    llvm::ArrayRef<int64_t> outLabels);
+HostTensor tensordot(const HostTensor &lhs, const HostTensor &rhs,
+                     llvm::ArrayRef<int64_t> lhsDims,
+                     llvm::ArrayRef<int64_t> rhsDims);
+/// numpy.matmul: rank-1 operands are promoted, batch dimensions broadcast.
+HostTensor matmul(const HostTensor &lhs, const HostTensor &rhs);
+
+} // namespace mlir::ens::ref
+
+#endif // ENS_INTERPRETER_KERNELS_H

@@ -1,0 +1,285 @@
+//===- Interpreter.cpp - Reference interpreter for ens programs -----------===//
+//
+// Walks a function's single block in order, keeping one host tensor per SSA
+// value. Each ens op maps to one reference kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/Interpreter/Interpreter.h"
+#include "ens/Dialect/Ens/IR/EnsOps.h"
+#include "ens/Dialect/Ens/IR/ShapeInference.h"
+#include "ens/Interpreter/Kernels.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::ens;
+using llvm::createStringError;
+using llvm::inconvertibleErrorCode;
+
+/// Recursion has no base case in a language without control flow, so a deep
+/// call chain is a recursive program; stop it before the host stack does.
+static constexpr unsigned kMaxCallDepth = 256;
+
+std::optional<DType> mlir::ens::getDType(Type type) {
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF64())
+    return DType::F64;
+  if (type.isSignlessInteger(32))
+    return DType::I32;
+  if (type.isSignlessInteger(1))
+    return DType::I1;
+  return std::nullopt;
+}
+
+/// Formats `type` as MLIR prints it.
+static std::string typeToString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// True if `tensor` has exactly the ranked tensor type `type`.
+static bool hasType(const HostTensor &tensor, Type type) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  return tensorType && tensorType.getShape() == ArrayRef(tensor.shape) &&
+         getDType(tensorType.getElementType()) == tensor.dtype;
+}
+
+llvm::Error mlir::ens::checkArguments(FunctionType type, ArrayRef<HostTensor> args) {
+  if (args.size() != type.getNumInputs())
+    return createStringError(
+        inconvertibleErrorCode(),
+        llvm::formatv("expected {0} argument(s), got {1}", type.getNumInputs(),
+                      args.size()));
+  for (auto [i, arg, expected] : llvm::enumerate(args, type.getInputs()))
+    if (!hasType(arg, expected))
+      return createStringError(
+          inconvertibleErrorCode(),
+          llvm::formatv("argument {0}: expected {1}, got {2}", i,
+                        typeToString(expected), arg.getTypeString()));
+  return llvm::Error::success();
+}
+
+static HostTensor fromElements(DenseElementsAttr elements) {
+  auto type = cast<RankedTensorType>(elements.getType());
+  DType dtype = *getDType(type.getElementType());
+  std::vector<double> values;
+  values.reserve(elements.getNumElements());
+  if (isFloatDType(dtype)) {
+    for (const APFloat &v : elements.getValues<APFloat>())
+      values.push_back(v.convertToDouble());
+  } else {
+    for (const APInt &v : elements.getValues<APInt>())
+      values.push_back(dtype == DType::I1 ? double(v.getBoolValue())
+                                          : double(v.getSExtValue()));
+  }
+  return HostTensor(dtype, type.getShape(), std::move(values));
+}
+
+static ref::CompareKind toCompareKind(CmpPredicate predicate) {
+  switch (predicate) {
+  case CmpPredicate::lt:
+    return ref::CompareKind::Lt;
+  case CmpPredicate::le:
+    return ref::CompareKind::Le;
+  case CmpPredicate::gt:
+    return ref::CompareKind::Gt;
+  case CmpPredicate::ge:
+    return ref::CompareKind::Ge;
+  case CmpPredicate::eq:
+    return ref::CompareKind::Eq;
+  case CmpPredicate::ne:
+    return ref::CompareKind::Ne;
+  }
+  llvm_unreachable("unknown predicate");
+}
+
+/// The element labels of an einsum operand, as the kernels take them.
+static SmallVector<int64_t> toLabels(StringRef labels) {
+  return SmallVector<int64_t>(labels.begin(), labels.end());
+}
+
+static ArrayRef<int64_t> resultShape(Operation *op) {
+  return cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+}
+
+static DType resultDType(Operation *op) {
+  return *getDType(
+      cast<RankedTensorType>(op->getResult(0).getType()).getElementType());
+}
+
+namespace {
+/// Evaluates one single-result ens op on its operand values.
+class OpEvaluator {
+public:
+  explicit OpEvaluator(ArrayRef<HostTensor> operands) : operands(operands) {}
+
+  llvm::Expected<HostTensor> evaluate(Operation *op) {
+    using namespace ref;
+    const HostTensor &x = operands.empty() ? empty : operands[0];
+    auto y = [&] { return operands[1]; };
+    return llvm::TypeSwitch<Operation *, llvm::Expected<HostTensor>>(op)
+        // Elementwise.
+        .Case([&](AddOp) { return binary(BinaryKind::Add, x, y()); })
+        .Case([&](SubOp) { return binary(BinaryKind::Sub, x, y()); })
+        .Case([&](MulOp) { return binary(BinaryKind::Mul, x, y()); })
+        .Case([&](DivOp) { return binary(BinaryKind::Div, x, y()); })
+        .Case([&](MaxOp) { return binary(BinaryKind::Max, x, y()); })
+        .Case([&](MinOp) { return binary(BinaryKind::Min, x, y()); })
+        .Case([&](PowOp) { return binary(BinaryKind::Pow, x, y()); })
+        .Case([&](NegOp) { return unary(UnaryKind::Neg, x); })
+        .Case([&](ExpOp) { return unary(UnaryKind::Exp, x); })
+        .Case([&](LogOp) { return unary(UnaryKind::Log, x); })
+        .Case([&](TanhOp) { return unary(UnaryKind::Tanh, x); })
+        .Case([&](SigmoidOp) { return unary(UnaryKind::Sigmoid, x); })
+        .Case([&](ReluOp) { return unary(UnaryKind::Relu, x); })
+        .Case([&](SqrtOp) { return unary(UnaryKind::Sqrt, x); })
+        .Case([&](RsqrtOp) { return unary(UnaryKind::Rsqrt, x); })
+        .Case([&](AbsOp) { return unary(UnaryKind::Abs, x); })
+        .Case([&](SquareOp) { return unary(UnaryKind::Square, x); })
+        .Case([&](CmpOp cmp) {
+          return compare(toCompareKind(cmp.getPredicate()), x, y());
+        })
+        .Case([&](SelectOp) { return select(x, y(), operands[2]); })
+        .Case([&](ConvertOp op) { return convert(x, resultDType(op)); })
+        // Constants and shapes.
+        .Case([&](ConstantOp constant) -> llvm::Expected<HostTensor> {
+          if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+            return fromElements(dense);
+          return createStringError(inconvertibleErrorCode(),
+                                   "only dense constants can be evaluated");
+        })
+        .Case([&](BroadcastInDimOp op) {
+          return broadcastInDim(x, resultShape(op), op.getDims());
+        })
+        .Case([&](ReshapeOp op) { return reshape(x, resultShape(op)); })
+        .Case([&](TransposeOp op) {
+          return transpose(x, op.getPermutation());
+        })
+        .Case([&](SliceOp op) {
+          return slice(x, op.getStart(), op.getLimit(), op.getStride());
+        })
+        .Case([&](ConcatOp op) { return concat(operands, op.getDim()); })
+        .Case([&](TakeOp op) { return take(x, y(), op.getAxis()); })
+        .Case([&](OneHotOp op) {
+          return oneHot(x, resultShape(op).back(), resultDType(op));
+        })
+        // Reductions and normalisations.
+        .Case([&](ReduceSumOp op) {
+          return reduce(ReduceKind::Sum, x, op.getDims());
+        })
+        .Case([&](ReduceMaxOp op) {
+          return reduce(ReduceKind::Max, x, op.getDims());
+        })
+        .Case([&](ReduceMeanOp op) {
+          return reduce(ReduceKind::Mean, x, op.getDims());
+        })
+        .Case([&](LogsumexpOp op) {
+          return reduce(ReduceKind::LogSumExp, x, op.getDims());
+        })
+        .Case([&](SoftmaxOp op) { return softmax(x, op.getDim()); })
+        .Case([&](LogSoftmaxOp op) { return logSoftmax(x, op.getDim()); })
+        // Contractions.
+        .Case([&](EinsumOp op) -> llvm::Expected<HostTensor> {
+          FailureOr<EinsumSpec> spec =
+              EinsumSpec::parse(op.getSpec(), std::nullopt);
+          if (failed(spec))
+            return createStringError(inconvertibleErrorCode(),
+                                     "invalid einsum spec");
+          return contract(x, toLabels(spec->lhs), y(), toLabels(spec->rhs),
+                          toLabels(spec->out));
+        })
+        .Case([&](TensordotOp op) {
+          return tensordot(x, y(), op.getLhsDims(), op.getRhsDims());
+        })
+        .Case([&](MatmulOp) { return matmul(x, y()); })
+        .Default([&](Operation *op) -> llvm::Expected<HostTensor> {
+          return createStringError(
+              inconvertibleErrorCode(),
+              llvm::formatv("the interpreter cannot run '{0}'",
+                            op->getName().getStringRef()));
+        });
+  }
+
+private:
+  ArrayRef<HostTensor> operands;
+  HostTensor empty;
+};
+} // namespace
+
+Interpreter::Interpreter(ModuleOp module) : symbols(module) {}
+
+llvm::Expected<std::vector<HostTensor>>
+Interpreter::run(StringRef entry, ArrayRef<HostTensor> args) {
+  auto function = symbols.lookup<func::FuncOp>(entry);
+  if (!function)
+    return createStringError(inconvertibleErrorCode(),
+                             llvm::formatv("no function named '{0}'", entry));
+  return run(function, args);
+}
+
+llvm::Expected<std::vector<HostTensor>>
+Interpreter::run(func::FuncOp function, ArrayRef<HostTensor> args) {
+  auto fail = [&](const llvm::Twine &message) {
+    return createStringError(inconvertibleErrorCode(),
+                             "@" + function.getSymName() + ": " + message);
+  };
+  if (function.isExternal())
+    return fail("function has no body");
+  if (!function.getBody().hasOneBlock())
+    return fail("functions with control flow are not supported");
+  if (llvm::Error error = checkArguments(function.getFunctionType(), args))
+    return fail(llvm::toString(std::move(error)));
+  if (callDepth >= kMaxCallDepth)
+    return fail(llvm::formatv("call depth exceeds {0}; is the program "
+                              "recursive?",
+                              kMaxCallDepth));
+
+  llvm::DenseMap<Value, HostTensor> env;
+  for (auto [argument, value] : llvm::zip_equal(function.getArguments(), args))
+    env[argument] = value;
+  auto gather = [&](ValueRange values) {
+    std::vector<HostTensor> result;
+    for (Value value : values)
+      result.push_back(env.at(value));
+    return result;
+  };
+
+  for (Operation &op : function.getBody().front()) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op))
+      return gather(ret.getOperands());
+    std::vector<HostTensor> results;
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (!callee)
+        return fail(llvm::formatv("call to unknown function @{0}",
+                                  call.getCallee()));
+      ++callDepth;
+      llvm::Expected<std::vector<HostTensor>> values =
+          run(callee, gather(call.getOperands()));
+      --callDepth;
+      if (!values)
+        return values.takeError();
+      results = std::move(*values);
+    } else {
+      std::vector<HostTensor> operands = gather(op.getOperands());
+      llvm::Expected<HostTensor> value = OpEvaluator(operands).evaluate(&op);
+      if (!value)
+        return fail(llvm::toString(value.takeError()));
+      results.push_back(std::move(*value));
+    }
+    for (auto [result, value] : llvm::zip_equal(op.getResults(), results))
+      env[result] = std::move(value);
+  }
+  return fail("function body has no terminator");
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+#===- scripts/build.sh - Configure and build ens -------------------------===#
+#
+# Installs the dependencies, then configures and builds ens in ./build (or
+# $ENS_BUILD_DIR). Extra arguments are build targets; none builds everything.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${ENS_BUILD_DIR:-$root/build}"
+
+"$root/scripts/install-deps.sh"
+generator=()
+if [[ ! -f "$build/CMakeCache.txt" ]] && command -v ninja >/dev/null; then
+  generator=(-G Ninja)
+fi
+cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build" --parallel "$(nproc)" ${1:+--target "$@"}

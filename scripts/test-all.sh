@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+#===- scripts/test-all.sh - Build ens and run every test ------------------===#
+#
+# The README's second command: installs, builds, and runs the lit and
+# GoogleTest suites through ctest.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${ENS_BUILD_DIR:-$root/build}"
+"$root/scripts/build.sh"
+ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)"

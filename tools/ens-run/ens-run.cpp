@@ -1,0 +1,141 @@
+//===- ens-run.cpp - Run an ens function on .npy inputs -------------------===//
+//
+// Usage:
+//   ens-run FILE.mlir --entry=NAME --input=a.npy --input=b.npy
+//           [--output-dir=DIR] [--print] [--backend=interp]
+//
+// Runs one function of an ens program on NumPy arrays and writes each result
+// as DIR/out<i>.npy and/or prints it. Every failure prints one message
+// starting with "ens-run: error:" and exits with status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/InitAllDialects.h"
+#include "ens/Interpreter/Interpreter.h"
+#include "ens/Support/Npy.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+using namespace mlir::ens;
+namespace cl = llvm::cl;
+
+namespace {
+enum class Backend { Interp };
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
+                               cl::Required);
+cl::opt<std::string>
+    entryName("entry",
+              cl::desc("Function to run (default: the only function)"),
+              cl::value_desc("name"));
+cl::list<std::string> inputs("input",
+                             cl::desc("A .npy file per function argument, in "
+                                      "order"),
+                             cl::value_desc("file.npy"));
+cl::opt<std::string> outputDir("output-dir",
+                               cl::desc("Write results as DIR/out<i>.npy"),
+                               cl::value_desc("dir"));
+cl::opt<bool> printResults("print",
+                           cl::desc("Print results (the default when no "
+                                    "--output-dir is given)"));
+cl::opt<Backend> backend(
+    "backend", cl::desc("Where to run the function"),
+    cl::values(clEnumValN(Backend::Interp, "interp",
+                          "the reference interpreter")),
+    cl::init(Backend::Interp));
+
+int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "ens-run") << message << "\n";
+  return 1;
+}
+
+int fail(llvm::Error error) { return fail(llvm::toString(std::move(error))); }
+
+/// Picks the function to run: the named one, or the module's only function.
+FailureOr<func::FuncOp> findEntry(ModuleOp module, std::string &error) {
+  if (!entryName.empty()) {
+    if (auto function = module.lookupSymbol<func::FuncOp>(entryName))
+      return function;
+    error = "no function named '" + entryName + "' in " + inputFile;
+    return failure();
+  }
+  auto functions = module.getOps<func::FuncOp>();
+  if (llvm::hasSingleElement(functions))
+    return *functions.begin();
+  error = "choose a function with --entry=NAME (" + inputFile + " has " +
+          std::to_string(llvm::range_size(functions)) + " functions)";
+  return failure();
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "Run an ens function on .npy inputs\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFile, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail(inputFile + " is not a valid ens program");
+
+  FailureOr<func::FuncOp> entry = findEntry(*module, errorMessage);
+  if (failed(entry))
+    return fail(errorMessage);
+
+  std::vector<HostTensor> args;
+  for (const std::string &path : inputs) {
+    llvm::Expected<HostTensor> tensor = readNpy(path);
+    if (!tensor)
+      return fail(tensor.takeError());
+    args.push_back(std::move(*tensor));
+  }
+  if (llvm::Error error = checkArguments(entry->getFunctionType(), args))
+    return fail("@" + entry->getSymName() + " " +
+                llvm::toString(std::move(error)) + " (one --input per "
+                "argument, in order)");
+
+  Interpreter interpreter(*module);
+  llvm::Expected<std::vector<HostTensor>> results =
+      interpreter.run(*entry, args);
+  if (!results)
+    return fail(results.takeError());
+
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create '" + outputDir + "': " + ec.message());
+    for (auto [i, result] : llvm::enumerate(*results)) {
+      llvm::SmallString<128> path(outputDir);
+      llvm::sys::path::append(path, "out" + std::to_string(i) + ".npy");
+      if (llvm::Error error = writeNpy(path, result))
+        return fail(std::move(error));
+    }
+  }
+  if (printResults || outputDir.empty()) {
+    for (auto [i, result] : llvm::enumerate(*results)) {
+      llvm::outs() << "out" << i << " = " << result.getTypeString() << " ";
+      printHostTensor(llvm::outs(), result);
+      llvm::outs() << "\n";
+    }
+  }
+  return 0;
+}
