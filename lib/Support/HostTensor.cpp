@@ -78,7 +78,7 @@ double mlir::ens::roundToDType(double value, DType dtype) {
       wrapped -= 4294967296.0;
     else if (wrapped < -2147483648.0)
       wrapped += 4294967296.0;
-    return wrapped;
+    return wrapped + 0.0; // Integers have no negative zero.
   }
   case DType::I1:
     return value != 0 ? 1 : 0;

@@ -1,0 +1,41 @@
+//===- Npy.h - NumPy .npy files for host tensors ----------------*- C++ -*-===//
+//
+// Reads and writes HostTensors in NumPy's .npy format (format versions 1.0,
+// 2.0 and 3.0), so that inputs and results can be exchanged with Python.
+// Only little-endian, C-order arrays of the dtypes <f2, <f4, <f8, <i4 and |b1
+// are supported; bf16 has no .npy dtype.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_SUPPORT_NPY_H
+#define ENS_SUPPORT_NPY_H
+
+#include "ens/Support/HostTensor.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir::ens {
+
+/// Reads the .npy file at `path`. Error messages start with `path`.
+llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
+
+/// Decodes the contents of a .npy file. Any malformed input gives an error
+/// (never a crash); its message starts with `nameForErrors`.
+llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes,
+                                    llvm::StringRef nameForErrors);
+
+/// Encodes `tensor` as the contents of a .npy file (format version 1.0, or
+/// 2.0 if the header does not fit). Fails for bf16, which has no .npy dtype.
+llvm::Expected<std::string> serializeNpy(const HostTensor &tensor);
+
+/// Writes `tensor` to the .npy file at `path`, through a temporary file that
+/// is renamed into place, so that a failure never leaves a truncated file.
+/// As for llvm::writeToOutput, "-" means stdout.
+llvm::Error writeNpy(llvm::StringRef path, const HostTensor &tensor);
+
+} // namespace mlir::ens
+
+#endif // ENS_SUPPORT_NPY_H
