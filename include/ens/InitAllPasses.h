@@ -3,12 +3,14 @@
 #ifndef ENS_INITALLPASSES_H
 #define ENS_INITALLPASSES_H
 
+#include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace mlir::ens {
 
 /// Registers every ens pass and the upstream passes ens pipelines use.
 inline void registerAllPasses() {
+  registerEnsPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();

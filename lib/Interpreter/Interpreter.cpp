@@ -264,10 +264,14 @@ Interpreter::run(func::FuncOp function, ArrayRef<HostTensor> args) {
       if (!callee)
         return fail(llvm::formatv("call to unknown function @{0}",
                                   call.getCallee()));
-      ++callDepth;
       llvm::Expected<std::vector<HostTensor>> values =
-          run(callee, gather(call.getOperands()));
-      --callDepth;
+          runCallee(callee, gather(call.getOperands()));
+      if (!values)
+        return values.takeError();
+      results = std::move(*values);
+    } else if (auto vmap = dyn_cast<VmapOp>(op)) {
+      llvm::Expected<std::vector<HostTensor>> values =
+          runVmap(vmap, gather(vmap.getArgs()));
       if (!values)
         return values.takeError();
       results = std::move(*values);
@@ -282,4 +286,40 @@ Interpreter::run(func::FuncOp function, ArrayRef<HostTensor> args) {
       env[result] = std::move(value);
   }
   return fail("function body has no terminator");
+}
+
+llvm::Expected<std::vector<HostTensor>>
+Interpreter::runCallee(func::FuncOp callee, ArrayRef<HostTensor> args) {
+  ++callDepth;
+  llvm::Expected<std::vector<HostTensor>> results = run(callee, args);
+  --callDepth;
+  return results;
+}
+
+/// By definition: one call per member on its slices of the batched
+/// arguments, with the members' results stacked.
+llvm::Expected<std::vector<HostTensor>>
+Interpreter::runVmap(VmapOp vmap, ArrayRef<HostTensor> args) {
+  auto callee = symbols.lookup<func::FuncOp>(vmap.getCallee());
+  if (!callee)
+    return createStringError(inconvertibleErrorCode(),
+                             llvm::formatv("vmap of unknown function @{0}",
+                                           vmap.getCallee()));
+  std::vector<std::vector<HostTensor>> members(vmap.getNumResults());
+  for (int64_t member = 0, size = vmap.getSize(); member < size; ++member) {
+    std::vector<HostTensor> memberArgs;
+    for (auto [arg, axis] : llvm::zip_equal(args, vmap.getInAxes()))
+      memberArgs.push_back(axis == -1 ? arg
+                                      : ref::indexAxis(arg, axis, member));
+    llvm::Expected<std::vector<HostTensor>> results =
+        runCallee(callee, memberArgs);
+    if (!results)
+      return results.takeError();
+    for (auto [stacked, result] : llvm::zip_equal(members, *results))
+      stacked.push_back(std::move(result));
+  }
+  std::vector<HostTensor> results;
+  for (auto [stacked, axis] : llvm::zip_equal(members, vmap.getOutAxes()))
+    results.push_back(ref::stack(stacked, axis));
+  return results;
 }

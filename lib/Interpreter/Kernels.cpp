@@ -578,3 +578,27 @@ HostTensor ref::matmul(const HostTensor &lhs, const HostTensor &rhs) {
     shape.push_back(r.back());
   return reshape(product, shape);
 }
+
+//===----------------------------------------------------------------------===//
+// Members of a batch
+//===----------------------------------------------------------------------===//
+
+HostTensor ref::indexAxis(const HostTensor &x, int64_t axis, int64_t index) {
+  SmallVector<int64_t, 4> start(x.getRank(), 0), limit(x.shape),
+      stride(x.getRank(), 1);
+  start[axis] = index;
+  limit[axis] = index + 1;
+  SmallVector<int64_t, 4> shape(x.shape);
+  shape.erase(shape.begin() + axis);
+  return reshape(slice(x, start, limit, stride), shape);
+}
+
+HostTensor ref::stack(ArrayRef<HostTensor> members, int64_t axis) {
+  std::vector<HostTensor> expanded;
+  for (const HostTensor &member : members) {
+    SmallVector<int64_t, 4> shape(member.shape);
+    shape.insert(shape.begin() + axis, 1);
+    expanded.push_back(reshape(member, shape));
+  }
+  return concat(expanded, axis);
+}

@@ -9,6 +9,7 @@
 #ifndef ENS_INTERPRETER_INTERPRETER_H
 #define ENS_INTERPRETER_INTERPRETER_H
 
+#include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Support/HostTensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -42,6 +43,12 @@ public:
                                               llvm::ArrayRef<HostTensor> args);
 
 private:
+  /// Runs a callee one call deeper, so that recursion is caught.
+  llvm::Expected<std::vector<HostTensor>>
+  runCallee(mlir::func::FuncOp callee, llvm::ArrayRef<HostTensor> args);
+  llvm::Expected<std::vector<HostTensor>> runVmap(VmapOp vmap,
+                                                  llvm::ArrayRef<HostTensor> args);
+
   mlir::SymbolTable symbols;
   unsigned callDepth = 0;
 };

@@ -63,6 +63,11 @@ HostTensor tensordot(const HostTensor &lhs, const HostTensor &rhs,
 /// numpy.matmul: rank-1 operands are promoted, batch dimensions broadcast.
 HostTensor matmul(const HostTensor &lhs, const HostTensor &rhs);
 
+/// Member `index` of `x` along `axis`: the slice with that dim removed.
+HostTensor indexAxis(const HostTensor &x, int64_t axis, int64_t index);
+/// Stacks equally shaped `members` along a new dim at `axis`.
+HostTensor stack(llvm::ArrayRef<HostTensor> members, int64_t axis);
+
 } // namespace mlir::ens::ref
 
 #endif // ENS_INTERPRETER_KERNELS_H

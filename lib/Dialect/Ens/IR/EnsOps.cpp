@@ -13,6 +13,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -282,6 +283,95 @@ LogicalResult SoftmaxOp::verify() {
 LogicalResult LogSoftmaxOp::verify() {
   return verifyDimInRange(getLoc(), "dim", getDim(),
                           shapeOf(getOperand()).size());
+}
+
+//===----------------------------------------------------------------------===//
+// Function transforms
+//===----------------------------------------------------------------------===//
+
+LogicalResult VmapOp::verify() {
+  int64_t size = getSize();
+  if (size < 1)
+    return emitOpError() << "size must be at least 1, got " << size;
+  if (getRandomness() != "different" && getRandomness() != "same")
+    return emitOpError() << "randomness must be \"different\" or \"same\", "
+                            "got \"" << getRandomness() << "\"";
+  if (getInAxes().size() != getArgs().size())
+    return emitOpError() << "has " << getInAxes().size()
+                         << " in_axes for " << getArgs().size()
+                         << " arguments";
+  if (getOutAxes().size() != getNumResults())
+    return emitOpError() << "has " << getOutAxes().size()
+                         << " out_axes for " << getNumResults() << " results";
+  for (auto [i, arg, axis] : llvm::enumerate(getArgs(), getInAxes())) {
+    if (axis == -1)
+      continue;
+    ArrayRef<int64_t> shape = shapeOf(arg);
+    if (axis < 0 || axis >= static_cast<int64_t>(shape.size()))
+      return emitOpError() << "in_axes[" << i << "] = " << axis
+                           << " is out of range for argument " << i
+                           << " of rank " << shape.size()
+                           << " (use -1 for a shared argument)";
+    if (shape[axis] != size)
+      return emitOpError() << "argument " << i << " has size " << shape[axis]
+                           << " along its batch axis " << axis
+                           << " but size is " << size;
+  }
+  for (auto [j, result, axis] : llvm::enumerate(getResults(), getOutAxes())) {
+    ArrayRef<int64_t> shape = shapeOf(result);
+    if (axis < 0 || axis >= static_cast<int64_t>(shape.size()))
+      return emitOpError() << "out_axes[" << j << "] = " << axis
+                           << " is out of range for result " << j
+                           << " of rank " << shape.size();
+    if (shape[axis] != size)
+      return emitOpError() << "result " << j << " has size " << shape[axis]
+                           << " along its batch axis " << axis
+                           << " but size is " << size;
+  }
+  return success();
+}
+
+/// `type` without dimension `axis`, or `type` itself for a shared value.
+static Type memberType(Type type, int64_t axis) {
+  if (axis == -1)
+    return type;
+  auto tensorType = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape(tensorType.getShape());
+  shape.erase(shape.begin() + axis);
+  return RankedTensorType::get(shape, tensorType.getElementType());
+}
+
+LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "callee @" << getCallee()
+                         << " is not a function in this module";
+  FunctionType type = callee.getFunctionType();
+  if (type.getNumInputs() != getArgs().size())
+    return emitOpError() << "passes " << getArgs().size()
+                         << " arguments to @" << getCallee() << ", which takes "
+                         << type.getNumInputs();
+  if (type.getNumResults() != getNumResults())
+    return emitOpError() << "has " << getNumResults() << " results but @"
+                         << getCallee() << " returns " << type.getNumResults();
+  for (auto [i, arg, axis, expected] :
+       llvm::enumerate(getArgs(), getInAxes(), type.getInputs())) {
+    Type member = memberType(arg.getType(), axis);
+    if (member != expected)
+      return emitOpError() << "argument " << i << " gives each member "
+                           << member << " but @" << getCallee() << " takes "
+                           << expected;
+  }
+  for (auto [j, result, axis, expected] :
+       llvm::enumerate(getResults(), getOutAxes(), type.getResults())) {
+    Type member = memberType(result.getType(), axis);
+    if (member != expected)
+      return emitOpError() << "result " << j << " holds " << member
+                           << " per member but @" << getCallee()
+                           << " returns " << expected;
+  }
+  return success();
 }
 
 #define GET_OP_CLASSES

@@ -13,6 +13,7 @@ include "mlir/IR/EnumAttr.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Elementwise operations
@@ -371,6 +372,42 @@ def Ens_LogSoftmaxOp : Ens_SoftmaxLikeOp<"log_softmax"> {
 
 def Ens_LogsumexpOp : Ens_ReduceOp<"logsumexp", Ens_FloatTensor> {
   let summary = "`log(sum(exp(x)))` over dimensions, computed stably";
+}
+
+//===----------------------------------------------------------------------===//
+// Function transforms
+//===----------------------------------------------------------------------===//
+
+def Ens_VmapOp : Ens_Op<"vmap", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Maps a function over a batch axis of its arguments";
+  let description = [{
+    Computes `callee` for each of `size` members. Argument `i` carries the
+    members along axis `in_axes[i]`, or is shared by every member when
+    `in_axes[i]` is -1. Result `j` holds the members along axis
+    `out_axes[j]`. Member `m` of the result is exactly `callee` applied to
+    member `m` of each batched argument and to the shared ones.
+
+    `randomness` ("different", the default, or "same") says whether members
+    draw independent random streams or share one.
+
+    ```mlir
+    %y = ens.vmap @member(%x, %w) {in_axes = array<i64: -1, 0>,
+                                   out_axes = array<i64: 0>, size = 8 : i64}
+        : (tensor<4x3xf32>, tensor<8x3x2xf32>) -> tensor<8x4x2xf32>
+    ```
+
+    The `ens-batch` pass replaces it by a call to a batched function.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<Ens_Tensor>:$args,
+                       DenseI64ArrayAttr:$in_axes,
+                       DenseI64ArrayAttr:$out_axes, I64Attr:$size,
+                       DefaultValuedStrAttr<StrAttr, "different">:$randomness);
+  let results = (outs Variadic<Ens_Tensor>:$results);
+  let assemblyFormat = [{
+    $callee `(` $args `)` attr-dict `:` functional-type($args, $results)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // ENS_DIALECT_ENS_IR_ENSOPS_TD
