@@ -56,6 +56,22 @@ static bool isSplatOf(Attribute attr, double value) {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
+LogicalResult mlir::ens::verifyShapesAgree(Operation *op) {
+  ArrayRef<int64_t> shape = shapeOf(op->getOperand(0));
+  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+    if (shapeOf(operand) != shape)
+      return op->emitOpError()
+             << "operand " << i << " has shape " << formatShape(shapeOf(operand))
+             << " but operand 0 has shape " << formatShape(shape)
+             << "; ens never broadcasts implicitly (use ens.broadcast_in_dim)";
+  if (shapeOf(op->getResult(0)) != shape)
+    return op->emitOpError()
+           << "result has shape " << formatShape(shapeOf(op->getResult(0)))
+           << " but its operands have shape " << formatShape(shape)
+           << "; an elementwise op keeps the shape";
+  return success();
+}
+
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   if (isSplatOf(adaptor.getRhs(), 0.0))
     return getLhs();
@@ -80,24 +96,6 @@ LogicalResult CmpOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
-LogicalResult SelectOp::verify() {
-  if (shapeOf(getCond()) != shapeOf(getResult()))
-    return emitOpError() << "condition shape "
-                         << formatShape(shapeOf(getCond()))
-                         << " differs from the value shape "
-                         << formatShape(shapeOf(getResult()));
-  return success();
-}
-
-LogicalResult ConvertOp::verify() {
-  if (shapeOf(getOperand()) != shapeOf(getResult()))
-    return emitOpError() << "changes the shape from "
-                         << formatShape(shapeOf(getOperand())) << " to "
-                         << formatShape(shapeOf(getResult()))
-                         << "; only the element type may change";
-  return success();
-}
-
 OpFoldResult ConvertOp::fold(FoldAdaptor) {
   if (getOperand().getType() == getType())
     return getOperand();
@@ -109,6 +107,13 @@ OpFoldResult ConvertOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+LogicalResult ConstantOp::verify() {
+  if (!isa<DenseElementsAttr>(getValue()))
+    return emitOpError() << "value must be dense elements, got "
+                         << getValue();
+  return success();
+}
 
 LogicalResult BroadcastInDimOp::verify() {
   return verifyBroadcastInDim(getLoc(), shapeOf(getOperand()),

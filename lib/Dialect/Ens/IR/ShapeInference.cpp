@@ -17,7 +17,7 @@ using namespace mlir::ens;
 
 std::string mlir::ens::formatShape(ArrayRef<int64_t> shape) {
   if (shape.empty())
-    return "scalar";
+    return "[]";
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::interleave(shape, os, "x");
@@ -98,7 +98,9 @@ FailureOr<Shape> mlir::ens::inferSliceShape(std::optional<Location> loc,
                                " cannot be sliced from ", start[d], " to ",
                                limit[d],
                                " (need 0 <= start <= limit <= size)");
-    result.push_back((limit[d] - start[d] + stride[d] - 1) / stride[d]);
+    // ceil(extent / stride), written so that a huge stride cannot overflow.
+    int64_t extent = limit[d] - start[d];
+    result.push_back(extent == 0 ? 0 : (extent - 1) / stride[d] + 1);
   }
   return result;
 }

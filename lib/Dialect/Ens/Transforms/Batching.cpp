@@ -164,7 +164,9 @@ FailureOr<BatchedFunction> FunctionBatcher::create(func::FuncOp callee,
 LogicalResult FunctionBatcher::lowerVmaps(func::FuncOp function) {
   if (function.isExternal())
     return success();
-  inProgress.insert(function);
+  // When called from create(), the function is already in progress and
+  // stays so until its batched body is built.
+  bool entered = inProgress.insert(function);
   SmallVector<VmapOp> vmaps(function.getBody().getOps<VmapOp>());
   LogicalResult result = success();
   for (VmapOp vmap : vmaps)
@@ -172,7 +174,8 @@ LogicalResult FunctionBatcher::lowerVmaps(func::FuncOp function) {
       result = failure();
       break;
     }
-  inProgress.remove(function);
+  if (entered)
+    inProgress.remove(function);
   return result;
 }
 

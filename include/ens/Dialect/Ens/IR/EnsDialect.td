@@ -38,15 +38,30 @@ class Ens_Op<string mnemonic, list<Trait> traits = []>
 
 def Ens_FloatElement : AnyTypeOf<[F16, BF16, F32, F64]>;
 
+/// A statically shaped tensor without encoding, of one of `allowed`.
+class Ens_TensorOf<list<Type> allowed>
+    : Type<And<[StaticShapeTensorOf<allowed>.predicate,
+                CPred<"!::llvm::cast<::mlir::RankedTensorType>($_self)"
+                      ".getEncoding()">]>,
+           StaticShapeTensorOf<allowed>.summary # " without encoding",
+           "::mlir::RankedTensorType">;
+
 /// Any tensor the dialect can hold.
-def Ens_Tensor : StaticShapeTensorOf<[F16, BF16, F32, F64, I32, I1]>;
+def Ens_Tensor : Ens_TensorOf<[F16, BF16, F32, F64, I32, I1]>;
 /// Tensors on which arithmetic is defined.
-def Ens_NumericTensor : StaticShapeTensorOf<[F16, BF16, F32, F64, I32]>;
+def Ens_NumericTensor : Ens_TensorOf<[F16, BF16, F32, F64, I32]>;
 /// Tensors of floating-point numbers.
-def Ens_FloatTensor : StaticShapeTensorOf<[F16, BF16, F32, F64]>;
+def Ens_FloatTensor : Ens_TensorOf<[F16, BF16, F32, F64]>;
 /// Tensors of indices.
-def Ens_IndexTensor : StaticShapeTensorOf<[I32]>;
+def Ens_IndexTensor : Ens_TensorOf<[I32]>;
 /// Tensors of booleans.
-def Ens_MaskTensor : StaticShapeTensorOf<[I1]>;
+def Ens_MaskTensor : Ens_TensorOf<[I1]>;
+
+/// Operands and results of an elementwise op share one shape. Listed before
+/// the upstream Elementwise trait so that a mismatch is reported with the
+/// shapes involved.
+def Ens_ShapesAgree : NativeOpTrait<"ShapesAgree"> {
+  let cppNamespace = "::mlir::ens::OpTrait";
+}
 
 #endif // ENS_DIALECT_ENS_IR_ENSDIALECT_TD

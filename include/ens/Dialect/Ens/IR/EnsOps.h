@@ -18,6 +18,25 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::ens {
+
+/// Checks that every operand and the result of an elementwise op have the
+/// shape of operand 0, naming the shapes when they differ.
+LogicalResult verifyShapesAgree(Operation *op);
+
+namespace OpTrait {
+/// The shapes of an elementwise op's operands and result agree.
+template <typename ConcreteType>
+class ShapesAgree : public mlir::OpTrait::TraitBase<ConcreteType, ShapesAgree> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyShapesAgree(op);
+  }
+};
+} // namespace OpTrait
+
+} // namespace mlir::ens
+
 #include "ens/Dialect/Ens/IR/EnsEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES

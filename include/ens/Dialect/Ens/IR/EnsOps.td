@@ -20,7 +20,8 @@ include "mlir/IR/SymbolInterfaces.td"
 //===----------------------------------------------------------------------===//
 
 class Ens_BinaryOp<string mnemonic, Type type, list<Trait> traits = []>
-    : Ens_Op<mnemonic, traits # [Pure, Elementwise, SameOperandsAndResultType]> {
+    : Ens_Op<mnemonic, [Ens_ShapesAgree] # traits #
+                       [Pure, Elementwise, SameOperandsAndResultType]> {
   let arguments = (ins type:$lhs, type:$rhs);
   let results = (outs type:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
@@ -61,7 +62,8 @@ def Ens_PowOp : Ens_BinaryOp<"pow", Ens_FloatTensor> {
 }
 
 class Ens_UnaryOp<string mnemonic, Type type, list<Trait> traits = []>
-    : Ens_Op<mnemonic, traits # [Pure, Elementwise, SameOperandsAndResultType]> {
+    : Ens_Op<mnemonic, [Ens_ShapesAgree] # traits #
+                       [Pure, Elementwise, SameOperandsAndResultType]> {
   let arguments = (ins type:$operand);
   let results = (outs type:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
@@ -108,7 +110,8 @@ def Ens_CmpPredicate : I32EnumAttr<"CmpPredicate", "comparison predicate", [
 def Ens_CmpPredicateAttr
     : EnumAttr<Ens_Dialect, Ens_CmpPredicate, "cmp_predicate">;
 
-def Ens_CmpOp : Ens_Op<"cmp", [Pure, Elementwise, SameTypeOperands,
+def Ens_CmpOp : Ens_Op<"cmp", [Ens_ShapesAgree, Pure, Elementwise,
+                               SameTypeOperands,
                                SameOperandsAndResultShape,
                                InferTypeOpAdaptor]> {
   let summary = "Elementwise comparison giving a mask";
@@ -127,7 +130,7 @@ def Ens_CmpOp : Ens_Op<"cmp", [Pure, Elementwise, SameTypeOperands,
   let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)";
 }
 
-def Ens_SelectOp : Ens_Op<"select", [Pure, Elementwise,
+def Ens_SelectOp : Ens_Op<"select", [Ens_ShapesAgree, Pure, Elementwise,
     AllTypesMatch<["on_true", "on_false", "result"]>]> {
   let summary = "Elementwise choice by a mask";
   let description = "`cond ? on_true : on_false`, elementwise.";
@@ -137,10 +140,9 @@ def Ens_SelectOp : Ens_Op<"select", [Pure, Elementwise,
   let assemblyFormat = [{
     $cond `,` $on_true `,` $on_false attr-dict `:` type($cond) `,` type($result)
   }];
-  let hasVerifier = 1;
 }
 
-def Ens_ConvertOp : Ens_Op<"convert", [Pure, Elementwise]> {
+def Ens_ConvertOp : Ens_Op<"convert", [Ens_ShapesAgree, Pure, Elementwise]> {
   let summary = "Elementwise element-type conversion";
   let description = [{
     Converts each element to the result's element type. Float to integer
@@ -150,7 +152,6 @@ def Ens_ConvertOp : Ens_Op<"convert", [Pure, Elementwise]> {
   let arguments = (ins Ens_Tensor:$operand);
   let results = (outs Ens_Tensor:$result);
   let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -170,6 +171,7 @@ def Ens_ConstantOp : Ens_Op<"constant", [ConstantLike, Pure,
   let results = (outs Ens_Tensor:$result);
   let assemblyFormat = "attr-dict $value";
   let hasFolder = 1;
+  let hasVerifier = 1;
 }
 
 def Ens_BroadcastInDimOp : Ens_Op<"broadcast_in_dim", [Pure,
