@@ -3,6 +3,7 @@
 // Usage:
 //   ens-run FILE.mlir --entry=NAME --input=a.npy --input=b.npy
 //           [--output-dir=DIR] [--print] [--backend=interp]
+//   ens-run FILE.mlir --entry=NAME --random-inputs=SEED ...
 //
 // Runs one function of an ens program on NumPy arrays and writes each result
 // as DIR/out<i>.npy and/or prints it. Every failure prints one message
@@ -25,6 +26,9 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
+#include <cmath>
+#include <random>
+
 using namespace mlir;
 using namespace mlir::ens;
 namespace cl = llvm::cl;
@@ -42,6 +46,12 @@ cl::list<std::string> inputs("input",
                              cl::desc("A .npy file per function argument, in "
                                       "order"),
                              cl::value_desc("file.npy"));
+cl::opt<unsigned> randomSeed(
+    "random-inputs",
+    cl::desc("Instead of --input files, fill every argument with "
+             "pseudo-random values from this seed (floats uniform in "
+             "[-1, 1), i32 in [0, 8), i1 fair coins)"),
+    cl::value_desc("seed"));
 cl::opt<std::string> outputDir("output-dir",
                                cl::desc("Write results as DIR/out<i>.npy"),
                                cl::value_desc("dir"));
@@ -60,6 +70,29 @@ int fail(const llvm::Twine &message) {
 }
 
 int fail(llvm::Error error) { return fail(llvm::toString(std::move(error))); }
+
+/// Deterministic pseudo-random arguments for `type`'s inputs.
+std::vector<HostTensor> makeRandomArguments(FunctionType type,
+                                            unsigned seed) {
+  std::mt19937 engine(seed);
+  std::vector<HostTensor> args;
+  for (Type input : type.getInputs()) {
+    auto tensorType = cast<RankedTensorType>(input);
+    HostTensor tensor(*getDType(tensorType.getElementType()),
+                      tensorType.getShape());
+    for (double &value : tensor.values) {
+      // Spelled out rather than std::uniform_real_distribution, whose
+      // output differs between standard libraries.
+      double unit = (engine() >> 5) * (1.0 / (1u << 27));
+      value = tensor.dtype == DType::I32  ? std::floor(unit * 8)
+              : tensor.dtype == DType::I1 ? (unit < 0.5)
+                                          : 2 * unit - 1;
+    }
+    tensor.roundToDType();
+    args.push_back(std::move(tensor));
+  }
+  return args;
+}
 
 /// Picks the function to run: the named one, or the module's only function.
 FailureOr<func::FuncOp> findEntry(ModuleOp module, std::string &error) {
@@ -102,7 +135,11 @@ int main(int argc, char **argv) {
   if (failed(entry))
     return fail(errorMessage);
 
+  if (randomSeed.getNumOccurrences() && !inputs.empty())
+    return fail("give either --input files or --random-inputs, not both");
   std::vector<HostTensor> args;
+  if (randomSeed.getNumOccurrences())
+    args = makeRandomArguments(entry->getFunctionType(), randomSeed);
   for (const std::string &path : inputs) {
     llvm::Expected<HostTensor> tensor = readNpy(path);
     if (!tensor)
