@@ -61,12 +61,18 @@ llvm::Error mlir::ens::checkArguments(FunctionType type, ArrayRef<HostTensor> ar
         inconvertibleErrorCode(),
         llvm::formatv("expected {0} argument(s), got {1}", type.getNumInputs(),
                       args.size()));
-  for (auto [i, arg, expected] : llvm::enumerate(args, type.getInputs()))
+  for (auto [i, arg, expected] : llvm::enumerate(args, type.getInputs())) {
+    if (arg.getNumElements() != getNumElements(arg.shape))
+      return createStringError(
+          inconvertibleErrorCode(),
+          llvm::formatv("argument {0}: holds {1} values for shape {2}", i,
+                        arg.getNumElements(), arg.getTypeString()));
     if (!hasType(arg, expected))
       return createStringError(
           inconvertibleErrorCode(),
           llvm::formatv("argument {0}: expected {1}, got {2}", i,
                         typeToString(expected), arg.getTypeString()));
+  }
   return llvm::Error::success();
 }
 
