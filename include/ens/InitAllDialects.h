@@ -4,6 +4,7 @@
 #define ENS_INITALLDIALECTS_H
 
 #include "ens/Dialect/Ens/IR/EnsDialect.h"
+#include "ens/Dialect/Ens/Transforms/Autodiff.h"
 #include "ens/Dialect/Ens/Transforms/Batching.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -16,6 +17,7 @@ namespace mlir::ens {
 inline void registerAllDialects(DialectRegistry &registry) {
   registry.insert<EnsDialect, func::FuncDialect>();
   registerBatchingRules(registry);
+  registerAutodiffRules(registry);
 }
 
 } // namespace mlir::ens

@@ -128,7 +128,8 @@ namespace {
 /// Evaluates one single-result ens op on its operand values.
 class OpEvaluator {
 public:
-  explicit OpEvaluator(ArrayRef<HostTensor> operands) : operands(operands) {}
+  OpEvaluator(ArrayRef<HostTensor> operands, ArrayRef<int64_t> memberPath)
+      : operands(operands), memberPath(memberPath) {}
 
   llvm::Expected<HostTensor> evaluate(Operation *op) {
     using namespace ref;
@@ -209,6 +210,29 @@ public:
           return tensordot(x, y(), op.getLhsDims(), op.getRhsDims());
         })
         .Case([&](MatmulOp) { return matmul(x, y()); })
+        // Adjoints of slice and take.
+        .Case([&](PadOp op) {
+          return pad(x, op.getLow(), op.getHigh(), op.getInterior());
+        })
+        .Case([&](ScatterAddOp op) {
+          return scatterAdd(x, y(), op.getAxis(), resultShape(op));
+        })
+        // Random numbers.
+        .Case([&](RandomUniformOp op) {
+          return draw(Distribution::Uniform, op);
+        })
+        .Case([&](RandomNormalOp op) {
+          return draw(Distribution::Normal, op);
+        })
+        .Case([&](RandomSplitOp op) {
+          return randomSplit(x, resultShape(op).drop_back().back());
+        })
+        .Case([&](RandomFoldInOp) { return randomFoldIn(x, y()); })
+        .Case([&](ValueAndGradOp) -> llvm::Expected<HostTensor> {
+          return createStringError(inconvertibleErrorCode(),
+                                   "ens.value_and_grad must be lowered by "
+                                   "--ens-autodiff before it can run");
+        })
         .Default([&](Operation *op) -> llvm::Expected<HostTensor> {
           return createStringError(
               inconvertibleErrorCode(),
@@ -218,7 +242,22 @@ public:
   }
 
 private:
+  /// Inside members of vmaps with randomness "different", each draw folds
+  /// the member indices into its keys, innermost first, as ens-batch does.
+  HostTensor draw(ref::Distribution distribution, Operation *op) {
+    HostTensor keys = operands[0];
+    for (int64_t member : llvm::reverse(memberPath)) {
+      HostTensor data(DType::I32, ArrayRef<int64_t>(keys.shape).drop_back());
+      std::fill(data.values.begin(), data.values.end(), double(member));
+      keys = ref::randomFoldIn(keys, data);
+    }
+    ArrayRef<int64_t> blockShape =
+        resultShape(op).drop_front(keys.getRank() - 1);
+    return ref::randomDraw(distribution, keys, blockShape, resultDType(op));
+  }
+
   ArrayRef<HostTensor> operands;
+  ArrayRef<int64_t> memberPath;
   HostTensor empty;
 };
 } // namespace
@@ -283,7 +322,8 @@ Interpreter::run(func::FuncOp function, ArrayRef<HostTensor> args) {
       results = std::move(*values);
     } else {
       std::vector<HostTensor> operands = gather(op.getOperands());
-      llvm::Expected<HostTensor> value = OpEvaluator(operands).evaluate(&op);
+      llvm::Expected<HostTensor> value =
+          OpEvaluator(operands, memberPath).evaluate(&op);
       if (!value)
         return fail(llvm::toString(value.takeError()));
       results.push_back(std::move(*value));
@@ -317,8 +357,13 @@ Interpreter::runVmap(VmapOp vmap, ArrayRef<HostTensor> args) {
     for (auto [arg, axis] : llvm::zip_equal(args, vmap.getInAxes()))
       memberArgs.push_back(axis == -1 ? arg
                                       : ref::indexAxis(arg, axis, member));
+    bool different = vmap.getRandomness() == "different";
+    if (different)
+      memberPath.push_back(member);
     llvm::Expected<std::vector<HostTensor>> results =
         runCallee(callee, memberArgs);
+    if (different)
+      memberPath.pop_back();
     if (!results)
       return results.takeError();
     for (auto [stacked, result] : llvm::zip_equal(members, *results))

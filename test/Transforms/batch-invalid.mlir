@@ -3,7 +3,7 @@
 // Recursion through a vmap: batching @f over members needs @g batched,
 // which vmaps @f again.
 func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
-  // expected-error @+1 {{'func.call' op batches @g recursively, which ens cannot batch}}
+  // expected-error @+1 {{'func.call' op transforms @g recursively, which ens cannot do}}
   %y = call @g(%x) : (tensor<3xf32>) -> tensor<3xf32>
   return %y : tensor<3xf32>
 }
@@ -21,7 +21,7 @@ func.func @main(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
 
 // Recursion through a call.
 func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
-  // expected-error @+1 {{'func.call' op batches @f recursively, which ens cannot batch}}
+  // expected-error @+1 {{'func.call' op transforms @f recursively, which ens cannot do}}
   %y = call @f(%x) : (tensor<3xf32>) -> tensor<3xf32>
   return %y : tensor<3xf32>
 }
@@ -34,7 +34,7 @@ func.func @g(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
 
 func.func private @external(%x: tensor<3xf32>) -> tensor<3xf32>
 func.func @g(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
-  // expected-error @+1 {{'ens.vmap' op cannot batch @external, which has no body}}
+  // expected-error @+1 {{'ens.vmap' op cannot transform @external, which has no body}}
   %y = ens.vmap @external(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 4 : i64} : (tensor<4x3xf32>) -> tensor<4x3xf32>
   return %y : tensor<4x3xf32>
 }

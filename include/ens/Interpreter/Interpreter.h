@@ -51,6 +51,8 @@ private:
 
   mlir::SymbolTable symbols;
   unsigned callDepth = 0;
+  /// The member index of each enclosing vmap with randomness "different".
+  llvm::SmallVector<int64_t> memberPath;
 };
 
 } // namespace mlir::ens

@@ -13,6 +13,8 @@
 
 #include "ens/Support/HostTensor.h"
 
+#include <array>
+
 namespace mlir::ens::ref {
 
 enum class UnaryKind {
@@ -62,6 +64,27 @@ HostTensor tensordot(const HostTensor &lhs, const HostTensor &rhs,
                      llvm::ArrayRef<int64_t> rhsDims);
 /// numpy.matmul: rank-1 operands are promoted, batch dimensions broadcast.
 HostTensor matmul(const HostTensor &lhs, const HostTensor &rhs);
+
+/// Zero padding: `low`/`high` zeros at the ends and `interior` zeros
+/// between the elements of each dimension.
+HostTensor pad(const HostTensor &x, llvm::ArrayRef<int64_t> low,
+               llvm::ArrayRef<int64_t> high, llvm::ArrayRef<int64_t> interior);
+/// Adds the slices of `updates` into a zero tensor of `shape` at the
+/// (clamped) `indices` along `axis`: the adjoint of take.
+HostTensor scatterAdd(const HostTensor &updates, const HostTensor &indices,
+                      int64_t axis, llvm::ArrayRef<int64_t> shape);
+
+/// Threefry-2x32 with 20 rounds (Salmon et al., SC'11), as in JAX.
+std::array<uint32_t, 2> threefry2x32(std::array<uint32_t, 2> key,
+                                     std::array<uint32_t, 2> counter);
+enum class Distribution { Uniform, Normal };
+/// One block of `blockShape` draws of `dtype` per key of `keys` ([..., 2]).
+HostTensor randomDraw(Distribution distribution, const HostTensor &keys,
+                      llvm::ArrayRef<int64_t> blockShape, DType dtype);
+/// `count` keys derived from each key of `keys`.
+HostTensor randomSplit(const HostTensor &keys, int64_t count);
+/// Each key of `keys` with the matching integer of `data` folded in.
+HostTensor randomFoldIn(const HostTensor &keys, const HostTensor &data);
 
 /// Member `index` of `x` along `axis`: the slice with that dim removed.
 HostTensor indexAxis(const HostTensor &x, int64_t axis, int64_t index);

@@ -213,6 +213,31 @@ LogicalResult TakeOp::inferReturnTypes(MLIRContext *,
                   adaptor.getTable(), types);
 }
 
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  return inferred(inferPadShape(loc, shapeOf(adaptor.getOperand()),
+                                adaptor.getLow(), adaptor.getHigh(),
+                                adaptor.getInterior()),
+                  adaptor.getOperand(), types);
+}
+
+LogicalResult ScatterAddOp::verify() {
+  FailureOr<Shape> updates =
+      inferTakeShape(getLoc(), shapeOf(getResult()), shapeOf(getIndices()),
+                     getAxis());
+  if (failed(updates))
+    return failure();
+  if (ArrayRef<int64_t>(*updates) != shapeOf(getUpdates()))
+    return emitOpError() << "updates have shape "
+                         << formatShape(shapeOf(getUpdates()))
+                         << " but taking these indices from the result "
+                            "would give "
+                         << formatShape(*updates);
+  return success();
+}
+
 LogicalResult OneHotOp::verify() {
   ArrayRef<int64_t> indices = shapeOf(getIndices());
   ArrayRef<int64_t> result = shapeOf(getResult());
@@ -288,6 +313,68 @@ LogicalResult SoftmaxOp::verify() {
 LogicalResult LogSoftmaxOp::verify() {
   return verifyDimInRange(getLoc(), "dim", getDim(),
                           shapeOf(getOperand()).size());
+}
+
+//===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+/// Checks that `key` is a batch of keys (last dimension 2) and returns the
+/// batch shape.
+static FailureOr<ArrayRef<int64_t>> verifyKey(Operation *op, Value key) {
+  ArrayRef<int64_t> shape = shapeOf(key);
+  if (shape.empty() || shape.back() != 2)
+    return op->emitOpError() << "key must have a last dimension of 2 (two "
+                                "32-bit words), got shape "
+                             << formatShape(shape);
+  return shape.drop_back();
+}
+
+/// Draws and derived keys lead with the key's batch shape.
+static LogicalResult verifyKeyBatchLeads(Operation *op, Value key,
+                                         Value result) {
+  FailureOr<ArrayRef<int64_t>> batch = verifyKey(op, key);
+  if (failed(batch))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(result);
+  if (shape.size() < batch->size() ||
+      shape.take_front(batch->size()) != *batch)
+    return op->emitOpError()
+           << "result shape " << formatShape(shape)
+           << " must start with the key batch shape " << formatShape(*batch);
+  return success();
+}
+
+LogicalResult RandomUniformOp::verify() {
+  return verifyKeyBatchLeads(*this, getKey(), getResult());
+}
+
+LogicalResult RandomNormalOp::verify() {
+  return verifyKeyBatchLeads(*this, getKey(), getResult());
+}
+
+LogicalResult RandomSplitOp::verify() {
+  if (failed(verifyKeyBatchLeads(*this, getKey(), getResult())))
+    return failure();
+  ArrayRef<int64_t> key = shapeOf(getKey()), result = shapeOf(getResult());
+  if (result.size() != key.size() + 1 || result.back() != 2)
+    return emitOpError() << "result shape " << formatShape(result)
+                         << " must be the key batch shape, the number of "
+                            "keys, then 2";
+  return success();
+}
+
+LogicalResult RandomFoldInOp::verify() {
+  FailureOr<ArrayRef<int64_t>> batch = verifyKey(*this, getKey());
+  if (failed(batch))
+    return failure();
+  if (shapeOf(getData()) != *batch)
+    return emitOpError() << "data shape " << formatShape(shapeOf(getData()))
+                         << " must equal the key batch shape "
+                         << formatShape(*batch);
+  if (getResult().getType() != getKey().getType())
+    return emitOpError() << "result type must equal the key type";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -376,6 +463,58 @@ LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                            << " per member but @" << getCallee()
                            << " returns " << expected;
   }
+  return success();
+}
+
+LogicalResult ValueAndGradOp::verify() {
+  auto lossType = getNumResults() ? dyn_cast<RankedTensorType>(
+                                        getResult(0).getType())
+                                  : RankedTensorType();
+  if (!lossType || lossType.getRank() != 0 ||
+      !(lossType.getElementType().isF32() || lossType.getElementType().isF64()))
+    return emitOpError() << "first result must be the loss, a rank-0 f32 or "
+                            "f64 tensor";
+  if (getNumResults() != 1 + getWrt().size())
+    return emitOpError() << "has " << getNumResults()
+                         << " results but returns the loss and "
+                         << getWrt().size() << " gradients";
+  int64_t numArgs = getArgs().size();
+  for (auto [k, index] : llvm::enumerate(getWrt())) {
+    if (index < 0 || index >= numArgs)
+      return emitOpError() << "wrt[" << k << "] = " << index
+                           << " is not an argument index (there are "
+                           << numArgs << " arguments)";
+    if (llvm::is_contained(getWrt().take_front(k), index))
+      return emitOpError() << "wrt names argument " << index << " twice";
+    Type argType = getArgs()[index].getType();
+    if (!isa<FloatType>(getElementTypeOrSelf(argType)))
+      return emitOpError() << "cannot differentiate with respect to argument "
+                           << index << " of integer or boolean type "
+                           << argType;
+    if (getResult(1 + k).getType() != argType)
+      return emitOpError() << "gradient " << k << " has type "
+                           << getResult(1 + k).getType()
+                           << " but argument " << index << " has type "
+                           << argType;
+  }
+  return success();
+}
+
+LogicalResult
+ValueAndGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "callee @" << getCallee()
+                         << " is not a function in this module";
+  FunctionType type = callee.getFunctionType();
+  if (TypeRange(getArgs().getTypes()) != type.getInputs())
+    return emitOpError() << "argument types " << getArgs().getTypes()
+                         << " do not match @" << getCallee() << "'s inputs "
+                         << type.getInputs();
+  if (type.getNumResults() == 0 || type.getResult(0) != getResult(0).getType())
+    return emitOpError() << "@" << getCallee() << " must return the loss "
+                         << getResult(0).getType() << " first";
   return success();
 }
 

@@ -105,6 +105,30 @@ FailureOr<Shape> mlir::ens::inferSliceShape(std::optional<Location> loc,
   return result;
 }
 
+FailureOr<Shape> mlir::ens::inferPadShape(std::optional<Location> loc,
+                                          ArrayRef<int64_t> shape,
+                                          ArrayRef<int64_t> low,
+                                          ArrayRef<int64_t> high,
+                                          ArrayRef<int64_t> interior) {
+  size_t rank = shape.size();
+  if (low.size() != rank || high.size() != rank || interior.size() != rank)
+    return emitOptionalError(
+        loc, "low, high and interior must have one entry per operand "
+             "dimension (rank ",
+        rank, "), got ", low.size(), ", ", high.size(), " and ",
+        interior.size());
+  Shape result;
+  for (size_t d = 0; d < rank; ++d) {
+    if (low[d] < 0 || high[d] < 0 || interior[d] < 0)
+      return emitOptionalError(loc, "padding of dimension ", d,
+                               " must be non-negative, got low ", low[d],
+                               ", high ", high[d], ", interior ", interior[d]);
+    int64_t gaps = shape[d] > 0 ? shape[d] - 1 : 0;
+    result.push_back(low[d] + shape[d] + gaps * interior[d] + high[d]);
+  }
+  return result;
+}
+
 FailureOr<Shape> mlir::ens::inferConcatShape(std::optional<Location> loc,
                                              ArrayRef<Shape> inputs,
                                              int64_t dim) {

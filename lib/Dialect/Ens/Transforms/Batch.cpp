@@ -1,6 +1,6 @@
 //===- Batch.cpp - The ens-batch pass -------------------------------------===//
 
-#include "ens/Dialect/Ens/Transforms/Batching.h"
+#include "ens/Dialect/Ens/Transforms/FunctionTransformer.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 
 namespace mlir::ens {
@@ -15,13 +15,12 @@ namespace {
 struct EnsBatchPass : ens::impl::EnsBatchBase<EnsBatchPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FunctionBatcher batcher(module);
+    FunctionTransformer transformer(module);
     // Generated functions are inserted as we go and hold no vmaps.
-    SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
-    for (func::FuncOp function : functions)
-      if (failed(batcher.lowerVmaps(function)))
+    for (func::FuncOp function : llvm::to_vector(module.getOps<func::FuncOp>()))
+      if (failed(transformer.lowerVmaps(function)))
         return signalPassFailure();
-    batcher.eraseUnusedFunctions();
+    transformer.eraseUnusedFunctions();
   }
 };
 } // namespace

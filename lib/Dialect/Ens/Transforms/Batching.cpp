@@ -4,12 +4,13 @@
 // keeping for each value where it carries the batch (or that it is shared).
 // Ops with only shared operands are cloned unchanged, calls batch their
 // callee recursively, and every other op applies its BatchingOpInterface
-// rule. Inner `ens.vmap`s are lowered to calls first, so nested vmaps
-// compose in either order.
+// rule. Inner `ens.vmap`s and `ens.value_and_grad`s are lowered to calls
+// first, so the transforms nest and compose in either order.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ens/Dialect/Ens/Transforms/Batching.h"
+#include "ens/Dialect/Ens/Transforms/FunctionTransformer.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -48,48 +49,41 @@ Value mlir::ens::broadcastToBatch(OpBuilder &builder, Location loc,
       loc, insertBatchDim(value.getType(), axis, size), value, dims);
 }
 
-FunctionBatcher::FunctionBatcher(ModuleOp module)
-    : module(module), symbols(module) {}
-
-FailureOr<BatchedFunction>
-FunctionBatcher::getOrCreate(func::FuncOp callee, ArrayRef<int64_t> argAxes,
-                             int64_t size, Operation *user) {
-  Key key{callee, std::vector<int64_t>(argAxes.begin(), argAxes.end()), size};
-  if (auto it = cache.find(key); it != cache.end())
-    return it->second;
-  if (inProgress.contains(callee))
-    return user->emitOpError() << "batches @" << callee.getSymName()
-                               << " recursively, which ens cannot batch";
-  if (callee.isExternal())
-    return user->emitOpError() << "cannot batch @" << callee.getSymName()
-                               << ", which has no body";
-  inProgress.insert(callee);
-  FailureOr<BatchedFunction> batched = create(callee, argAxes, size);
-  inProgress.remove(callee);
-  if (succeeded(batched))
-    cache.emplace(std::move(key), *batched);
-  return batched;
+/// Keys of a draw under randomness "different": each member's keys with
+/// the member index folded in, batched at axis 0, as the interpreter's
+/// definition of vmap does.
+static BatchedValue foldMemberIndex(OpBuilder &builder, Location loc,
+                                    BatchedValue key, int64_t size) {
+  Value keys = key.isBatched()
+                   ? moveBatchAxis(builder, loc, key.value, key.axis, 0)
+                   : broadcastToBatch(builder, loc, key.value, 0, size);
+  auto keyType = cast<RankedTensorType>(keys.getType());
+  auto dataType = RankedTensorType::get(keyType.getShape().drop_back(),
+                                        keyType.getElementType());
+  auto members = llvm::to_vector(llvm::seq<int32_t>(0, size));
+  Value memberIndex = builder.create<ConstantOp>(
+      loc, DenseElementsAttr::get(
+               RankedTensorType::get({size}, keyType.getElementType()),
+               ArrayRef<int32_t>(members)));
+  Value data = builder.create<BroadcastInDimOp>(loc, dataType, memberIndex,
+                                                ArrayRef<int64_t>{0});
+  return {builder.create<RandomFoldInOp>(loc, keyType, keys, data), 0};
 }
 
-FailureOr<BatchedFunction> FunctionBatcher::create(func::FuncOp callee,
-                                                   ArrayRef<int64_t> argAxes,
-                                                   int64_t size) {
-  if (failed(lowerVmaps(callee)))
+FailureOr<BatchedFunction>
+FunctionTransformer::createBatched(func::FuncOp callee,
+                                   ArrayRef<int64_t> argAxes, int64_t size,
+                                   bool differentRandomness) {
+  if (failed(lowerAll(callee)))
     return failure();
 
   SmallVector<Type> argTypes;
   for (auto [type, axis] : llvm::zip_equal(callee.getArgumentTypes(), argAxes))
     argTypes.push_back(axis == kUnbatched ? type
                                           : insertBatchDim(type, axis, size));
-  OpBuilder builder(callee);
-  builder.setInsertionPointAfter(callee);
-  auto function = builder.create<func::FuncOp>(
-      callee.getLoc(), (callee.getSymName() + "_vmap").str(),
-      builder.getFunctionType(argTypes, {}));
-  function.setPrivate();
-  symbols.insert(function);
-  generated.insert(function);
-  builder.setInsertionPointToStart(function.addEntryBlock());
+  func::FuncOp function = createFunction(
+      callee, "_vmap", FunctionType::get(module.getContext(), argTypes, {}));
+  OpBuilder builder = OpBuilder::atBlockBegin(function.addEntryBlock());
 
   // Each member value's batched counterpart; `shared` maps the values that
   // stay unbatched, for cloning ops that use only those.
@@ -120,6 +114,11 @@ FailureOr<BatchedFunction> FunctionBatcher::create(func::FuncOp callee,
       break;
     }
 
+    // A member's draws differ from every other member's even when the key
+    // is shared.
+    if (differentRandomness && isa<RandomUniformOp, RandomNormalOp>(op))
+      operands[0] = foldMemberIndex(builder, op.getLoc(), operands[0], size);
+
     SmallVector<BatchedValue> results;
     if (llvm::none_of(operands, [](auto &v) { return v.isBatched(); })) {
       Operation *clone = builder.clone(op, shared);
@@ -133,8 +132,8 @@ FailureOr<BatchedFunction> FunctionBatcher::create(func::FuncOp callee,
         axes.push_back(operand.axis);
         args.push_back(operand.value);
       }
-      FailureOr<BatchedFunction> callee =
-          getOrCreate(target, axes, size, call);
+      FailureOr<BatchedFunction> callee = getOrCreateBatched(
+          target, axes, size, differentRandomness, call);
       if (failed(callee))
         return failure();
       auto batchedCall =
@@ -143,55 +142,38 @@ FailureOr<BatchedFunction> FunctionBatcher::create(func::FuncOp callee,
            llvm::zip_equal(batchedCall.getResults(), callee->resultAxes))
         results.push_back({value, axis});
     } else if (auto rule = dyn_cast<BatchingOpInterface>(op)) {
-      FailureOr<SmallVector<BatchedValue>> batched =
+      FailureOr<SmallVector<BatchedValue>> batchedResults =
           rule.batch(builder, operands, size);
-      if (failed(batched))
+      if (failed(batchedResults))
         return failure();
-      results = std::move(*batched);
+      results = std::move(*batchedResults);
     } else {
       return op.emitOpError() << "has no batching rule";
     }
 
-    for (auto [old, batched] : llvm::zip_equal(op.getResults(), results)) {
-      values[old] = batched;
-      if (!batched.isBatched())
-        shared.map(old, batched.value);
+    for (auto [old, value] : llvm::zip_equal(op.getResults(), results)) {
+      values[old] = value;
+      if (!value.isBatched())
+        shared.map(old, value.value);
     }
   }
   return result;
 }
 
-LogicalResult FunctionBatcher::lowerVmaps(func::FuncOp function) {
-  if (function.isExternal())
-    return success();
-  // When called from create(), the function is already in progress and
-  // stays so until its batched body is built.
-  bool entered = inProgress.insert(function);
-  SmallVector<VmapOp> vmaps(function.getBody().getOps<VmapOp>());
-  LogicalResult result = success();
-  for (VmapOp vmap : vmaps)
-    if (failed(lowerVmap(vmap))) {
-      result = failure();
-      break;
-    }
-  if (entered)
-    inProgress.remove(function);
-  return result;
-}
-
-LogicalResult FunctionBatcher::lowerVmap(VmapOp vmap) {
+LogicalResult FunctionTransformer::lowerVmap(VmapOp vmap) {
   auto callee = symbols.lookup<func::FuncOp>(vmap.getCallee());
-  FailureOr<BatchedFunction> batched =
-      getOrCreate(callee, vmap.getInAxes(), vmap.getSize(), vmap);
-  if (failed(batched))
+  FailureOr<BatchedFunction> function =
+      getOrCreateBatched(callee, vmap.getInAxes(), vmap.getSize(),
+                         vmap.getRandomness() == "different", vmap);
+  if (failed(function))
     return failure();
 
   OpBuilder builder(vmap);
-  auto call = builder.create<func::CallOp>(vmap.getLoc(), batched->function,
+  auto call = builder.create<func::CallOp>(vmap.getLoc(), function->function,
                                            vmap.getOperands());
   for (auto [result, value, axis, outAxis] :
        llvm::zip_equal(vmap.getResults(), call.getResults(),
-                       batched->resultAxes, vmap.getOutAxes())) {
+                       function->resultAxes, vmap.getOutAxes())) {
     Value placed =
         axis == kUnbatched
             ? broadcastToBatch(builder, vmap.getLoc(), value, outAxis,
@@ -201,22 +183,4 @@ LogicalResult FunctionBatcher::lowerVmap(VmapOp vmap) {
   }
   vmap.erase();
   return success();
-}
-
-void FunctionBatcher::eraseUnusedFunctions() {
-  // Erasing one function can leave the functions it called unused.
-  bool erased = true;
-  while (erased) {
-    erased = false;
-    for (Operation *function : generated.takeVector()) {
-      if (!SymbolTable::symbolKnownUseEmpty(function, module)) {
-        generated.insert(function);
-        continue;
-      }
-      for (auto it = cache.begin(); it != cache.end();)
-        it = it->second.function == function ? cache.erase(it) : std::next(it);
-      symbols.erase(function);
-      erased = true;
-    }
-  }
 }

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Dialect/Ens/IR/ShapeInference.h"
+#include "ens/Dialect/Ens/IR/Contraction.h"
 #include "ens/Dialect/Ens/Transforms/Batching.h"
 
 #include "mlir/IR/Builders.h"
@@ -166,6 +166,40 @@ struct ConcatBatching
   }
 };
 
+/// Each member's indices (batched at axis 0), clamped to `rows` and offset
+/// by `member * rows`: they then index a table whose member axis is
+/// flattened into the indexed axis, so one gather or scatter serves all.
+Value offsetMemberIndices(OpBuilder &builder, Location loc, Value indices,
+                          int64_t rows, int64_t size) {
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  auto splat = [&](int64_t value) -> Value {
+    return builder.create<ConstantOp>(
+        loc, DenseElementsAttr::get(
+                 indexType, builder.getI32IntegerAttr(value).getValue()));
+  };
+  Value clamped = builder.create<MinOp>(
+      loc, builder.create<MaxOp>(loc, indices, splat(0)), splat(rows - 1));
+  SmallVector<int32_t> offsets;
+  for (int64_t member = 0; member < size; ++member)
+    offsets.push_back(static_cast<int32_t>(member * rows));
+  Value memberOffsets = builder.create<ConstantOp>(
+      loc, DenseElementsAttr::get(
+               RankedTensorType::get({size}, indexType.getElementType()),
+               ArrayRef<int32_t>(offsets)));
+  Value offsetGrid = builder.create<BroadcastInDimOp>(
+      loc, indexType, memberOffsets, ArrayRef<int64_t>{0});
+  return builder.create<AddOp>(loc, clamped, offsetGrid);
+}
+
+/// `type` with dimensions `axis` and `axis + 1` merged.
+RankedTensorType mergeDims(Type type, int64_t axis) {
+  auto tensorType = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape(tensorType.getShape());
+  shape[axis] *= shape[axis + 1];
+  shape.erase(shape.begin() + axis + 1);
+  return RankedTensorType::get(shape, tensorType.getElementType());
+}
+
 /// A shared table with batched indices, or a batched table with shared
 /// indices, is one take. When both are batched, each member's rows are
 /// gathered from its own table by flattening the member axis into the
@@ -195,37 +229,91 @@ struct TakeBatching
     // Both batched: table [pre..., N*A, post...], indices + member * A.
     Value tableValue =
         moveBatchAxis(builder, loc, table.value, table.axis, axis);
-    SmallVector<int64_t> flatShape(shapeOf(tableValue));
-    int64_t rows = flatShape[axis + 1];
-    flatShape[axis] *= rows;
-    flatShape.erase(flatShape.begin() + axis + 1);
-    auto tableType = cast<RankedTensorType>(tableValue.getType());
+    int64_t rows = shapeOf(tableValue)[axis + 1];
     Value flatTable = builder.create<ReshapeOp>(
-        loc, RankedTensorType::get(flatShape, tableType.getElementType()),
-        tableValue);
-
-    Value index = moveBatchAxis(builder, loc, indices.value, indices.axis, 0);
-    auto indexType = cast<RankedTensorType>(index.getType());
-    auto splat = [&](int64_t value) -> Value {
-      return builder.create<ConstantOp>(
-          loc, DenseElementsAttr::get(indexType,
-                                      builder.getI32IntegerAttr(value)
-                                          .getValue()));
-    };
-    Value clamped = builder.create<MinOp>(
-        loc, builder.create<MaxOp>(loc, index, splat(0)), splat(rows - 1));
-    SmallVector<int32_t> offsets;
-    for (int64_t member = 0; member < size; ++member)
-      offsets.push_back(static_cast<int32_t>(member * rows));
-    Value memberOffsets = builder.create<ConstantOp>(
-        loc, DenseElementsAttr::get(
-                 RankedTensorType::get({size}, indexType.getElementType()),
-                 ArrayRef<int32_t>(offsets)));
-    Value offsetGrid = builder.create<BroadcastInDimOp>(
-        loc, indexType, memberOffsets, ArrayRef<int64_t>{0});
-    Value flatIndex = builder.create<AddOp>(loc, clamped, offsetGrid);
-    auto result = builder.create<TakeOp>(loc, flatTable, flatIndex, axis);
+        loc, mergeDims(tableValue.getType(), axis), tableValue);
+    Value index = offsetMemberIndices(
+        builder, loc,
+        moveBatchAxis(builder, loc, indices.value, indices.axis, 0), rows,
+        size);
+    auto result = builder.create<TakeOp>(loc, flatTable, index, axis);
     return single(result, axis);
+  }
+};
+
+/// The transpose of take: shared indices scatter each member's updates into
+/// its own slice of the result; batched indices use the flattened form.
+struct ScatterAddBatching
+    : BatchingOpInterface::ExternalModel<ScatterAddBatching, ScatterAddOp> {
+  Batched batch(Operation *op, OpBuilder &builder,
+                ArrayRef<BatchedValue> operands, int64_t size) const {
+    auto scatter = cast<ScatterAddOp>(op);
+    Location loc = op->getLoc();
+    int64_t axis = scatter.getAxis();
+    BatchedValue updates = operands[0], indices = operands[1];
+    if (!indices.isBatched()) {
+      int64_t indexRank = shapeOf(indices.value).size();
+      int64_t resultAxis = 0;
+      Value value = updates.value;
+      if (updates.axis < axis) {
+        resultAxis = updates.axis;
+      } else if (updates.axis >= axis + indexRank) {
+        resultAxis = updates.axis - indexRank + 1;
+      } else {
+        value = moveBatchAxis(builder, loc, value, updates.axis, 0);
+      }
+      auto result = builder.create<ScatterAddOp>(
+          loc, insertBatchDim(scatter.getType(), resultAxis, size), value,
+          indices.value, toBatchedDim(axis, resultAxis));
+      return single(result, resultAxis);
+    }
+
+    // Both batched (shared updates are broadcast): scatter into the result
+    // with its member axis flattened into `axis`, then split it again.
+    Value values =
+        updates.isBatched()
+            ? moveBatchAxis(builder, loc, updates.value, updates.axis, axis)
+            : broadcastToBatch(builder, loc, updates.value, axis, size);
+    RankedTensorType resultType = insertBatchDim(scatter.getType(), axis, size);
+    int64_t rows = resultType.getShape()[axis + 1];
+    Value index = offsetMemberIndices(
+        builder, loc,
+        moveBatchAxis(builder, loc, indices.value, indices.axis, 0), rows,
+        size);
+    Value flat = builder.create<ScatterAddOp>(
+        loc, mergeDims(resultType, axis), values, index, axis);
+    return single(builder.create<ReshapeOp>(loc, resultType, flat), axis);
+  }
+};
+
+struct PadBatching : BatchingOpInterface::ExternalModel<PadBatching, PadOp> {
+  Batched batch(Operation *op, OpBuilder &builder,
+                ArrayRef<BatchedValue> operands, int64_t size) const {
+    auto pad = cast<PadOp>(op);
+    int64_t axis = operands[0].axis;
+    auto withBatch = [&](ArrayRef<int64_t> values) {
+      SmallVector<int64_t> result(values);
+      result.insert(result.begin() + axis, 0);
+      return result;
+    };
+    auto result = builder.create<PadOp>(
+        op->getLoc(), operands[0].value, withBatch(pad.getLow()),
+        withBatch(pad.getHigh()), withBatch(pad.getInterior()));
+    return single(result, axis);
+  }
+};
+
+/// Random ops take a batch of keys in leading dims: batched keys lead, and
+/// every draw of every member comes from its own key.
+template <typename OpTy>
+struct RandomBatching
+    : BatchingOpInterface::ExternalModel<RandomBatching<OpTy>, OpTy> {
+  Batched batch(Operation *op, OpBuilder &builder,
+                ArrayRef<BatchedValue> operands, int64_t size) const {
+    SmallVector<Value> aligned =
+        alignOperands(builder, op->getLoc(), operands, 0, size);
+    return single(cloneBatched(builder, op, aligned, 0, size)->getResult(0),
+                  0);
   }
 };
 
@@ -275,162 +363,57 @@ struct SoftmaxBatching
 // Contractions: all become one einsum with a fresh label for the batch.
 //===----------------------------------------------------------------------===//
 
-/// Emits the member contraction `spec` over batched operands: the batch gets
-/// a label of its own on each batched operand and leads the output, while a
-/// shared operand keeps its labels and is not broadcast.
-Batched batchContraction(OpBuilder &builder, Operation *op,
-                         const EinsumSpec &spec, BatchedValue lhs,
-                         BatchedValue rhs) {
-  std::string used = spec.lhs + spec.rhs;
-  char label = 'a';
-  while (label <= 'z' && used.find(label) != std::string::npos)
-    ++label;
-  if (label > 'z')
-    return op->emitOpError()
-           << "cannot be batched: all 26 einsum labels are in use";
-  EinsumSpec batched = spec;
-  if (lhs.isBatched())
-    batched.lhs.insert(batched.lhs.begin() + lhs.axis, label);
-  if (rhs.isBatched())
-    batched.rhs.insert(batched.rhs.begin() + rhs.axis, label);
-  batched.out.insert(batched.out.begin(), label);
-  auto result = builder.create<EinsumOp>(op->getLoc(), lhs.value, rhs.value,
-                                         builder.getStringAttr(batched.str()));
-  return single(result, 0);
+/// Reshapes away the member dims `dropped` of a (possibly batched) operand.
+BatchedValue dropDims(OpBuilder &builder, Location loc, BatchedValue operand,
+                      ArrayRef<int64_t> dropped) {
+  if (dropped.empty())
+    return operand;
+  SmallVector<int64_t> shape(shapeOf(operand.value));
+  int64_t axis = operand.axis;
+  for (int64_t d : llvm::reverse(dropped)) {
+    shape.erase(shape.begin() +
+                (operand.isBatched() ? toBatchedDim(d, operand.axis) : d));
+    if (operand.isBatched() && d < operand.axis)
+      --axis;
+  }
+  auto type = cast<RankedTensorType>(operand.value.getType());
+  Value reshaped = builder.create<ReshapeOp>(
+      loc, RankedTensorType::get(shape, type.getElementType()), operand.value);
+  return {reshaped, axis};
 }
 
-/// Letters for labels numbered 0, 1, ...; fails past 'y', leaving 'z' free
-/// is not needed because batchContraction picks any unused letter.
-FailureOr<std::string> toLetters(Operation *op, ArrayRef<int64_t> labels) {
-  std::string letters;
-  for (int64_t label : labels) {
-    if (label >= 26)
-      return op->emitOpError() << "cannot be batched: it needs more than 26 "
-                                  "einsum labels";
-    letters.push_back(static_cast<char>('a' + label));
-  }
-  return letters;
-}
-
-struct EinsumBatching
-    : BatchingOpInterface::ExternalModel<EinsumBatching, EinsumOp> {
+/// einsum, tensordot and matmul alike: in einsum form, the batch gets a
+/// label of its own on each batched operand and leads the output, while a
+/// shared operand keeps its labels and is not broadcast. (tensordot has no
+/// batch dims, which is why a model written for one example uses it.)
+template <typename OpTy>
+struct ContractionBatching
+    : BatchingOpInterface::ExternalModel<ContractionBatching<OpTy>, OpTy> {
   Batched batch(Operation *op, OpBuilder &builder,
                 ArrayRef<BatchedValue> operands, int64_t size) const {
-    FailureOr<EinsumSpec> spec =
-        EinsumSpec::parse(cast<EinsumOp>(op).getSpec(), op->getLoc());
-    if (failed(spec))
+    FailureOr<EinsumForm> form = getEinsumForm(op);
+    if (failed(form))
       return failure();
-    return batchContraction(builder, op, *spec, operands[0], operands[1]);
-  }
-};
-
-/// tensordot has no batch dimensions, which is why a model written for one
-/// example uses it; as an einsum it gains one.
-struct TensordotBatching
-    : BatchingOpInterface::ExternalModel<TensordotBatching, TensordotOp> {
-  Batched batch(Operation *op, OpBuilder &builder,
-                ArrayRef<BatchedValue> operands, int64_t size) const {
-    auto dot = cast<TensordotOp>(op);
-    int64_t lhsRank = cast<RankedTensorType>(dot.getLhs().getType()).getRank();
-    int64_t rhsRank = cast<RankedTensorType>(dot.getRhs().getType()).getRank();
-    ArrayRef<int64_t> lhsDims = dot.getLhsDims(), rhsDims = dot.getRhsDims();
-    SmallVector<int64_t> lhsLabels, rhsLabels, outLabels;
-    for (int64_t d = 0; d < lhsRank; ++d) {
-      lhsLabels.push_back(d);
-      if (!llvm::is_contained(lhsDims, d))
-        outLabels.push_back(d);
-    }
-    for (int64_t d = 0; d < rhsRank; ++d) {
-      const int64_t *pair = llvm::find(rhsDims, d);
-      int64_t label =
-          pair != rhsDims.end() ? lhsDims[pair - rhsDims.begin()] : lhsRank + d;
-      rhsLabels.push_back(label);
-      if (pair == rhsDims.end())
-        outLabels.push_back(label);
-    }
-    FailureOr<std::string> lhs = toLetters(op, lhsLabels),
-                           rhs = toLetters(op, rhsLabels),
-                           out = toLetters(op, outLabels);
-    if (failed(lhs) || failed(rhs) || failed(out))
-      return failure();
-    return batchContraction(builder, op, EinsumSpec{*lhs, *rhs, *out},
-                            operands[0], operands[1]);
-  }
-};
-
-/// matmul as an einsum: rank-1 operands contribute just the contracted
-/// label; batch dims of size 1 that broadcast against a larger one are
-/// reshaped away so that the other operand's label alone indexes the output.
-struct MatmulBatching
-    : BatchingOpInterface::ExternalModel<MatmulBatching, MatmulOp> {
-  Batched batch(Operation *op, OpBuilder &builder,
-                ArrayRef<BatchedValue> operands, int64_t size) const {
-    auto matmul = cast<MatmulOp>(op);
-    ArrayRef<int64_t> lhsShape = shapeOf(matmul.getLhs());
-    ArrayRef<int64_t> rhsShape = shapeOf(matmul.getRhs());
-    ArrayRef<int64_t> outShape = shapeOf(matmul.getResult());
-    bool lhsVector = lhsShape.size() == 1, rhsVector = rhsShape.size() == 1;
-    int64_t batchRank = static_cast<int64_t>(outShape.size()) - !lhsVector -
-                        !rhsVector;
-    // Labels: batch dims 0..batchRank-1, then m, k, n.
-    int64_t m = batchRank, k = batchRank + 1, n = batchRank + 2;
-
-    // Labels and kept dims of one operand; `matrixDims` are its trailing
-    // non-batch dims' labels.
-    auto operandLabels = [&](ArrayRef<int64_t> shape,
-                             ArrayRef<int64_t> matrixDims,
-                             SmallVector<int64_t> &dropped) {
-      SmallVector<int64_t> labels;
-      int64_t operandBatch = shape.size() - matrixDims.size();
-      for (int64_t d = 0; d < operandBatch; ++d) {
-        int64_t label = batchRank - operandBatch + d;
-        if (shape[d] == 1 && outShape[label] != 1)
-          dropped.push_back(d);
-        else
-          labels.push_back(label);
-      }
-      labels.append(matrixDims.begin(), matrixDims.end());
-      return labels;
-    };
-    SmallVector<int64_t> lhsDropped, rhsDropped;
-    SmallVector<int64_t> lhsLabels = operandLabels(
-        lhsShape, lhsVector ? ArrayRef<int64_t>{k} : ArrayRef<int64_t>{m, k},
-        lhsDropped);
-    SmallVector<int64_t> rhsLabels = operandLabels(
-        rhsShape, rhsVector ? ArrayRef<int64_t>{k} : ArrayRef<int64_t>{k, n},
-        rhsDropped);
-    auto outLabels = llvm::to_vector(llvm::seq<int64_t>(0, batchRank));
-    if (!lhsVector)
-      outLabels.push_back(m);
-    if (!rhsVector)
-      outLabels.push_back(n);
-
-    auto dropDims = [&](BatchedValue operand, ArrayRef<int64_t> dropped) {
-      if (dropped.empty())
-        return operand;
-      SmallVector<int64_t> shape(shapeOf(operand.value));
-      int64_t axis = operand.axis;
-      for (int64_t d : llvm::reverse(dropped)) {
-        int64_t batched =
-            operand.isBatched() ? toBatchedDim(d, operand.axis) : d;
-        shape.erase(shape.begin() + batched);
-        if (operand.isBatched() && d < operand.axis)
-          --axis;
-      }
-      auto type = cast<RankedTensorType>(operand.value.getType());
-      Value reshaped = builder.create<ReshapeOp>(
-          op->getLoc(), RankedTensorType::get(shape, type.getElementType()),
-          operand.value);
-      return BatchedValue{reshaped, axis};
-    };
-    FailureOr<std::string> lhs = toLetters(op, lhsLabels),
-                           rhs = toLetters(op, rhsLabels),
-                           out = toLetters(op, outLabels);
-    if (failed(lhs) || failed(rhs) || failed(out))
-      return failure();
-    return batchContraction(builder, op, EinsumSpec{*lhs, *rhs, *out},
-                            dropDims(operands[0], lhsDropped),
-                            dropDims(operands[1], rhsDropped));
+    EinsumSpec spec = form->spec;
+    std::string used = spec.lhs + spec.rhs;
+    char label = 'a';
+    while (label <= 'z' && used.find(label) != std::string::npos)
+      ++label;
+    if (label > 'z')
+      return op->emitOpError()
+             << "cannot be batched: all 26 einsum labels are in use";
+    BatchedValue lhs =
+        dropDims(builder, op->getLoc(), operands[0], form->lhsDropped);
+    BatchedValue rhs =
+        dropDims(builder, op->getLoc(), operands[1], form->rhsDropped);
+    if (lhs.isBatched())
+      spec.lhs.insert(spec.lhs.begin() + lhs.axis, label);
+    if (rhs.isBatched())
+      spec.rhs.insert(spec.rhs.begin() + rhs.axis, label);
+    spec.out.insert(spec.out.begin(), label);
+    auto result = builder.create<EinsumOp>(op->getLoc(), lhs.value, rhs.value,
+                                           builder.getStringAttr(spec.str()));
+    return single(result, 0);
   }
 };
 
@@ -454,14 +437,20 @@ void mlir::ens::registerBatchingRules(DialectRegistry &registry) {
     ConcatOp::attachInterface<ConcatBatching>(*context);
     TakeOp::attachInterface<TakeBatching>(*context);
     OneHotOp::attachInterface<OneHotBatching>(*context);
+    ScatterAddOp::attachInterface<ScatterAddBatching>(*context);
+    PadOp::attachInterface<PadBatching>(*context);
+    RandomUniformOp::attachInterface<RandomBatching<RandomUniformOp>>(*context);
+    RandomNormalOp::attachInterface<RandomBatching<RandomNormalOp>>(*context);
+    RandomSplitOp::attachInterface<RandomBatching<RandomSplitOp>>(*context);
+    RandomFoldInOp::attachInterface<RandomBatching<RandomFoldInOp>>(*context);
     ReduceSumOp::attachInterface<ReduceBatching<ReduceSumOp>>(*context);
     ReduceMaxOp::attachInterface<ReduceBatching<ReduceMaxOp>>(*context);
     ReduceMeanOp::attachInterface<ReduceBatching<ReduceMeanOp>>(*context);
     LogsumexpOp::attachInterface<ReduceBatching<LogsumexpOp>>(*context);
     SoftmaxOp::attachInterface<SoftmaxBatching<SoftmaxOp>>(*context);
     LogSoftmaxOp::attachInterface<SoftmaxBatching<LogSoftmaxOp>>(*context);
-    EinsumOp::attachInterface<EinsumBatching>(*context);
-    TensordotOp::attachInterface<TensordotBatching>(*context);
-    MatmulOp::attachInterface<MatmulBatching>(*context);
+    EinsumOp::attachInterface<ContractionBatching<EinsumOp>>(*context);
+    TensordotOp::attachInterface<ContractionBatching<TensordotOp>>(*context);
+    MatmulOp::attachInterface<ContractionBatching<MatmulOp>>(*context);
   });
 }

@@ -260,6 +260,45 @@ def Ens_TakeOp : Ens_Op<"take", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+def Ens_PadOp : Ens_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Pads a tensor with zeros";
+  let description = [{
+    Puts `low[d]` zeros before, `high[d]` zeros after and `interior[d]`
+    zeros between consecutive elements of each dimension `d`, as
+    StableHLO's pad with a zero padding value. It is the adjoint of a
+    strided `ens.slice`. All amounts are non-negative.
+  }];
+  let arguments = (ins Ens_Tensor:$operand, DenseI64ArrayAttr:$low,
+                       DenseI64ArrayAttr:$high, DenseI64ArrayAttr:$interior);
+  let results = (outs Ens_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+}
+
+def Ens_ScatterAddOp : Ens_Op<"scatter_add", [Pure,
+    AllElementTypesMatch<["updates", "result"]>]> {
+  let summary = "Adds slices into a zero tensor at indices (adjoint of take)";
+  let description = [{
+    The result type gives the table's shape. Starting from zeros, adds each
+    slice of `updates` to the row of the result named by the matching index
+    along `axis`, with indices clamped as in `ens.take`; repeated indices
+    accumulate. `updates` has the shape `ens.take` would produce from the
+    result and `indices`.
+
+    ```mlir
+    %g = ens.scatter_add %dy, %ids {axis = 0 : i64}
+        : tensor<8x16xf32>, tensor<8xi32> -> tensor<100x16xf32>
+    ```
+  }];
+  let arguments = (ins Ens_NumericTensor:$updates, Ens_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Ens_NumericTensor:$result);
+  let assemblyFormat = [{
+    $updates `,` $indices attr-dict `:` type($updates) `,` type($indices)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Ens_OneHotOp : Ens_Op<"one_hot", [Pure]> {
   let summary = "One-hot encodes indices";
   let description = [{
@@ -377,6 +416,74 @@ def Ens_LogsumexpOp : Ens_ReduceOp<"logsumexp", Ens_FloatTensor> {
 }
 
 //===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+/// A key of the counter-based generator: two 32-bit words.
+def Ens_KeyTensor : Ens_TensorOf<[I32]>;
+
+class Ens_RandomOp<string mnemonic, list<Trait> traits = []>
+    : Ens_Op<mnemonic, traits # [Pure]>;
+
+def Ens_RandomUniformOp : Ens_RandomOp<"random_uniform"> {
+  let summary = "Uniform random numbers in [0, 1) from a key";
+  let description = [{
+    `key` is a `tensor<...x2xi32>`: its leading dimensions (if any) are a
+    batch of keys, each drawing its own block. The result shape is the
+    key's batch shape followed by the drawn shape. Element `i` (row-major)
+    of a block is made from Threefry-2x32 (20 rounds) of the key and the
+    counter `(0, i)`, so results are bit-identical on every backend: f32
+    takes the high 23 bits of the first word as the mantissa of a number
+    in [1, 2) and subtracts 1; f64 takes 52 bits of both words.
+  }];
+  let arguments = (ins Ens_KeyTensor:$key);
+  let results = (outs Ens_FloatTensor:$result);
+  let assemblyFormat = "$key attr-dict `:` type($key) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ens_RandomNormalOp : Ens_RandomOp<"random_normal"> {
+  let summary = "Standard normal random numbers from a key";
+  let description = [{
+    Shapes as `ens.random_uniform`. Element `i` applies the Box-Muller
+    transform to the two words of Threefry-2x32 of the key and the counter
+    `(0, i)`: `sqrt(-2 log(1 - u1)) * cos(2 pi u2)`.
+  }];
+  let arguments = (ins Ens_KeyTensor:$key);
+  let results = (outs Ens_FloatTensor:$result);
+  let assemblyFormat = "$key attr-dict `:` type($key) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ens_RandomSplitOp : Ens_RandomOp<"random_split"> {
+  let summary = "Derives independent keys from a key";
+  let description = [{
+    `tensor<...x2xi32> -> tensor<...xNx2xi32>`: key `j` of the result is
+    Threefry-2x32 of the key and the counter `(1, j)`.
+  }];
+  let arguments = (ins Ens_KeyTensor:$key);
+  let results = (outs Ens_KeyTensor:$result);
+  let assemblyFormat = "$key attr-dict `:` type($key) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ens_RandomFoldInOp : Ens_RandomOp<"random_fold_in"> {
+  let summary = "Derives a key from a key and an integer";
+  let description = [{
+    `(tensor<...x2xi32>, tensor<...xi32>) -> tensor<...x2xi32>`: the new
+    key is Threefry-2x32 of the key and the counter `(2, data)`. Under
+    `ens.vmap` with randomness "different", each member's draws use keys
+    with the member index folded in this way.
+  }];
+  let arguments = (ins Ens_KeyTensor:$key, Ens_IndexTensor:$data);
+  let results = (outs Ens_KeyTensor:$result);
+  let assemblyFormat = [{
+    $key `,` $data attr-dict `:` type($key) `,` type($data) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Function transforms
 //===----------------------------------------------------------------------===//
 
@@ -405,6 +512,32 @@ def Ens_VmapOp : Ens_Op<"vmap", [
                        DenseI64ArrayAttr:$in_axes,
                        DenseI64ArrayAttr:$out_axes, I64Attr:$size,
                        DefaultValuedStrAttr<StrAttr, "different">:$randomness);
+  let results = (outs Variadic<Ens_Tensor>:$results);
+  let assemblyFormat = [{
+    $callee `(` $args `)` attr-dict `:` functional-type($args, $results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ens_ValueAndGradOp : Ens_Op<"value_and_grad", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "A function's scalar loss and its gradients";
+  let description = [{
+    Calls `callee`, whose first result is a rank-0 f32 or f64 tensor (the
+    loss), and returns the loss followed by the gradient of the loss with
+    respect to each argument listed in `wrt`, each with its argument's type.
+    Further results of the callee are neither differentiated nor returned.
+
+    ```mlir
+    %loss, %gw = ens.value_and_grad @loss(%x, %w) {wrt = array<i64: 1>}
+        : (tensor<4x3xf32>, tensor<3x2xf32>) -> (tensor<f32>, tensor<3x2xf32>)
+    ```
+
+    The `ens-autodiff` pass replaces it by a call to a generated function
+    that runs the forward pass and then the adjoint sweep.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<Ens_Tensor>:$args,
+                       DenseI64ArrayAttr:$wrt);
   let results = (outs Variadic<Ens_Tensor>:$results);
   let assemblyFormat = [{
     $callee `(` $args `)` attr-dict `:` functional-type($args, $results)

@@ -55,6 +55,12 @@ FailureOr<Shape> inferSliceShape(std::optional<Location> loc,
                                  llvm::ArrayRef<int64_t> limit,
                                  llvm::ArrayRef<int64_t> stride);
 
+FailureOr<Shape> inferPadShape(std::optional<Location> loc,
+                               llvm::ArrayRef<int64_t> shape,
+                               llvm::ArrayRef<int64_t> low,
+                               llvm::ArrayRef<int64_t> high,
+                               llvm::ArrayRef<int64_t> interior);
+
 FailureOr<Shape> inferConcatShape(std::optional<Location> loc,
                                   llvm::ArrayRef<Shape> inputs, int64_t dim);
 
