@@ -6,11 +6,15 @@
 //   ens-run FILE.mlir --entry=NAME --random-inputs=SEED ...
 //
 // Runs one function of an ens program on NumPy arrays and writes each result
-// as DIR/out<i>.npy and/or prints it. Every failure prints one message
-// starting with "ens-run: error:" and exits with status 1.
+// as DIR/out<i>.npy and/or prints it. Declared standard-library functions
+// are defined (ens-stdlib) and ens.value_and_grad is lowered (ens-autodiff)
+// first; the interpreter runs ens.vmap by its definition. Every failure
+// prints one message starting with "ens-run: error:" and exits with
+// status 1.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Interpreter/Interpreter.h"
 #include "ens/Support/Npy.h"
@@ -18,6 +22,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -130,6 +135,12 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail(inputFile + " is not a valid ens program");
+
+  PassManager lowering(&context);
+  lowering.addPass(createEnsStdlib());
+  lowering.addPass(createEnsAutodiff());
+  if (failed(lowering.run(*module)))
+    return fail("cannot prepare " + inputFile + " for the interpreter");
 
   FailureOr<func::FuncOp> entry = findEntry(*module, errorMessage);
   if (failed(entry))

@@ -14,6 +14,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -70,6 +71,26 @@ static BatchedValue foldMemberIndex(OpBuilder &builder, Location loc,
   return {builder.create<RandomFoldInOp>(loc, keyType, keys, data), 0};
 }
 
+/// Whether running `function` draws random numbers, in its body or in a
+/// function it calls or transforms.
+static bool drawsRandomNumbers(func::FuncOp function, SymbolTable &symbols,
+                               llvm::SmallPtrSetImpl<Operation *> &visited) {
+  if (!function || !visited.insert(function).second)
+    return false;
+  return function
+      .walk([&](Operation *op) {
+        if (isa<RandomUniformOp, RandomNormalOp>(op))
+          return WalkResult::interrupt();
+        auto callee = op->getAttrOfType<FlatSymbolRefAttr>("callee");
+        if (callee &&
+            drawsRandomNumbers(symbols.lookup<func::FuncOp>(callee.getValue()),
+                               symbols, visited))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 FailureOr<BatchedFunction>
 FunctionTransformer::createBatched(func::FuncOp callee,
                                    ArrayRef<int64_t> argAxes, int64_t size,
@@ -119,8 +140,18 @@ FunctionTransformer::createBatched(func::FuncOp callee,
     if (differentRandomness && isa<RandomUniformOp, RandomNormalOp>(op))
       operands[0] = foldMemberIndex(builder, op.getLoc(), operands[0], size);
 
+    // So do the draws of a callee, so such a call is batched even when
+    // every operand is shared.
+    bool drawsPerMember = false;
+    if (auto call = dyn_cast<func::CallOp>(op); call && differentRandomness) {
+      llvm::SmallPtrSet<Operation *, 8> visited;
+      drawsPerMember = drawsRandomNumbers(
+          symbols.lookup<func::FuncOp>(call.getCallee()), symbols, visited);
+    }
+
     SmallVector<BatchedValue> results;
-    if (llvm::none_of(operands, [](auto &v) { return v.isBatched(); })) {
+    if (!drawsPerMember &&
+        llvm::none_of(operands, [](auto &v) { return v.isBatched(); })) {
       Operation *clone = builder.clone(op, shared);
       for (Value value : clone->getResults())
         results.push_back({value, kUnbatched});

@@ -95,4 +95,28 @@ def EnsAutodiff : Pass<"ens-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::ens::EnsDialect"];
 }
 
+def EnsStdlib : Pass<"ens-stdlib", "::mlir::ModuleOp"> {
+  let summary = "Define declared functions of the ens standard library";
+  let description = [{
+    The standard library (`stdlib/*.mlir` in the source tree: losses,
+    optimizer steps, initialisers) is written once against type aliases
+    (`!T`, `!S`, ...). A program declares the instance it needs, with its
+    own types, and this pass defines it:
+
+    ```mlir
+    func.func private @adam_w1(tensor<64x32xf32>, tensor<64x32xf32>,
+        tensor<64x32xf32>, tensor<64x32xf32>, tensor<f32>, tensor<f32>,
+        tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>)
+        -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)
+        attributes {ens.stdlib = "adam"}
+    ```
+
+    becomes a private function with Adam's body for `!T =
+    tensor<64x32xf32>` and `!S = tensor<f32>`. A declaration whose type
+    does not fit the library function is an error.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::ens::EnsDialect"];
+}
+
 #endif // ENS_DIALECT_ENS_TRANSFORMS_PASSES_TD
