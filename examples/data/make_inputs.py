@@ -15,7 +15,7 @@ rng = np.random.default_rng(2026)
 
 
 def save(name, array):
-    np.save(here / f"{name}.npy", np.ascontiguousarray(array))
+    np.save(here / f"{name}.npy", np.require(array, requirements="C"))
 
 
 def uniform(shape, bound):
@@ -44,3 +44,11 @@ y = np.tanh(x64[0] @ x64[1] + x64[2]) @ x64[3] + x64[4]
 print("mlp loss (float64 from the float32 inputs):",
       repr(np.mean((y - x64[5]) ** 2)))
 print("tensordot:", np.tensordot(td_x, td_w, axes=([0, 1], [0, 1])) + td_b)
+
+# Inputs of the ensemble's initialisation and training step
+# (examples/ensemble_init.mlir, ensemble_train_step.mlir): a key, the step
+# numbers and a learning-rate sweep over the 128 members.
+save("key", np.array([0, 42], dtype="<i4"))
+for step in (1, 2, 3):
+    save(f"step{step}", np.array(step, dtype="<f4"))
+save("lr128", np.linspace(1e-3, 1e-2, 128, dtype="<f4"))

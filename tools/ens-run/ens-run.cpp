@@ -25,6 +25,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -63,6 +64,9 @@ cl::opt<std::string> outputDir("output-dir",
 cl::opt<bool> printResults("print",
                            cl::desc("Print results (the default when no "
                                     "--output-dir is given)"));
+cl::opt<bool> printSummary(
+    "summary", cl::desc("Print each result's type, minimum, mean and "
+                        "maximum instead of its values"));
 cl::opt<Backend> backend(
     "backend", cl::desc("Where to run the function"),
     cl::values(clEnumValN(Backend::Interp, "interp",
@@ -97,6 +101,20 @@ std::vector<HostTensor> makeRandomArguments(FunctionType type,
     args.push_back(std::move(tensor));
   }
   return args;
+}
+
+void printSummaryOf(const HostTensor &tensor) {
+  if (tensor.values.empty()) {
+    llvm::outs() << "(empty)";
+    return;
+  }
+  auto [min, max] =
+      std::minmax_element(tensor.values.begin(), tensor.values.end());
+  double sum = 0;
+  for (double value : tensor.values)
+    sum += value;
+  llvm::outs() << llvm::format("min %.6g mean %.6g max %.6g", *min,
+                               sum / tensor.values.size(), *max);
 }
 
 /// Picks the function to run: the named one, or the module's only function.
@@ -178,10 +196,13 @@ int main(int argc, char **argv) {
         return fail(std::move(error));
     }
   }
-  if (printResults || outputDir.empty()) {
+  if (printResults || printSummary || outputDir.empty()) {
     for (auto [i, result] : llvm::enumerate(*results)) {
       llvm::outs() << "out" << i << " = " << result.getTypeString() << " ";
-      printHostTensor(llvm::outs(), result);
+      if (printSummary)
+        printSummaryOf(result);
+      else
+        printHostTensor(llvm::outs(), result);
       llvm::outs() << "\n";
     }
   }
