@@ -39,6 +39,15 @@
 // RUN: not ens-run %s --entry=add --random-inputs=1 --output-dir=%t.file/sub 2>&1 | FileCheck %s --check-prefix=OUTDIR
 // OUTDIR: ens-run: error: cannot create '{{.*}}.file/sub': Not a directory
 //
+// RUN: not ens-run %s --entry=add --random-inputs=1 --expect=%S/Inputs/f32_3x2.npy 2>&1 | FileCheck %s --check-prefix=EXPECT-SHAPE
+// EXPECT-SHAPE: ens-run: error: result 0 is tensor<2x3xf32> but {{.*}}f32_3x2.npy holds tensor<3x2xf32>
+//
+// RUN: not ens-run %s --entry=add --random-inputs=1 --expect=%S/Inputs/f32_2x3.npy --expect=%S/Inputs/f32_2x3.npy 2>&1 | FileCheck %s --check-prefix=EXPECT-COUNT
+// EXPECT-COUNT: ens-run: error: @add returns 1 results but --expect names 2 files
+//
+// RUN: not ens-run %s --entry=add --random-inputs=1 --expect=%S/Inputs/missing.npy 2>&1 | FileCheck %s --check-prefix=EXPECT-MISSING
+// EXPECT-MISSING: ens-run: error: {{.*}}missing.npy
+//
 // RUN: not ens-run %s --entry=recurse --random-inputs=1 2>&1 | FileCheck %s --check-prefix=RECURSE
 // RECURSE: ens-run: error: @recurse: call depth exceeds 256; is the program recursive?
 

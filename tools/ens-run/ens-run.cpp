@@ -4,6 +4,7 @@
 //   ens-run FILE.mlir --entry=NAME --input=a.npy --input=b.npy
 //           [--output-dir=DIR] [--print] [--backend=interp]
 //   ens-run FILE.mlir --entry=NAME --random-inputs=SEED ...
+//   ens-run FILE.mlir ... --expect=out0.npy [--rtol=R] [--atol=A]
 //
 // Runs one function of an ens program on NumPy arrays and writes each result
 // as DIR/out<i>.npy and/or prints it. Declared standard-library functions
@@ -26,6 +27,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -64,6 +66,16 @@ cl::opt<std::string> outputDir("output-dir",
 cl::opt<bool> printResults("print",
                            cl::desc("Print results (the default when no "
                                     "--output-dir is given)"));
+cl::list<std::string> expected(
+    "expect",
+    cl::desc("Check the results, in order, against these .npy files: same "
+             "dtype and shape, |got - want| <= atol + rtol * |want| (NaN "
+             "matches NaN); a mismatch is an error"),
+    cl::value_desc("file.npy"));
+cl::opt<double> rtol("rtol", cl::desc("Relative tolerance of --expect"),
+                     cl::init(1e-5));
+cl::opt<double> atol("atol", cl::desc("Absolute tolerance of --expect"),
+                     cl::init(1e-6));
 cl::opt<bool> printSummary(
     "summary", cl::desc("Print each result's type, minimum, mean and "
                         "maximum instead of its values"));
@@ -115,6 +127,41 @@ void printSummaryOf(const HostTensor &tensor) {
     sum += value;
   llvm::outs() << llvm::format("min %.6g mean %.6g max %.6g", *min,
                                sum / tensor.values.size(), *max);
+}
+
+/// Checks `result` against the tensor in `path`; the message says where
+/// and by how much they differ.
+llvm::Error checkExpected(size_t index, const HostTensor &result,
+                          StringRef path) {
+  llvm::Expected<HostTensor> want = readNpy(path);
+  if (!want)
+    return want.takeError();
+  auto error = [&](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "result " + llvm::Twine(index) + " " +
+                                       message);
+  };
+  if (want->dtype != result.dtype || want->shape != result.shape)
+    return error("is " + result.getTypeString() + " but " + path + " holds " +
+                 want->getTypeString());
+  int64_t mismatches = 0, first = -1;
+  for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
+    double got = result.values[i], expected = want->values[i];
+    bool same = (std::isnan(got) && std::isnan(expected)) || got == expected ||
+                std::fabs(got - expected) <= atol + rtol * std::fabs(expected);
+    if (!same && mismatches++ == 0)
+      first = i;
+  }
+  if (!mismatches)
+    return llvm::Error::success();
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  os << "differs from " << path << " in " << mismatches << " of "
+     << result.getNumElements() << " elements; first at flat index " << first
+     << llvm::format(": got %.9g, expected %.9g (rtol %g, atol %g)",
+                     result.values[first], want->values[first], double(rtol),
+                     double(atol));
+  return error(message);
 }
 
 /// Picks the function to run: the named one, or the module's only function.
@@ -186,6 +233,16 @@ int main(int argc, char **argv) {
   if (!results)
     return fail(results.takeError());
 
+  if (!expected.empty() && expected.size() != results->size())
+    return fail(llvm::formatv("@{0} returns {1} results but --expect names "
+                              "{2} files",
+                              entry->getSymName(), results->size(),
+                              expected.size())
+                    .str());
+  for (auto [i, path] : llvm::enumerate(expected))
+    if (llvm::Error error = checkExpected(i, (*results)[i], path))
+      return fail(std::move(error));
+
   if (!outputDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
       return fail("cannot create '" + outputDir + "': " + ec.message());
@@ -196,7 +253,7 @@ int main(int argc, char **argv) {
         return fail(std::move(error));
     }
   }
-  if (printResults || printSummary || outputDir.empty()) {
+  if (printResults || printSummary || (outputDir.empty() && expected.empty())) {
     for (auto [i, result] : llvm::enumerate(*results)) {
       llvm::outs() << "out" << i << " = " << result.getTypeString() << " ";
       if (printSummary)
