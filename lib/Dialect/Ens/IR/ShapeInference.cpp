@@ -76,18 +76,31 @@ FailureOr<Shape> mlir::ens::inferTransposeShape(std::optional<Location> loc,
   return result;
 }
 
+/// Checks that each of the per-dimension attributes `names` has `rank`
+/// entries.
+static LogicalResult verifyOnePerDim(std::optional<Location> loc,
+                                     StringRef names, size_t rank,
+                                     ArrayRef<ArrayRef<int64_t>> lists) {
+  if (llvm::all_of(lists, [&](ArrayRef<int64_t> l) { return l.size() == rank; }))
+    return success();
+  std::string sizes;
+  for (auto [i, list] : llvm::enumerate(lists))
+    sizes += (i == 0 ? "" : i + 1 == lists.size() ? " and " : ", ") +
+             std::to_string(list.size());
+  return emitOptionalError(loc, names,
+                           " must have one entry per operand dimension (rank ",
+                           rank, "), got ", sizes);
+}
+
 FailureOr<Shape> mlir::ens::inferSliceShape(std::optional<Location> loc,
                                             ArrayRef<int64_t> shape,
                                             ArrayRef<int64_t> start,
                                             ArrayRef<int64_t> limit,
                                             ArrayRef<int64_t> stride) {
   size_t rank = shape.size();
-  if (start.size() != rank || limit.size() != rank || stride.size() != rank)
-    return emitOptionalError(
-        loc, "start, limit and stride must have one entry per operand "
-             "dimension (rank ",
-        rank, "), got ", start.size(), ", ", limit.size(), " and ",
-        stride.size());
+  if (failed(verifyOnePerDim(loc, "start, limit and stride", rank,
+                             {start, limit, stride})))
+    return failure();
   Shape result;
   for (size_t d = 0; d < rank; ++d) {
     if (stride[d] < 1)
@@ -111,12 +124,9 @@ FailureOr<Shape> mlir::ens::inferPadShape(std::optional<Location> loc,
                                           ArrayRef<int64_t> high,
                                           ArrayRef<int64_t> interior) {
   size_t rank = shape.size();
-  if (low.size() != rank || high.size() != rank || interior.size() != rank)
-    return emitOptionalError(
-        loc, "low, high and interior must have one entry per operand "
-             "dimension (rank ",
-        rank, "), got ", low.size(), ", ", high.size(), " and ",
-        interior.size());
+  if (failed(verifyOnePerDim(loc, "low, high and interior", rank,
+                             {low, high, interior})))
+    return failure();
   Shape result;
   for (size_t d = 0; d < rank; ++d) {
     if (low[d] < 0 || high[d] < 0 || interior[d] < 0)

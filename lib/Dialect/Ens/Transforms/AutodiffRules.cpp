@@ -8,7 +8,8 @@
 //  - reduce_max: tied maxima share the gradient equally;
 //  - relu and abs at 0: gradient 0;
 //  - pow: the exponent's gradient is 0 where the base is 0.
-// Comparisons, one_hot, integer conversions and random ops have none.
+// Constants, comparisons, one_hot, integer conversions and random ops have
+// none.
 //
 //===----------------------------------------------------------------------===//
 
@@ -407,6 +408,7 @@ void mlir::ens::registerAutodiffRules(DialectRegistry &registry) {
     AbsOp::attachInterface<VJP<AbsOp, abs>>(*ctx);
     SquareOp::attachInterface<VJP<SquareOp, square>>(*ctx);
     CmpOp::attachInterface<VJP<CmpOp, none<CmpOp>>>(*ctx);
+    ConstantOp::attachInterface<VJP<ConstantOp, none<ConstantOp>>>(*ctx);
     SelectOp::attachInterface<VJP<SelectOp, select>>(*ctx);
     ConvertOp::attachInterface<VJP<ConvertOp, convert>>(*ctx);
     BroadcastInDimOp::attachInterface<VJP<BroadcastInDimOp, broadcastInDim>>(

@@ -104,18 +104,6 @@ struct BroadcastInDimBatching
   }
 };
 
-/// A reshape reorders nothing only if the batch leads, so it moves there.
-struct ReshapeBatching
-    : BatchingOpInterface::ExternalModel<ReshapeBatching, ReshapeOp> {
-  Batched batch(Operation *op, OpBuilder &builder,
-                ArrayRef<BatchedValue> operands, int64_t size) const {
-    Value leading = moveBatchAxis(builder, op->getLoc(), operands[0].value,
-                                  operands[0].axis, 0);
-    return single(cloneBatched(builder, op, leading, 0, size)->getResult(0),
-                  0);
-  }
-};
-
 /// The batch dim stays where it is and the permutation steps around it.
 struct TransposeBatching
     : BatchingOpInterface::ExternalModel<TransposeBatching, TransposeOp> {
@@ -303,11 +291,12 @@ struct PadBatching : BatchingOpInterface::ExternalModel<PadBatching, PadOp> {
   }
 };
 
-/// Random ops take a batch of keys in leading dims: batched keys lead, and
-/// every draw of every member comes from its own key.
+/// Ops that need the batch to lead: a reshape reorders nothing only then,
+/// and random ops take batches of keys in leading dims (so each member
+/// draws from its own key). Shared operands are broadcast there.
 template <typename OpTy>
-struct RandomBatching
-    : BatchingOpInterface::ExternalModel<RandomBatching<OpTy>, OpTy> {
+struct LeadingBatching
+    : BatchingOpInterface::ExternalModel<LeadingBatching<OpTy>, OpTy> {
   Batched batch(Operation *op, OpBuilder &builder,
                 ArrayRef<BatchedValue> operands, int64_t size) const {
     SmallVector<Value> aligned =
@@ -431,7 +420,7 @@ void mlir::ens::registerBatchingRules(DialectRegistry &registry) {
                       RsqrtOp, AbsOp, SquareOp, CmpOp, SelectOp, ConvertOp>(
         context);
     BroadcastInDimOp::attachInterface<BroadcastInDimBatching>(*context);
-    ReshapeOp::attachInterface<ReshapeBatching>(*context);
+    ReshapeOp::attachInterface<LeadingBatching<ReshapeOp>>(*context);
     TransposeOp::attachInterface<TransposeBatching>(*context);
     SliceOp::attachInterface<SliceBatching>(*context);
     ConcatOp::attachInterface<ConcatBatching>(*context);
@@ -439,10 +428,11 @@ void mlir::ens::registerBatchingRules(DialectRegistry &registry) {
     OneHotOp::attachInterface<OneHotBatching>(*context);
     ScatterAddOp::attachInterface<ScatterAddBatching>(*context);
     PadOp::attachInterface<PadBatching>(*context);
-    RandomUniformOp::attachInterface<RandomBatching<RandomUniformOp>>(*context);
-    RandomNormalOp::attachInterface<RandomBatching<RandomNormalOp>>(*context);
-    RandomSplitOp::attachInterface<RandomBatching<RandomSplitOp>>(*context);
-    RandomFoldInOp::attachInterface<RandomBatching<RandomFoldInOp>>(*context);
+    RandomUniformOp::attachInterface<LeadingBatching<RandomUniformOp>>(
+        *context);
+    RandomNormalOp::attachInterface<LeadingBatching<RandomNormalOp>>(*context);
+    RandomSplitOp::attachInterface<LeadingBatching<RandomSplitOp>>(*context);
+    RandomFoldInOp::attachInterface<LeadingBatching<RandomFoldInOp>>(*context);
     ReduceSumOp::attachInterface<ReduceBatching<ReduceSumOp>>(*context);
     ReduceMaxOp::attachInterface<ReduceBatching<ReduceMaxOp>>(*context);
     ReduceMeanOp::attachInterface<ReduceBatching<ReduceMeanOp>>(*context);
