@@ -446,8 +446,9 @@ def Ens_RandomNormalOp : Ens_RandomOp<"random_normal"> {
   let summary = "Standard normal random numbers from a key";
   let description = [{
     Shapes as `ens.random_uniform`. Element `i` applies the Box-Muller
-    transform to the two words of Threefry-2x32 of the key and the counter
-    `(0, i)`: `sqrt(-2 log(1 - u1)) * cos(2 pi u2)`.
+    transform to the two words `w1, w2` of Threefry-2x32 of the key and the
+    counter `(0, i)`: with `u_k = (w_k + 0.5) / 2^32` in (0, 1), it is
+    `sqrt(-2 log(u1)) * cos(2 pi u2)`.
   }];
   let arguments = (ins Ens_KeyTensor:$key);
   let results = (outs Ens_FloatTensor:$result);
