@@ -3,6 +3,7 @@
 #ifndef ENS_INITALLPASSES_H
 #define ENS_INITALLPASSES_H
 
+#include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -11,6 +12,7 @@ namespace mlir::ens {
 /// Registers every ens pass and the upstream passes ens pipelines use.
 inline void registerAllPasses() {
   registerEnsPasses();
+  registerEnsConversionPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();

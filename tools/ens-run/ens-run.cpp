@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ens/Backend/CpuBackend.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Interpreter/Interpreter.h"
@@ -42,7 +43,7 @@ using namespace mlir::ens;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Backend { Interp };
+enum class Backend { Interp, Cpu };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
                                cl::Required);
@@ -82,7 +83,9 @@ cl::opt<bool> printSummary(
 cl::opt<Backend> backend(
     "backend", cl::desc("Where to run the function"),
     cl::values(clEnumValN(Backend::Interp, "interp",
-                          "the reference interpreter")),
+                          "the reference interpreter"),
+               clEnumValN(Backend::Cpu, "cpu",
+                          "native code JIT-compiled through LLVM")),
     cl::init(Backend::Interp));
 
 int fail(const llvm::Twine &message) {
@@ -92,7 +95,8 @@ int fail(const llvm::Twine &message) {
 
 int fail(llvm::Error error) { return fail(llvm::toString(std::move(error))); }
 
-/// Deterministic pseudo-random arguments for `type`'s inputs.
+/// Deterministic pseudo-random arguments for `type`'s inputs, each of which
+/// checkTensorType accepts.
 std::vector<HostTensor> makeRandomArguments(FunctionType type,
                                             unsigned seed) {
   std::mt19937 engine(seed);
@@ -164,6 +168,18 @@ llvm::Error checkExpected(size_t index, const HostTensor &result,
   return error(message);
 }
 
+/// Runs `entry` on the chosen backend.
+llvm::Expected<std::vector<HostTensor>>
+run(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
+  if (backend == Backend::Interp)
+    return Interpreter(module).run(entry, args);
+  llvm::Expected<std::unique_ptr<CpuExecutable>> executable =
+      CpuExecutable::compile(module, entry.getSymName());
+  if (!executable)
+    return executable.takeError();
+  return (*executable)->run(args);
+}
+
 /// Picks the function to run: the named one, or the module's only function.
 FailureOr<func::FuncOp> findEntry(ModuleOp module, std::string &error) {
   if (!entryName.empty()) {
@@ -187,6 +203,7 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   registerAllDialects(registry);
+  registerCpuBackendDialects(registry);
   MLIRContext context(registry);
 
   std::string errorMessage;
@@ -214,8 +231,14 @@ int main(int argc, char **argv) {
   if (randomSeed.getNumOccurrences() && !inputs.empty())
     return fail("give either --input files or --random-inputs, not both");
   std::vector<HostTensor> args;
-  if (randomSeed.getNumOccurrences())
+  if (randomSeed.getNumOccurrences()) {
+    for (auto [i, type] : llvm::enumerate(entry->getFunctionType().getInputs()))
+      if (llvm::Error error = checkTensorType(type))
+        return fail("@" + entry->getSymName() + " argument " + llvm::Twine(i) +
+                    ": " + llvm::toString(std::move(error)) +
+                    "; --random-inputs cannot fill it");
     args = makeRandomArguments(entry->getFunctionType(), randomSeed);
+  }
   for (const std::string &path : inputs) {
     llvm::Expected<HostTensor> tensor = readNpy(path);
     if (!tensor)
@@ -227,9 +250,7 @@ int main(int argc, char **argv) {
                 llvm::toString(std::move(error)) + " (one --input per "
                 "argument, in order)");
 
-  Interpreter interpreter(*module);
-  llvm::Expected<std::vector<HostTensor>> results =
-      interpreter.run(*entry, args);
+  llvm::Expected<std::vector<HostTensor>> results = run(*module, *entry, args);
   if (!results)
     return fail(results.takeError());
 

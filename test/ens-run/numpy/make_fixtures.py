@@ -4,8 +4,9 @@
 Every ens op (except the random ops and the function transforms vmap and
 value_and_grad) gets one or more test cases. A case is one function
 `@<case>` in ops.mlir, its arguments Inputs/<case>.in<k>.npy and its expected
-results Inputs/<case>.out<k>.npy, plus one lit RUN line that runs the
-function with ens-run and checks the results to rtol 1e-5, atol 1e-6.
+results Inputs/<case>.out<k>.npy, plus lit RUN lines that run the
+function with ens-run on every backend (the reference interpreter, the CPU
+JIT) and check the results to rtol 1e-5, atol 1e-6.
 
 Expected results are computed by NumPy in float64 from the float32 (or
 float64) inputs and then cast to the result dtype (float32 for f32 results);
@@ -26,6 +27,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, "Inputs")
 REGENERATE = "python3 test/ens-run/numpy/make_fixtures.py"
+BACKENDS = ("interp", "cpu")
 
 rng = np.random.default_rng(20240611)
 
@@ -490,8 +492,9 @@ def main():
         for k, r in enumerate(results):
             np.save(os.path.join(INPUTS, f"{name}.out{k}.npy"), r)
             flags.append(f"--expect=%S/Inputs/{name}.out{k}.npy")
-        run_lines.append("// RUN: ens-run %s " + " ".join(flags) +
-                         " --rtol=1e-5 --atol=1e-6")
+        for backend in BACKENDS:
+            run_lines.append("// RUN: ens-run %s " + " ".join(flags) +
+                             f" --backend={backend} --rtol=1e-5 --atol=1e-6")
 
         params = ", ".join(f"%a{k}: {ty(a)}" for k, a in enumerate(args))
         result_types = ", ".join(ty(r) for r in results)
