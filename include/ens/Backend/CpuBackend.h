@@ -28,6 +28,17 @@ namespace mlir::ens {
 /// dialects it lowers through and their bufferization and LLVM interfaces.
 void registerCpuBackendDialects(DialectRegistry &registry);
 
+/// A dense row-major tensor in memory the caller owns. Elements are laid
+/// out as in C: f32 as float, f64 as double, i32 as int32_t, i1 as one byte.
+struct BufferRef {
+  void *data;
+  DType dtype;
+  llvm::ArrayRef<int64_t> shape;
+};
+
+/// The size in bytes of one element of `dtype` in a BufferRef.
+size_t getElementSize(DType dtype);
+
 /// A function compiled for the CPU.
 class CpuExecutable {
 public:
@@ -39,6 +50,13 @@ public:
 
   /// Runs the function on `args`, which must match its signature.
   llvm::Expected<std::vector<HostTensor>> run(ArrayRef<HostTensor> args);
+
+  /// Runs the function in place on caller-owned memory: reads `args` and
+  /// writes `results`, without copies. Types must match the signature.
+  llvm::Error run(ArrayRef<BufferRef> args, ArrayRef<BufferRef> results);
+
+  /// The compiled function's signature.
+  FunctionType getType() const { return type; }
 
 private:
   CpuExecutable(std::unique_ptr<ExecutionEngine> engine, FunctionType type,

@@ -172,30 +172,34 @@ CpuExecutable::CpuExecutable(std::unique_ptr<ExecutionEngine> engine,
 
 CpuExecutable::~CpuExecutable() = default;
 
+size_t mlir::ens::getElementSize(DType dtype) {
+  switch (dtype) {
+  case DType::F64:
+    return 8;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::I1:
+    return 1;
+  }
+  llvm_unreachable("unknown dtype");
+}
+
 namespace {
-/// A tensor's storage in the compiled code's element layout, with the
-/// memref descriptor that points at it: allocated and aligned pointers,
-/// offset, sizes, strides.
-class Buffer {
+/// Typed storage for a HostTensor, in the layout a BufferRef describes.
+class TypedStorage {
 public:
-  explicit Buffer(const HostTensor &tensor)
+  explicit TypedStorage(const HostTensor &tensor)
       : dtype(tensor.dtype), shape(tensor.shape),
-        bytes(tensor.getNumElements() * elementSize()) {
+        bytes(tensor.getNumElements() * getElementSize(dtype)) {
     for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
       store(i, tensor.values[i]);
-    descriptor.resize(3 + 2 * shape.size());
-    void *data = bytes.data();
-    std::memcpy(&descriptor[0], &data, sizeof(void *));
-    std::memcpy(&descriptor[1], &data, sizeof(void *));
-    descriptor[2] = 0;
-    SmallVector<int64_t, 4> strides = getRowMajorStrides(shape);
-    for (size_t d = 0; d < shape.size(); ++d) {
-      descriptor[3 + d] = shape[d];
-      descriptor[3 + shape.size() + d] = strides[d];
-    }
   }
 
-  void *getDescriptor() { return descriptor.data(); }
+  BufferRef getRef() { return {bytes.data(), dtype, shape}; }
 
   HostTensor toTensor() const {
     HostTensor tensor(dtype, shape);
@@ -205,19 +209,6 @@ public:
   }
 
 private:
-  size_t elementSize() const {
-    switch (dtype) {
-    case DType::F64:
-      return 8;
-    case DType::F32:
-    case DType::I32:
-      return 4;
-    case DType::I1:
-      return 1;
-    default:
-      llvm_unreachable("rejected at compile time");
-    }
-  }
   template <typename T> void put(int64_t i, T value) {
     std::memcpy(bytes.data() + i * sizeof(T), &value, sizeof(T));
   }
@@ -254,35 +245,87 @@ private:
   DType dtype;
   SmallVector<int64_t, 4> shape;
   std::vector<uint8_t> bytes;
-  std::vector<int64_t> descriptor;
 };
+
+/// The memref descriptor of a row-major buffer: allocated and aligned
+/// pointers, offset, sizes, strides.
+std::vector<int64_t> makeDescriptor(const BufferRef &buffer) {
+  size_t rank = buffer.shape.size();
+  std::vector<int64_t> descriptor(3 + 2 * rank);
+  std::memcpy(&descriptor[0], &buffer.data, sizeof(void *));
+  std::memcpy(&descriptor[1], &buffer.data, sizeof(void *));
+  SmallVector<int64_t, 4> strides = getRowMajorStrides(buffer.shape);
+  for (size_t d = 0; d < rank; ++d) {
+    descriptor[3 + d] = buffer.shape[d];
+    descriptor[3 + rank + d] = strides[d];
+  }
+  return descriptor;
+}
+
+/// Checks that `buffers` match `types` in number, shape and element type.
+llvm::Error checkBuffers(StringRef what, ArrayRef<BufferRef> buffers,
+                         TypeRange types) {
+  if (buffers.size() != types.size())
+    return error("expected " + Twine(types.size()) + " " + what + ", got " +
+                 Twine(buffers.size()));
+  for (auto [i, buffer, type] : llvm::enumerate(buffers, types)) {
+    auto tensorType = cast<RankedTensorType>(type);
+    if (!buffer.data && tensorType.getNumElements() != 0)
+      return error(what + " " + Twine(i) + " has no data");
+    if (buffer.shape != tensorType.getShape() ||
+        getDType(tensorType.getElementType()) != buffer.dtype)
+      return error(what + " " + Twine(i) + ": expected " +
+                   HostTensor(*getDType(tensorType.getElementType()),
+                              tensorType.getShape())
+                       .getTypeString() +
+                   ", got " + HostTensor(buffer.dtype, buffer.shape)
+                                  .getTypeString());
+  }
+  return llvm::Error::success();
+}
 } // namespace
+
+llvm::Error CpuExecutable::run(ArrayRef<BufferRef> args,
+                               ArrayRef<BufferRef> results) {
+  if (llvm::Error mismatch = checkBuffers("arguments", args, type.getInputs()))
+    return mismatch;
+  if (llvm::Error mismatch =
+          checkBuffers("results", results, type.getResults()))
+    return mismatch;
+  // The C interface takes a pointer to each descriptor; invokePacked takes
+  // a pointer to each of those.
+  std::vector<std::vector<int64_t>> descriptors;
+  for (const BufferRef &buffer : llvm::concat<const BufferRef>(args, results))
+    descriptors.push_back(makeDescriptor(buffer));
+  std::vector<void *> pointers, packed;
+  for (std::vector<int64_t> &descriptor : descriptors)
+    pointers.push_back(descriptor.data());
+  for (void *&pointer : pointers)
+    packed.push_back(&pointer);
+  return engine->invokePacked("_mlir_ciface_" + name, packed);
+}
 
 llvm::Expected<std::vector<HostTensor>>
 CpuExecutable::run(ArrayRef<HostTensor> args) {
   if (llvm::Error mismatch = checkArguments(type, args))
     return std::move(mismatch);
-  std::vector<Buffer> buffers;
-  buffers.reserve(args.size() + type.getNumResults());
+  std::vector<TypedStorage> inputs, outputs;
   for (const HostTensor &arg : args)
-    buffers.emplace_back(arg);
+    inputs.emplace_back(arg);
   for (Type result : type.getResults()) {
     auto tensorType = cast<RankedTensorType>(result);
-    buffers.emplace_back(HostTensor(
-        *getDType(tensorType.getElementType()), tensorType.getShape()));
+    outputs.emplace_back(HostTensor(*getDType(tensorType.getElementType()),
+                                    tensorType.getShape()));
   }
-  // The C interface takes a pointer to each descriptor; invokePacked takes
-  // a pointer to each of those.
-  std::vector<void *> descriptors, packed;
-  for (Buffer &buffer : buffers)
-    descriptors.push_back(buffer.getDescriptor());
-  for (void *&descriptor : descriptors)
-    packed.push_back(&descriptor);
-  if (llvm::Error failure =
-          engine->invokePacked("_mlir_ciface_" + name, packed))
+  SmallVector<BufferRef> argRefs, resultRefs;
+  for (TypedStorage &storage : inputs)
+    argRefs.push_back(storage.getRef());
+  for (TypedStorage &storage : outputs)
+    resultRefs.push_back(storage.getRef());
+  if (llvm::Error failure = run(argRefs, resultRefs))
     return std::move(failure);
   std::vector<HostTensor> results;
-  for (size_t i = args.size(); i < buffers.size(); ++i)
-    results.push_back(buffers[i].toTensor());
+  for (const TypedStorage &storage : outputs)
+    results.push_back(storage.toTensor());
   return results;
 }
