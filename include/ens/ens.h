@@ -1,0 +1,290 @@
+//===- ens.h - The ens C++ API ----------------------------------*- C++ -*-===//
+//
+// The public interface of ens, for embedding it as a JIT in C++ programs and
+// ML frameworks. It exposes no MLIR or LLVM types: a program needs only this
+// header, <dlpack/dlpack.h> and libens.
+//
+//   ens::Context context;
+//   ens::Module module = context.parse(text);        // or build one
+//   std::string batched = module.vmap("member", {-1, 0}, {0}, 128);
+//   ens::Executable step = module.compile(batched, ens::Target::Cpu);
+//   std::vector<ens::Tensor> out = step.run({x, weights});
+//
+// Every failure (malformed IR, shapes that do not fit, a wrong buffer, a
+// target that cannot run here) throws ens::Error with one clear message.
+// A Context, and the Modules and Executables made from it, may be used from
+// several threads at once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_ENS_H
+#define ENS_ENS_H
+
+#include <dlpack/dlpack.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#if defined(__GNUC__)
+#define ENS_API __attribute__((visibility("default")))
+#else
+#define ENS_API
+#endif
+
+namespace ens {
+
+/// What every failure of the API throws.
+class ENS_API Error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Element types.
+enum class DType { F16, BF16, F32, F64, I32, I1 };
+
+/// The MLIR spelling of `dtype`: "f32", "i1", ...
+ENS_API const char *toString(DType dtype);
+
+/// A ranked tensor type with a static shape.
+struct ENS_API TensorType {
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+
+  int64_t numElements() const;
+  /// The MLIR spelling, e.g. "tensor<2x3xf32>".
+  std::string str() const;
+  bool operator==(const TensorType &other) const {
+    return dtype == other.dtype && shape == other.shape;
+  }
+  bool operator!=(const TensorType &other) const { return !(*this == other); }
+};
+
+/// A dense row-major tensor in host memory owned by ens. Elements are stored
+/// as in C: float, double, int32_t, and one byte per i1.
+class ENS_API Tensor {
+public:
+  /// A tensor of `type` filled with zeros.
+  explicit Tensor(TensorType type);
+  /// A tensor of `type` holding `values` (one per element, converted).
+  Tensor(TensorType type, const std::vector<double> &values);
+
+  const TensorType &type() const { return type_; }
+  void *data() { return bytes_.data(); }
+  const void *data() const { return bytes_.data(); }
+  size_t byteSize() const { return bytes_.size(); }
+  /// Element `i` (row-major), converted to double.
+  double at(int64_t i) const;
+  /// All elements, converted to double.
+  std::vector<double> values() const;
+  /// A non-owning DLPack view of this tensor (valid while it lives).
+  DLTensor dlpack();
+
+private:
+  TensorType type_;
+  std::vector<std::byte> bytes_;
+  std::vector<int64_t> dlShape_;
+};
+
+/// The types a function takes and returns.
+struct ENS_API Signature {
+  std::vector<TensorType> inputs, results;
+};
+
+/// Where compiled code runs.
+enum class Target {
+  /// The reference interpreter: slow and exact, the oracle of ens.
+  Interpreter,
+  /// Native code JIT-compiled for this CPU.
+  Cpu,
+  /// CUDA kernels through NVRTC on a GPU (not available yet).
+  Cuda,
+  /// The CUDA kernels executed by ens's CPU emulation (not available yet).
+  CudaEmu,
+};
+
+/// A function compiled for a target.
+class ENS_API Executable {
+public:
+  const Signature &signature() const;
+  Target target() const;
+
+  /// Runs on ens-owned tensors and returns new ones.
+  std::vector<Tensor> run(const std::vector<Tensor> &args) const;
+
+  /// Runs on caller-owned DLPack tensors: reads `args` and writes `results`,
+  /// which must be allocated with the signature's types. On the CPU target
+  /// nothing is copied; tensors must be on the CPU and compact row-major.
+  void run(const std::vector<const DLTensor *> &args,
+           const std::vector<DLTensor *> &results) const;
+  /// The same for managed tensors, as PyTorch and JAX export them.
+  void run(const std::vector<DLManagedTensor *> &args,
+           const std::vector<DLManagedTensor *> &results) const;
+
+  struct Impl;
+
+private:
+  friend class Module;
+  explicit Executable(std::shared_ptr<const Impl> impl);
+  std::shared_ptr<const Impl> impl_;
+};
+
+class FunctionBuilder;
+
+/// A value of a function being built: an argument or an op's result.
+class ENS_API Value {
+public:
+  Value() = default;
+  const TensorType &type() const { return type_; }
+
+private:
+  friend class FunctionBuilder;
+  Value(const void *owner, int64_t id, TensorType type)
+      : owner_(owner), id_(id), type_(std::move(type)) {}
+  const void *owner_ = nullptr;
+  int64_t id_ = -1;
+  TensorType type_;
+};
+
+/// Comparison predicates of FunctionBuilder::cmp.
+enum class Predicate { Lt, Le, Gt, Ge, Eq, Ne };
+
+/// Builds one function op by op. Each op is checked when it is added: bad
+/// operands or attributes throw, and the function is left unchanged.
+class ENS_API FunctionBuilder {
+public:
+  ~FunctionBuilder();
+  FunctionBuilder(FunctionBuilder &&);
+
+  /// Argument `i` of the function.
+  Value arg(size_t i) const;
+
+  Value add(Value lhs, Value rhs);
+  Value sub(Value lhs, Value rhs);
+  Value mul(Value lhs, Value rhs);
+  Value div(Value lhs, Value rhs);
+  Value max(Value lhs, Value rhs);
+  Value min(Value lhs, Value rhs);
+  Value pow(Value lhs, Value rhs);
+  Value neg(Value x);
+  Value exp(Value x);
+  Value log(Value x);
+  Value tanh(Value x);
+  Value sigmoid(Value x);
+  Value relu(Value x);
+  Value sqrt(Value x);
+  Value rsqrt(Value x);
+  Value abs(Value x);
+  Value square(Value x);
+  Value cmp(Predicate predicate, Value lhs, Value rhs);
+  Value select(Value cond, Value onTrue, Value onFalse);
+  Value convert(Value x, DType dtype);
+
+  /// A constant of `type` with one value per element, or one for all.
+  Value constant(TensorType type, const std::vector<double> &values);
+  Value broadcastInDim(Value x, std::vector<int64_t> shape,
+                       std::vector<int64_t> dims);
+  Value reshape(Value x, std::vector<int64_t> shape);
+  Value transpose(Value x, std::vector<int64_t> permutation);
+  Value slice(Value x, std::vector<int64_t> start, std::vector<int64_t> limit,
+              std::vector<int64_t> stride);
+  Value concat(const std::vector<Value> &inputs, int64_t dim);
+  Value take(Value table, Value indices, int64_t axis);
+  Value oneHot(Value indices, int64_t depth, DType dtype);
+
+  Value reduceSum(Value x, std::vector<int64_t> dims);
+  Value reduceMax(Value x, std::vector<int64_t> dims);
+  Value reduceMean(Value x, std::vector<int64_t> dims);
+  Value logsumexp(Value x, std::vector<int64_t> dims);
+  Value softmax(Value x, int64_t dim);
+  Value logSoftmax(Value x, int64_t dim);
+
+  Value einsum(Value lhs, Value rhs, const std::string &spec);
+  Value tensordot(Value lhs, Value rhs, std::vector<int64_t> lhsDims,
+                  std::vector<int64_t> rhsDims);
+  Value matmul(Value lhs, Value rhs);
+
+  /// Calls another function of the module.
+  std::vector<Value> call(const std::string &function,
+                          const std::vector<Value> &args);
+
+  /// Finishes the function, returning `results`. No op may follow.
+  void ret(const std::vector<Value> &results);
+
+  struct Impl;
+
+private:
+  friend class Module;
+  explicit FunctionBuilder(std::unique_ptr<Impl> impl);
+  /// The builder's index of `value`, checking that it belongs here.
+  int64_t id(const Value &value, const char *op) const;
+  /// The Value for the builder's value at `id`.
+  Value wrap(int64_t id) const;
+  Value unary(const char *op, Value x);
+  Value binary(const char *op, Value lhs, Value rhs);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// A set of functions in the ens IR.
+class ENS_API Module {
+public:
+  /// The module as MLIR text.
+  std::string str() const;
+  std::vector<std::string> functionNames() const;
+  Signature signature(const std::string &function) const;
+
+  /// Starts a new function taking `args`; finish it with
+  /// FunctionBuilder::ret.
+  FunctionBuilder function(const std::string &name,
+                           const std::vector<TensorType> &args);
+
+  /// Adds a function computing `function` for `size` members (ens.vmap):
+  /// argument i carries the members along `inAxes[i]` or is shared (-1),
+  /// result j holds them along `outAxes[j]`. Returns the new function's name
+  /// (`name`, or one derived from `function`).
+  std::string vmap(const std::string &function, std::vector<int64_t> inAxes,
+                   std::vector<int64_t> outAxes, int64_t size,
+                   const std::string &name = "");
+
+  /// Adds a function returning `function`'s loss (its first result, a
+  /// rank-0 float) and the gradients with respect to the arguments `wrt`
+  /// (ens.value_and_grad). Returns the new function's name.
+  std::string valueAndGrad(const std::string &function,
+                           std::vector<int64_t> wrt,
+                           const std::string &name = "");
+
+  /// Compiles `function` for `target`.
+  Executable compile(const std::string &function,
+                     Target target = Target::Cpu) const;
+
+  struct Impl;
+
+private:
+  friend class Context;
+  explicit Module(std::shared_ptr<Impl> impl);
+  std::shared_ptr<Impl> impl_;
+};
+
+/// Owns everything ens needs to parse, transform and compile programs.
+class ENS_API Context {
+public:
+  Context();
+  ~Context();
+
+  /// Parses and verifies a module in the ens IR.
+  Module parse(const std::string &text) const;
+  /// An empty module, to build functions in.
+  Module createModule() const;
+
+  struct Impl;
+
+private:
+  std::shared_ptr<Impl> impl_;
+};
+
+} // namespace ens
+
+#endif // ENS_ENS_H

@@ -1,0 +1,91 @@
+//===- Internal.h - Shared state of the ens C++ API -------------*- C++ -*-===//
+//
+// The Impl structs behind the public classes of ens.h, and the helpers the
+// API's files share. Not installed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_LIB_API_INTERNAL_H
+#define ENS_LIB_API_INTERNAL_H
+
+#include "ens/ens.h"
+
+#include "ens/Backend/CpuBackend.h"
+#include "ens/Support/HostTensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <mutex>
+
+namespace ens {
+
+struct Context::Impl {
+  Impl();
+  mlir::MLIRContext context;
+  /// Serialises everything that creates or changes IR, and diagnostics.
+  std::recursive_mutex mutex;
+};
+
+struct Module::Impl {
+  std::shared_ptr<Context::Impl> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
+
+struct Executable::Impl {
+  std::shared_ptr<Context::Impl> context;
+  Target target;
+  Signature signature;
+  std::string function;
+  /// For the interpreter: the module with its function transforms lowered.
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  /// For the CPU.
+  std::unique_ptr<mlir::ens::CpuExecutable> cpu;
+};
+
+struct FunctionBuilder::Impl {
+  std::shared_ptr<Module::Impl> module;
+  mlir::func::FuncOp function;
+  mlir::OpBuilder builder;
+  std::vector<mlir::Value> values;
+  bool finished = false;
+
+  Impl(std::shared_ptr<Module::Impl> module, mlir::func::FuncOp function);
+};
+
+/// Collects the diagnostics emitted while it lives, to put them in an Error.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(mlir::MLIRContext *context);
+  ~DiagnosticCollector();
+  /// Throws an Error: `what`, then the collected diagnostics.
+  [[noreturn]] void fail(const std::string &what) const;
+
+private:
+  mlir::MLIRContext *context;
+  mlir::DiagnosticEngine::HandlerID handler;
+  std::string messages;
+};
+
+/// Verifies `function` alone, with the symbols it uses, so that functions
+/// other threads are still building do not count.
+mlir::LogicalResult verifyFunction(mlir::func::FuncOp function);
+
+/// A copy of `module` without the functions still being built.
+mlir::OwningOpRef<mlir::ModuleOp> cloneFinished(mlir::ModuleOp module);
+
+/// Conversions between the public and the internal spellings.
+mlir::ens::DType toInternal(DType dtype);
+DType toPublic(mlir::ens::DType dtype);
+mlir::Type toElementType(mlir::MLIRContext *context, DType dtype);
+mlir::RankedTensorType toMlirType(mlir::MLIRContext *context,
+                                  const TensorType &type);
+TensorType toTensorType(mlir::Type type);
+Signature toSignature(mlir::FunctionType type);
+
+} // namespace ens
+
+#endif // ENS_LIB_API_INTERNAL_H

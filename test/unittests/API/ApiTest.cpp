@@ -1,0 +1,246 @@
+//===- ApiTest.cpp - The public C++ API -----------------------------------===//
+//
+// Uses only include/ens/ens.h and libens, as an embedding program would.
+// Expected values are computed in the tests from their definitions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/ens.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <thread>
+
+namespace {
+
+using ens::DType;
+using ens::TensorType;
+
+/// Expects `fn` to throw an ens::Error whose message contains `substring`.
+template <typename Fn>
+void expectError(Fn fn, const std::string &substring) {
+  try {
+    fn();
+    ADD_FAILURE() << "no ens::Error; expected one containing: " << substring;
+  } catch (const ens::Error &error) {
+    EXPECT_NE(std::string(error.what()).find(substring), std::string::npos)
+        << "message: " << error.what() << "\nexpected: " << substring;
+  }
+}
+
+constexpr const char *kScale = R"mlir(
+func.func @scale(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<2x3xf32> {
+  %b = ens.broadcast_in_dim %s {dims = array<i64: 1>} : tensor<3xf32> -> tensor<2x3xf32>
+  %y = ens.mul %x, %b : tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+)mlir";
+
+TEST(ApiTest, ParsesCompilesAndRunsOnEveryTarget) {
+  ens::Context context;
+  ens::Module module = context.parse(kScale);
+  EXPECT_EQ(module.functionNames(), std::vector<std::string>{"scale"});
+  ens::Signature signature = module.signature("scale");
+  ASSERT_EQ(signature.inputs.size(), 2u);
+  EXPECT_EQ(signature.inputs[0].str(), "tensor<2x3xf32>");
+  EXPECT_EQ(signature.results[0].str(), "tensor<2x3xf32>");
+
+  ens::Tensor x({DType::F32, {2, 3}}, {1, 2, 3, 4, 5, 6});
+  ens::Tensor s({DType::F32, {3}}, {10, 0.5, -1});
+  for (ens::Target target : {ens::Target::Interpreter, ens::Target::Cpu}) {
+    ens::Executable executable = module.compile("scale", target);
+    EXPECT_EQ(executable.signature().results[0], signature.results[0]);
+    std::vector<ens::Tensor> out = executable.run({x, s});
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].values(), (std::vector<double>{10, 1, -3, 40, 2.5, -6}));
+  }
+}
+
+TEST(ApiTest, BuildsVmapsDifferentiatesAndRuns) {
+  ens::Context context;
+  ens::Module module = context.createModule();
+  // loss(w, x, t) = mean((tanh(x @ w) - t)^2) for one member.
+  {
+    ens::FunctionBuilder f = module.function(
+        "loss", {{DType::F64, {3, 2}}, {DType::F64, {4, 3}},
+                 {DType::F64, {4, 2}}});
+    ens::Value y = f.tanh(f.einsum(f.arg(1), f.arg(0), "bi,io->bo"));
+    ens::Value e = f.sub(y, f.arg(2));
+    f.ret({f.reduceMean(f.square(e), {0, 1})});
+  }
+  std::string grad = module.valueAndGrad("loss", {0});
+  std::string ensemble = module.vmap(grad, {0, -1, -1}, {0, 0}, 5);
+  ens::Signature signature = module.signature(ensemble);
+  EXPECT_EQ(signature.inputs[0].str(), "tensor<5x3x2xf64>");
+  EXPECT_EQ(signature.results[0].str(), "tensor<5xf64>");
+  EXPECT_EQ(signature.results[1].str(), "tensor<5x3x2xf64>");
+
+  std::vector<double> w(5 * 3 * 2), x(4 * 3), t(4 * 2);
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = std::sin(0.7 * i);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = std::cos(1.3 * i);
+  for (size_t i = 0; i < t.size(); ++i)
+    t[i] = 0.1 * i - 0.3;
+  ens::Tensor ws({DType::F64, {5, 3, 2}}, w), xs({DType::F64, {4, 3}}, x),
+      ts({DType::F64, {4, 2}}, t);
+
+  std::vector<ens::Tensor> out =
+      module.compile(ensemble, ens::Target::Cpu).run({ws, xs, ts});
+  // The loss and its gradient, member by member, from their definitions.
+  for (int m = 0; m < 5; ++m) {
+    double loss = 0, grad[3][2] = {};
+    for (int b = 0; b < 4; ++b)
+      for (int o = 0; o < 2; ++o) {
+        double z = 0;
+        for (int i = 0; i < 3; ++i)
+          z += x[b * 3 + i] * w[m * 6 + i * 2 + o];
+        double e = std::tanh(z) - t[b * 2 + o];
+        loss += e * e / 8;
+        for (int i = 0; i < 3; ++i)
+          grad[i][o] += 2 * e / 8 * (1 - std::tanh(z) * std::tanh(z)) *
+                        x[b * 3 + i];
+      }
+    EXPECT_NEAR(out[0].at(m), loss, 1e-12);
+    for (int i = 0; i < 3; ++i)
+      for (int o = 0; o < 2; ++o)
+        EXPECT_NEAR(out[1].at(m * 6 + i * 2 + o), grad[i][o], 1e-12);
+  }
+}
+
+TEST(ApiTest, BuilderRejectsBadOpsAndKeepsTheFunction) {
+  ens::Context context;
+  ens::Module module = context.createModule();
+  ens::FunctionBuilder f =
+      module.function("f", {{DType::F32, {2, 3}}, {DType::F32, {3, 2}}});
+  expectError([&] { f.add(f.arg(0), f.arg(1)); },
+              "operand 1 has shape 3x2 but operand 0 has shape 2x3");
+  expectError([&] { f.einsum(f.arg(0), f.arg(1), "ij,jk"); },
+              "must have an explicit '->' and output");
+  expectError([&] { f.einsum(f.arg(0), f.arg(1), "ij,ik->jk"); },
+              "einsum label 'i' has size 2 in lhs dimension 0 but size 3 in "
+              "rhs dimension 0");
+  expectError([&] { f.transpose(f.arg(0), {0, 0}); },
+              "permutation [0, 0] names dimension 0 twice");
+  expectError([&] { f.reshape(f.arg(0), {4}); },
+              "cannot reshape 2x3 (6 elements) to 4 (4 elements)");
+  expectError([&] { f.constant({DType::F32, {2}}, {1, 2, 3}); },
+              "needs 1 or 2 values, got 3");
+  expectError([&] { f.exp(f.convert(f.arg(0), DType::I32)); },
+              "must be statically shaped tensor of");
+  expectError([&] { f.call("missing", {}); }, "no function named 'missing'");
+  expectError([&] { f.arg(2); }, "has 2 arguments, not 3");
+
+  ens::FunctionBuilder g = module.function("g", {{DType::F32, {2, 3}}});
+  expectError([&] { g.neg(f.arg(0)); }, "an operand is not a value of @g");
+
+  // After all that, f still builds and runs.
+  f.ret({f.matmul(f.arg(0), f.arg(1))});
+  expectError([&] { f.neg(f.arg(0)); }, "@f is finished");
+  ens::Tensor a({DType::F32, {2, 3}}, {1, 0, 0, 0, 1, 0});
+  ens::Tensor b({DType::F32, {3, 2}}, {1, 2, 3, 4, 5, 6});
+  EXPECT_EQ(module.compile("f").run({a, b})[0].values(),
+            (std::vector<double>{1, 2, 3, 4}));
+}
+
+TEST(ApiTest, ReportsBadModulesTransformsAndTargets) {
+  ens::Context context;
+  expectError([&] { context.parse("func.func @f("); },
+              "cannot parse the module");
+  ens::Module module = context.parse(kScale);
+  expectError([&] { module.compile("nope"); }, "no function named 'nope'");
+  expectError([&] { module.vmap("scale", {0}, {0}, 4); },
+              "needs one in_axes entry per argument");
+  expectError([&] { module.vmap("scale", {0, 3}, {0}, 4); },
+              "vmap axis 3 is out of range for tensor<3xf32>");
+  expectError([&] { module.valueAndGrad("scale", {0}); }, "first result");
+  expectError([&] { module.compile("scale", ens::Target::Cuda); },
+              "CUDA backends are not part of this build");
+  // A failed transform leaves the module as it was.
+  EXPECT_EQ(module.functionNames(), std::vector<std::string>{"scale"});
+}
+
+TEST(ApiTest, RejectsWrongBuffers) {
+  ens::Context context;
+  ens::Module module = context.parse(kScale);
+  ens::Executable executable = module.compile("scale");
+  ens::Tensor x({DType::F32, {2, 3}}), s({DType::F32, {3}});
+  expectError([&] { executable.run({x}); }, "expected 2 arguments, got 1");
+  expectError([&] { executable.run({x, ens::Tensor({DType::F64, {3}})}); },
+              "arguments 1: expected tensor<3xf32>, got tensor<3xf64>");
+  expectError([&] { executable.run({s, x}); },
+              "arguments 0: expected tensor<2x3xf32>, got tensor<3xf32>");
+
+  DLTensor dx = x.dlpack(), ds = s.dlpack();
+  ens::Tensor out({DType::F32, {2, 3}});
+  DLTensor dout = out.dlpack();
+  DLTensor onGpu = dx;
+  onGpu.device = {kDLCUDA, 0};
+  expectError([&] { executable.run({&onGpu, &ds}, {&dout}); },
+              "is on DLPack device 2; this target needs host");
+  int64_t strides[] = {1, 2};
+  DLTensor strided = dx;
+  strided.strides = strides;
+  expectError([&] { executable.run({&strided, &ds}, {&dout}); },
+              "is strided; ens needs compact row-major tensors");
+  DLTensor complex = dx;
+  complex.dtype = {kDLComplex, 64, 1};
+  expectError([&] { executable.run({&complex, &ds}, {&dout}); },
+              "which ens does not support");
+  expectError([&] { executable.run({&dx, nullptr}, {&dout}); }, "is null");
+  expectError([&] { executable.run({&dx, &ds}, std::vector<DLTensor *>{}); },
+              "expected 1 results, got 0");
+}
+
+TEST(ApiTest, RunsInPlaceOnCallerMemoryThroughDLPack) {
+  ens::Context context;
+  ens::Module module = context.parse(kScale);
+  ens::Executable executable = module.compile("scale", ens::Target::Cpu);
+  std::vector<float> x{1, 2, 3, 4, 5, 6}, s{2, 3, 4}, y(6, -1);
+  int64_t xShape[] = {2, 3}, sShape[] = {3};
+  DLTensor dx{x.data(), {kDLCPU, 0}, 2, {kDLFloat, 32, 1}, xShape, nullptr, 0};
+  DLTensor ds{s.data(), {kDLCPU, 0}, 1, {kDLFloat, 32, 1}, sShape, nullptr, 0};
+  DLTensor dy{y.data(), {kDLCPU, 0}, 2, {kDLFloat, 32, 1}, xShape, nullptr, 0};
+  executable.run({&dx, &ds}, {&dy});
+  // The result was written into the caller's own vector.
+  EXPECT_EQ(y, (std::vector<float>{2, 6, 12, 8, 15, 24}));
+}
+
+TEST(ApiTest, CompilesAndRunsFromManyThreads) {
+  ens::Context context;
+  ens::Module module = context.parse(kScale);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        // Half the threads also build and vmap functions meanwhile.
+        if (t % 2) {
+          std::string name = "double" + std::to_string(t);
+          ens::FunctionBuilder f =
+              module.function(name, {{DType::F32, {3}}});
+          f.ret({f.add(f.arg(0), f.arg(0))});
+          module.vmap(name, {0}, {0}, 2);
+        }
+        ens::Executable executable = module.compile(
+            "scale", t % 3 ? ens::Target::Cpu : ens::Target::Interpreter);
+        for (int i = 0; i < 20; ++i) {
+          ens::Tensor x({DType::F32, {2, 3}}, {1, 2, 3, 4, 5, 6});
+          ens::Tensor s({DType::F32, {3}}, {double(t), double(i), 1});
+          std::vector<double> y = executable.run({x, s})[0].values();
+          std::vector<double> want{1.0 * t, 2.0 * i, 3, 4.0 * t, 5.0 * i, 6};
+          failures += y != want;
+        }
+      } catch (const ens::Error &error) {
+        ADD_FAILURE() << error.what();
+        ++failures;
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(failures, 0);
+}
+
+} // namespace
