@@ -111,6 +111,10 @@ class ENS_API Executable {
 public:
   const Signature &signature() const;
   Target target() const;
+  /// Whether `other` runs the same compiled code (see Module::compile).
+  bool sharesCodeWith(const Executable &other) const {
+    return impl_ == other.impl_;
+  }
 
   /// Runs on ens-owned tensors and returns new ones.
   std::vector<Tensor> run(const std::vector<Tensor> &args) const;
@@ -256,7 +260,9 @@ public:
                            std::vector<int64_t> wrt,
                            const std::string &name = "");
 
-  /// Compiles `function` for `target`.
+  /// Compiles `function` for `target`. Compiled code is cached in the
+  /// Context: compiling again while the module is unchanged returns the
+  /// same Executable at no cost.
   Executable compile(const std::string &function,
                      Target target = Target::Cpu) const;
 

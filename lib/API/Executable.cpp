@@ -17,13 +17,21 @@ Executable Module::compile(const std::string &function, Target target) const {
   auto entry = impl_->module->lookupSymbol<mlir::func::FuncOp>(function);
   if (!entry)
     throw Error("no function named '" + function + "'");
+  mlir::OwningOpRef<mlir::ModuleOp> finished =
+      cloneFinished(*impl_->module);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  finished->print(os);
+  auto key = std::make_tuple(function, target, std::move(text));
+  if (auto it = impl_->context->compiled.find(key);
+      it != impl_->context->compiled.end())
+    return Executable(it->second);
+
   auto impl = std::make_shared<Executable::Impl>();
   impl->context = impl_->context;
   impl->target = target;
   impl->signature = toSignature(entry.getFunctionType());
   impl->function = function;
-  mlir::OwningOpRef<mlir::ModuleOp> finished =
-      cloneFinished(*impl_->module);
   switch (target) {
   case Target::Interpreter: {
     impl->module = std::move(finished);
@@ -47,6 +55,7 @@ Executable Module::compile(const std::string &function, Target target) const {
     throw Error("the CUDA backends are not part of this build of ens yet; "
                 "use Target::Cpu or Target::Interpreter");
   }
+  impl_->context->compiled.emplace(std::move(key), impl);
   return Executable(std::move(impl));
 }
 

@@ -19,7 +19,9 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <map>
 #include <mutex>
+#include <tuple>
 
 namespace ens {
 
@@ -28,6 +30,11 @@ struct Context::Impl {
   mlir::MLIRContext context;
   /// Serialises everything that creates or changes IR, and diagnostics.
   std::recursive_mutex mutex;
+  /// Compiled functions by (function, target, the module's text): a module
+  /// compiled again unchanged reuses its code.
+  std::map<std::tuple<std::string, Target, std::string>,
+           std::shared_ptr<const Executable::Impl>>
+      compiled;
 };
 
 struct Module::Impl {

@@ -110,6 +110,24 @@ TEST(ApiTest, BuildsVmapsDifferentiatesAndRuns) {
   }
 }
 
+TEST(ApiTest, CachesCompiledCodeUntilTheModuleChanges) {
+  ens::Context context;
+  ens::Module module = context.parse(kScale);
+  ens::Executable first = module.compile("scale");
+  EXPECT_TRUE(module.compile("scale").sharesCodeWith(first));
+  EXPECT_FALSE(module.compile("scale", ens::Target::Interpreter)
+                   .sharesCodeWith(first));
+  // Another module with the same text shares the code too.
+  EXPECT_TRUE(context.parse(kScale).compile("scale").sharesCodeWith(first));
+  module.vmap("scale", {0, -1}, {0}, 2);
+  ens::Executable changed = module.compile("scale");
+  EXPECT_FALSE(changed.sharesCodeWith(first));
+  EXPECT_EQ(changed.run({ens::Tensor({DType::F32, {2, 3}}, {1, 1, 1, 1, 1, 1}),
+                         ens::Tensor({DType::F32, {3}}, {1, 2, 3})})[0]
+                .values(),
+            (std::vector<double>{1, 2, 3, 1, 2, 3}));
+}
+
 TEST(ApiTest, BuilderRejectsBadOpsAndKeepsTheFunction) {
   ens::Context context;
   ens::Module module = context.createModule();
