@@ -20,5 +20,5 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.ens_tools_dir, config.llvm_tools_dir]
-tools = ["ens-opt", "ens-run"]
+tools = ["ens-opt", "ens-run", "ens-train"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

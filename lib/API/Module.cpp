@@ -56,6 +56,8 @@ mlir::OwningOpRef<mlir::ModuleOp> ens::cloneFinished(mlir::ModuleOp module) {
   mlir::OwningOpRef<mlir::ModuleOp> clone = module.clone();
   for (auto function :
        llvm::to_vector(clone->getOps<mlir::func::FuncOp>())) {
+    if (function.isExternal())
+      continue;
     mlir::Block &body = function.getBody().front();
     if (body.empty() || !body.back().hasTrait<mlir::OpTrait::IsTerminator>())
       function.erase();

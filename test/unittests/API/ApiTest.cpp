@@ -110,6 +110,23 @@ TEST(ApiTest, BuildsVmapsDifferentiatesAndRuns) {
   }
 }
 
+TEST(ApiTest, CompilesModulesWithStandardLibraryDeclarations) {
+  ens::Context context;
+  ens::Module module = context.parse(R"mlir(
+func.func private @mse(tensor<3xf32>, tensor<3xf32>) -> tensor<f32>
+    attributes {ens.stdlib = "mse"}
+func.func @loss(%y: tensor<3xf32>, %t: tensor<3xf32>) -> tensor<f32> {
+  %l = call @mse(%y, %t) : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+)mlir");
+  ens::Tensor y({DType::F32, {3}}, {1, 2, 3}), t({DType::F32, {3}}, {1, 0, 6});
+  for (ens::Target target : {ens::Target::Interpreter, ens::Target::Cpu})
+    // mean((0, 2, -3)^2) = 13/3, as float.
+    EXPECT_EQ(module.compile("loss", target).run({y, t})[0].values(),
+              std::vector<double>{double(13.0f / 3.0f)});
+}
+
 TEST(ApiTest, CachesCompiledCodeUntilTheModuleChanges) {
   ens::Context context;
   ens::Module module = context.parse(kScale);

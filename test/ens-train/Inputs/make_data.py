@@ -1,0 +1,75 @@
+"""Writes data files for the ens-train tests with the Python standard
+library only (no NumPy): the same 256 x (64 + 8) float32 table as .csv,
+.npz (stored, with ZIP64 extra fields, as np.savez writes it) and .npy, and
+broken variants.
+
+    python3 make_data.py OUT_DIR
+"""
+
+import math
+import os
+import random
+import struct
+import sys
+import zipfile
+
+ROWS, FEATURES, OUTPUTS = 256, 64, 8
+
+
+def f32(value):
+    return struct.unpack("<f", struct.pack("<f", value))[0]
+
+
+def npy(shape, values):
+    """A .npy file (format 1.0) of little-endian float32 values."""
+    dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % dims
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    return (b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) +
+            header.encode("latin1") +
+            struct.pack("<%df" % len(values), *values))
+
+
+def npz(path, arrays, compression=zipfile.ZIP_STORED):
+    with zipfile.ZipFile(path, "w", compression=compression) as archive:
+        for name, (shape, values) in arrays.items():
+            with archive.open(name + ".npy", "w", force_zip64=True) as entry:
+                entry.write(npy(shape, values))
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    rng = random.Random(0)
+    x = [[f32(rng.uniform(-1, 1)) for _ in range(FEATURES)]
+         for _ in range(ROWS)]
+    y = [[f32(math.tanh(sum(row[8 * j:8 * j + 8]) / 4))
+          for j in range(OUTPUTS)] for row in x]
+    flat_x = [v for row in x for v in row]
+    flat_y = [v for row in y for v in row]
+    table = [v for rx, ry in zip(x, y) for v in rx + ry]
+
+    with open(os.path.join(out, "data.npy"), "wb") as f:
+        f.write(npy([ROWS, FEATURES + OUTPUTS], table))
+    npz(os.path.join(out, "data.npz"),
+        {"x": ([ROWS, FEATURES], flat_x), "y": ([ROWS, OUTPUTS], flat_y)})
+    npz(os.path.join(out, "compressed.npz"),
+        {"x": ([ROWS, FEATURES], flat_x), "y": ([ROWS, OUTPUTS], flat_y)},
+        zipfile.ZIP_DEFLATED)
+    npz(os.path.join(out, "no-y.npz"), {"x": ([ROWS, FEATURES], flat_x)})
+    with open(os.path.join(out, "wrong-shape.npy"), "wb") as f:
+        f.write(npy([ROWS, FEATURES], flat_x))
+
+    header = ",".join(["x%d" % i for i in range(FEATURES)] +
+                      ["y%d" % j for j in range(OUTPUTS)])
+    rows = [",".join("%.9g" % v for v in rx + ry) for rx, ry in zip(x, y)]
+    with open(os.path.join(out, "data.csv"), "w") as f:
+        f.write(header + "\n" + "\n".join(rows) + "\n")
+    with open(os.path.join(out, "short.csv"), "w") as f:
+        f.write("\n".join(rows[:10]) + "\n")
+    with open(os.path.join(out, "ragged.csv"), "w") as f:
+        f.write("\n".join(rows[:5] + ["1,2,3"] + rows[6:]) + "\n")
+
+
+if __name__ == "__main__":
+    main()

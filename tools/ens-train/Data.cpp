@@ -1,0 +1,265 @@
+//===- Data.cpp - Training data for ens-train -----------------------------===//
+
+#include "Data.h"
+
+#include "Failure.h"
+#include "Npz.h"
+
+#include "ens/Support/Npy.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+
+using namespace ens_train;
+using mlir::ens::HostTensor;
+
+//===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+uint64_t Random::next() {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+double Random::uniform() { return (next() >> 11) * 0x1.0p-53; }
+
+double Random::normal() {
+  double u1 = 1.0 - uniform(); // In (0, 1].
+  double u2 = uniform();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+
+/// A generator for one purpose (`stream`) of the problem made from `seed`.
+static Random stream(uint64_t seed, uint64_t stream) {
+  Random mix(seed * 0x2545f4914f6cdd1dull + stream);
+  return Random(mix.next());
+}
+
+//===----------------------------------------------------------------------===//
+// The synthetic problem
+//===----------------------------------------------------------------------===//
+
+SyntheticProblem::SyntheticProblem(uint64_t seed, int64_t features,
+                                   int64_t outputs)
+    : seed(seed), features(features), outputs(outputs) {
+  Random random = stream(seed, 1);
+  for (int64_t k = 0; k < features; ++k) {
+    frequencies.push_back(4.0 * random.normal());
+    phases.push_back(2.0 * M_PI * random.uniform());
+  }
+}
+
+Dataset SyntheticProblem::at(const std::vector<double> &t,
+                             Random *noise) const {
+  Dataset data;
+  data.rows = t.size();
+  data.features = features;
+  data.outputs = outputs;
+  data.t = t;
+  for (double value : t) {
+    for (int64_t k = 0; k < features; ++k)
+      data.x.push_back(std::cos(frequencies[k] * value + phases[k]));
+    for (int64_t j = 0; j < outputs; ++j)
+      data.y.push_back(std::sin(3.0 * value + j / 4.0) +
+                       (noise ? kNoise * noise->normal() : 0.0));
+  }
+  return data;
+}
+
+/// `count` points uniform on [-1, 1] outside the gap (or inside it).
+static std::vector<double> drawInputs(Random &random, int64_t count,
+                                      bool insideGap) {
+  const double low = SyntheticProblem::kGapLow,
+               high = SyntheticProblem::kGapHigh;
+  std::vector<double> t;
+  for (int64_t i = 0; i < count; ++i) {
+    double u = random.uniform();
+    if (insideGap) {
+      t.push_back(low + u * (high - low));
+      continue;
+    }
+    // Map [0, 1) onto [-1, low) followed by (high, 1].
+    double left = low + 1.0, right = 1.0 - high;
+    double s = u * (left + right);
+    t.push_back(s < left ? -1.0 + s : 1.0 - (s - left));
+  }
+  return t;
+}
+
+Dataset SyntheticProblem::training(int64_t rows) const {
+  Random random = stream(seed, 2);
+  std::vector<double> t = drawInputs(random, rows, false);
+  return at(t, &random);
+}
+
+Dataset SyntheticProblem::heldOut(int64_t rowsPerPart) const {
+  Random random = stream(seed, 3);
+  std::vector<double> t = drawInputs(random, rowsPerPart, true);
+  std::vector<double> outside = drawInputs(random, rowsPerPart, false);
+  t.insert(t.end(), outside.begin(), outside.end());
+  return at(t, &random);
+}
+
+Dataset SyntheticProblem::grid(int64_t rows) const {
+  std::vector<double> t;
+  for (int64_t i = 0; i < rows; ++i)
+    t.push_back(rows == 1 ? 0.0 : -1.0 + 2.0 * i / (rows - 1));
+  return at(t, nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// Real data
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What the model expects, for checks and messages.
+struct Expected {
+  const std::string &path;
+  int64_t rows, features, outputs;
+
+  [[noreturn]] void fail(const std::string &message) const {
+    throw Failure("data " + path + " " + message);
+  }
+
+  /// The values of `array`, checked to be a numeric [rows, columns] matrix.
+  /// `what` names the array in messages ("" for a whole .npy file) and
+  /// `hint` says what its columns are.
+  std::vector<float> matrix(const HostTensor &array, const std::string &what,
+                            int64_t columns, const std::string &hint) const {
+    using mlir::ens::DType;
+    std::string prefix = what.empty() ? "" : what + " ";
+    if (array.dtype != DType::F32 && array.dtype != DType::F64 &&
+        array.dtype != DType::I32)
+      fail(prefix + "has dtype " + mlir::ens::getDTypeName(array.dtype).str() +
+           "; expected f32, f64 or i32");
+    if (array.getRank() != 2 || array.shape[1] != columns)
+      fail(prefix + "is " + array.getTypeString() + "; expected [" +
+           std::to_string(rows) + ", " + std::to_string(columns) + "] (" +
+           hint + ")");
+    checkRows(array.shape[0]);
+    return std::vector<float>(array.values.begin(), array.values.end());
+  }
+
+  void checkRows(int64_t got) const {
+    if (got != rows)
+      fail("has " + std::to_string(got) +
+           " rows; the model trains on "
+           "full batches of exactly " +
+           std::to_string(rows) + " rows");
+  }
+
+  Dataset make(std::vector<float> x, std::vector<float> y) const {
+    Dataset data;
+    data.rows = rows;
+    data.features = features;
+    data.outputs = outputs;
+    data.x = std::move(x);
+    data.y = std::move(y);
+    return data;
+  }
+};
+} // namespace
+
+static Dataset loadNpy(const Expected &want) {
+  llvm::Expected<HostTensor> array = mlir::ens::readNpy(want.path);
+  if (!array)
+    throw Failure("cannot read data: " + llvm::toString(array.takeError()));
+  int64_t columns = want.features + want.outputs;
+  std::vector<float> all =
+      want.matrix(*array, "", columns,
+                  std::to_string(want.features) + " columns of x, then " +
+                      std::to_string(want.outputs) + " targets");
+  std::vector<float> x, y;
+  for (int64_t r = 0; r < want.rows; ++r) {
+    const float *row = all.data() + r * columns;
+    x.insert(x.end(), row, row + want.features);
+    y.insert(y.end(), row + want.features, row + columns);
+  }
+  return want.make(std::move(x), std::move(y));
+}
+
+static Dataset loadNpz(const Expected &want) {
+  std::vector<NamedArray> arrays;
+  try {
+    arrays = readNpz(want.path);
+  } catch (const Failure &failure) {
+    throw Failure(std::string("cannot read data: ") + failure.what());
+  }
+  auto find = [&](const std::string &name) -> const HostTensor & {
+    for (const auto &[arrayName, array] : arrays)
+      if (arrayName == name)
+        return array;
+    want.fail("has no array named '" + name + "' (expected x [" +
+              std::to_string(want.rows) + ", " + std::to_string(want.features) +
+              "] and y [" + std::to_string(want.rows) + ", " +
+              std::to_string(want.outputs) + "])");
+  };
+  return want.make(
+      want.matrix(find("x"), "array x", want.features, "the model's inputs"),
+      want.matrix(find("y"), "array y", want.outputs, "the targets"));
+}
+
+static Dataset loadCsv(const Expected &want) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(want.path, /*IsText=*/true);
+  if (!file)
+    throw Failure("cannot read data " + want.path + ": " +
+                  file.getError().message());
+  int64_t columns = want.features + want.outputs;
+  std::vector<float> x, y;
+  int64_t rows = 0, lineNumber = 0;
+  llvm::SmallVector<llvm::StringRef> lines, fields;
+  (*file)->getBuffer().split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    ++lineNumber;
+    line = line.trim();
+    if (line.empty())
+      continue;
+    fields.clear();
+    line.split(fields, ',');
+    std::vector<double> values;
+    for (llvm::StringRef field : fields) {
+      double value;
+      if (field.trim().getAsDouble(value)) {
+        values.clear();
+        break;
+      }
+      values.push_back(value);
+    }
+    if (values.empty()) {
+      if (rows == 0 && x.empty() && lineNumber == 1)
+        continue; // A header.
+      want.fail("line " + std::to_string(lineNumber) +
+                " is not a row of numbers separated by commas");
+    }
+    if (static_cast<int64_t>(values.size()) != columns)
+      want.fail("line " + std::to_string(lineNumber) + " has " +
+                std::to_string(values.size()) + " columns; expected " +
+                std::to_string(columns) + " (" + std::to_string(want.features) +
+                " of x, then " + std::to_string(want.outputs) + " targets)");
+    x.insert(x.end(), values.begin(), values.begin() + want.features);
+    y.insert(y.end(), values.begin() + want.features, values.end());
+    ++rows;
+  }
+  want.checkRows(rows);
+  return want.make(std::move(x), std::move(y));
+}
+
+Dataset ens_train::loadDataset(const std::string &path, int64_t rows,
+                               int64_t features, int64_t outputs) {
+  Expected want{path, rows, features, outputs};
+  std::string extension = llvm::sys::path::extension(path).lower();
+  if (extension == ".npy")
+    return loadNpy(want);
+  if (extension == ".npz")
+    return loadNpz(want);
+  if (extension == ".csv")
+    return loadCsv(want);
+  throw Failure("data " + path + " must be a .npy, .npz or .csv file");
+}

@@ -1,0 +1,93 @@
+//===- Data.h - Training data for ens-train ---------------------*- C++ -*-===//
+//
+// The built-in synthetic problem and the readers for real data.
+//
+// The built-in problem is a 1-D regression with a gap, made from one seed.
+// A scalar input t in [-1, 1] becomes the model's F features through fixed
+// random Fourier features
+//
+//   x_k(t) = cos(a_k t + c_k),  a_k = 4 n_k,  c_k = 2 pi u_k,  k < F,
+//
+// with n_k standard normal and u_k uniform in [0, 1) drawn from the seed,
+// and the O targets are
+//
+//   y_j(t) = sin(3 t + j / 4) + 0.05 e_j,  j < O,
+//
+// with e_j standard normal (so y_0 is sin(3 t) plus noise). Training inputs
+// are uniform on [-1, 1] without the gap [-0.2, 0.3]. Held-out data has as
+// many points inside the gap as outside it; the ensemble should agree
+// outside the gap and disagree inside it.
+//
+// Real data (--data) holds exactly one batch of the model's B rows:
+//   .npy  one array [B, F + O] (f32, f64 or i32): x, then the targets;
+//   .npz  arrays "x" [B, F] and "y" [B, O] (np.savez, not compressed);
+//   .csv  B rows of F + O numbers separated by commas, x first; a first
+//         line that is not numeric is taken as a header and skipped.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_TRAIN_DATA_H
+#define ENS_TRAIN_DATA_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ens_train {
+
+/// Rows of inputs and targets, row-major.
+struct Dataset {
+  int64_t rows = 0, features = 0, outputs = 0;
+  std::vector<float> x; // rows x features
+  std::vector<float> y; // rows x outputs
+  /// For the synthetic problem: each row's scalar input t.
+  std::vector<double> t;
+};
+
+/// A small deterministic generator (SplitMix64), the same everywhere.
+class Random {
+public:
+  explicit Random(uint64_t seed) : state(seed) {}
+  uint64_t next();
+  /// Uniform in [0, 1).
+  double uniform();
+  /// Standard normal (Box-Muller).
+  double normal();
+
+private:
+  uint64_t state;
+};
+
+/// The built-in 1-D regression problem with a gap (see the file comment).
+class SyntheticProblem {
+public:
+  static constexpr double kGapLow = -0.2, kGapHigh = 0.3, kNoise = 0.05;
+
+  SyntheticProblem(uint64_t seed, int64_t features, int64_t outputs);
+
+  static bool inGap(double t) { return t >= kGapLow && t <= kGapHigh; }
+
+  /// `rows` noisy training points outside the gap.
+  Dataset training(int64_t rows) const;
+  /// `rowsPerPart` noisy points inside the gap, then as many outside it.
+  Dataset heldOut(int64_t rowsPerPart) const;
+  /// `rows` noise-free points evenly spaced on [-1, 1], for plots.
+  Dataset grid(int64_t rows) const;
+
+private:
+  Dataset at(const std::vector<double> &t, Random *noise) const;
+
+  uint64_t seed;
+  int64_t features, outputs;
+  std::vector<double> frequencies, phases;
+};
+
+/// Reads real data from `path` (.npy, .npz or .csv, as in the file
+/// comment) for a model taking `rows` x `features` inputs and `rows` x
+/// `outputs` targets; throws Failure for anything else.
+Dataset loadDataset(const std::string &path, int64_t rows, int64_t features,
+                    int64_t outputs);
+
+} // namespace ens_train
+
+#endif // ENS_TRAIN_DATA_H

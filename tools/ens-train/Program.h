@@ -1,0 +1,91 @@
+//===- Program.h - The programs ens-train generates -------------*- C++ -*-===//
+//
+// ens-train takes a model written for ONE member, as two functions
+//
+//   @loss(x, params..., targets) -> tensor<f32>
+//   @forward(x, params...) -> predictions
+//
+// and generates, as MLIR text appended to the model, the functions that
+// initialise, train and evaluate N members at once:
+//
+//   @ens_train_init(key) -> (params[N x ...]...)
+//       Xavier-uniform weights and zero biases, one key for all members
+//       (ens.vmap with randomness "different").
+//   @ens_train_step(params[N]..., m[N]..., v[N]..., step, lr[N], x, targets)
+//       -> (params'..., m'..., v'..., losses[N])
+//       one Adam step of every member: ens.vmap of a member step that calls
+//       ens.value_and_grad @loss and the standard library's "adam".
+//   @ens_train_losses(x, params[N]..., targets) -> losses[N]
+//   @ens_train_predict(x, params[N]...) -> predictions[N x ...]
+//
+// The data (x, targets) are shared by all members; the learning rate is a
+// batched scalar, so each member has its own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_TRAIN_PROGRAM_H
+#define ENS_TRAIN_PROGRAM_H
+
+#include "ens/ens.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ens_train {
+
+/// A model for one member, checked to fit ens-train.
+struct Model {
+  /// Where it came from, for messages.
+  std::string name;
+  /// Its MLIR text.
+  std::string text;
+  /// x [B x F], targets [B x O] and @forward's predictions (as targets).
+  ens::TensorType x, targets;
+  /// One member's parameters, in @loss's order, and their names (from the
+  /// text where it names them, otherwise p0, p1, ...).
+  std::vector<ens::TensorType> params;
+  std::vector<std::string> paramNames;
+
+  int64_t batchSize() const { return x.shape[0]; }
+  int64_t numFeatures() const { return x.shape[1]; }
+  int64_t numOutputs() const { return targets.shape[1]; }
+  /// The number of scalars in one member's parameters.
+  int64_t numParameterValues() const;
+};
+
+/// Parses `text` and checks that its @loss and @forward fit ens-train;
+/// throws Failure otherwise.
+Model loadModel(const ens::Context &context, const std::string &name,
+                const std::string &text);
+
+/// Adam's hyperparameters other than the learning rate.
+struct AdamOptions {
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  double eps = 1e-8;
+  double weightDecay = 0.0;
+};
+
+/// How a parameter is initialised: Xavier-uniform for rank >= 2 (fan_in is
+/// the product of all dimensions but the last, fan_out the last), zero for
+/// scalars and vectors.
+bool isXavierInitialised(const ens::TensorType &param);
+
+/// The model's text followed by the generated functions described above,
+/// for `members` members.
+std::string generateProgram(const Model &model, int64_t members,
+                            const AdamOptions &adam);
+
+/// The names of the generated entry points.
+inline constexpr const char *kInitFunction = "ens_train_init";
+inline constexpr const char *kStepFunction = "ens_train_step";
+inline constexpr const char *kLossesFunction = "ens_train_losses";
+inline constexpr const char *kPredictFunction = "ens_train_predict";
+
+/// `type` with a leading dimension of `members`.
+ens::TensorType stacked(const ens::TensorType &type, int64_t members);
+
+} // namespace ens_train
+
+#endif // ENS_TRAIN_PROGRAM_H

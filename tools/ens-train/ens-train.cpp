@@ -1,0 +1,814 @@
+//===- ens-train.cpp - Train an ensemble of a one-member model ------------===//
+//
+// Usage:
+//   ens-train [--model=FILE.mlir] [--members=N] [--steps=N]
+//             [--lr=X | --lr-min=X --lr-max=X] [--seed=N] [--data=FILE]
+//             [--plot=FILE.svg] [--checkpoint=DIR] [--resume=DIR] ...
+//
+// Trains N members of a model written for one member (@loss and @forward,
+// by default examples/mlp.mlir, built in) together: ONE generated program
+// runs a full-batch Adam step of every member, each with its own learning
+// rate (log-spaced from --lr-min to --lr-max). It then reports the members'
+// losses, the ensemble's error and spread on held-out data, and draws them.
+// Without --data it trains on a built-in 1-D regression problem with a gap
+// in its inputs, where the members should disagree (see Data.h).
+//
+// ens-train uses ens only through its public C++ API (ens/ens.h). Every
+// failure prints one line starting with "ens-train: error:" and exits with
+// status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checkpoint.h"
+#include "Data.h"
+#include "Failure.h"
+#include "Plot.h"
+#include "Program.h"
+
+#include "ens/ens.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <type_traits>
+
+using namespace ens_train;
+using nlohmann::json;
+namespace cl = llvm::cl;
+
+namespace {
+cl::OptionCategory category("ens-train options");
+
+/// The first malformed option value, reported by main as one line (LLVM's
+/// own parsers print their complaints themselves).
+std::string badOptionValue;
+
+/// cl::parser<T> for numbers, which records a malformed value instead of
+/// printing it.
+template <typename T> class NumberParser : public cl::parser<T> {
+public:
+  using cl::parser<T>::parser;
+
+  bool parse(cl::Option &option, llvm::StringRef name, llvm::StringRef arg,
+             T &value) {
+    bool bad;
+    if constexpr (std::is_floating_point_v<T>) {
+      double number;
+      bad = arg.getAsDouble(number);
+      value = number;
+    } else {
+      bad = arg.getAsInteger(10, value);
+    }
+    if (bad && badOptionValue.empty())
+      badOptionValue =
+          "--" + name.str() + "=" + arg.str() + " is not " +
+          (std::is_floating_point_v<T> ? "a number" : "a whole number >= 0");
+    return bad;
+  }
+};
+
+/// cl::parser for --backend, which records an unknown name.
+class BackendParser : public cl::parser<std::string> {
+public:
+  using cl::parser<std::string>::parser;
+
+  bool parse(cl::Option &option, llvm::StringRef name, llvm::StringRef arg,
+             std::string &value) {
+    value = arg.str();
+    if (arg == "cpu" || arg == "interp")
+      return false;
+    if (badOptionValue.empty())
+      badOptionValue = "--" + name.str() + "=" + arg.str() +
+                       " is not a backend (cpu or interp)";
+    return true;
+  }
+};
+
+cl::opt<std::string>
+    modelPath("model",
+              cl::desc("The one-member model: @loss(x, params..., targets) -> "
+                       "tensor<f32> and @forward(x, params...) -> predictions "
+                       "(default: examples/mlp.mlir, built in)"),
+              cl::value_desc("file.mlir"), cl::cat(category));
+cl::opt<unsigned, false, NumberParser<unsigned>>
+    members("members", cl::desc("Members of the ensemble (default 128)"),
+            cl::init(128), cl::cat(category));
+cl::opt<unsigned, false, NumberParser<unsigned>>
+    steps("steps", cl::desc("Training steps (full batch) to run (default 300)"),
+          cl::init(300), cl::cat(category));
+cl::opt<double, false, NumberParser<double>>
+    learningRate("lr",
+                 cl::desc("One learning rate for every member (instead of "
+                          "--lr-min/--lr-max)"),
+                 cl::cat(category));
+cl::opt<double, false, NumberParser<double>>
+    lrMin("lr-min",
+          cl::desc("The first member's learning rate; the "
+                   "others are log-spaced up to --lr-max "
+                   "(default 1e-3)"),
+          cl::init(1e-3), cl::cat(category));
+cl::opt<double, false, NumberParser<double>>
+    lrMax("lr-max", cl::desc("The last member's learning rate (default 1e-2)"),
+          cl::init(1e-2), cl::cat(category));
+cl::opt<double, false, NumberParser<double>>
+    beta1("beta1", cl::desc("Adam's beta1 (default 0.9)"), cl::init(0.9),
+          cl::cat(category));
+cl::opt<double, false, NumberParser<double>>
+    beta2("beta2", cl::desc("Adam's beta2 (default 0.999)"), cl::init(0.999),
+          cl::cat(category));
+cl::opt<double, false, NumberParser<double>>
+    epsilon("eps", cl::desc("Adam's epsilon (default 1e-8)"), cl::init(1e-8),
+            cl::cat(category));
+cl::opt<double, false, NumberParser<double>>
+    weightDecay("weight-decay",
+                cl::desc("Decoupled weight decay (AdamW; default 0)"),
+                cl::init(0.0), cl::cat(category));
+cl::opt<unsigned long long, false, NumberParser<unsigned long long>>
+    seed("seed",
+         cl::desc("Seeds the initialisation (one key for all members) and the "
+                  "built-in data (default 0)"),
+         cl::init(0), cl::cat(category));
+cl::opt<std::string> dataPath(
+    "data",
+    cl::desc("Train on this data instead of the built-in problem: .npy "
+             "[B, F+O], .npz with x [B, F] and y [B, O], or .csv with F+O "
+             "columns"),
+    cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string, false, BackendParser> backendName(
+    "backend",
+    cl::desc("Where the programs run: cpu (native code JIT-compiled through "
+             "LLVM, the default) or interp (the reference interpreter, "
+             "slow)"),
+    cl::value_desc("cpu|interp"), cl::init("cpu"), cl::cat(category));
+cl::opt<std::string> plotPath(
+    "plot",
+    cl::desc("Write the plot here (default ens-train.svg; empty: none)"),
+    cl::value_desc("file.svg"), cl::init("ens-train.svg"), cl::cat(category));
+cl::opt<std::string> checkpointDir(
+    "checkpoint",
+    cl::desc("Write checkpoints (state.npz, manifest.json) to this "
+             "directory (default when resuming: the --resume directory)"),
+    cl::value_desc("dir"), cl::cat(category));
+cl::opt<unsigned, false, NumberParser<unsigned>> checkpointEvery(
+    "checkpoint-every",
+    cl::desc("Steps between checkpoints (default 100); 0 writes one only "
+             "at the end"),
+    cl::init(100), cl::cat(category));
+cl::opt<std::string> resumeDir(
+    "resume",
+    cl::desc("Continue from the checkpoint in this directory, exactly; "
+             "--steps more steps are run"),
+    cl::value_desc("dir"), cl::cat(category));
+cl::opt<bool>
+    printLosses("print-losses",
+                cl::desc("Print each member's learning rate and final loss"),
+                cl::cat(category));
+cl::opt<bool> emitIr("emit-ir",
+                     cl::desc("Print the generated program and exit"),
+                     cl::cat(category));
+
+/// The default model's text, examples/mlp.mlir at build time.
+const char kDefaultModel[] =
+#include "DefaultModel.inc"
+    ;
+constexpr const char *kDefaultModelName = "examples/mlp.mlir (built in)";
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// `value` with `precision` significant digits.
+std::string formatNumber(double value, int precision = 4) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
+  return buffer;
+}
+
+//===----------------------------------------------------------------------===//
+// Settings
+//===----------------------------------------------------------------------===//
+
+/// `path` made absolute, for manifests.
+std::string absolutePath(const std::string &path) {
+  llvm::SmallString<256> result(path);
+  llvm::sys::fs::make_absolute(result);
+  llvm::sys::path::remove_dots(result, /*remove_dot_dot=*/true);
+  return result.str().str();
+}
+
+/// The settings that a checkpoint records and a resumed run keeps.
+struct Settings {
+  std::string model; // A path, or empty for the built-in model.
+  int64_t members;
+  uint64_t seed;
+  std::string data; // A path, or empty for the built-in problem.
+  double lrMin, lrMax;
+  AdamOptions adam;
+
+  /// The settings for a manifest, with absolute paths, so that a run
+  /// resumed from elsewhere finds the files.
+  json toJson() const {
+    return {{"model", model.empty() ? "builtin" : absolutePath(model)},
+            {"seed", seed},
+            {"data", data.empty() ? "builtin" : absolutePath(data)},
+            {"optimizer",
+             {{"name", "adam"},
+              {"lr_min", lrMin},
+              {"lr_max", lrMax},
+              {"beta1", adam.beta1},
+              {"beta2", adam.beta2},
+              {"eps", adam.eps},
+              {"weight_decay", adam.weightDecay}}}};
+  }
+};
+
+/// Adopts a checkpoint's value of a setting; a flag given explicitly must
+/// agree with it.
+template <typename T, typename Option>
+void adopt(T &setting, const json &saved, const Option &option,
+           const std::string &directory, const std::string &flag) {
+  T value = saved.get<T>();
+  if (option.getNumOccurrences() && !(setting == value))
+    throw Failure("--" + flag + " does not match the checkpoint in " +
+                  directory + " (" + saved.dump() +
+                  "); leave it out when resuming");
+  setting = value;
+}
+
+/// The settings from the flags, checked.
+Settings settingsFromFlags() {
+  Settings settings;
+  settings.model = modelPath;
+  settings.members = members;
+  settings.seed = seed;
+  settings.data = dataPath;
+  settings.lrMin = lrMin;
+  settings.lrMax = lrMax;
+  if (learningRate.getNumOccurrences()) {
+    if (lrMin.getNumOccurrences() || lrMax.getNumOccurrences())
+      throw Failure("give either --lr or --lr-min/--lr-max, not both");
+    settings.lrMin = settings.lrMax = learningRate;
+  }
+  settings.adam = {beta1, beta2, epsilon, weightDecay};
+
+  if (settings.members < 1)
+    throw Failure("--members must be at least 1");
+  if (!(settings.lrMin > 0) || !(settings.lrMax > 0) ||
+      !std::isfinite(settings.lrMin) || !std::isfinite(settings.lrMax))
+    throw Failure("learning rates must be positive and finite (got " +
+                  formatNumber(settings.lrMin) + " and " +
+                  formatNumber(settings.lrMax) + ")");
+  if (settings.lrMin > settings.lrMax)
+    throw Failure("--lr-min (" + formatNumber(settings.lrMin) +
+                  ") must not exceed --lr-max (" +
+                  formatNumber(settings.lrMax) + ")");
+  if (!(settings.adam.beta1 >= 0 && settings.adam.beta1 < 1) ||
+      !(settings.adam.beta2 >= 0 && settings.adam.beta2 < 1))
+    throw Failure("--beta1 and --beta2 must be in [0, 1)");
+  if (!(settings.adam.eps > 0))
+    throw Failure("--eps must be positive");
+  if (!(settings.adam.weightDecay >= 0))
+    throw Failure("--weight-decay must not be negative");
+  if (!resumeDir.empty() && !llvm::sys::fs::is_directory(resumeDir))
+    throw Failure("cannot resume from " + resumeDir + ": no such directory");
+  return settings;
+}
+
+/// Takes the settings of the checkpoint `manifest` in `directory`.
+void adoptCheckpoint(Settings &settings, const json &manifest,
+                     const std::string &directory) {
+  try {
+    std::string model = manifest.at("model").get<std::string>();
+    if (!modelPath.getNumOccurrences())
+      settings.model = model == "builtin" ? "" : model;
+    std::string data = manifest.at("data").get<std::string>();
+    data = data == "builtin" ? "" : data;
+    if (dataPath.getNumOccurrences() &&
+        (settings.data.empty() ? "" : absolutePath(settings.data)) != data)
+      throw Failure("--data does not match the checkpoint in " + directory +
+                    " (" + (data.empty() ? "the built-in problem" : data) +
+                    "); leave it out when resuming");
+    settings.data = data;
+    adopt(settings.members, manifest.at("members"), members, directory,
+          "members");
+    adopt(settings.seed, manifest.at("seed"), seed, directory, "seed");
+    const json &optimizer = manifest.at("optimizer");
+    if (optimizer.at("name") != "adam")
+      throw Failure("cannot resume from " + directory +
+                    ": it was trained "
+                    "with " +
+                    optimizer.at("name").dump() + ", not adam");
+    if (learningRate.getNumOccurrences() &&
+        (optimizer.at("lr_min") != json(double(learningRate)) ||
+         optimizer.at("lr_max") != json(double(learningRate))))
+      throw Failure("--lr does not match the checkpoint in " + directory +
+                    "; leave it out when resuming");
+    adopt(settings.lrMin, optimizer.at("lr_min"), lrMin, directory, "lr-min");
+    adopt(settings.lrMax, optimizer.at("lr_max"), lrMax, directory, "lr-max");
+    adopt(settings.adam.beta1, optimizer.at("beta1"), beta1, directory,
+          "beta1");
+    adopt(settings.adam.beta2, optimizer.at("beta2"), beta2, directory,
+          "beta2");
+    adopt(settings.adam.eps, optimizer.at("eps"), epsilon, directory, "eps");
+    adopt(settings.adam.weightDecay, optimizer.at("weight_decay"), weightDecay,
+          directory, "weight-decay");
+  } catch (const json::exception &error) {
+    throw Failure("cannot resume from " + directory +
+                  ": manifest.json is malformed: " + error.what());
+  }
+}
+
+/// The model's text: the built-in one or the file's.
+std::string readModel(const Settings &settings) {
+  if (settings.model.empty())
+    return kDefaultModel;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(settings.model, /*IsText=*/true);
+  if (!file)
+    throw Failure("cannot read model " + settings.model + ": " +
+                  file.getError().message());
+  return (*file)->getBuffer().str();
+}
+
+//===----------------------------------------------------------------------===//
+// Running the programs
+//===----------------------------------------------------------------------===//
+
+/// An f32 tensor of `shape` holding `values`.
+ens::Tensor makeTensor(std::vector<int64_t> shape,
+                       const std::vector<float> &values) {
+  ens::Tensor tensor(ens::TensorType{ens::DType::F32, std::move(shape)});
+  std::copy(values.begin(), values.end(), static_cast<float *>(tensor.data()));
+  return tensor;
+}
+
+const float *floats(const ens::Tensor &tensor) {
+  return static_cast<const float *>(tensor.data());
+}
+
+/// The compiled programs, on one model for a number of members.
+struct Programs {
+  ens::Executable step, losses, predict;
+  std::optional<ens::Executable> init;
+};
+
+/// Every member's loss on inputs `x` and `targets`.
+std::vector<float> evaluateLosses(const Programs &programs,
+                                  const TrainState &state, const ens::Tensor &x,
+                                  const ens::Tensor &targets) {
+  std::vector<ens::Tensor> args{x};
+  args.insert(args.end(), state.params.begin(), state.params.end());
+  args.push_back(targets);
+  ens::Tensor losses = programs.losses.run(args)[0];
+  return std::vector<float>(floats(losses),
+                            floats(losses) + losses.type().numElements());
+}
+
+/// Every member's predictions for the rows [begin, begin + B) of `data`:
+/// [members x B x O].
+ens::Tensor predict(const Programs &programs, const Model &model,
+                    const TrainState &state, const Dataset &data,
+                    int64_t begin) {
+  int64_t rows = model.batchSize(), features = model.numFeatures();
+  std::vector<float> x(data.x.begin() + begin * features,
+                       data.x.begin() + (begin + rows) * features);
+  std::vector<ens::Tensor> args{makeTensor(model.x.shape, x)};
+  args.insert(args.end(), state.params.begin(), state.params.end());
+  return programs.predict.run(args)[0];
+}
+
+/// The members' mean and standard deviation per row and output.
+struct EnsembleStats {
+  std::vector<double> mean, stddev; // rows x outputs
+};
+
+EnsembleStats ensembleStats(const Programs &programs, const Model &model,
+                            const TrainState &state, const Dataset &data) {
+  EnsembleStats stats;
+  int64_t rows = model.batchSize(), outputs = model.numOutputs();
+  int64_t n = state.learningRates.size();
+  for (int64_t begin = 0; begin + rows <= data.rows; begin += rows) {
+    ens::Tensor y = predict(programs, model, state, data, begin);
+    const float *values = floats(y);
+    for (int64_t i = 0; i < rows * outputs; ++i) {
+      double sum = 0, squares = 0;
+      for (int64_t member = 0; member < n; ++member)
+        sum += values[member * rows * outputs + i];
+      double mean = sum / n;
+      for (int64_t member = 0; member < n; ++member) {
+        double d = values[member * rows * outputs + i] - mean;
+        squares += d * d;
+      }
+      stats.mean.push_back(mean);
+      stats.stddev.push_back(std::sqrt(squares / n));
+    }
+  }
+  return stats;
+}
+
+/// The minimum, median and maximum of `values`.
+std::array<float, 3> minMedianMax(std::vector<float> values) {
+  if (values.empty())
+    return {NAN, NAN, NAN};
+  // NaNs (diverged members) count as the largest.
+  std::sort(values.begin(), values.end(), [](float a, float b) {
+    return std::isnan(b) ? !std::isnan(a) : a < b;
+  });
+  size_t n = values.size();
+  float median =
+      n % 2 ? values[n / 2] : 0.5f * (values[n / 2 - 1] + values[n / 2]);
+  return {values.front(), median, values.back()};
+}
+
+//===----------------------------------------------------------------------===//
+// Progress
+//===----------------------------------------------------------------------===//
+
+/// A progress bar updated in place on a terminal, otherwise a line every
+/// tenth of the run.
+class Progress {
+public:
+  Progress(int64_t first, int64_t total)
+      : first(first), total(total),
+        tty(llvm::sys::Process::StandardOutIsDisplayed()), start(Clock::now()),
+        lastDraw(start) {}
+
+  void update(int64_t step, double meanLoss) {
+    int64_t done = step - first;
+    double seconds = secondsSince(start);
+    double rate = seconds > 0 ? done / seconds : 0;
+    if (tty) {
+      if (step != total && secondsSince(lastDraw) < 0.1)
+        return;
+      lastDraw = Clock::now();
+      const int width = 30;
+      int filled = total ? static_cast<int>(width * step / total) : width;
+      llvm::outs() << "\r  step "
+                   << llvm::format("%*lld", digits(),
+                                   static_cast<long long>(step))
+                   << "/" << total << " [" << std::string(filled, '#')
+                   << std::string(width - filled, '-') << "]  mean loss "
+                   << llvm::format("%-10.4g", meanLoss)
+                   << llvm::format("%8.1f steps/s ", rate);
+      llvm::outs().flush();
+      return;
+    }
+    int64_t every = std::max<int64_t>(1, (total - first) / 10);
+    if (done % every != 0 && step != total)
+      return;
+    llvm::outs() << "step " << step << "/" << total << "  mean loss "
+                 << llvm::format("%.6g", meanLoss)
+                 << llvm::format("  (%.1f steps/s)", rate) << "\n";
+    llvm::outs().flush();
+  }
+
+  void finish() {
+    if (tty && total > first)
+      llvm::outs() << "\n";
+  }
+
+private:
+  int digits() const { return std::to_string(total).size(); }
+
+  int64_t first, total;
+  bool tty;
+  Clock::time_point start, lastDraw;
+};
+
+//===----------------------------------------------------------------------===//
+// The run
+//===----------------------------------------------------------------------===//
+
+int run() {
+  Settings settings = settingsFromFlags();
+  json manifest;
+  if (!resumeDir.empty()) {
+    manifest = readManifest(resumeDir);
+    adoptCheckpoint(settings, manifest, resumeDir);
+  }
+  std::string checkpointTo =
+      checkpointDir.empty() ? std::string(resumeDir) : checkpointDir;
+
+  ens::Context context;
+  std::string modelName =
+      settings.model.empty() ? kDefaultModelName : settings.model;
+  Model model = loadModel(context, modelName, readModel(settings));
+  int64_t n = settings.members;
+  std::string text = generateProgram(model, n, settings.adam);
+  if (emitIr) {
+    llvm::outs() << text;
+    return 0;
+  }
+
+  // Data, checked before the (slower) compilation.
+  const int64_t rows = model.batchSize();
+  std::optional<SyntheticProblem> problem;
+  Dataset train;
+  if (settings.data.empty()) {
+    problem.emplace(settings.seed, model.numFeatures(), model.numOutputs());
+    train = problem->training(rows);
+  } else {
+    train = loadDataset(settings.data, rows, model.numFeatures(),
+                        model.numOutputs());
+  }
+  ens::Tensor x = makeTensor(model.x.shape, train.x);
+  ens::Tensor targets = makeTensor(model.targets.shape, train.y);
+
+  TrainState state;
+  if (!resumeDir.empty())
+    state = readCheckpoint(resumeDir, manifest, model);
+
+  llvm::outs() << "ens-train: " << n << " members of " << modelName << ", "
+               << model.params.size() << " parameters ("
+               << model.numParameterValues() << " values) per member\n";
+  if (problem)
+    llvm::outs() << "  data: built-in 1-D regression with a gap in ["
+                 << formatNumber(SyntheticProblem::kGapLow) << ", "
+                 << formatNumber(SyntheticProblem::kGapHigh) << "], " << rows
+                 << " points, seed " << settings.seed << "\n";
+  else
+    llvm::outs() << "  data: " << settings.data << ", " << rows << " rows\n";
+  llvm::outs() << "  Adam, learning rates "
+               << (settings.lrMin == settings.lrMax
+                       ? formatNumber(settings.lrMin)
+                       : formatNumber(settings.lrMin) + " to " +
+                             formatNumber(settings.lrMax) + " (log-spaced)")
+               << ", " << steps << " steps on the "
+               << (backendName == "cpu" ? "cpu" : "interpreter")
+               << " backend\n";
+  if (!resumeDir.empty())
+    llvm::outs() << "  resuming from " << resumeDir << " at step " << state.step
+                 << "\n";
+  llvm::outs().flush();
+
+  Clock::time_point compileStart = Clock::now();
+  ens::Target target =
+      backendName == "cpu" ? ens::Target::Cpu : ens::Target::Interpreter;
+  auto compile = [&](const ens::Module &module, const char *function) {
+    try {
+      return module.compile(function, target);
+    } catch (const ens::Error &error) {
+      throw Failure("cannot compile @" + std::string(function) + " for model " +
+                    modelName + ": " + error.what());
+    }
+  };
+  ens::Module module = [&] {
+    try {
+      return context.parse(text);
+    } catch (const ens::Error &error) {
+      throw Failure("cannot build the training program for model " + modelName +
+                    ": " + error.what());
+    }
+  }();
+  Programs programs{compile(module, kStepFunction),
+                    compile(module, kLossesFunction),
+                    compile(module, kPredictFunction), std::nullopt};
+  if (resumeDir.empty())
+    programs.init = compile(module, kInitFunction);
+  llvm::outs() << "  compiled in "
+               << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
+
+  if (resumeDir.empty()) {
+    // One key for every member: the seed's two 32-bit halves.
+    ens::Tensor key(
+        ens::TensorType{ens::DType::I32, {2}},
+        {static_cast<double>(static_cast<int32_t>(settings.seed & 0xffffffffu)),
+         static_cast<double>(static_cast<int32_t>(settings.seed >> 32))});
+    state.params = programs.init->run({key});
+    for (const ens::Tensor &param : state.params) {
+      state.m.emplace_back(param.type());
+      state.v.emplace_back(param.type());
+    }
+    for (int64_t i = 0; i < n; ++i)
+      state.learningRates.push_back(
+          n == 1 ? settings.lrMin
+                 : settings.lrMin * std::pow(settings.lrMax / settings.lrMin,
+                                             double(i) / double(n - 1)));
+    state.initialLoss = evaluateLosses(programs, state, x, targets);
+  }
+
+  // The step's arguments: parameters, moments, step, rates, x, targets.
+  const size_t p = model.params.size();
+  std::vector<ens::Tensor> args;
+  for (auto *part : {&state.params, &state.m, &state.v})
+    for (ens::Tensor &tensor : *part)
+      args.push_back(std::move(tensor));
+  args.push_back(ens::Tensor(ens::TensorType{ens::DType::F32, {}}));
+  args.push_back(makeTensor({n}, state.learningRates));
+  args.push_back(x);
+  args.push_back(targets);
+  auto syncState = [&] {
+    state.params.clear(), state.m.clear(), state.v.clear();
+    for (size_t i = 0; i < p; ++i) {
+      state.params.push_back(args[i]);
+      state.m.push_back(args[p + i]);
+      state.v.push_back(args[2 * p + i]);
+    }
+  };
+  auto checkpoint = [&] {
+    if (checkpointTo.empty())
+      return;
+    syncState();
+    writeCheckpoint(checkpointTo, model, state, settings.toJson());
+  };
+
+  const int64_t first = state.step, last = first + steps;
+  Progress progress(first, last);
+  Clock::time_point trainStart = Clock::now();
+  for (int64_t step = first + 1; step <= last; ++step) {
+    *static_cast<float *>(args[3 * p].data()) = static_cast<float>(step);
+    std::vector<ens::Tensor> results = programs.step.run(args);
+    for (size_t i = 0; i < 3 * p; ++i)
+      args[i] = std::move(results[i]);
+    const float *losses = floats(results[3 * p]);
+    std::vector<float> values(losses, losses + n);
+    double sum = 0;
+    for (float loss : values)
+      sum += loss;
+    auto [lo, median, hi] = minMedianMax(values);
+    state.curveMin.push_back(lo);
+    state.curveMedian.push_back(median);
+    state.curveMax.push_back(hi);
+    state.step = step;
+    progress.update(step, sum / n);
+    if (checkpointEvery && step % checkpointEvery == 0 && step != last)
+      checkpoint();
+  }
+  progress.finish();
+  double trainSeconds = secondsSince(trainStart);
+  syncState();
+  checkpoint();
+
+  // The summary.
+  std::vector<float> finalLoss = evaluateLosses(programs, state, x, targets);
+  if (steps)
+    llvm::outs() << llvm::format(
+        "trained %u steps in %.1f s (%.1f steps/s, %.0f member-steps/s)\n",
+        unsigned(steps), trainSeconds, steps / trainSeconds,
+        steps * double(n) / trainSeconds);
+  if (printLosses)
+    for (int64_t i = 0; i < n; ++i)
+      llvm::outs() << "member " << i << ": lr "
+                   << llvm::format("%.6g", state.learningRates[i]) << " loss "
+                   << llvm::format("%.9g", finalLoss[i]) << "\n";
+  auto [lo, median, hi] = minMedianMax(finalLoss);
+  int64_t fell = 0;
+  for (int64_t i = 0; i < n; ++i)
+    fell += finalLoss[i] < state.initialLoss[i];
+  llvm::outs() << "final loss after " << state.step << " steps: min "
+               << formatNumber(lo) << ", median " << formatNumber(median)
+               << ", max " << formatNumber(hi) << " (initially median "
+               << formatNumber(minMedianMax(state.initialLoss)[1]) << ")\n";
+  llvm::outs() << "members whose loss fell: " << fell << " of " << n << "\n";
+
+  FitPanel fit;
+  fit.yLabel = "output 0";
+  const int64_t outputs = model.numOutputs();
+  if (problem) {
+    Dataset heldOut = problem->heldOut(rows);
+    EnsembleStats stats = ensembleStats(programs, model, state, heldOut);
+    double error[2] = {0, 0}, spread[2] = {0, 0};
+    int64_t count[2] = {0, 0};
+    for (int64_t r = 0; r < heldOut.rows; ++r) {
+      int gap = SyntheticProblem::inGap(heldOut.t[r]);
+      for (int64_t j = 0; j < outputs; ++j) {
+        double d = stats.mean[r * outputs + j] - heldOut.y[r * outputs + j];
+        error[gap] += d * d;
+        spread[gap] += stats.stddev[r * outputs + j];
+        ++count[gap];
+      }
+    }
+    for (int gap = 0; gap < 2; ++gap) {
+      error[gap] = std::sqrt(error[gap] / std::max<int64_t>(count[gap], 1));
+      spread[gap] /= std::max<int64_t>(count[gap], 1);
+    }
+    llvm::outs() << "held-out RMSE of the ensemble mean: "
+                 << formatNumber(error[0]) << " outside the gap, "
+                 << formatNumber(error[1]) << " inside it\n";
+    llvm::outs() << "spread (std-dev across members): "
+                 << formatNumber(spread[0]) << " outside the gap, "
+                 << formatNumber(spread[1]) << " inside it";
+    if (spread[0] > 0)
+      llvm::outs() << " (" << llvm::format("%.1f", spread[1] / spread[0])
+                   << "x larger in the gap)";
+    llvm::outs() << "\n";
+
+    Dataset grid = problem->grid(rows);
+    EnsembleStats curve = ensembleStats(programs, model, state, grid);
+    for (int64_t r = 0; r < rows; ++r) {
+      fit.pointsX.push_back(train.t[r]);
+      fit.pointsY.push_back(train.y[r * outputs]);
+      fit.curveX.push_back(grid.t[r]);
+      fit.mean.push_back(curve.mean[r * outputs]);
+      fit.stddev.push_back(curve.stddev[r * outputs]);
+    }
+    fit.gapLow = SyntheticProblem::kGapLow;
+    fit.gapHigh = SyntheticProblem::kGapHigh;
+  } else {
+    EnsembleStats stats = ensembleStats(programs, model, state, train);
+    double error = 0, spread = 0;
+    for (size_t i = 0; i < stats.mean.size(); ++i) {
+      double d = stats.mean[i] - train.y[i];
+      error += d * d;
+      spread += stats.stddev[i];
+    }
+    llvm::outs() << "training data: RMSE of the ensemble mean "
+                 << formatNumber(std::sqrt(error / stats.mean.size()))
+                 << ", spread (std-dev across members) "
+                 << formatNumber(spread / stats.mean.size()) << "\n";
+    fit.overInput = false;
+    fit.yLabel = "ensemble mean (output 0)";
+    for (int64_t r = 0; r < rows; ++r) {
+      fit.pointsX.push_back(train.y[r * outputs]);
+      fit.mean.push_back(stats.mean[r * outputs]);
+      fit.stddev.push_back(stats.stddev[r * outputs]);
+    }
+  }
+
+  if (!plotPath.empty()) {
+    LossCurves curves;
+    curves.min.assign(state.curveMin.begin(), state.curveMin.end());
+    curves.median.assign(state.curveMedian.begin(), state.curveMedian.end());
+    curves.max.assign(state.curveMax.begin(), state.curveMax.end());
+    std::string title = "ens-train: " + std::to_string(n) + " members of " +
+                        modelName + ", " + std::to_string(state.step) +
+                        " steps";
+    std::string svg = renderPlot(title, fit, curves);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(plotPath, ec);
+    if (ec)
+      throw Failure("cannot write plot " + plotPath + ": " + ec.message());
+    os << svg;
+    os.close();
+    if (os.has_error()) {
+      std::string message = os.error().message();
+      os.clear_error();
+      throw Failure("cannot write plot " + plotPath + ": " + message);
+    }
+    llvm::outs() << "wrote plot " << plotPath << "\n";
+  }
+  if (!checkpointTo.empty())
+    llvm::outs() << "wrote checkpoint " << checkpointTo << " (step "
+                 << state.step << ")\n";
+  return 0;
+}
+
+int fail(std::string message) {
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  llvm::outs().flush();
+  llvm::WithColor::error(llvm::errs(), "ens-train") << message << "\n";
+  return 1;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  std::string parseErrors;
+  llvm::raw_string_ostream errors(parseErrors);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "Train an ensemble of a one-member ens model, all members in one "
+          "program\n",
+          &errors)) {
+    if (!badOptionValue.empty())
+      return fail(badOptionValue);
+    // One line: the parser's messages without their "ens-train: " prefixes
+    // and "Try: '... --help'".
+    llvm::SmallVector<llvm::StringRef> lines;
+    llvm::StringRef(parseErrors).split(lines, '\n', -1, false);
+    std::string message;
+    for (llvm::StringRef line : lines) {
+      line = line.trim();
+      line.consume_front(llvm::sys::path::filename(argv[0]).str() + ": ");
+      line = line.split("  Try: ").first;
+      message += (message.empty() ? "" : " ") + line.str();
+    }
+    return fail(message.empty() ? "invalid command line" : message);
+  }
+  try {
+    return run();
+  } catch (const Failure &failure) {
+    return fail(failure.what());
+  } catch (const ens::Error &error) {
+    return fail(error.what());
+  } catch (const std::exception &error) {
+    return fail(error.what());
+  }
+}
