@@ -19,6 +19,7 @@ packages=(
   nlohmann-json3-dev
   libgtest-dev
   libdlpack-dev
+  "libtorch-dev=1.13.1+dfsg-4"
   libzstd-dev
   zlib1g-dev
   libedit-dev
