@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -23,6 +24,14 @@ using llvm::inconvertibleErrorCode;
 /// Recursion has no base case in a language without control flow, so a deep
 /// call chain is a recursive program; stop it before the host stack does.
 static constexpr unsigned kMaxCallDepth = 256;
+
+/// A vmap runs its callee once per member, so a huge size with small (or no)
+/// results would run for hours; stop it up front instead.
+static constexpr int64_t kMaxVmapSize = int64_t(1) << 20;
+
+/// Calls branch without control flow to stop them, so a short program can
+/// run exponentially many ops; stop it when it has run this many.
+static constexpr int64_t kMaxOpsRun = int64_t(1) << 22;
 
 std::optional<DType> mlir::ens::getDType(Type type) {
   if (type.isF16())
@@ -46,6 +55,29 @@ static std::string typeToString(Type type) {
   llvm::raw_string_ostream os(text);
   type.print(os);
   return text;
+}
+
+llvm::Error mlir::ens::checkTensorType(Type type) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType || !tensorType.hasStaticShape() ||
+      !getDType(tensorType.getElementType()))
+    return createStringError(
+        inconvertibleErrorCode(),
+        llvm::formatv("{0} is not a statically shaped tensor of f16, bf16, "
+                      "f32, f64, i32 or i1",
+                      typeToString(type)));
+  // Zero sizes are skipped so that the strides of an empty tensor are
+  // bounded too.
+  int64_t count = 1;
+  for (int64_t size : tensorType.getShape())
+    if (size != 0 &&
+        (llvm::MulOverflow(count, size, count) || count > kMaxTensorElements))
+      return createStringError(
+          inconvertibleErrorCode(),
+          llvm::formatv("{0} is too large for the interpreter, which holds "
+                        "at most {1} elements per tensor",
+                        typeToString(type), kMaxTensorElements));
+  return llvm::Error::success();
 }
 
 /// True if `tensor` has exactly the ranked tensor type `type`.
@@ -122,6 +154,26 @@ static ArrayRef<int64_t> resultShape(Operation *op) {
 static DType resultDType(Operation *op) {
   return *getDType(
       cast<RankedTensorType>(op->getResult(0).getType()).getElementType());
+}
+
+/// Beyond this many multiply-adds, a contraction's reference kernel would run
+/// for minutes.
+static constexpr int64_t kMaxMultiplyAdds = int64_t(1) << 30;
+
+/// Checks the work of the contraction `op`: one multiply-add per result
+/// element and index of the summed dimensions, whose sizes are `summed`.
+static llvm::Error checkMultiplyAdds(Operation *op, ArrayRef<int64_t> summed) {
+  int64_t count = getNumElements(resultShape(op));
+  if (count == 0 || llvm::is_contained(summed, 0))
+    return llvm::Error::success();
+  for (int64_t size : summed)
+    if (llvm::MulOverflow(count, size, count) || count > kMaxMultiplyAdds)
+      return createStringError(
+          inconvertibleErrorCode(),
+          llvm::formatv("'{0}' needs more than {1} multiply-adds, the "
+                        "interpreter's limit",
+                        op->getName().getStringRef(), kMaxMultiplyAdds));
+  return llvm::Error::success();
 }
 
 namespace {
@@ -203,13 +255,32 @@ public:
           if (failed(spec))
             return createStringError(inconvertibleErrorCode(),
                                      "invalid einsum spec");
+          SmallVector<int64_t> summed;
+          for (auto [i, label] : llvm::enumerate(spec->lhs))
+            if (!llvm::is_contained(spec->out, label))
+              summed.push_back(x.shape[i]);
+          for (auto [i, label] : llvm::enumerate(spec->rhs))
+            if (!llvm::is_contained(spec->out, label) &&
+                !llvm::is_contained(spec->lhs, label))
+              summed.push_back(y().shape[i]);
+          if (llvm::Error error = checkMultiplyAdds(op, summed))
+            return std::move(error);
           return contract(x, toLabels(spec->lhs), y(), toLabels(spec->rhs),
                           toLabels(spec->out));
         })
-        .Case([&](TensordotOp op) {
+        .Case([&](TensordotOp op) -> llvm::Expected<HostTensor> {
+          SmallVector<int64_t> summed;
+          for (int64_t d : op.getLhsDims())
+            summed.push_back(x.shape[d]);
+          if (llvm::Error error = checkMultiplyAdds(op, summed))
+            return std::move(error);
           return tensordot(x, y(), op.getLhsDims(), op.getRhsDims());
         })
-        .Case([&](MatmulOp) { return matmul(x, y()); })
+        .Case([&](MatmulOp op) -> llvm::Expected<HostTensor> {
+          if (llvm::Error error = checkMultiplyAdds(op, x.shape.back()))
+            return std::move(error);
+          return matmul(x, y());
+        })
         // Adjoints of slice and take.
         .Case([&](PadOp op) {
           return pad(x, op.getLow(), op.getHigh(), op.getInterior());
@@ -289,6 +360,8 @@ Interpreter::run(func::FuncOp function, ArrayRef<HostTensor> args) {
     return fail(llvm::formatv("call depth exceeds {0}; is the program "
                               "recursive?",
                               kMaxCallDepth));
+  if (callDepth == 0)
+    opsRun = 0;
 
   llvm::DenseMap<Value, HostTensor> env;
   for (auto [argument, value] : llvm::zip_equal(function.getArguments(), args))
@@ -301,8 +374,17 @@ Interpreter::run(func::FuncOp function, ArrayRef<HostTensor> args) {
   };
 
   for (Operation &op : function.getBody().front()) {
+    if (++opsRun > kMaxOpsRun)
+      return fail(llvm::formatv("the program runs more than {0} ops, the "
+                                "interpreter's limit",
+                                kMaxOpsRun));
     if (auto ret = dyn_cast<func::ReturnOp>(op))
       return gather(ret.getOperands());
+    for (auto [i, type] : llvm::enumerate(op.getResultTypes()))
+      if (llvm::Error error = checkTensorType(type))
+        return fail(llvm::formatv("result {0} of '{1}': {2}", i,
+                                  op.getName().getStringRef(),
+                                  llvm::toString(std::move(error))));
     std::vector<HostTensor> results;
     if (auto call = dyn_cast<func::CallOp>(op)) {
       auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
@@ -351,6 +433,12 @@ Interpreter::runVmap(VmapOp vmap, ArrayRef<HostTensor> args) {
     return createStringError(inconvertibleErrorCode(),
                              llvm::formatv("vmap of unknown function @{0}",
                                            vmap.getCallee()));
+  if (vmap.getSize() > kMaxVmapSize)
+    return createStringError(
+        inconvertibleErrorCode(),
+        llvm::formatv("vmap of @{0} has {1} members, more than the "
+                      "interpreter runs ({2})",
+                      vmap.getCallee(), vmap.getSize(), kMaxVmapSize));
   std::vector<std::vector<HostTensor>> members(vmap.getNumResults());
   for (int64_t member = 0, size = vmap.getSize(); member < size; ++member) {
     std::vector<HostTensor> memberArgs;

@@ -24,6 +24,14 @@ namespace mlir::ens {
 /// The DType of an MLIR element type, if ens supports it.
 std::optional<DType> getDType(mlir::Type elementType);
 
+/// The most elements the interpreter holds in one tensor: 2 GiB of doubles.
+inline constexpr int64_t kMaxTensorElements = int64_t(1) << 28;
+
+/// Checks that the interpreter can hold a value of `type`: a statically
+/// shaped tensor of an ens element type with at most kMaxTensorElements
+/// elements.
+llvm::Error checkTensorType(mlir::Type type);
+
 /// Checks that `args` match the inputs of `type` in number, shape and
 /// element type; the error names the first argument that does not.
 llvm::Error checkArguments(mlir::FunctionType type,
@@ -51,6 +59,8 @@ private:
 
   mlir::SymbolTable symbols;
   unsigned callDepth = 0;
+  /// The ops run since the outermost run began.
+  int64_t opsRun = 0;
   /// The member index of each enclosing vmap with randomness "different".
   llvm::SmallVector<int64_t> memberPath;
 };

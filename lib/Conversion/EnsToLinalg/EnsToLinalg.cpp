@@ -382,23 +382,29 @@ Lowering<BroadcastInDimOp>::lower(BroadcastInDimOp op, Adaptor adaptor,
                  [](OpBuilder &, Location, ValueRange args) { return args[0]; });
 }
 
-/// A row-major reshape: collapse to one dimension, then expand.
+/// A row-major reshape: collapse to one dimension (none for a scalar), then
+/// expand.
 Value reshapeTo(OpBuilder &b, Location loc, Value x, RankedTensorType type) {
   RankedTensorType from = tensorType(x);
   if (from == type)
     return x;
-  auto all = [](int64_t rank) {
+  // Grouping every dim of a tensor of `rank` into one dim, or none to or
+  // from a scalar.
+  auto allInOne = [](int64_t rank, bool scalar) {
+    if (scalar)
+      return SmallVector<ReassociationIndices>{};
     ReassociationIndices group;
     for (int64_t d = 0; d < rank; ++d)
       group.push_back(d);
-    return rank ? SmallVector<ReassociationIndices>{group}
-                : SmallVector<ReassociationIndices>{};
+    return SmallVector<ReassociationIndices>{group};
   };
   if (from.getRank() > 1 || type.getRank() == 0)
-    x = b.create<tensor::CollapseShapeOp>(loc, x, all(from.getRank()));
+    x = b.create<tensor::CollapseShapeOp>(
+        loc, x, allInOne(from.getRank(), type.getRank() == 0));
   if (tensorType(x) == type)
     return x;
-  return b.create<tensor::ExpandShapeOp>(loc, type, x, all(type.getRank()));
+  return b.create<tensor::ExpandShapeOp>(
+      loc, type, x, allInOne(type.getRank(), tensorType(x).getRank() == 0));
 }
 
 template <>

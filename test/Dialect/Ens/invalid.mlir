@@ -338,6 +338,15 @@ func.func @reshape_scalar_element_count(%a: tensor<f32>) {
 
 // -----
 
+// 2^62 x 4 elements wrap around to 0 in 64-bit arithmetic.
+func.func @reshape_element_count_overflow(%a: tensor<4611686018427387904x4xf32>) {
+  // expected-error @+1 {{'ens.reshape' op cannot reshape 4611686018427387904x4 to 0: the element count overflows 64 bits}}
+  %0 = ens.reshape %a : tensor<4611686018427387904x4xf32> -> tensor<0xf32>
+  return
+}
+
+// -----
+
 func.func @reshape_element_type(%a: tensor<2x3xf32>) {
   // expected-error @+1 {{'ens.reshape' op failed to verify that all of {operand, result} have same element type}}
   %0 = ens.reshape %a : tensor<2x3xf32> -> tensor<6xi32>
@@ -479,6 +488,15 @@ func.func @concat_size_mismatch(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
   // expected-error @+2 {{input 2 has size 4 in dimension 1 but input 0 has size 3 (only dimension 0 may differ)}}
   // expected-error @+1 {{'ens.concat' op failed to infer returned types}}
   %0 = ens.concat %a, %a, %b {dim = 0 : i64} : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x4xf32> -> tensor<6x3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_size_overflow(%a: tensor<9223372036854775807xf32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{the sizes of dimension 0 of the inputs overflow a 64-bit size}}
+  // expected-error @+1 {{'ens.concat' op failed to infer returned types}}
+  %0 = ens.concat %a, %b {dim = 0 : i64} : tensor<9223372036854775807xf32>, tensor<3xf32> -> tensor<2xf32>
   return
 }
 

@@ -18,6 +18,16 @@ func.func @pad_lengths(%x: tensor<3xf32>) {
 
 // -----
 
+// The size wraps around to 2 in 64-bit arithmetic; it must not verify.
+func.func @pad_overflow(%x: tensor<3xf32>) {
+  // expected-error @+2 {{padding dimension 0 of size 3 with low 0, high 9223372036854775807, interior 4611686018427387904 overflows a 64-bit size}}
+  // expected-error @+1 {{'ens.pad' op failed to infer returned types}}
+  %p = ens.pad %x {low = array<i64: 0>, high = array<i64: 9223372036854775807>, interior = array<i64: 4611686018427387904>} : tensor<3xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
 func.func @scatter_shape(%u: tensor<3x4xf32>, %i: tensor<2xi32>) {
   // expected-error @+1 {{'ens.scatter_add' op updates have shape 3x4 but taking these indices from the result would give 2x4}}
   %s = ens.scatter_add %u, %i {axis = 0 : i64} : tensor<3x4xf32>, tensor<2xi32> -> tensor<5x4xf32>

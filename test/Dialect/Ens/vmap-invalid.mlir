@@ -88,6 +88,18 @@ func.func @g(%x: tensor<3xf32>) -> tensor<0x3xf32> {
 
 // -----
 
+func.func @f(%x: tensor<3xf32>) -> tensor<0xf32> {
+  %y = ens.slice %x {start = array<i64: 0>, limit = array<i64: 0>, stride = array<i64: 1>} : tensor<3xf32> -> tensor<0xf32>
+  return %y : tensor<0xf32>
+}
+func.func @g(%x: tensor<3xf32>) -> tensor<4294967297x0xf32> {
+  // expected-error @+1 {{'ens.vmap' op size must be at most 2147483647 (member indices are i32), got 4294967297}}
+  %y = ens.vmap @f(%x) {in_axes = array<i64: -1>, out_axes = array<i64: 0>, size = 4294967297 : i64} : (tensor<3xf32>) -> tensor<4294967297x0xf32>
+  return %y : tensor<4294967297x0xf32>
+}
+
+// -----
+
 func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %x : tensor<3xf32>
 }

@@ -14,6 +14,9 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -130,15 +133,32 @@ OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+/// The number of elements of a tensor of `shape`, or std::nullopt if it
+/// overflows 64 bits.
+static std::optional<int64_t> getCheckedNumElements(ArrayRef<int64_t> shape) {
+  if (llvm::is_contained(shape, 0))
+    return 0;
+  int64_t count = 1;
+  for (int64_t size : shape)
+    if (llvm::MulOverflow(count, size, count))
+      return std::nullopt;
+  return count;
+}
+
 LogicalResult ReshapeOp::verify() {
-  auto operandType = cast<ShapedType>(getOperand().getType());
-  auto resultType = cast<ShapedType>(getType());
-  if (operandType.getNumElements() != resultType.getNumElements())
-    return emitOpError() << "cannot reshape "
-                         << formatShape(operandType.getShape()) << " ("
-                         << operandType.getNumElements() << " elements) to "
-                         << formatShape(resultType.getShape()) << " ("
-                         << resultType.getNumElements() << " elements)";
+  ArrayRef<int64_t> operand = shapeOf(getOperand());
+  ArrayRef<int64_t> result = shapeOf(getResult());
+  std::optional<int64_t> operandCount = getCheckedNumElements(operand);
+  std::optional<int64_t> resultCount = getCheckedNumElements(result);
+  if (!operandCount || !resultCount)
+    return emitOpError() << "cannot reshape " << formatShape(operand) << " to "
+                         << formatShape(result)
+                         << ": the element count overflows 64 bits";
+  if (*operandCount != *resultCount)
+    return emitOpError() << "cannot reshape " << formatShape(operand) << " ("
+                         << *operandCount << " elements) to "
+                         << formatShape(result) << " (" << *resultCount
+                         << " elements)";
   return success();
 }
 
@@ -385,6 +405,11 @@ LogicalResult VmapOp::verify() {
   int64_t size = getSize();
   if (size < 1)
     return emitOpError() << "size must be at least 1, got " << size;
+  // Member indices are i32 wherever they become data (random keys, take).
+  if (size > std::numeric_limits<int32_t>::max())
+    return emitOpError() << "size must be at most "
+                         << std::numeric_limits<int32_t>::max()
+                         << " (member indices are i32), got " << size;
   if (getRandomness() != "different" && getRandomness() != "same")
     return emitOpError() << "randomness must be \"different\" or \"same\", "
                             "got \"" << getRandomness() << "\"";

@@ -10,6 +10,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -134,7 +135,16 @@ FailureOr<Shape> mlir::ens::inferPadShape(std::optional<Location> loc,
                                " must be non-negative, got low ", low[d],
                                ", high ", high[d], ", interior ", interior[d]);
     int64_t gaps = shape[d] > 0 ? shape[d] - 1 : 0;
-    result.push_back(low[d] + shape[d] + gaps * interior[d] + high[d]);
+    int64_t size;
+    if (llvm::MulOverflow(gaps, interior[d], size) ||
+        llvm::AddOverflow(size, low[d], size) ||
+        llvm::AddOverflow(size, shape[d], size) ||
+        llvm::AddOverflow(size, high[d], size))
+      return emitOptionalError(loc, "padding dimension ", d, " of size ",
+                               shape[d], " with low ", low[d], ", high ",
+                               high[d], ", interior ", interior[d],
+                               " overflows a 64-bit size");
+    result.push_back(size);
   }
   return result;
 }
@@ -162,7 +172,9 @@ FailureOr<Shape> mlir::ens::inferConcatShape(std::optional<Location> loc,
                                  first[d], " (only dimension ", dim,
                                  " may differ)");
     }
-    result[dim] += input[dim];
+    if (llvm::AddOverflow(result[dim], input[dim], result[dim]))
+      return emitOptionalError(loc, "the sizes of dimension ", dim,
+                               " of the inputs overflow a 64-bit size");
   }
   return result;
 }

@@ -295,7 +295,8 @@ Grads reduceSum(ReduceSumOp op, Emitter &e, Value g) {
 }
 
 Grads reduceMean(ReduceMeanOp op, Emitter &e, Value g) {
-  int64_t count = 1;
+  // In double, which cannot overflow for the sizes of huge dimensions.
+  double count = 1;
   for (int64_t d : op.getDims())
     count *= shapeOf(op.getOperand())[d];
   return SmallVector<Value>{e.unreduce(e.scale(g, 1.0 / count),

@@ -20,6 +20,10 @@ using namespace mlir;
 using namespace mlir::ens;
 
 
+/// Calls are inlined into the forward pass, so a call tree that branches at
+/// every level grows exponentially; stop beyond this many ops.
+static constexpr size_t kMaxTapeOps = size_t(1) << 20;
+
 static bool isFloatTensor(Value value) {
   return isa<FloatType>(getElementTypeOrSelf(value.getType()));
 }
@@ -51,6 +55,11 @@ FunctionTransformer::createGradient(func::FuncOp callee,
             ret.getOperands(), [&](Value v) { return mapping.lookup(v); }));
       auto call = dyn_cast<func::CallOp>(op);
       if (!call) {
+        if (tape.size() == kMaxTapeOps)
+          return callee.emitOpError()
+                 << "has more than " << kMaxTapeOps
+                 << " ops once its calls are inlined, too many to "
+                    "differentiate";
         tape.push_back(builder.clone(op, mapping));
         continue;
       }
