@@ -20,6 +20,7 @@ packages=(
   libgtest-dev
   libdlpack-dev
   "libtorch-dev=1.13.1+dfsg-4"
+  "libomp5-19=${LLVM_DEB_VERSION}"
   libzstd-dev
   zlib1g-dev
   libedit-dev

@@ -39,13 +39,23 @@ struct BufferRef {
 /// The size in bytes of one element of `dtype` in a BufferRef.
 size_t getElementSize(DType dtype);
 
+/// How to compile for the CPU.
+struct CpuOptions {
+  /// The threads that run the compiled code; 0 means one per core. More
+  /// than one needs LLVM's OpenMP runtime (libomp.so.5) at run time; where
+  /// it is missing or does not load, the code runs on one thread.
+  int threads = 0;
+};
+
 /// A function compiled for the CPU.
 class CpuExecutable {
 public:
-  /// Compiles the function `entry` of `module`, which is left unchanged.
-  /// The module's context must have the CPU backend's dialects registered.
+  /// Compiles the function `entry` of `module`, which is left unchanged,
+  /// for the host CPU. The module's context must have the CPU backend's
+  /// dialects registered.
   static llvm::Expected<std::unique_ptr<CpuExecutable>>
-  compile(ModuleOp module, StringRef entry);
+  compile(ModuleOp module, StringRef entry,
+          const CpuOptions &options = CpuOptions());
   ~CpuExecutable();
 
   /// Runs the function on `args`, which must match its signature.
@@ -58,13 +68,18 @@ public:
   /// The compiled function's signature.
   FunctionType getType() const { return type; }
 
+  /// The threads the compiled code runs on: as asked for, or 1 without an
+  /// OpenMP runtime.
+  unsigned getNumThreads() const { return threads; }
+
 private:
   CpuExecutable(std::unique_ptr<ExecutionEngine> engine, FunctionType type,
-                std::string name);
+                std::string name, unsigned threads);
 
   std::unique_ptr<ExecutionEngine> engine;
   FunctionType type;
   std::string name;
+  unsigned threads;
 };
 
 } // namespace mlir::ens

@@ -1,51 +1,54 @@
 //===- CpuBackend.cpp - JIT-compiled ens functions on the CPU -------------===//
 //
-// The pipeline: function transforms, convert-ens-to-linalg, inlining,
-// one-shot bufferization with results turned into out-parameters (so the
-// caller owns every output buffer), ownership-based deallocation, loops,
-// and LLVM. The entry is called through its C interface with one memref
-// descriptor per argument and result.
+// Compiles through the pipeline of Pipeline.cpp (fusion, tiling over
+// threads and registers, vectorization, bufferization with results as
+// out-parameters so the caller owns every output buffer) and LLVM, for the
+// host CPU and its vector width. Multi-threaded code loads LLVM's OpenMP
+// runtime into the JIT; without one, the code runs on one thread. The entry
+// is called through its C interface with one memref descriptor per argument
+// and result.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/CpuBackend.h"
-#include "ens/Conversion/Passes.h"
-#include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/Interpreter/Interpreter.h"
 
-#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Conversion/MathToLibm/MathToLibm.h"
-#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "BufferCache.h"
+#include "OpenMPRuntime.h"
+#include "Pipeline.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Transforms/Passes.h"
-#include "llvm/ADT/APFloat.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
 
 #include <cstring>
 #include <mutex>
@@ -54,77 +57,90 @@ using namespace mlir;
 using namespace mlir::ens;
 
 void mlir::ens::registerCpuBackendDialects(DialectRegistry &registry) {
-  registry.insert<arith::ArithDialect, bufferization::BufferizationDialect,
-                  linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect>();
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, linalg::LinalgDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  omp::OpenMPDialect, scf::SCFDialect, tensor::TensorDialect,
+                  vector::VectorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerTilingInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerSubsetOpInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
+  vector::registerSubsetOpInterfaceExternalModels(registry);
   func::registerInlinerExtension(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
-}
-
-/// Copies between buffers as linalg.copy, which becomes loops: memref.copy
-/// of a strided view would call into MLIR's runtime library instead.
-static LogicalResult copyWithLinalg(OpBuilder &b, Location loc, Value from,
-                                   Value to) {
-  b.create<linalg::CopyOp>(loc, from, to);
-  return success();
-}
-
-/// The passes from an ens module to the LLVM dialect.
-static void buildCpuPipeline(PassManager &pm) {
-  pm.addPass(createEnsStdlib());
-  pm.addPass(createEnsAutodiff());
-  pm.addPass(createEnsBatch());
-  pm.addPass(createConvertEnsToLinalg());
-  pm.addPass(createInlinerPass());
-  pm.addPass(createSymbolDCEPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
-  bufferization::OneShotBufferizationOptions options;
-  options.bufferizeFunctionBoundaries = true;
-  options.setFunctionBoundaryTypeConversion(
-      bufferization::LayoutMapOption::IdentityLayoutMap);
-  options.memCpyFn = copyWithLinalg;
-  pm.addPass(bufferization::createOneShotBufferizePass(options));
-  bufferization::BufferResultsToOutParamsOpts outParams;
-  outParams.memCpyFn = copyWithLinalg;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  bufferization::BufferDeallocationPipelineOptions deallocation;
-  bufferization::buildBufferDeallocationPipeline(pm, deallocation);
-  pm.addPass(createConvertLinalgToLoopsPass());
-  pm.addPass(createConvertSCFToCFPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  registerOpenMPDialectTranslation(registry);
 }
 
 static llvm::Error error(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// The width of the host's widest vector registers in bytes.
+static unsigned getVectorBytes(const llvm::orc::JITTargetMachineBuilder &host) {
+  const std::vector<std::string> &features = host.getFeatures().getFeatures();
+  if (llvm::is_contained(features, "+avx512f"))
+    return 64;
+  if (llvm::is_contained(features, "+avx"))
+    return 32;
+  return 16;
+}
+
+/// Compiles the LLVM-dialect `module` for `host`, with buffers allocated
+/// through the buffer cache, and resolves `symbol`, so that a missing
+/// runtime function is reported now rather than on the first run. Code with
+/// vectors wider than 256 bits keeps them whole: x86 would otherwise split them
+/// on CPUs that prefer 256-bit vectors.
+static llvm::Expected<std::unique_ptr<ExecutionEngine>>
+createEngine(ModuleOp module, llvm::orc::JITTargetMachineBuilder host,
+             unsigned vectorBytes, ArrayRef<StringRef> sharedLibPaths,
+             StringRef symbol) {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      host.createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                machine->get());
+  std::string vectorBits = std::to_string(vectorBytes * 8);
+  ExecutionEngineOptions options;
+  options.transformer = [optimize, vectorBits](llvm::Module *llvmModule) {
+    for (llvm::Function &function : *llvmModule) {
+      if (function.isDeclaration())
+        continue;
+      function.addFnAttr("prefer-vector-width", vectorBits);
+      function.addFnAttr("min-legal-vector-width", vectorBits);
+    }
+    return optimize(llvmModule);
+  };
+  options.sharedLibPaths = sharedLibPaths;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(module, options, std::move(*machine));
+  if (!engine)
+    return engine.takeError();
+  (*engine)->registerSymbols(cpu::getBufferCacheSymbols);
+  if (llvm::Expected<void (*)(void **)> entry = (*engine)->lookupPacked(symbol);
+      !entry)
+    return entry.takeError();
+  return engine;
+}
+
 llvm::Expected<std::unique_ptr<CpuExecutable>>
-CpuExecutable::compile(ModuleOp module, StringRef entry) {
+CpuExecutable::compile(ModuleOp module, StringRef entry,
+                       const CpuOptions &options) {
   static std::once_flag initialized;
   std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
 
-  OwningOpRef<ModuleOp> clone = module.clone();
-  auto function = clone->lookupSymbol<func::FuncOp>(entry);
+  auto function = module.lookupSymbol<func::FuncOp>(entry);
   if (!function)
     return error("no function named '" + entry + "'");
   FunctionType type = function.getFunctionType();
@@ -135,42 +151,82 @@ CpuExecutable::compile(ModuleOp module, StringRef entry) {
       return error("the CPU backend does not support f16 or bf16 arguments "
                    "yet");
   }
-  // Only the entry stays visible; everything else may be inlined away.
-  for (func::FuncOp other : clone->getOps<func::FuncOp>())
-    if (other != function)
-      other.setPrivate();
-  function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                    UnitAttr::get(module.getContext()));
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> host =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!host)
+    return host.takeError();
 
-  std::string diagnostics;
-  {
+  cpu::PipelineOptions pipeline;
+  pipeline.vectorBytes = getVectorBytes(*host);
+  pipeline.threads = options.threads > 0
+                         ? options.threads
+                         : llvm::hardware_concurrency().compute_thread_count();
+  std::optional<std::string> openMP;
+  if (pipeline.threads > 1)
+    openMP = cpu::findOpenMPRuntime();
+  if (!openMP)
+    pipeline.threads = 1;
+
+  // Lowers a copy of the module to the LLVM dialect with `pipeline`.
+  auto lower = [&](const cpu::PipelineOptions &pipeline)
+      -> llvm::Expected<OwningOpRef<ModuleOp>> {
+    OwningOpRef<ModuleOp> clone = module.clone();
+    // Only the entry stays visible; everything else may be inlined away.
+    for (func::FuncOp other : clone->getOps<func::FuncOp>())
+      if (other.getSymName() != entry)
+        other.setPrivate();
+    clone->lookupSymbol(entry)->setAttr(
+        LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+        UnitAttr::get(module.getContext()));
+    std::string diagnostics;
     ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &d) {
       diagnostics += "\n  " + d.str();
       return success();
     });
     PassManager pm(module.getContext());
-    buildCpuPipeline(pm);
+    cpu::buildPipeline(pm, pipeline);
     if (failed(pm.run(*clone)))
       return error("cannot compile @" + entry + " for the CPU:" + diagnostics);
-  }
+    return std::move(clone);
+  };
 
-  ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(/*optLevel=*/2,
-                                                  /*sizeLevel=*/0,
-                                                  /*targetMachine=*/nullptr);
+  std::string symbol = "_mlir_ciface_" + entry.str();
+  llvm::Expected<OwningOpRef<ModuleOp>> lowered = lower(pipeline);
+  if (!lowered)
+    return lowered.takeError();
+  SmallVector<StringRef, 1> libraries;
+  if (openMP)
+    libraries.push_back(*openMP);
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(*clone, options);
+      createEngine(**lowered, *host, pipeline.vectorBytes, libraries, symbol);
+  if (!engine && openMP) {
+    // The OpenMP runtime did not load or lacks a function the code calls:
+    // run on one thread instead.
+    llvm::consumeError(engine.takeError());
+    pipeline.threads = 1;
+    lowered = lower(pipeline);
+    if (!lowered)
+      return lowered.takeError();
+    engine = createEngine(**lowered, *host, pipeline.vectorBytes, {}, symbol);
+  }
   if (!engine)
     return engine.takeError();
-  return std::unique_ptr<CpuExecutable>(
-      new CpuExecutable(std::move(*engine), type, entry.str()));
+  return std::unique_ptr<CpuExecutable>(new CpuExecutable(
+      std::move(*engine), type, entry.str(), pipeline.threads));
 }
 
 CpuExecutable::CpuExecutable(std::unique_ptr<ExecutionEngine> engine,
-                             FunctionType type, std::string name)
-    : engine(std::move(engine)), type(type), name(std::move(name)) {}
+                             FunctionType type, std::string name,
+                             unsigned threads)
+    : engine(std::move(engine)), type(type), name(std::move(name)),
+      threads(threads) {
+  cpu::retainBufferCache();
+}
 
-CpuExecutable::~CpuExecutable() = default;
+CpuExecutable::~CpuExecutable() {
+  engine.reset();
+  cpu::releaseBufferCache();
+}
 
 size_t mlir::ens::getElementSize(DType dtype) {
   switch (dtype) {

@@ -24,6 +24,7 @@
 #include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
+#include "ens/Backend/CpuBackend.h"
 #include "ens/Interpreter/Interpreter.h"
 #include "ens/Support/HostTensor.h"
 
@@ -1468,11 +1469,33 @@ bool expectSameResults(ArrayRef<HostTensor> expected,
   return mismatches == 0;
 }
 
+/// Checks that the CPU backend, which batches then compiles, computes what
+/// the loop does.
+bool checkCpu(ModuleOp module, ArrayRef<HostTensor> inputs,
+              ArrayRef<HostTensor> expected) {
+  llvm::Expected<std::unique_ptr<CpuExecutable>> executable =
+      CpuExecutable::compile(module, "main");
+  if (!executable) {
+    ADD_FAILURE() << "compiling for the CPU failed: "
+                  << llvm::toString(executable.takeError());
+    return false;
+  }
+  llvm::Expected<std::vector<HostTensor>> actual = (*executable)->run(inputs);
+  if (!actual) {
+    ADD_FAILURE() << "running on the CPU failed: "
+                  << llvm::toString(actual.takeError());
+    return false;
+  }
+  return expectSameResults(expected, *actual);
+}
+
 /// Checks that ens-batch removes every vmap of `text`, leaves a valid
-/// module, and preserves what @main computes on `inputs`. Returns the
-/// batched module, or null after reporting a failure.
+/// module, and preserves what @main computes on `inputs`; with `onCpu`, the
+/// CPU backend too. Returns the batched module, or null after reporting a
+/// failure.
 OwningOpRef<ModuleOp> checkBatching(MLIRContext &context, StringRef text,
-                                    ArrayRef<HostTensor> inputs) {
+                                    ArrayRef<HostTensor> inputs,
+                                    bool onCpu = false) {
   DiagnosticCollector diagnostics(context);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
   if (!module) {
@@ -1508,12 +1531,15 @@ OwningOpRef<ModuleOp> checkBatching(MLIRContext &context, StringRef text,
     ADD_FAILURE() << "batched program:\n" << printModule(*batched);
     return nullptr;
   }
+  if (onCpu && !checkCpu(*module, inputs, *expected))
+    return nullptr;
   return batched;
 }
 
 DialectRegistry makeRegistry() {
   DialectRegistry registry;
   registerAllDialects(registry);
+  registerCpuBackendDialects(registry);
   return registry;
 }
 
@@ -1576,8 +1602,9 @@ TEST_F(BatchPropertyTest, RandomChainsBatchLikeTheLoop) {
     });
     SCOPED_TRACE("seed " + std::to_string(seed) + ", program:\n" +
                  program.text);
+    // Every 20th program also runs on the CPU backend.
     if (!checkBatching(context, program.text,
-                       randomInputs(rng, program.inputs)))
+                       randomInputs(rng, program.inputs), seed % 20 == 0))
       ++failures;
   }
   printCoverage(coverage, kNumChains);
@@ -1600,8 +1627,9 @@ TEST_P(BatchOpTest, BatchesLikeTheLoop) {
     });
     SCOPED_TRACE("seed " + std::to_string(seed) + ", program:\n" +
                  program.text);
+    // Every 8th seed also runs on the CPU backend.
     if (!checkBatching(context, program.text,
-                       randomInputs(rng, program.inputs)))
+                       randomInputs(rng, program.inputs), seed % 8 == 0))
       break;
   }
   EXPECT_GT(coverage[generator.name].live, 0);
