@@ -106,11 +106,21 @@ enum class Target {
   CudaEmu,
 };
 
+/// How to compile.
+struct ENS_API CompileOptions {
+  /// Threads the CPU target runs on; 0 means one per core. Running on more
+  /// than one needs LLVM's OpenMP runtime (libomp.so.5); without it, code
+  /// runs on one thread.
+  int threads = 0;
+};
+
 /// A function compiled for a target.
 class ENS_API Executable {
 public:
   const Signature &signature() const;
   Target target() const;
+  /// The threads the code runs on (1 for the interpreter).
+  unsigned threads() const;
   /// Whether `other` runs the same compiled code (see Module::compile).
   bool sharesCodeWith(const Executable &other) const {
     return impl_ == other.impl_;
@@ -264,7 +274,8 @@ public:
   /// Context: compiling again while the module is unchanged returns the
   /// same Executable at no cost.
   Executable compile(const std::string &function,
-                     Target target = Target::Cpu) const;
+                     Target target = Target::Cpu,
+                     const CompileOptions &options = {}) const;
 
   struct Impl;
 

@@ -10,7 +10,8 @@
 using namespace ens;
 namespace me = mlir::ens;
 
-Executable Module::compile(const std::string &function, Target target) const {
+Executable Module::compile(const std::string &function, Target target,
+                           const CompileOptions &options) const {
   std::lock_guard<std::recursive_mutex> lock(impl_->context->mutex);
   mlir::MLIRContext *context = &impl_->context->context;
   DiagnosticCollector diagnostics(context);
@@ -22,7 +23,11 @@ Executable Module::compile(const std::string &function, Target target) const {
   std::string text;
   llvm::raw_string_ostream os(text);
   finished->print(os);
-  auto key = std::make_tuple(function, target, std::move(text));
+  if (options.threads < 0)
+    throw Error("threads must be 0 (one per core) or more, got " +
+                std::to_string(options.threads));
+  auto key =
+      std::make_tuple(function, target, options.threads, std::move(text));
   if (auto it = impl_->context->compiled.find(key);
       it != impl_->context->compiled.end())
     return Executable(it->second);
@@ -43,8 +48,10 @@ Executable Module::compile(const std::string &function, Target target) const {
     break;
   }
   case Target::Cpu: {
+    me::CpuOptions cpuOptions;
+    cpuOptions.threads = options.threads;
     llvm::Expected<std::unique_ptr<me::CpuExecutable>> cpu =
-        me::CpuExecutable::compile(*finished, function);
+        me::CpuExecutable::compile(*finished, function, cpuOptions);
     if (!cpu)
       throw Error(llvm::toString(cpu.takeError()));
     impl->cpu = std::move(*cpu);
@@ -65,6 +72,10 @@ Executable::Executable(std::shared_ptr<const Impl> impl)
 const Signature &Executable::signature() const { return impl_->signature; }
 
 Target Executable::target() const { return impl_->target; }
+
+unsigned Executable::threads() const {
+  return impl_->cpu ? impl_->cpu->getNumThreads() : 1;
+}
 
 /// A view of `tensor` for the CPU backend.
 static me::BufferRef toBuffer(const Tensor &tensor) {

@@ -30,9 +30,10 @@ struct Context::Impl {
   mlir::MLIRContext context;
   /// Serialises everything that creates or changes IR, and diagnostics.
   std::recursive_mutex mutex;
-  /// Compiled functions by (function, target, the module's text): a module
+  /// Compiled functions by (function, target, threads, the module's text): a
+  /// module
   /// compiled again unchanged reuses its code.
-  std::map<std::tuple<std::string, Target, std::string>,
+  std::map<std::tuple<std::string, Target, int, std::string>,
            std::shared_ptr<const Executable::Impl>>
       compiled;
 };

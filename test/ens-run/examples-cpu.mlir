@@ -12,6 +12,9 @@
 // RUN: ens-run %ens_src_root/examples/ensemble_tensordot.mlir --entry=predict_batch --random-inputs=4 --backend=cpu --expect=%t/tensordot/out0.npy
 // RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_forward --random-inputs=1 --output-dir=%t/forward
 // RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_forward --random-inputs=1 --backend=cpu --atol=1e-5 --expect=%t/forward/out0.npy
+// The same on one thread and on two.
+// RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_forward --random-inputs=1 --backend=cpu --cpu-threads=1 --atol=1e-5 --expect=%t/forward/out0.npy
+// RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_forward --random-inputs=1 --backend=cpu --cpu-threads=2 --atol=1e-5 --expect=%t/forward/out0.npy
 // RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_loss_per_member --random-inputs=3 --output-dir=%t/per-member
 // RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_loss_per_member --random-inputs=3 --backend=cpu --expect=%t/per-member/out0.npy
 //

@@ -77,6 +77,11 @@ cl::opt<double> rtol("rtol", cl::desc("Relative tolerance of --expect"),
                      cl::init(1e-5));
 cl::opt<double> atol("atol", cl::desc("Absolute tolerance of --expect"),
                      cl::init(1e-6));
+// Not "threads": libLLVM registers an option of that name.
+cl::opt<unsigned> threads(
+    "cpu-threads",
+    cl::desc("Threads for --backend=cpu (default: one per core)"),
+    cl::init(0));
 cl::opt<bool> printSummary(
     "summary", cl::desc("Print each result's type, minimum, mean and "
                         "maximum instead of its values"));
@@ -173,8 +178,10 @@ llvm::Expected<std::vector<HostTensor>>
 run(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
   if (backend == Backend::Interp)
     return Interpreter(module).run(entry, args);
+  CpuOptions options;
+  options.threads = threads;
   llvm::Expected<std::unique_ptr<CpuExecutable>> executable =
-      CpuExecutable::compile(module, entry.getSymName());
+      CpuExecutable::compile(module, entry.getSymName(), options);
   if (!executable)
     return executable.takeError();
   return (*executable)->run(args);

@@ -261,7 +261,13 @@ TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
   bool contraction = linalg::isaContractionOpInterface(op);
   std::optional<unsigned> bits = widestElementBits(op);
   std::optional<unsigned> vectorLoop;
-  if (bits && succeeded(linalg::vectorizeOpPrecondition(op)))
+  // A reduction to a scalar would vectorize to a vector.contract with a
+  // 0-d accumulator, which the vector dialect rejects; it stays scalar.
+  bool scalarResult =
+      cast<ShapedType>(op.getDpsInitOperand(0)->get().getType()).getRank() ==
+      0;
+  if (bits && !scalarResult &&
+      succeeded(linalg::vectorizeOpPrecondition(op)))
     vectorLoop = pickVectorLoop(op, contraction);
   if (vectorLoop) {
     plan.vectorize = true;

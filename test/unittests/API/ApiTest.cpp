@@ -243,6 +243,44 @@ TEST(ApiTest, RunsInPlaceOnCallerMemoryThroughDLPack) {
   EXPECT_EQ(y, (std::vector<float>{2, 6, 12, 8, 15, 24}));
 }
 
+TEST(ApiTest, RunsOnTheThreadsAskedFor) {
+  ens::Context context;
+  ens::Module module = context.parse(R"mlir(
+func.func @members(%x: tensor<64x32xf32>, %w: tensor<16x32x8xf32>) -> tensor<16x64x8xf32> {
+  %y = ens.einsum %x, %w {spec = "bi,mio->mbo"} : tensor<64x32xf32>, tensor<16x32x8xf32> -> tensor<16x64x8xf32>
+  %t = ens.tanh %y : tensor<16x64x8xf32>
+  return %t : tensor<16x64x8xf32>
+}
+)mlir");
+  std::vector<double> x(64 * 32), w(16 * 32 * 8);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = std::sin(0.1 * i);
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = std::cos(0.3 * i) / 8;
+  std::vector<ens::Tensor> args{ens::Tensor({DType::F32, {64, 32}}, x),
+                                ens::Tensor({DType::F32, {16, 32, 8}}, w)};
+  std::vector<double> reference =
+      module.compile("members", ens::Target::Interpreter).run(args)[0].values();
+  EXPECT_EQ(module.compile("members", ens::Target::Interpreter).threads(), 1u);
+  for (int threads : {1, 2, 4}) {
+    ens::Executable executable =
+        module.compile("members", ens::Target::Cpu, {threads});
+    // Threads need libomp; without it the code runs on one thread.
+    EXPECT_TRUE(executable.threads() == unsigned(threads) ||
+                executable.threads() == 1u);
+    std::vector<double> y = executable.run(args)[0].values();
+    ASSERT_EQ(y.size(), reference.size());
+    for (size_t i = 0; i < y.size(); ++i)
+      ASSERT_NEAR(y[i], reference[i], 1e-5 * std::fabs(reference[i]) + 1e-6)
+          << "element " << i << " on " << threads << " threads";
+  }
+  EXPECT_FALSE(module.compile("members", ens::Target::Cpu, {2})
+                   .sharesCodeWith(module.compile("members", ens::Target::Cpu,
+                                                  {1})));
+  expectError([&] { module.compile("members", ens::Target::Cpu, {-1}); },
+              "threads must be 0 (one per core) or more, got -1");
+}
+
 TEST(ApiTest, CompilesAndRunsFromManyThreads) {
   ens::Context context;
   ens::Module module = context.parse(kScale);

@@ -4,6 +4,7 @@
 
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
+#include "ens/Backend/CpuBackend.h"
 #include "ens/Interpreter/Interpreter.h"
 
 #include "mlir/IR/Verifier.h"
@@ -26,6 +27,7 @@ using namespace mlir::ens::test;
 static DialectRegistry makeRegistry() {
   DialectRegistry registry;
   registerAllDialects(registry);
+  registerCpuBackendDialects(registry);
   return registry;
 }
 

@@ -13,6 +13,7 @@
 
 #include "AutodiffTestUtils.h"
 
+#include "ens/Backend/CpuBackend.h"
 #include "ens/Interpreter/Interpreter.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -190,6 +191,32 @@ TEST_P(VjpTest, MatchesCentralDifferences) {
 // The rules emit ens ops, so they can be differentiated in turn: the
 // gradient of a gradient (a Hessian-vector product) must match central
 // differences of the first gradient.
+// The CPU backend compiles the same value_and_grad programs (its pipeline
+// lowers the transform) and must agree with the interpreter.
+TEST_P(VjpTest, CpuBackendMatchesInterpreter) {
+  for (int seed = 0; seed < 2; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    Random random(1000 * seed + 9);
+    Instance instance = GetParam().generate(random);
+    Shape wrt;
+    std::string source = buildProgram(instance, random, false, wrt);
+    SCOPED_TRACE(source);
+    Program program(source);
+    ASSERT_TRUE(program.isValid());
+    llvm::Expected<std::unique_ptr<CpuExecutable>> cpu =
+        CpuExecutable::compile(program.getModule(), "main");
+    ASSERT_TRUE(bool(cpu)) << llvm::toString(cpu.takeError());
+    llvm::Expected<std::vector<HostTensor>> actual = (*cpu)->run(instance.inputs);
+    ASSERT_TRUE(bool(actual)) << llvm::toString(actual.takeError());
+    ASSERT_TRUE(program.apply({PassKind::Autodiff}));
+    std::vector<HostTensor> expected =
+        run(program.getModule(), "main", instance.inputs);
+    ASSERT_EQ(actual->size(), expected.size());
+    for (auto [i, got, want] : llvm::enumerate(*actual, expected))
+      expectClose(got, want, 1e-9, 1e-9, formatv("result {0}", i).str());
+  }
+}
+
 /// Second order is checked where the first-order gradient is exact: not
 /// for convert, whose gradient is rounded to f32.
 class SecondOrderVjpTest : public VjpTest {};
