@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/CpuBackend.h"
+#include "ens/Backend/CudaBackend.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Interpreter/Interpreter.h"
@@ -31,6 +32,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
@@ -43,7 +45,7 @@ using namespace mlir::ens;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Backend { Interp, Cpu };
+enum class Backend { Interp, Cpu, CudaEmu, Cuda };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
                                cl::Required);
@@ -90,7 +92,10 @@ cl::opt<Backend> backend(
     cl::values(clEnumValN(Backend::Interp, "interp",
                           "the reference interpreter"),
                clEnumValN(Backend::Cpu, "cpu",
-                          "native code JIT-compiled through LLVM")),
+                          "native code JIT-compiled through LLVM"),
+               clEnumValN(Backend::CudaEmu, "cuda-emu",
+                          "CUDA kernels emulated on the host CPU"),
+               clEnumValN(Backend::Cuda, "cuda", "CUDA kernels on a GPU")),
     cl::init(Backend::Interp));
 
 int fail(const llvm::Twine &message) {
@@ -173,11 +178,65 @@ llvm::Error checkExpected(size_t index, const HostTensor &result,
   return error(message);
 }
 
+cl::opt<std::string> cudaDump(
+    "cuda-dump", cl::Hidden,
+    cl::desc("With --backend=cuda-emu, write the CUDA source, launch plan "
+             "and NVRTC logs for sm_80 and sm_90 to DIR"),
+    cl::value_desc("DIR"));
+cl::opt<std::string> cudaCompile(
+    "cuda-nvrtc-compile", cl::Hidden,
+    cl::desc("Compile the CUDA source FILE with NVRTC for sm_90, print its "
+             "log and exit"),
+    cl::value_desc("FILE"));
+
+/// Runs `entry` as CUDA kernels: emulated, after checking with NVRTC that
+/// every kernel compiles, or on a GPU.
+llvm::Expected<std::vector<HostTensor>>
+runCuda(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
+  if (backend == Backend::Cuda)
+    if (llvm::Error failure = cuda::loadCudaDriver())
+      return std::move(failure);
+  llvm::Expected<cuda::CudaProgram> program =
+      cuda::generateCuda(module, entry.getSymName());
+  if (!program)
+    return program.takeError();
+  std::string name = (entry.getSymName() + ".cu").str();
+  if (!cudaDump.empty()) {
+    llvm::sys::fs::create_directories(cudaDump);
+    auto write = [&](StringRef file, StringRef text) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os((cudaDump + "/" + file).str(), ec);
+      os << text;
+    };
+    write(name, program->source);
+    write("plan.txt", program->plan.print());
+    for (StringRef arch : {"sm_80", "sm_90"}) {
+      llvm::Expected<cuda::CompiledCuda> compiled =
+          cuda::compileWithNvrtc(program->source, name, arch);
+      if (!compiled)
+        return compiled.takeError();
+      write(("nvrtc-" + arch + ".log").str(), compiled->log);
+    }
+  } else if (cuda::isNvrtcAvailable()) {
+    llvm::Expected<cuda::CompiledCuda> compiled =
+        cuda::compileWithNvrtc(program->source, name, "sm_90");
+    if (!compiled)
+      return compiled.takeError();
+  }
+  llvm::Expected<std::unique_ptr<cuda::EmulatedExecutable>> executable =
+      cuda::EmulatedExecutable::compile(std::move(*program));
+  if (!executable)
+    return executable.takeError();
+  return (*executable)->run(args);
+}
+
 /// Runs `entry` on the chosen backend.
 llvm::Expected<std::vector<HostTensor>>
 run(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
   if (backend == Backend::Interp)
     return Interpreter(module).run(entry, args);
+  if (backend == Backend::Cuda || backend == Backend::CudaEmu)
+    return runCuda(module, entry, args);
   CpuOptions options;
   options.threads = threads;
   llvm::Expected<std::unique_ptr<CpuExecutable>> executable =
@@ -207,6 +266,23 @@ FailureOr<func::FuncOp> findEntry(ModuleOp module, std::string &error) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "Run an ens function on .npy inputs\n");
+  if (!cudaCompile.empty()) {
+    auto source = llvm::MemoryBuffer::getFile(cudaCompile);
+    if (!source) {
+      llvm::WithColor::error() << "cannot read " << cudaCompile << "\n";
+      return 1;
+    }
+    llvm::Expected<cuda::CompiledCuda> compiled = cuda::compileWithNvrtc(
+        (*source)->getBuffer(), llvm::sys::path::filename(cudaCompile),
+        "sm_90");
+    if (!compiled) {
+      llvm::WithColor::error() << llvm::toString(compiled.takeError())
+                               << "\n";
+      return 1;
+    }
+    llvm::outs() << compiled->log;
+    return 0;
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);

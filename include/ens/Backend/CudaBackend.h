@@ -1,0 +1,146 @@
+//===- CudaBackend.h - ens functions as CUDA kernels ------------*- C++ -*-===//
+//
+// Compiles one function of an ens module to CUDA C++ source (one kernel per
+// linalg op after bufferization) and a launch plan, compiles the source with
+// NVRTC, and runs the plan either on the host (an emulation of the CUDA
+// execution model that compiles the same source with the host compiler) or,
+// later, on a GPU through the Driver API.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_BACKEND_CUDABACKEND_H
+#define ENS_BACKEND_CUDABACKEND_H
+
+#include "ens/Support/HostTensor.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::ens::cuda {
+
+/// What a buffer of the launch plan holds.
+enum class BufferKind {
+  /// Argument `index` of the function, read only.
+  Input,
+  /// Result `index` of the function.
+  Output,
+  /// An intermediate the plan allocates.
+  Temporary,
+  /// A constant, initialized from `init` before the first kernel.
+  Constant,
+};
+
+/// One buffer of the launch plan: dense row-major memory.
+struct BufferInfo {
+  BufferKind kind;
+  /// The argument or result number for inputs and outputs.
+  unsigned index = 0;
+  DType dtype;
+  llvm::SmallVector<int64_t, 4> shape;
+  int64_t bytes = 0;
+  /// The bytes of a constant.
+  std::vector<uint8_t> init;
+};
+
+/// An argument of a kernel launch: a buffer's base address or a scalar.
+struct KernelArg {
+  bool isBuffer;
+  /// A buffer id, or the value of a `long long` scalar.
+  int64_t value;
+};
+
+/// One kernel of the generated source.
+struct KernelInfo {
+  std::string name;
+  /// The C++ type of each parameter, in order ("float *", "long long").
+  std::vector<std::string> paramTypes;
+  /// The ens ops the kernel computes, for messages.
+  std::string sourceOps;
+};
+
+/// One launch: the kernel and its grid, block and arguments.
+struct KernelLaunch {
+  unsigned kernel;
+  std::array<unsigned, 3> grid = {1, 1, 1};
+  std::array<unsigned, 3> block = {1, 1, 1};
+  std::vector<KernelArg> args;
+};
+
+/// The buffers of a function and the kernels to launch, in order.
+struct LaunchPlan {
+  std::vector<BufferInfo> buffers;
+  std::vector<KernelInfo> kernels;
+  std::vector<KernelLaunch> launches;
+
+  /// A readable listing of the plan.
+  std::string print() const;
+};
+
+/// A function as CUDA source and its launch plan.
+struct CudaProgram {
+  std::string source;
+  LaunchPlan plan;
+  FunctionType type;
+};
+
+/// Generates CUDA source for the function `entry` of `module`, which is left
+/// unchanged. The context must have the CPU backend's dialects registered
+/// (registerCpuBackendDialects). An op the generator cannot handle yet is
+/// reported as an error that names it.
+llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry);
+
+/// Whether this build can compile with NVRTC.
+bool isNvrtcAvailable();
+
+/// Kernels compiled by NVRTC for one architecture.
+struct CompiledCuda {
+  std::string arch;
+  std::string cubin;
+  /// NVRTC's log, with ptxas's register and spill lines for each kernel.
+  std::string log;
+};
+
+/// Compiles `source` (named `name` in messages) to CUBIN for `arch`
+/// ("sm_90"). A failure carries the name and NVRTC's log.
+llvm::Expected<CompiledCuda> compileWithNvrtc(StringRef source, StringRef name,
+                                              StringRef arch);
+
+/// A function compiled for the CPU emulation of the CUDA execution model:
+/// the same source built by the host compiler, kernels run block by block
+/// and thread by thread.
+class EmulatedExecutable {
+public:
+  /// Builds `program`'s source with the host compiler ($ENS_HOST_CXX, else
+  /// c++), caching the shared object by a hash of the source.
+  static llvm::Expected<std::unique_ptr<EmulatedExecutable>>
+  compile(CudaProgram program);
+  ~EmulatedExecutable();
+
+  /// Runs the launch plan on `args`, which must match the signature.
+  llvm::Expected<std::vector<HostTensor>> run(ArrayRef<HostTensor> args);
+
+  const CudaProgram &getProgram() const { return program; }
+
+private:
+  EmulatedExecutable(CudaProgram program, void *library,
+                     std::vector<void *> launchers);
+
+  CudaProgram program;
+  void *library;
+  /// One entry per kernel: void (const unsigned *grid, const unsigned
+  /// *block, void **params).
+  std::vector<void *> launchers;
+};
+
+/// Loads the CUDA driver; without one (no GPU), an error "no CUDA device:
+/// cannot load libcuda.so.1".
+llvm::Error loadCudaDriver();
+
+} // namespace mlir::ens::cuda
+
+#endif // ENS_BACKEND_CUDABACKEND_H

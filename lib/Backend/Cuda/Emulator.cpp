@@ -1,0 +1,263 @@
+//===- Emulator.cpp - The CUDA execution model on the host ----------------===//
+//
+// Builds the generated CUDA source, unchanged, with the host compiler and an
+// emulation header that defines the CUDA keywords, the thread-index
+// variables (thread-local) and the device functions the source uses. A
+// generated shim runs each kernel block by block and thread by thread; the
+// kernels use neither shared memory nor barriers, so running the threads in
+// order is a correct schedule. Arguments are passed as to cuLaunchKernel: an
+// array of pointers to the values. Built objects are cached in a temporary
+// directory by a hash of what was compiled.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/Backend/CudaBackend.h"
+#include "ens/Interpreter/Interpreter.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+static llvm::Error error(const Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// What the host compiler needs to build CUDA source.
+static const char *const kEmulationHeader = R"(// ens: CUDA on the host.
+#include <cmath>
+#include <cstring>
+#include <math.h>
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __restrict__ __restrict
+struct dim3 { unsigned x = 1, y = 1, z = 1; };
+typedef dim3 uint3;
+static thread_local uint3 threadIdx, blockIdx;
+static thread_local dim3 blockDim, gridDim;
+static inline int __float_as_int(float x) { int i; std::memcpy(&i, &x, 4); return i; }
+static inline float __int_as_float(int i) { float x; std::memcpy(&x, &i, 4); return x; }
+static inline long long __double_as_longlong(double x) { long long i; std::memcpy(&i, &x, 8); return i; }
+static inline double __longlong_as_double(long long i) { double x; std::memcpy(&x, &i, 8); return x; }
+)";
+
+/// The shim that launches each kernel over its grid.
+static std::string getShim(const LaunchPlan &plan) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "#include \"ens_cuda_emu.h\"\n#include \"kernels.cu\"\n";
+  for (const KernelInfo &kernel : plan.kernels) {
+    os << "extern \"C\" void ens_emu_" << kernel.name
+       << "(const unsigned *g, const unsigned *b, void **p) {\n"
+       << "  gridDim.x = g[0]; gridDim.y = g[1]; gridDim.z = g[2];\n"
+       << "  blockDim.x = b[0]; blockDim.y = b[1]; blockDim.z = b[2];\n"
+       << "  for (unsigned bz = 0; bz < g[2]; ++bz)\n"
+       << "  for (unsigned by = 0; by < g[1]; ++by)\n"
+       << "  for (unsigned bx = 0; bx < g[0]; ++bx)\n"
+       << "  for (unsigned tz = 0; tz < b[2]; ++tz)\n"
+       << "  for (unsigned ty = 0; ty < b[1]; ++ty)\n"
+       << "  for (unsigned tx = 0; tx < b[0]; ++tx) {\n"
+       << "    blockIdx.x = bx; blockIdx.y = by; blockIdx.z = bz;\n"
+       << "    threadIdx.x = tx; threadIdx.y = ty; threadIdx.z = tz;\n"
+       << "    " << kernel.name << "(";
+    for (auto [i, type] : llvm::enumerate(kernel.paramTypes))
+      os << (i ? ", " : "") << "*(" << type << " *)p[" << i << "]";
+    os << ");\n  }\n}\n";
+  }
+  return text;
+}
+
+static llvm::Error writeFile(StringRef path, StringRef contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return error("cannot write " + path + ": " + ec.message());
+  os << contents;
+  return llvm::Error::success();
+}
+
+/// Builds `program` into a shared object in the cache; returns its path.
+static llvm::Expected<std::string> build(const CudaProgram &program) {
+  const char *fromEnv = std::getenv("ENS_HOST_CXX");
+  std::string compilerName = fromEnv && *fromEnv ? fromEnv : "c++";
+  llvm::ErrorOr<std::string> compiler =
+      llvm::sys::findProgramByName(compilerName);
+  if (!compiler)
+    return error("cuda-emu needs a host C++ compiler: cannot find '" +
+                 compilerName + "' (set ENS_HOST_CXX)");
+  std::string shim = getShim(program.plan);
+  uint64_t hash = llvm::xxh3_64bits(
+      StringRef(*compiler + "\n" + kEmulationHeader + program.source + shim));
+  llvm::SmallString<128> dir;
+  llvm::sys::path::system_temp_directory(/*erasedOnReboot=*/true, dir);
+  llvm::sys::path::append(dir, "ens-cuda-emu", llvm::utohexstr(hash));
+  llvm::SmallString<128> library(dir);
+  llvm::sys::path::append(library, "kernels.so");
+  if (llvm::sys::fs::exists(library))
+    return std::string(library);
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return error("cannot create " + dir + ": " + ec.message());
+  auto inDir = [&](StringRef name) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  };
+  for (auto [name, contents] :
+       {std::pair<StringRef, StringRef>{"ens_cuda_emu.h", kEmulationHeader},
+        {"kernels.cu", program.source},
+        {"shim.cpp", shim}})
+    if (llvm::Error failure = writeFile(inDir(name), contents))
+      return std::move(failure);
+  // Built under a name of its own, then renamed: a concurrent build of the
+  // same source never sees a partial object.
+  std::string partial =
+      inDir("kernels.so." + std::to_string(llvm::sys::Process::getProcessId()));
+  std::string log = inDir("build.log");
+  std::string shimPath = inDir("shim.cpp");
+  SmallVector<StringRef> args = {*compiler,       "-O1",
+                                 "-shared",       "-fPIC",
+                                 "-std=c++17",    "-ffp-contract=off",
+                                 "-x",            "c++",
+                                 "-o",            partial,
+                                 shimPath};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
+                                          StringRef(log)};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt,
+                                         redirects, 0, 0, &message);
+  if (status != 0) {
+    std::string output;
+    if (auto buffer = llvm::MemoryBuffer::getFile(log))
+      output = (*buffer)->getBuffer().str();
+    return error("the host compiler cannot build the emulated kernels (" +
+                 shimPath + ")" + (message.empty() ? "" : ": " + message) +
+                 ":\n" + output);
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(partial, library))
+    return error("cannot rename " + partial + ": " + ec.message());
+  return std::string(library);
+}
+
+llvm::Expected<std::unique_ptr<EmulatedExecutable>>
+EmulatedExecutable::compile(CudaProgram program) {
+  llvm::Expected<std::string> library = build(program);
+  if (!library)
+    return library.takeError();
+  void *handle = dlopen(library->c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return error("cannot load " + *library + ": " + dlerror());
+  std::vector<void *> launchers;
+  for (const KernelInfo &kernel : program.plan.kernels) {
+    void *launcher = dlsym(handle, ("ens_emu_" + kernel.name).c_str());
+    if (!launcher) {
+      dlclose(handle);
+      return error("no kernel " + kernel.name + " in " + *library);
+    }
+    launchers.push_back(launcher);
+  }
+  return std::unique_ptr<EmulatedExecutable>(
+      new EmulatedExecutable(std::move(program), handle, std::move(launchers)));
+}
+
+EmulatedExecutable::EmulatedExecutable(CudaProgram program, void *library,
+                                       std::vector<void *> launchers)
+    : program(std::move(program)), library(library),
+      launchers(std::move(launchers)) {}
+
+EmulatedExecutable::~EmulatedExecutable() { dlclose(library); }
+
+/// Writes element `i` of a buffer of `dtype`.
+static void store(uint8_t *data, DType dtype, int64_t i, double value) {
+  switch (dtype) {
+  case DType::F64:
+    reinterpret_cast<double *>(data)[i] = value;
+    return;
+  case DType::F32:
+    reinterpret_cast<float *>(data)[i] = static_cast<float>(value);
+    return;
+  case DType::I32:
+    reinterpret_cast<int32_t *>(data)[i] = static_cast<int32_t>(value);
+    return;
+  default:
+    data[i] = value != 0;
+  }
+}
+
+static double load(const uint8_t *data, DType dtype, int64_t i) {
+  switch (dtype) {
+  case DType::F64:
+    return reinterpret_cast<const double *>(data)[i];
+  case DType::F32:
+    return reinterpret_cast<const float *>(data)[i];
+  case DType::I32:
+    return reinterpret_cast<const int32_t *>(data)[i];
+  default:
+    return data[i] & 1;
+  }
+}
+
+llvm::Expected<std::vector<HostTensor>>
+EmulatedExecutable::run(ArrayRef<HostTensor> args) {
+  if (llvm::Error mismatch = checkArguments(program.type, args))
+    return std::move(mismatch);
+  const LaunchPlan &plan = program.plan;
+  // 8-byte aligned storage for every buffer.
+  std::vector<std::vector<uint64_t>> storage;
+  std::vector<uint8_t *> data;
+  for (const BufferInfo &buffer : plan.buffers) {
+    storage.emplace_back((buffer.bytes + 7) / 8 + 1, 0);
+    auto *bytes = reinterpret_cast<uint8_t *>(storage.back().data());
+    data.push_back(bytes);
+    if (buffer.kind == BufferKind::Constant)
+      std::memcpy(bytes, buffer.init.data(),
+                  std::min<size_t>(buffer.init.size(), buffer.bytes));
+    if (buffer.kind == BufferKind::Input) {
+      const HostTensor &arg = args[buffer.index];
+      for (int64_t i = 0, e = arg.getNumElements(); i < e; ++i)
+        store(bytes, buffer.dtype, i, arg.values[i]);
+    }
+  }
+  for (const KernelLaunch &launch : plan.launches) {
+    std::vector<int64_t> values;
+    for (const KernelArg &arg : launch.args) {
+      if (arg.isBuffer) {
+        int64_t pointer;
+        std::memcpy(&pointer, &data[arg.value], sizeof(pointer));
+        values.push_back(pointer);
+      } else {
+        values.push_back(arg.value);
+      }
+    }
+    std::vector<void *> params;
+    for (int64_t &value : values)
+      params.push_back(&value);
+    auto launcher = reinterpret_cast<void (*)(const unsigned *,
+                                              const unsigned *, void **)>(
+        launchers[launch.kernel]);
+    launcher(launch.grid.data(), launch.block.data(), params.data());
+  }
+  std::vector<HostTensor> results(program.type.getNumResults());
+  for (auto [i, buffer] : llvm::enumerate(plan.buffers)) {
+    if (buffer.kind != BufferKind::Output)
+      continue;
+    HostTensor tensor(buffer.dtype, buffer.shape);
+    for (int64_t j = 0, e = tensor.getNumElements(); j < e; ++j)
+      tensor.values[j] = load(data[i], buffer.dtype, j);
+    results[buffer.index] = std::move(tensor);
+  }
+  return results;
+}
