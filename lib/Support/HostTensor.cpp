@@ -86,6 +86,22 @@ double mlir::ens::roundToDType(double value, DType dtype) {
   llvm_unreachable("unknown dtype");
 }
 
+size_t mlir::ens::getElementSize(DType dtype) {
+  switch (dtype) {
+  case DType::F64:
+    return 8;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::I1:
+    return 1;
+  }
+  llvm_unreachable("unknown dtype");
+}
+
 llvm::SmallVector<int64_t, 4>
 mlir::ens::getRowMajorStrides(llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<int64_t, 4> strides(shape.size(), 1);

@@ -36,9 +36,6 @@ struct BufferRef {
   llvm::ArrayRef<int64_t> shape;
 };
 
-/// The size in bytes of one element of `dtype` in a BufferRef.
-size_t getElementSize(DType dtype);
-
 /// How to compile for the CPU.
 struct CpuOptions {
   /// The threads that run the compiled code; 0 means one per core. More

@@ -36,6 +36,11 @@ bool isFloatDType(DType dtype);
 /// saturating and NaN to 0), and `value != 0` for i1.
 double roundToDType(double value, DType dtype);
 
+/// The size in bytes of one element of `dtype` in memory laid out as in C:
+/// f32 as float, f64 as double, i32 as int32_t, 16-bit floats as their
+/// bits, i1 as one byte.
+size_t getElementSize(DType dtype);
+
 /// Row-major strides of a tensor of `shape`, in elements.
 llvm::SmallVector<int64_t, 4> getRowMajorStrides(llvm::ArrayRef<int64_t> shape);
 /// The number of elements of a tensor of `shape` (1 for rank 0).

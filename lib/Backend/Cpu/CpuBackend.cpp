@@ -228,22 +228,6 @@ CpuExecutable::~CpuExecutable() {
   cpu::releaseBufferCache();
 }
 
-size_t mlir::ens::getElementSize(DType dtype) {
-  switch (dtype) {
-  case DType::F64:
-    return 8;
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-  case DType::BF16:
-    return 2;
-  case DType::I1:
-    return 1;
-  }
-  llvm_unreachable("unknown dtype");
-}
-
 namespace {
 /// Typed storage for a HostTensor, in the layout a BufferRef describes.
 class TypedStorage {

@@ -142,22 +142,6 @@ static std::optional<DType> getBufferDType(Type type) {
   return std::nullopt;
 }
 
-static size_t getByteSize(DType dtype) {
-  switch (dtype) {
-  case DType::F64:
-    return 8;
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-  case DType::BF16:
-    return 2;
-  case DType::I1:
-    return 1;
-  }
-  return 1;
-}
-
 /// A float literal that reads back exactly, or an expression for inf/NaN.
 static std::string floatLiteral(double value, bool isDouble) {
   if (std::isnan(value))
@@ -620,7 +604,7 @@ llvm::Error Codegen::addBuffer(Value value, BufferKind kind, unsigned index,
   info.index = index;
   info.dtype = *dtype;
   info.shape.assign(type.getShape().begin(), type.getShape().end());
-  info.bytes = type.getNumElements() * getByteSize(*dtype);
+  info.bytes = type.getNumElements() * getElementSize(*dtype);
   info.init = std::move(init);
   bufferOf[value] = program.plan.buffers.size();
   program.plan.buffers.push_back(std::move(info));
