@@ -40,7 +40,9 @@ struct BufferRef {
 struct CpuOptions {
   /// The threads that run the compiled code; 0 means one per core. More
   /// than one needs LLVM's OpenMP runtime (libomp.so.5) at run time; where
-  /// it is missing or does not load, the code runs on one thread.
+  /// it is missing or does not load, the code runs on one thread. Programs
+  /// too small to gain from threads (about 4M loop iterations a call) run on
+  /// one thread too.
   int threads = 0;
 };
 

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/CpuBackend.h"
+#include "ens/Conversion/Passes.h"
+#include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/Interpreter/Interpreter.h"
 
 #include "BufferCache.h"
@@ -47,10 +49,12 @@
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
 
 #include <cstring>
+#include <limits>
 #include <mutex>
 
 using namespace mlir;
@@ -131,6 +135,37 @@ createEngine(ModuleOp module, llvm::orc::JITTargetMachineBuilder host,
   return engine;
 }
 
+/// The loop iterations below which a program runs on one thread: measured
+/// on the benchmarks, a few microseconds of work per thread wake-up.
+static constexpr uint64_t kMinThreadedWork = uint64_t(1) << 22;
+
+/// The total iterations of the linalg ops `module` lowers to: an estimate
+/// of one call's work (each function counted once).
+static uint64_t estimateWork(ModuleOp module) {
+  OwningOpRef<ModuleOp> clone = module.clone();
+  // The real compile reports any error; here a failure just means "large".
+  ScopedDiagnosticHandler silence(module.getContext(),
+                                  [](Diagnostic &) { return success(); });
+  PassManager pm(module.getContext());
+  pm.addPass(createEnsStdlib());
+  pm.addPass(createEnsAutodiff());
+  pm.addPass(createEnsBatch());
+  pm.addPass(createConvertEnsToLinalg());
+  if (failed(pm.run(*clone)))
+    return std::numeric_limits<uint64_t>::max();
+  uint64_t work = 0;
+  clone->walk([&](linalg::LinalgOp op) {
+    uint64_t iterations = 1;
+    for (int64_t extent : op.getStaticLoopRanges())
+      iterations = ShapedType::isDynamic(extent)
+                       ? std::numeric_limits<uint64_t>::max()
+                       : llvm::SaturatingMultiply(iterations,
+                                                  uint64_t(extent));
+    work = llvm::SaturatingAdd(work, iterations);
+  });
+  return work;
+}
+
 llvm::Expected<std::unique_ptr<CpuExecutable>>
 CpuExecutable::compile(ModuleOp module, StringRef entry,
                        const CpuOptions &options) {
@@ -161,6 +196,9 @@ CpuExecutable::compile(ModuleOp module, StringRef entry,
   pipeline.threads = options.threads > 0
                          ? options.threads
                          : llvm::hardware_concurrency().compute_thread_count();
+  // Waking threads costs more than a small program's whole step.
+  if (pipeline.threads > 1 && estimateWork(module) < kMinThreadedWork)
+    pipeline.threads = 1;
   std::optional<std::string> openMP;
   if (pipeline.threads > 1)
     openMP = cpu::findOpenMPRuntime();
