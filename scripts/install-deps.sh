@@ -21,6 +21,7 @@ packages=(
   libdlpack-dev
   "libtorch-dev=1.13.1+dfsg-4"
   "libomp5-19=${LLVM_DEB_VERSION}"
+  libopenblas0-pthread
   libzstd-dev
   zlib1g-dev
   libedit-dev

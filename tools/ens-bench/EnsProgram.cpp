@@ -1,0 +1,172 @@
+//===- EnsProgram.cpp - The step programs ens runs ------------------------===//
+//
+// Writes the one-member step of a workload as MLIR text and lifts it over
+// the members with Module::vmap.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EnsProgram.h"
+
+#include <sstream>
+
+using namespace ens_bench;
+
+namespace {
+std::string tensor(std::initializer_list<int64_t> shape) {
+  std::string text = "tensor<";
+  for (int64_t d : shape)
+    text += std::to_string(d) + "x";
+  return text + "f32>";
+}
+
+/// Declares the standard library's Adam for `type` as @`name`.
+void declareAdam(std::ostringstream &os, const std::string &name,
+                 const std::string &type) {
+  os << "func.func private @" << name << "(" << type << ", " << type << ", "
+     << type << ", " << type << ", !S, !S, !S, !S, !S, !S)\n    -> (" << type
+     << ", " << type << ", " << type
+     << ") attributes {ens.stdlib = \"adam\"}\n";
+}
+
+/// The constants of Adam, as torch.optim.Adam's defaults.
+const char *kAdamConstants = R"(  %beta1 = ens.constant dense<0.9> : !S
+  %beta2 = ens.constant dense<0.999> : !S
+  %eps = ens.constant dense<1.0e-8> : !S
+  %decay = ens.constant dense<0.0> : !S
+)";
+
+/// `%new_p, %new_m, %new_v = call @adam(p, g, m, v, ...)` for `type`.
+void callAdam(std::ostringstream &os, const std::string &fn,
+              const std::string &p, const std::string &g,
+              const std::string &type) {
+  os << "  %n" << p << ", %nm" << p << ", %nv" << p << " = call @" << fn << "(%"
+     << p << ", %" << g << ", %m" << p << ", %v" << p
+     << ", %step, %lr, %beta1, %beta2, %eps, %decay)\n      : (" << type << ", "
+     << type << ", " << type << ", " << type << ", !S, !S, !S, !S, !S, !S) -> ("
+     << type << ", " << type << ", " << type << ")\n";
+}
+
+std::string mlpProgram(const Workload &w) {
+  std::ostringstream os;
+  os << "!X = " << tensor({w.batch, w.in}) << "\n"
+     << "!H = " << tensor({w.batch, w.hidden}) << "\n"
+     << "!T = " << tensor({w.batch, w.out}) << "\n"
+     << "!W1 = " << tensor({w.in, w.hidden}) << "\n"
+     << "!B1 = " << tensor({w.hidden}) << "\n"
+     << "!W2 = " << tensor({w.hidden, w.out}) << "\n"
+     << "!B2 = " << tensor({w.out}) << "\n"
+     << "!S = tensor<f32>\n\n"
+     << "func.func private @mse(!T, !T) -> !S attributes {ens.stdlib = "
+        "\"mse\"}\n";
+  declareAdam(os, "adam_w1", "!W1");
+  declareAdam(os, "adam_b1", "!B1");
+  declareAdam(os, "adam_w2", "!W2");
+  declareAdam(os, "adam_b2", "!B2");
+  os << R"(
+func.func @loss(%x: !X, %w1: !W1, %b1: !B1, %w2: !W2, %b2: !B2, %t: !T)
+    -> !S {
+  %0 = ens.einsum %x, %w1 {spec = "bi,ih->bh"} : !X, !W1 -> !H
+  %1 = ens.broadcast_in_dim %b1 {dims = array<i64: 1>} : !B1 -> !H
+  %2 = ens.add %0, %1 : !H
+  %h = ens.tanh %2 : !H
+  %3 = ens.matmul %h, %w2 : !H, !W2 -> !T
+  %4 = ens.broadcast_in_dim %b2 {dims = array<i64: 1>} : !B2 -> !T
+  %y = ens.add %3, %4 : !T
+  %l = call @mse(%y, %t) : (!T, !T) -> !S
+  return %l : !S
+}
+
+func.func @member_step(%w1: !W1, %b1: !B1, %w2: !W2, %b2: !B2,
+                       %mw1: !W1, %mb1: !B1, %mw2: !W2, %mb2: !B2,
+                       %vw1: !W1, %vb1: !B1, %vw2: !W2, %vb2: !B2,
+                       %step: !S, %lr: !S, %x: !X, %t: !T)
+    -> (!W1, !B1, !W2, !B2, !W1, !B1, !W2, !B2, !W1, !B1, !W2, !B2, !S) {
+  %l, %g1, %g2, %g3, %g4 = ens.value_and_grad @loss(%x, %w1, %b1, %w2, %b2,
+                                                    %t)
+      {wrt = array<i64: 1, 2, 3, 4>}
+      : (!X, !W1, !B1, !W2, !B2, !T) -> (!S, !W1, !B1, !W2, !B2)
+)" << kAdamConstants;
+  callAdam(os, "adam_w1", "w1", "g1", "!W1");
+  callAdam(os, "adam_b1", "b1", "g2", "!B1");
+  callAdam(os, "adam_w2", "w2", "g3", "!W2");
+  callAdam(os, "adam_b2", "b2", "g4", "!B2");
+  os << R"(  return %nw1, %nb1, %nw2, %nb2, %nmw1, %nmb1, %nmw2, %nmb2,
+         %nvw1, %nvb1, %nvw2, %nvb2, %l
+      : !W1, !B1, !W2, !B2, !W1, !B1, !W2, !B2, !W1, !B1, !W2, !B2, !S
+}
+)";
+  return os.str();
+}
+
+std::string tensordotProgram(const Workload &w) {
+  std::ostringstream os;
+  os << "!XS = " << tensor({w.batch, 3, 2}) << "\n"
+     << "!YS = " << tensor({w.batch, 1}) << "\n"
+     << "!X = tensor<3x2xf32>\n!W = tensor<3x2x1xf32>\n!B = tensor<1xf32>\n"
+     << "!S = tensor<f32>\n\n"
+     << "func.func private @mse(!YS, !YS) -> !S attributes {ens.stdlib = "
+        "\"mse\"}\n";
+  declareAdam(os, "adam_w", "!W");
+  declareAdam(os, "adam_b", "!B");
+  os << R"(
+// examples/tensordot.mlir: the model for ONE example.
+func.func @predict(%x: !X, %w: !W, %b: !B) -> !B {
+  %0 = ens.tensordot %x, %w {lhs_dims = array<i64: 0, 1>,
+                             rhs_dims = array<i64: 0, 1>} : !X, !W -> !B
+  %y = ens.add %0, %b : !B
+  return %y : !B
+}
+
+func.func @loss(%xs: !XS, %w: !W, %b: !B, %ys: !YS) -> !S {
+  %p = ens.vmap @predict(%xs, %w, %b)
+      {in_axes = array<i64: 0, -1, -1>, out_axes = array<i64: 0>,
+       size = )"
+     << w.batch << R"( : i64} : (!XS, !W, !B) -> !YS
+  %l = call @mse(%p, %ys) : (!YS, !YS) -> !S
+  return %l : !S
+}
+
+func.func @train_step(%w: !W, %b: !B, %mw: !W, %mb: !B, %vw: !W, %vb: !B,
+                      %step: !S, %lr: !S, %xs: !XS, %ys: !YS)
+    -> (!W, !B, !W, !B, !W, !B, !S) {
+  %l, %gw, %gb = ens.value_and_grad @loss(%xs, %w, %b, %ys)
+      {wrt = array<i64: 1, 2>} : (!XS, !W, !B, !YS) -> (!S, !W, !B)
+)" << kAdamConstants;
+  callAdam(os, "adam_w", "w", "gw", "!W");
+  callAdam(os, "adam_b", "b", "gb", "!B");
+  os << R"(  return %nw, %nb, %nmw, %nmb, %nvw, %nvb, %l
+      : !W, !B, !W, !B, !W, !B, !S
+}
+)";
+  return os.str();
+}
+} // namespace
+
+std::string ens_bench::memberProgram(const Workload &workload) {
+  return workload.kind == Workload::Kind::Mlp ? mlpProgram(workload)
+                                              : tensordotProgram(workload);
+}
+
+std::string ens_bench::addWorkloadStep(ens::Module &module,
+                                       const Workload &workload) {
+  if (workload.kind == Workload::Kind::Tensordot)
+    return "train_step";
+  // Parameters and moments carry the members; step and lr are shared; the
+  // data is shared within an ensemble and batched across ensembles.
+  std::vector<int64_t> state(12, 0), results(13, 0);
+  auto axes = [&](int64_t data) {
+    std::vector<int64_t> in = state;
+    in.insert(in.end(), {-1, -1, data, data});
+    return in;
+  };
+  if (workload.groups == 1)
+    return module.vmap("member_step", axes(-1), results, workload.members,
+                       "train_step");
+  if (workload.groups == workload.members)
+    return module.vmap("member_step", axes(0), results, workload.members,
+                       "train_step");
+  std::string ensemble =
+      module.vmap("member_step", axes(-1), results, workload.membersPerGroup(),
+                  "ensemble_step");
+  return module.vmap(ensemble, axes(0), results, workload.groups, "train_step");
+}

@@ -1,0 +1,40 @@
+//===- EnsProgram.h - The step programs ens runs ----------------*- C++ -*-===//
+//
+// The training step of a workload as ens programs: the model written for
+// ONE member (or one example) as MLIR text, as in
+// examples/ensemble_train_step.mlir, and lifted over the members with the
+// public API's Module::vmap (nested for ensembles of ensembles).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_BENCH_ENSPROGRAM_H
+#define ENS_BENCH_ENSPROGRAM_H
+
+#include "Workload.h"
+
+#include "ens/ens.h"
+
+#include <string>
+
+namespace ens_bench {
+
+/// The one-member module of `workload`:
+///   Mlp:       @member_step(w1, b1, w2, b2, m1..m4, v1..v4, step, lr, x, t)
+///                -> (w1', b1', w2', b2', m1'..m4', v1'..v4', loss)
+///   Tensordot: @train_step(w, b, mw, mb, vw, vb, step, lr, xs, ys)
+///                -> (w', b', mw', mb', vw', vb', loss)
+///              where the loss vmaps @predict over the examples.
+/// Each step is value_and_grad of @loss, then the standard library's Adam
+/// (beta1 0.9, beta2 0.999, eps 1e-8, no weight decay) on every parameter.
+std::string memberProgram(const Workload &workload);
+
+/// Adds to `module` (parsed from memberProgram) the step of the whole
+/// workload and returns its name. Its arguments and results are those of
+/// the member step with the members in front (as [groups, members/groups,
+/// ...] when there are several ensembles), and the data batched per
+/// ensemble; step and lr are shared.
+std::string addWorkloadStep(ens::Module &module, const Workload &workload);
+
+} // namespace ens_bench
+
+#endif // ENS_BENCH_ENSPROGRAM_H

@@ -1,0 +1,147 @@
+//===- EnsRunner.cpp - ens's implementation of a workload -----------------===//
+//
+// Compiles the step, loads the shared initial state and runs it in place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EnsRunner.h"
+
+#include "EnsProgram.h"
+#include "Failure.h"
+
+#include <chrono>
+#include <cstring>
+
+using namespace ens_bench;
+
+std::vector<double> ens_bench::timeBlock(const std::function<void()> &step,
+                                         const BlockSpec &spec) {
+  using Clock = std::chrono::steady_clock;
+  step();
+  std::vector<double> times;
+  double total = 0;
+  while (
+      static_cast<int>(times.size()) < spec.maxSteps &&
+      (static_cast<int>(times.size()) < spec.minSteps || total < spec.minMs)) {
+    Clock::time_point start = Clock::now();
+    step();
+    double ms =
+        std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    times.push_back(ms);
+    total += ms;
+  }
+  return times;
+}
+
+namespace {
+/// Fills `tensor` with `values`, which must have its size.
+void fill(ens::Tensor &tensor, const std::vector<float> &values,
+          const std::string &name) {
+  if (tensor.type().dtype != ens::DType::F32 ||
+      tensor.byteSize() != values.size() * sizeof(float))
+    throw Failure("ens step argument for " + name + " is " +
+                  tensor.type().str() + ", which does not fit its " +
+                  std::to_string(values.size()) + " values");
+  std::memcpy(tensor.data(), values.data(), tensor.byteSize());
+}
+
+const Array &find(const std::vector<Array> &data, const std::string &name) {
+  for (const Array &array : data)
+    if (array.name == name)
+      return array;
+  throw Failure("no array " + name + " in the workload's data");
+}
+} // namespace
+
+EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
+                     const std::vector<Array> &data, int threads,
+                     int checkSteps) {
+  info_.impl = "ens";
+  info_.version =
+      "ens " ENS_BENCH_ENS_VERSION " (LLVM " ENS_BENCH_LLVM_VERSION ")";
+  info_.blas = "none: ens-generated code";
+  info_.notes = workload.kind == Workload::Kind::Mlp
+                    ? (workload.groups > 1 && workload.groups < workload.members
+                           ? "one program: vmap(vmap(value_and_grad + Adam))"
+                           : "one program: vmap(value_and_grad + Adam)")
+                    : "one program: value_and_grad(mse(vmap(predict))) + Adam";
+
+  auto start = std::chrono::steady_clock::now();
+  ens::Module module = context.parse(memberProgram(workload));
+  std::string name = addWorkloadStep(module, workload);
+  ens::CompileOptions options;
+  options.threads = threads;
+  executable = std::make_unique<ens::Executable>(
+      module.compile(name, ens::Target::Cpu, options));
+  info_.threads = static_cast<int>(executable->threads());
+  compileSeconds_ =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+
+  // Arguments: the state (params, m, v), step, lr, x, targets; results:
+  // the new state and the losses.
+  const ens::Signature &signature = executable->signature();
+  const size_t numState = signature.results.size() - 1;
+  if (signature.inputs.size() != numState + 4)
+    throw Failure("the ens step of " + workload.name +
+                  " has an unexpected signature");
+  for (std::vector<ens::Tensor> &copy : state)
+    for (size_t i = 0; i < numState; ++i)
+      copy.emplace_back(signature.inputs[i]);
+  for (size_t i = numState; i < signature.inputs.size(); ++i)
+    inputs.emplace_back(signature.inputs[i]);
+  losses = ens::Tensor(signature.results.back());
+
+  std::vector<std::string> params =
+      workload.kind == Workload::Kind::Mlp
+          ? std::vector<std::string>{"w1", "b1", "w2", "b2"}
+          : std::vector<std::string>{"w", "b"};
+  if (numState != 3 * params.size())
+    throw Failure("the ens step of " + workload.name +
+                  " has an unexpected number of state arguments");
+  for (size_t i = 0; i < params.size(); ++i)
+    fill(state[0][i], find(data, params[i]).values, params[i]);
+  // Moments start at zero, as ens::Tensor does.
+  fill(inputs[1], {static_cast<float>(workload.lr)}, "lr");
+  fill(inputs[2], find(data, "x").values, "x");
+  fill(inputs[3], find(data, "t").values, "targets");
+
+  for (int from = 0; from < 2; ++from) {
+    for (ens::Tensor &tensor : state[from])
+      argViews[from].push_back(tensor.dlpack());
+    for (ens::Tensor &tensor : inputs)
+      argViews[from].push_back(tensor.dlpack());
+    for (ens::Tensor &tensor : state[1 - from])
+      resultViews[from].push_back(tensor.dlpack());
+    resultViews[from].push_back(losses.dlpack());
+    for (DLTensor &view : argViews[from])
+      args[from].push_back(&view);
+    for (DLTensor &view : resultViews[from])
+      results[from].push_back(&view);
+  }
+
+  for (int i = 0; i < checkSteps; ++i) {
+    step();
+    info_.checkLosses.push_back(losses.values());
+  }
+  info_.available = true;
+}
+
+void EnsRunner::step() {
+  steps += 1;
+  *static_cast<float *>(inputs[0].data()) = static_cast<float>(steps);
+  executable->run(args[current], results[current]);
+  current = 1 - current;
+}
+
+void EnsRunner::warmup(int minSteps, double minMs) {
+  BlockSpec spec;
+  spec.minSteps = minSteps;
+  spec.minMs = minMs;
+  spec.maxSteps = 1 << 30;
+  timeBlock([this] { step(); }, spec);
+}
+
+std::vector<double> EnsRunner::block(const BlockSpec &spec) {
+  return timeBlock([this] { step(); }, spec);
+}

@@ -1,0 +1,184 @@
+//===- Workload.cpp - What ens-bench measures -----------------------------===//
+//
+// The benchmark's workloads, their FLOP counts, and their initial state and
+// data, generated from a seed and written for the peers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Workload.h"
+
+#include "Failure.h"
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+using namespace ens_bench;
+
+double Workload::flopsPerStep() const {
+  // 2 M N K per contraction; forward once, backward twice.
+  auto contraction = [](double m, double n, double k) { return 2 * m * n * k; };
+  if (kind == Kind::Tensordot)
+    return 3 * contraction(batch, 1, 3 * 2);
+  double perMember =
+      contraction(batch, hidden, in) + contraction(batch, out, hidden);
+  return 3 * perMember * static_cast<double>(members);
+}
+
+std::map<std::string, std::string> Workload::peerArguments() const {
+  auto str = [](auto value) { return std::to_string(value); };
+  char lrText[32];
+  std::snprintf(lrText, sizeof(lrText), "%.9g", lr);
+  if (kind == Kind::Tensordot)
+    return {{"model", "tensordot"}, {"batch", str(batch)}, {"lr", lrText}};
+  return {{"model", "mlp"},        {"members", str(members)},
+          {"groups", str(groups)}, {"in", str(in)},
+          {"hidden", str(hidden)}, {"out", str(out)},
+          {"batch", str(batch)},   {"lr", lrText}};
+}
+
+std::vector<Workload> ens_bench::defaultWorkloads() {
+  std::vector<Workload> list;
+  Workload shared;
+  shared.name = "mlp-shared";
+  shared.description = "128 members of 64-32(tanh)-8, batch 256 shared";
+  shared.members = 128;
+  shared.groups = 1;
+  shared.in = 64;
+  shared.hidden = 32;
+  shared.out = 8;
+  shared.batch = 256;
+  list.push_back(shared);
+
+  Workload perMember = shared;
+  perMember.name = "mlp-per-member";
+  perMember.description = "128 members of 64-32(tanh)-8, a batch of 256 each";
+  perMember.groups = 128;
+  list.push_back(perMember);
+
+  Workload active;
+  active.name = "al-10x8";
+  active.description =
+      "10 ensembles x 8 members of 8-16(tanh)-1, a batch of 64 per ensemble";
+  active.members = 80;
+  active.groups = 10;
+  active.in = 8;
+  active.hidden = 16;
+  active.out = 1;
+  active.batch = 64;
+  list.push_back(active);
+
+  Workload tensordot;
+  tensordot.name = "tensordot";
+  tensordot.description =
+      "examples/tensordot.mlir, one model, 4096 examples per step";
+  tensordot.kind = Workload::Kind::Tensordot;
+  tensordot.batch = 4096;
+  tensordot.lr = 1e-2;
+  list.push_back(tensordot);
+  return list;
+}
+
+namespace {
+/// SplitMix64: a small, fast generator whose stream is fixed by its seed on
+/// every platform (unlike <random>'s distributions).
+class Random {
+public:
+  explicit Random(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [lo, hi).
+  float uniform(double lo, double hi) {
+    double unit = static_cast<double>(next() >> 11) * 0x1.0p-53;
+    return static_cast<float>(lo + (hi - lo) * unit);
+  }
+
+private:
+  uint64_t state;
+};
+
+int64_t product(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+/// An array of `shape` with elements uniform in [-bound, bound).
+Array uniform(Random &random, std::string name, std::vector<int64_t> shape,
+              double bound) {
+  Array array{std::move(name), std::move(shape), {}};
+  array.values.resize(product(array.shape));
+  for (float &value : array.values)
+    value = random.uniform(-bound, bound);
+  return array;
+}
+
+/// targets[r, o] = sin(sum_i x[r, i] p[i, o]) for the rows r of x [R, in],
+/// with p uniform in +-sqrt(3 / in) (so the sum has unit variance when x is
+/// uniform in +-1).
+std::vector<float> smoothTargets(Random &random, const std::vector<float> &x,
+                                 int64_t in, int64_t out) {
+  std::vector<float> p(in * out);
+  double bound = std::sqrt(3.0 / static_cast<double>(in));
+  for (float &value : p)
+    value = random.uniform(-bound, bound);
+  int64_t rows = static_cast<int64_t>(x.size()) / in;
+  std::vector<float> targets(rows * out);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t o = 0; o < out; ++o) {
+      double sum = 0;
+      for (int64_t i = 0; i < in; ++i)
+        sum += static_cast<double>(x[r * in + i]) * p[i * out + o];
+      targets[r * out + o] = static_cast<float>(std::sin(sum));
+    }
+  return targets;
+}
+} // namespace
+
+std::vector<Array> ens_bench::makeData(const Workload &workload,
+                                       uint64_t seed) {
+  Random random(seed);
+  std::vector<Array> arrays;
+  if (workload.kind == Workload::Kind::Tensordot) {
+    const int64_t b = workload.batch;
+    Array x = uniform(random, "x", {b, 3, 2}, 1.0);
+    Array t{"t", {b, 1}, smoothTargets(random, x.values, 6, 1)};
+    arrays.push_back(std::move(x));
+    arrays.push_back(std::move(t));
+    arrays.push_back(uniform(random, "w", {3, 2, 1}, std::sqrt(6.0 / 7.0)));
+    arrays.push_back(uniform(random, "b", {1}, 0.1));
+    return arrays;
+  }
+  const int64_t m = workload.members, g = workload.groups, b = workload.batch,
+                in = workload.in, h = workload.hidden, out = workload.out;
+  Array x = uniform(random, "x", {g, b, in}, 1.0);
+  Array t{"t", {g, b, out}, smoothTargets(random, x.values, in, out)};
+  arrays.push_back(std::move(x));
+  arrays.push_back(std::move(t));
+  auto xavier = [](int64_t fanIn, int64_t fanOut) {
+    return std::sqrt(6.0 / static_cast<double>(fanIn + fanOut));
+  };
+  arrays.push_back(uniform(random, "w1", {m, in, h}, xavier(in, h)));
+  arrays.push_back(uniform(random, "b1", {m, h}, 0.1));
+  arrays.push_back(uniform(random, "w2", {m, h, out}, xavier(h, out)));
+  arrays.push_back(uniform(random, "b2", {m, out}, 0.1));
+  return arrays;
+}
+
+void ens_bench::writeData(const std::vector<Array> &arrays,
+                          const std::string &dir) {
+  for (const Array &array : arrays) {
+    std::string path = dir + "/" + array.name + ".bin";
+    std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "wb"),
+                                                &std::fclose);
+    if (!file ||
+        std::fwrite(array.values.data(), sizeof(float), array.values.size(),
+                    file.get()) != array.values.size())
+      throw Failure("cannot write " + path);
+  }
+}

@@ -1,0 +1,79 @@
+//===- Workload.h - What ens-bench measures ---------------------*- C++ -*-===//
+//
+// A workload is one full training step (forward, MSE loss, backward, Adam)
+// of a model at fixed shapes, in f32, from a fixed initial state and data:
+//
+//   Mlp        `members` copies of  x[B x In] -> tanh(x W1 + b1) -> h W2 + b2
+//              split into `groups` ensembles, each trained on its own batch
+//              (groups == 1: one batch shared by all members; groups ==
+//              members: a batch per member).
+//   Tensordot  ONE model y = tensordot(x[3x2], W[3x2x1], [[0,1],[0,1]]) + b
+//              (examples/tensordot.mlir), batched over `batch` examples.
+//
+// Every implementation, ens's and each peer's, starts from the arrays that
+// writeData() stores, so that their losses can be compared.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_BENCH_WORKLOAD_H
+#define ENS_BENCH_WORKLOAD_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ens_bench {
+
+/// The shapes and hyperparameters of one workload.
+struct Workload {
+  enum class Kind { Mlp, Tensordot };
+
+  /// A short name for the command line and the table, e.g. "mlp-shared".
+  std::string name;
+  /// One line for people.
+  std::string description;
+  Kind kind = Kind::Mlp;
+  /// Mlp: members in all, and ensembles (data batches) they are split into.
+  int64_t members = 1, groups = 1;
+  /// Mlp: layer widths. Tensordot ignores them.
+  int64_t in = 0, hidden = 0, out = 0;
+  /// Examples per step (per ensemble for Mlp).
+  int64_t batch = 0;
+  /// Adam's learning rate, the same for every member.
+  double lr = 1e-3;
+
+  int64_t membersPerGroup() const { return members / groups; }
+  /// The losses a step computes: one per member (Mlp) or one (Tensordot).
+  int64_t numLosses() const { return kind == Kind::Mlp ? members : 1; }
+  /// The floating-point operations of one step counted the usual way: every
+  /// contraction C[MxN] = A[MxK] B[KxN] costs 2 M N K, once forward and
+  /// twice backward (one product per operand gradient), for every member.
+  double flopsPerStep() const;
+  /// The parameters peers take on their command line (--key=value).
+  std::map<std::string, std::string> peerArguments() const;
+};
+
+/// The workloads of the benchmark, in the order they run.
+std::vector<Workload> defaultWorkloads();
+
+/// A named float32 array, row-major.
+struct Array {
+  std::string name;
+  std::vector<int64_t> shape;
+  std::vector<float> values;
+};
+
+/// The initial state and data of `workload`, from `seed`:
+///   Mlp:       x[G,B,In] t[G,B,Out] w1[M,In,H] b1[M,H] w2[M,H,Out] b2[M,Out]
+///   Tensordot: x[B,3,2] t[B,1] w[3,2,1] b[1]
+/// Weights are Xavier-uniform, biases small; targets are a smooth function
+/// of x that the model can fit.
+std::vector<Array> makeData(const Workload &workload, uint64_t seed);
+
+/// Writes each array to DIR/<name>.bin as raw little-endian float32.
+void writeData(const std::vector<Array> &arrays, const std::string &dir);
+
+} // namespace ens_bench
+
+#endif // ENS_BENCH_WORKLOAD_H

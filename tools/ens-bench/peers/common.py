@@ -1,0 +1,99 @@
+# ===- common.py - What ens-bench's Python peers share --------------------=== #
+#
+# The command line every peer takes, the workload's initial state and data
+# (raw float32 files written by ens-bench), and the line protocol: a
+# "ready" line with the first losses, then warmup/block/quit commands on
+# standard input (see tools/ens-bench/PeerRunner.h).
+#
+# ===----------------------------------------------------------------------=== #
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description="an ens-bench peer")
+    parser.add_argument("--impl", required=True)
+    parser.add_argument("--model", required=True, choices=["mlp", "tensordot"])
+    parser.add_argument("--members", type=int, default=1)
+    parser.add_argument("--groups", type=int, default=1)
+    parser.add_argument("--in", dest="inputs", type=int, default=0)
+    parser.add_argument("--hidden", type=int, default=0)
+    parser.add_argument("--out", type=int, default=0)
+    parser.add_argument("--batch", type=int, required=True)
+    parser.add_argument("--lr", type=float, required=True)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--threads", type=int, required=True)
+    parser.add_argument("--check-steps", type=int, default=3)
+    return parser.parse_args()
+
+
+def _load(args, name, shape):
+    values = np.fromfile(f"{args.data}/{name}.bin", dtype="<f4")
+    return values.reshape(shape)
+
+
+def mlp_arrays(args):
+    """x [G,B,In], t [G,B,Out], w1 [M,In,H], b1 [M,H], w2 [M,H,Out],
+    b2 [M,Out]."""
+    m, g, b = args.members, args.groups, args.batch
+    i, h, o = args.inputs, args.hidden, args.out
+    return {
+        "x": _load(args, "x", (g, b, i)),
+        "t": _load(args, "t", (g, b, o)),
+        "w1": _load(args, "w1", (m, i, h)),
+        "b1": _load(args, "b1", (m, h)),
+        "w2": _load(args, "w2", (m, h, o)),
+        "b2": _load(args, "b2", (m, o)),
+    }
+
+
+def tensordot_arrays(args):
+    """x [B,3,2], t [B,1], w [3,2,1], b [1]."""
+    b = args.batch
+    return {
+        "x": _load(args, "x", (b, 3, 2)),
+        "t": _load(args, "t", (b, 1)),
+        "w": _load(args, "w", (3, 2, 1)),
+        "b": _load(args, "b", (1,)),
+    }
+
+
+def emit(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def unavailable(reason):
+    emit({"event": "unavailable", "reason": reason})
+    sys.exit(1)
+
+
+def serve(step, info, check_steps):
+    """Runs the protocol. step(want_losses) runs one full training step and
+    returns the losses (one per member) when asked; info describes the peer
+    (impl, version, blas, notes, threads)."""
+    losses = [[float(v) for v in step(True)] for _ in range(check_steps)]
+    emit(dict(event="ready", losses=losses, **info))
+    for line in sys.stdin:
+        words = line.split()
+        if not words or words[0] == "quit":
+            return
+        min_steps, min_ms = int(words[1]), float(words[2])
+        max_steps = int(words[3]) if words[0] == "block" else 1 << 30
+        step(False)
+        times, total = [], 0.0
+        while len(times) < max_steps and (len(times) < min_steps
+                                          or total < min_ms):
+            start = time.perf_counter()
+            step(False)
+            times.append((time.perf_counter() - start) * 1e3)
+            total += times[-1]
+        if words[0] == "block":
+            emit({"event": "block", "ms": times})
+        else:
+            emit({"event": "warmup"})

@@ -1,0 +1,131 @@
+# ===- jax_peer.py - ens-bench's JAX peer ---------------------------------=== #
+#
+# The training step of an ens-bench workload in JAX, written the way JAX
+# users batch models (run by ens-bench; see common.py for the protocol):
+#
+#   --impl=jit-vmap  ONE jax.jit of the whole step: vmap(value_and_grad) of
+#                    the one-member loss over the stacked parameters (nested
+#                    vmaps for ensembles of ensembles; for the tensordot
+#                    model, value_and_grad of the MSE of the one-example
+#                    model vmapped over the examples), then Adam (as
+#                    torch.optim.Adam: betas 0.9/0.999, eps 1e-8), with the
+#                    state buffers donated.
+#
+# ===----------------------------------------------------------------------=== #
+
+import os
+import sys
+from functools import partial
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+
+try:
+    import jax
+    import jax.numpy as jnp
+    import jaxlib
+except ImportError as error:
+    common.unavailable(f"cannot import jax: {error}")
+
+BETA1, BETA2, EPS = 0.9, 0.999, 1e-8
+
+
+def adam(p, g, m, v, step, lr):
+    m = BETA1 * m + (1 - BETA1) * g
+    v = BETA2 * v + (1 - BETA2) * g * g
+    m_hat = m / (1 - BETA1 ** step)
+    v_hat = v / (1 - BETA2 ** step)
+    return p - lr * m_hat / (jnp.sqrt(v_hat) + EPS), m, v
+
+
+def make_step(loss_and_grads, lr):
+    """The jitted step (params, m, v, step, x, t) -> (params', m', v',
+    losses), with params, m and v donated."""
+    @partial(jax.jit, donate_argnums=(0, 1, 2))
+    def step(params, m, v, count, x, t):
+        losses, grads = loss_and_grads(params, x, t)
+        updated = jax.tree_util.tree_map(
+            lambda p, g, mm, vv: adam(p, g, mm, vv, count, lr),
+            params, grads, m, v)
+        leaves = lambda i: jax.tree_util.tree_map(  # noqa: E731
+            lambda _, u: u[i], params, updated)
+        return leaves(0), leaves(1), leaves(2), losses
+    return step
+
+
+def mlp(args, a):
+    def member_loss(p, x, t):
+        h = jnp.tanh(x @ p["w1"] + p["b1"])
+        return jnp.mean((h @ p["w2"] + p["b2"] - t) ** 2)
+
+    member = jax.value_and_grad(member_loss)
+    g, k = args.groups, args.members // args.groups
+    x, t = a["x"], a["t"]
+    if g == 1:
+        run, x, t, shape = jax.vmap(member, (0, None, None)), x[0], t[0], ()
+        how = "vmap"
+    elif g == args.members:
+        run, shape, how = jax.vmap(member, (0, 0, 0)), (), "vmap"
+    else:
+        run = jax.vmap(jax.vmap(member, (0, None, None)), (0, 0, 0))
+        shape, how = (g, k), "vmap(vmap(...))"
+    params = {n: jnp.asarray(a[n].reshape(shape + a[n].shape[1:]) if shape
+                             else a[n]) for n in ("w1", "b1", "w2", "b2")}
+    return (params, run, jnp.asarray(x), jnp.asarray(t),
+            f"jit of {how}(value_and_grad) + Adam, one XLA program")
+
+
+def tensordot(args, a):
+    def predict(example, w, b):
+        return jnp.tensordot(example, w, axes=([0, 1], [0, 1])) + b
+
+    def loss(p, x, t):
+        y = jax.vmap(predict, (0, None, None))(x, p["w"], p["b"])
+        return jnp.mean((y - t) ** 2)
+
+    params = {"w": jnp.asarray(a["w"]), "b": jnp.asarray(a["b"])}
+    return (params, jax.value_and_grad(loss), jnp.asarray(a["x"]),
+            jnp.asarray(a["t"]),
+            "jit of value_and_grad(mse(vmap(predict))) + Adam, one XLA program")
+
+
+def dot_kernels():
+    """What computes the contractions. XLA:CPU runs its own kernels, built
+    into jaxlib; it calls no BLAS library (numpy's, loaded for the data, is
+    not used by the step)."""
+    return f"XLA:CPU's own kernels in jaxlib {jaxlib.__version__} " \
+           f"(no external BLAS)"
+
+
+def main():
+    args = common.parse_args()
+    if args.impl != "jit-vmap":
+        common.unavailable(f"unknown implementation {args.impl}")
+    if args.model == "mlp":
+        params, run, x, t, notes = mlp(args, common.mlp_arrays(args))
+    else:
+        params, run, x, t, notes = tensordot(args,
+                                             common.tensordot_arrays(args))
+    step_fn = make_step(run, args.lr)
+    zeros = lambda: jax.tree_util.tree_map(jnp.zeros_like, params)  # noqa
+    state = {"p": params, "m": zeros(), "v": zeros(), "count": 0}
+    blas = dot_kernels()
+
+    def step(want):
+        state["count"] += 1
+        p, m, v, losses = step_fn(state["p"], state["m"], state["v"],
+                                  jnp.float32(state["count"]), x, t)
+        losses.block_until_ready()
+        state.update(p=p, m=m, v=v)
+        return [float(l) for l in jnp.ravel(losses)] if want else None
+
+    info = {"impl": args.impl,
+            "version": f"jax {jax.__version__}, jaxlib {jaxlib.__version__} "
+                       f"({jax.default_backend()})",
+            "blas": blas, "notes": notes,
+            "threads": len(os.sched_getaffinity(0))}
+    common.serve(step, info, args.check_steps)
+
+
+if __name__ == "__main__":
+    main()

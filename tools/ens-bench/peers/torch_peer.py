@@ -1,0 +1,239 @@
+# ===- torch_peer.py - ens-bench's PyTorch peers --------------------------=== #
+#
+# The training step of an ens-bench workload in PyTorch, as its users write
+# it (run by ens-bench; see common.py for the protocol):
+#
+#   --impl=loop     one nn.Sequential and one torch.optim.Adam per member,
+#                   trained one after another (MLP only)
+#   --impl=vmap     torch.func: the members' parameters stacked with
+#                   stack_module_state, the functional_call loss vmapped
+#                   over them (nested for ensembles of ensembles), the sum
+#                   differentiated by autograd, one Adam on the stacks; for
+#                   the tensordot model, the one-example model vmapped over
+#                   the examples
+#   --impl=compile  torch.compile of the members hand-batched with baddbmm
+#                   (or the batched tensordot model), backward through
+#                   AOTAutograd, one Adam
+#
+# Adam is torch.optim.Adam with its defaults (betas 0.9/0.999, eps 1e-8),
+# fused=True where this PyTorch has the fused CPU kernel (the fastest here).
+#
+# ===----------------------------------------------------------------------=== #
+
+import copy
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+
+try:
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+except ImportError as error:
+    common.unavailable(f"cannot import torch: {error}")
+
+
+def blas_info():
+    """What does PyTorch's contractions, from torch.__config__.show()."""
+    config = torch.__config__.show()
+    parts = []
+    match = re.search(r"BLAS_INFO=(\w+)", config)
+    if match:
+        parts.append(f"BLAS_INFO={match.group(1)}")
+    for label, pattern in (("MKL", r"Math Kernel Library Version ([\w.\-]+)"),
+                           ("OpenBLAS", r"OpenBLAS ([\d.]+)"),
+                           ("oneDNN", r"MKL-DNN (v[\d.]+)")):
+        match = re.search(pattern, config)
+        if match:
+            parts.append(f"{label} {match.group(1)}")
+    return ", ".join(parts) if parts else "unknown (see torch.__config__)"
+
+
+def adam(params, lr):
+    try:
+        return torch.optim.Adam(params, lr=lr, fused=True), "fused Adam"
+    except (TypeError, RuntimeError):
+        return torch.optim.Adam(params, lr=lr), "Adam"
+
+
+def make_models(args, a):
+    models = []
+    for m in range(args.members):
+        first = nn.Linear(args.inputs, args.hidden)
+        second = nn.Linear(args.hidden, args.out)
+        with torch.no_grad():
+            first.weight.copy_(torch.from_numpy(a["w1"][m].T))
+            first.bias.copy_(torch.from_numpy(a["b1"][m]))
+            second.weight.copy_(torch.from_numpy(a["w2"][m].T))
+            second.bias.copy_(torch.from_numpy(a["b2"][m]))
+        models.append(nn.Sequential(first, nn.Tanh(), second))
+    return models
+
+
+def mlp_loop(args, a):
+    models = make_models(args, a)
+    optimizers = [adam(model.parameters(), args.lr)[0] for model in models]
+    x, t = torch.from_numpy(a["x"]), torch.from_numpy(a["t"])
+    per_group = args.members // args.groups
+
+    def step(want):
+        losses = []
+        for m, (model, optimizer) in enumerate(zip(models, optimizers)):
+            g = m // per_group
+            loss = F.mse_loss(model(x[g]), t[g])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if want:
+                losses.append(loss.item())
+        return losses
+
+    note = adam([torch.zeros(1, requires_grad=True)], 1.0)[1]
+    return step, f"a loop over members: nn.Sequential, mse_loss, backward, " \
+                 f"one {note} each"
+
+
+def mlp_vmap(args, a):
+    from torch.func import functional_call, stack_module_state
+    try:
+        from torch.func import vmap
+    except ImportError:
+        from functorch import vmap
+    models = make_models(args, a)
+    params, _ = stack_module_state(models)
+    base = copy.deepcopy(models[0]).to("meta")
+
+    # The MSE written out: F.mse_loss has no batching rule for a target
+    # batched at another vmap level than the input (torch 2.x).
+    def member_loss(p, x, t):
+        return (functional_call(base, p, (x,)) - t).pow(2).mean()
+
+    x, t = torch.from_numpy(a["x"]), torch.from_numpy(a["t"])
+    g, k = args.groups, args.members // args.groups
+    if g == 1:
+        run, x, t = vmap(member_loss, in_dims=(0, None, None)), x[0], t[0]
+        shape = lambda v: v  # noqa: E731
+    elif g == args.members:
+        run = vmap(member_loss, in_dims=(0, 0, 0))
+        shape = lambda v: v  # noqa: E731
+    else:
+        run = vmap(vmap(member_loss, in_dims=(0, None, None)),
+                   in_dims=(0, 0, 0))
+        shape = lambda v: v.view(g, k, *v.shape[1:])  # noqa: E731
+    optimizer, note = adam(list(params.values()), args.lr)
+
+    # The members' losses vmapped, their sum differentiated by autograd:
+    # faster here than vmap(grad_and_value(...)) (3.9 against 4.8 ms for
+    # 128 members of 64-32-8), so the faster form is the peer.
+    def step(want):
+        losses = run({n: shape(v) for n, v in params.items()}, x, t)
+        optimizer.zero_grad()
+        losses.sum().backward()
+        optimizer.step()
+        return losses.reshape(-1).tolist() if want else None
+
+    nested = "vmap(vmap(...))" if 1 < g < args.members else "vmap"
+    return step, f"torch.func: stack_module_state, {nested} of the " \
+                 f"functional_call loss, backward of the sum, one {note}"
+
+
+def stacked_mlp(args, a):
+    """The stacked parameters as leaves, and the members' losses."""
+    params = [torch.tensor(a[n], requires_grad=True)
+              for n in ("w1", "b1", "w2", "b2")]
+    g, k, m = args.groups, args.members // args.groups, args.members
+
+    def per_member(data):
+        if g == 1:
+            return data.expand(m, *data.shape[1:])
+        if g == m:
+            return data
+        return data.unsqueeze(1).expand(g, k, *data.shape[1:]).reshape(
+            m, *data.shape[1:])
+
+    def losses(w1, b1, w2, b2, x, t):
+        h = torch.tanh(torch.baddbmm(b1.unsqueeze(1), per_member(x), w1))
+        y = torch.baddbmm(b2.unsqueeze(1), h, w2)
+        return (y - per_member(t)).pow(2).mean(dim=(1, 2))
+
+    return params, losses
+
+
+def mlp_compile(args, a):
+    if not hasattr(torch, "compile"):
+        common.unavailable(f"torch {torch.__version__} has no torch.compile")
+    params, losses = stacked_mlp(args, a)
+    compiled = torch.compile(losses)
+    optimizer, note = adam(params, args.lr)
+    x, t = torch.from_numpy(a["x"]), torch.from_numpy(a["t"])
+
+    def step(want):
+        values = compiled(*params, x, t)
+        optimizer.zero_grad()
+        values.sum().backward()
+        optimizer.step()
+        return values.tolist() if want else None
+
+    return step, f"torch.compile of the members hand-batched with baddbmm, " \
+                 f"backward, one {note}"
+
+
+def tensordot_step(args, a, impl):
+    w = torch.tensor(a["w"], requires_grad=True)
+    b = torch.tensor(a["b"], requires_grad=True)
+    x, t = torch.from_numpy(a["x"]), torch.from_numpy(a["t"])
+    optimizer, note = adam([w, b], args.lr)
+    if impl == "vmap":
+        try:
+            from torch.func import vmap
+        except ImportError:
+            from functorch import vmap
+
+        def predict(example, w, b):
+            return torch.tensordot(example, w, dims=([0, 1], [0, 1])) + b
+
+        batched = vmap(predict, in_dims=(0, None, None))
+        loss_of = lambda w, b: F.mse_loss(batched(x, w, b), t)  # noqa: E731
+        how = "torch.func.vmap of the one-example model over the examples"
+    elif impl == "compile":
+        if not hasattr(torch, "compile"):
+            common.unavailable(f"torch {torch.__version__} has no "
+                               "torch.compile")
+        loss_of = torch.compile(lambda w, b: F.mse_loss(
+            torch.tensordot(x, w, dims=([1, 2], [0, 1])) + b, t))
+        how = "torch.compile of tensordot over the batch"
+    else:
+        common.unavailable("not applicable to one model")
+
+    def step(want):
+        loss = loss_of(w, b)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        return [loss.item()] if want else None
+
+    return step, f"{how}, mse_loss, backward, {note}"
+
+
+def main():
+    args = common.parse_args()
+    torch.set_num_threads(args.threads)
+    if args.model == "tensordot":
+        step, notes = tensordot_step(args, common.tensordot_arrays(args),
+                                     args.impl)
+    else:
+        make = {"loop": mlp_loop, "vmap": mlp_vmap, "compile": mlp_compile}
+        if args.impl not in make:
+            common.unavailable(f"unknown implementation {args.impl}")
+        step, notes = make[args.impl](args, common.mlp_arrays(args))
+    info = {"impl": args.impl, "version": f"torch {torch.__version__}",
+            "blas": blas_info(), "notes": notes,
+            "threads": torch.get_num_threads()}
+    common.serve(step, info, args.check_steps)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,402 @@
+//===- torch-peer.cpp - ens-bench's libtorch peer -------------------------===//
+//
+// The training step of an ens-bench workload written in libtorch's C++ API,
+// as a libtorch user would write it:
+//
+//   --impl=loop  one model per member, each with its own torch::optim::Adam,
+//                trained one after another (forward, mse_loss, backward,
+//                step); the members of an ensemble read its data batch.
+//   --impl=bmm   the members stacked by hand: parameters [M, ...], the
+//                layers as baddbmm over the members, the sum of the members'
+//                MSE losses differentiated once, one Adam over the stacks.
+//                For the tensordot model (one model) this is the natural
+//                batched program: tensordot over the examples.
+//
+// It speaks ens-bench's peer protocol (PeerRunner.h): it reads the initial
+// state from --data, reports the losses of its first steps, and answers
+// warmup/block/quit commands. It also reports which BLAS libtorch calls,
+// found among the libraries loaded into this process.
+//
+//===----------------------------------------------------------------------===//
+
+#include <torch/torch.h>
+#include <torch/version.h>
+
+#include <chrono>
+#include <cstdio>
+#include <dlfcn.h>
+#include <fstream>
+#include <iostream>
+#include <limits.h>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <stdlib.h>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// A failure that makes this peer unavailable, with the reason.
+struct Unavailable {
+  std::string reason;
+};
+
+std::string quote(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20)
+      c = ' ';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string numbers(const std::vector<double> &values) {
+  std::string out = "[";
+  char text[32];
+  for (size_t i = 0; i < values.size(); ++i) {
+    std::snprintf(text, sizeof(text), "%.9g", values[i]);
+    out += (i ? "," : "") + std::string(text);
+  }
+  return out + "]";
+}
+
+void emit(const std::string &json) {
+  std::fputs((json + "\n").c_str(), stdout);
+  std::fflush(stdout);
+}
+
+/// --key=value arguments.
+class Arguments {
+public:
+  Arguments(int argc, char **argv) {
+    for (int i = 1; i < argc; ++i) {
+      std::string arg = argv[i];
+      size_t eq = arg.find('=');
+      if (arg.rfind("--", 0) != 0 || eq == std::string::npos)
+        throw Unavailable{"bad argument " + arg};
+      values[arg.substr(2, eq - 2)] = arg.substr(eq + 1);
+    }
+  }
+  std::string get(const std::string &key) const {
+    auto it = values.find(key);
+    if (it == values.end())
+      throw Unavailable{"missing --" + key};
+    return it->second;
+  }
+  int64_t integer(const std::string &key) const { return std::stoll(get(key)); }
+  double real(const std::string &key) const { return std::stod(get(key)); }
+
+private:
+  std::map<std::string, std::string> values;
+};
+
+/// DIR/NAME.bin (raw float32) as a tensor of `shape`.
+torch::Tensor load(const std::string &dir, const std::string &name,
+                   std::vector<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count *= d;
+  std::vector<float> values(count);
+  std::ifstream file(dir + "/" + name + ".bin", std::ios::binary);
+  file.read(reinterpret_cast<char *>(values.data()),
+            static_cast<std::streamsize>(count * sizeof(float)));
+  if (!file)
+    throw Unavailable{"cannot read " + dir + "/" + name + ".bin"};
+  return torch::from_blob(values.data(), shape, torch::kFloat32).clone();
+}
+
+/// Which BLAS this process loaded: the libraries in /proc/self/maps that
+/// look like one, with OpenBLAS's own description when it is there.
+std::string describeBlas() {
+  std::ifstream maps("/proc/self/maps");
+  std::vector<std::string> seen;
+  for (std::string line; std::getline(maps, line);) {
+    size_t slash = line.find('/');
+    if (slash == std::string::npos)
+      continue;
+    std::string path = line.substr(slash);
+    std::string base = path.substr(path.rfind('/') + 1);
+    if (base.find("blas") == std::string::npos &&
+        base.find("mkl") == std::string::npos &&
+        base.find("blis") == std::string::npos)
+      continue;
+    bool known = false;
+    for (const std::string &p : seen)
+      known |= p == path;
+    if (!known)
+      seen.push_back(path);
+  }
+  std::string text;
+  using Config = char *(*)();
+  if (auto config =
+          reinterpret_cast<Config>(dlsym(RTLD_DEFAULT, "openblas_get_config")))
+    text = config();
+  if (auto core = reinterpret_cast<Config>(
+          dlsym(RTLD_DEFAULT, "openblas_get_corename")))
+    text += std::string(" (core ") + core() + ")";
+  bool reference = false;
+  for (const std::string &path : seen) {
+    char resolved[PATH_MAX];
+    std::string real = realpath(path.c_str(), resolved) ? resolved : path;
+    // Debian's reference BLAS lives in .../blas/libblas.so.3.
+    reference |=
+        real.find("/blas/libblas.so") != std::string::npos && text.empty();
+    text += (text.empty() ? "" : "; ") + real;
+  }
+  if (reference)
+    text = "REFERENCE BLAS (slow; install libopenblas0-pthread): " + text;
+  return text.empty() ? "no BLAS library loaded" : text;
+}
+
+/// One implementation of a workload's step.
+class Step {
+public:
+  virtual ~Step() = default;
+  /// One training step; returns the losses when `wantLosses`.
+  virtual std::vector<double> run(bool wantLosses) = 0;
+};
+
+/// Grads set to none, as Python's zero_grad() does by default.
+void clearGrads(std::vector<torch::Tensor> &params) {
+  for (torch::Tensor &p : params)
+    p.mutable_grad().reset();
+}
+
+torch::optim::AdamOptions adamOptions(double lr) {
+  return torch::optim::AdamOptions(lr).betas({0.9, 0.999}).eps(1e-8);
+}
+
+struct MlpShape {
+  int64_t members, groups, in, hidden, out, batch;
+  double lr;
+  int64_t perGroup() const { return members / groups; }
+};
+
+/// Parameters [M, ...] and data [G, B, ...] from --data.
+struct MlpState {
+  torch::Tensor x, t, w1, b1, w2, b2;
+  MlpState(const std::string &dir, const MlpShape &s)
+      : x(load(dir, "x", {s.groups, s.batch, s.in})),
+        t(load(dir, "t", {s.groups, s.batch, s.out})),
+        w1(load(dir, "w1", {s.members, s.in, s.hidden})),
+        b1(load(dir, "b1", {s.members, s.hidden})),
+        w2(load(dir, "w2", {s.members, s.hidden, s.out})),
+        b2(load(dir, "b2", {s.members, s.out})) {}
+};
+
+class MlpLoop : public Step {
+public:
+  MlpLoop(const std::string &dir, const MlpShape &shape) : shape(shape) {
+    MlpState state(dir, shape);
+    x = state.x;
+    t = state.t;
+    for (int64_t m = 0; m < shape.members; ++m) {
+      std::vector<torch::Tensor> p{state.w1[m].clone(), state.b1[m].clone(),
+                                   state.w2[m].clone(), state.b2[m].clone()};
+      for (torch::Tensor &tensor : p)
+        tensor.requires_grad_(true);
+      optimizers.push_back(
+          std::make_unique<torch::optim::Adam>(p, adamOptions(shape.lr)));
+      params.push_back(std::move(p));
+    }
+  }
+
+  std::vector<double> run(bool wantLosses) override {
+    std::vector<double> losses;
+    for (int64_t m = 0; m < shape.members; ++m) {
+      std::vector<torch::Tensor> &p = params[m];
+      int64_t g = m / shape.perGroup();
+      torch::Tensor h = torch::tanh(torch::addmm(p[1], x[g], p[0]));
+      torch::Tensor y = torch::addmm(p[3], h, p[2]);
+      torch::Tensor loss = torch::mse_loss(y, t[g]);
+      clearGrads(p);
+      loss.backward();
+      optimizers[m]->step();
+      if (wantLosses)
+        losses.push_back(loss.item<double>());
+    }
+    return losses;
+  }
+
+private:
+  MlpShape shape;
+  torch::Tensor x, t;
+  std::vector<std::vector<torch::Tensor>> params;
+  std::vector<std::unique_ptr<torch::optim::Adam>> optimizers;
+};
+
+class MlpBmm : public Step {
+public:
+  MlpBmm(const std::string &dir, const MlpShape &shape) : shape(shape) {
+    MlpState state(dir, shape);
+    x = state.x;
+    t = state.t;
+    params = {state.w1, state.b1, state.w2, state.b2};
+    for (torch::Tensor &tensor : params)
+      tensor.requires_grad_(true);
+    optimizer =
+        std::make_unique<torch::optim::Adam>(params, adamOptions(shape.lr));
+  }
+
+  std::vector<double> run(bool wantLosses) override {
+    torch::Tensor xs = perMember(x), ts = perMember(t);
+    torch::Tensor h =
+        torch::tanh(torch::baddbmm(params[1].unsqueeze(1), xs, params[0]));
+    torch::Tensor y = torch::baddbmm(params[3].unsqueeze(1), h, params[2]);
+    torch::Tensor losses = (y - ts).pow(2).mean({1, 2});
+    clearGrads(params);
+    losses.sum().backward();
+    optimizer->step();
+    if (!wantLosses)
+      return {};
+    torch::Tensor values = losses.detach().to(torch::kFloat64).contiguous();
+    return std::vector<double>(values.data_ptr<double>(),
+                               values.data_ptr<double>() + values.numel());
+  }
+
+private:
+  /// The data [G, B, ...] as [M, B, ...]: a broadcast view for one shared
+  /// batch, as it is for a batch per member, and repeated within each
+  /// ensemble otherwise.
+  torch::Tensor perMember(const torch::Tensor &data) const {
+    if (shape.groups == 1)
+      return data.expand({shape.members, data.size(1), data.size(2)});
+    if (shape.groups == shape.members)
+      return data;
+    return data.unsqueeze(1)
+        .expand({shape.groups, shape.perGroup(), data.size(1), data.size(2)})
+        .reshape({shape.members, data.size(1), data.size(2)});
+  }
+
+  MlpShape shape;
+  torch::Tensor x, t;
+  std::vector<torch::Tensor> params;
+  std::unique_ptr<torch::optim::Adam> optimizer;
+};
+
+/// examples/tensordot.mlir over a batch of examples.
+class TensordotBatched : public Step {
+public:
+  TensordotBatched(const std::string &dir, int64_t batch, double lr)
+      : x(load(dir, "x", {batch, 3, 2})), t(load(dir, "t", {batch, 1})) {
+    params = {load(dir, "w", {3, 2, 1}), load(dir, "b", {1})};
+    for (torch::Tensor &tensor : params)
+      tensor.requires_grad_(true);
+    optimizer = std::make_unique<torch::optim::Adam>(params, adamOptions(lr));
+  }
+
+  std::vector<double> run(bool wantLosses) override {
+    torch::Tensor y =
+        torch::tensordot(x, params[0], {1, 2}, {0, 1}) + params[1];
+    torch::Tensor loss = torch::mse_loss(y, t);
+    clearGrads(params);
+    loss.backward();
+    optimizer->step();
+    if (!wantLosses)
+      return {};
+    return {loss.item<double>()};
+  }
+
+private:
+  torch::Tensor x, t;
+  std::vector<torch::Tensor> params;
+  std::unique_ptr<torch::optim::Adam> optimizer;
+};
+
+std::unique_ptr<Step> makeStep(const Arguments &args, std::string &notes) {
+  std::string impl = args.get("impl"), model = args.get("model");
+  std::string dir = args.get("data");
+  if (model == "tensordot") {
+    if (impl != "bmm")
+      throw Unavailable{"not applicable to one model"};
+    notes = "tensordot over the batch, mse_loss, backward, optim::Adam";
+    return std::make_unique<TensordotBatched>(dir, args.integer("batch"),
+                                              args.real("lr"));
+  }
+  if (model != "mlp")
+    throw Unavailable{"unknown model " + model};
+  MlpShape shape{args.integer("members"), args.integer("groups"),
+                 args.integer("in"),      args.integer("hidden"),
+                 args.integer("out"),     args.integer("batch"),
+                 args.real("lr")};
+  if (impl == "loop") {
+    notes = "a loop over members: addmm/tanh, mse_loss, backward, "
+            "one optim::Adam each";
+    return std::make_unique<MlpLoop>(dir, shape);
+  }
+  if (impl == "bmm") {
+    notes = "members stacked: baddbmm/tanh, sum of MSEs, backward, one "
+            "optim::Adam";
+    return std::make_unique<MlpBmm>(dir, shape);
+  }
+  throw Unavailable{"unknown implementation " + impl};
+}
+
+double millisecondsOf(Step &step) {
+  auto start = std::chrono::steady_clock::now();
+  step.run(false);
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// Answers ens-bench's commands until "quit" or the end of input.
+void serve(Step &step) {
+  for (std::string line; std::getline(std::cin, line);) {
+    std::istringstream command(line);
+    std::string verb;
+    command >> verb;
+    if (verb == "quit")
+      return;
+    int minSteps = 0, maxSteps = 1 << 30;
+    double minMs = 0;
+    command >> minSteps >> minMs;
+    if (verb == "block")
+      command >> maxSteps;
+    std::vector<double> times;
+    double total = 0;
+    step.run(false);
+    while (static_cast<int>(times.size()) < maxSteps &&
+           (static_cast<int>(times.size()) < minSteps || total < minMs)) {
+      times.push_back(millisecondsOf(step));
+      total += times.back();
+    }
+    emit(verb == "block" ? "{\"event\":\"block\",\"ms\":" + numbers(times) + "}"
+                         : "{\"event\":\"warmup\"}");
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    Arguments args(argc, argv);
+    int threads = static_cast<int>(args.integer("threads"));
+    at::set_num_threads(threads);
+    std::string notes;
+    std::unique_ptr<Step> step = makeStep(args, notes);
+    std::vector<std::vector<double>> losses;
+    for (int64_t i = 0, e = args.integer("check-steps"); i < e; ++i)
+      losses.push_back(step->run(true));
+    std::string lossText = "[";
+    for (size_t i = 0; i < losses.size(); ++i)
+      lossText += (i ? "," : "") + numbers(losses[i]);
+    lossText += "]";
+    emit("{\"event\":\"ready\",\"impl\":" + quote(args.get("impl")) +
+         ",\"version\":" + quote("libtorch " TORCH_VERSION " (C++)") +
+         ",\"blas\":" + quote(describeBlas()) + ",\"notes\":" + quote(notes) +
+         ",\"threads\":" + std::to_string(at::get_num_threads()) +
+         ",\"losses\":" + lossText + "}");
+    serve(*step);
+    return 0;
+  } catch (const Unavailable &error) {
+    emit("{\"event\":\"unavailable\",\"reason\":" + quote(error.reason) + "}");
+  } catch (const std::exception &error) {
+    emit("{\"event\":\"unavailable\",\"reason\":" + quote(error.what()) + "}");
+  }
+  return 1;
+}
