@@ -100,9 +100,11 @@ enum class Target {
   Interpreter,
   /// Native code JIT-compiled for this CPU.
   Cpu,
-  /// CUDA kernels through NVRTC on a GPU (not available yet).
+  /// CUDA kernels on a GPU (compiling reports "no CUDA device" without a
+  /// driver; running on a GPU is not implemented yet).
   Cuda,
-  /// The CUDA kernels executed by ens's CPU emulation (not available yet).
+  /// The CUDA kernels, the same source, executed by ens's CPU emulation of
+  /// the CUDA execution model (needs a host C++ compiler at run time).
   CudaEmu,
 };
 

@@ -58,9 +58,22 @@ Executable Module::compile(const std::string &function, Target target,
     break;
   }
   case Target::Cuda:
-  case Target::CudaEmu:
-    throw Error("the CUDA backends are not part of this build of ens yet; "
-                "use Target::Cpu or Target::Interpreter");
+    if (llvm::Error noDevice = me::cuda::loadCudaDriver())
+      throw Error(llvm::toString(std::move(noDevice)));
+    throw Error("running CUDA kernels on a GPU is not implemented yet; use "
+                "Target::CudaEmu to run them on the CPU");
+  case Target::CudaEmu: {
+    llvm::Expected<me::cuda::CudaProgram> program =
+        me::cuda::generateCuda(*finished, function);
+    if (!program)
+      throw Error(llvm::toString(program.takeError()));
+    llvm::Expected<std::unique_ptr<me::cuda::EmulatedExecutable>> emulated =
+        me::cuda::EmulatedExecutable::compile(std::move(*program));
+    if (!emulated)
+      throw Error(llvm::toString(emulated.takeError()));
+    impl->emulated = std::move(*emulated);
+    break;
+  }
   }
   impl_->context->compiled.emplace(std::move(key), impl);
   return Executable(std::move(impl));
@@ -83,10 +96,13 @@ static me::BufferRef toBuffer(const Tensor &tensor) {
           tensor.type().shape};
 }
 
-/// Runs the interpreter on buffers, copying in and out.
-static void interpret(const Executable::Impl &impl,
-                      llvm::ArrayRef<me::BufferRef> args,
-                      llvm::ArrayRef<me::BufferRef> results) {
+/// Runs `run` on host-tensor copies of `args` and copies its results into
+/// `results`: for the backends that do not run on caller memory.
+static void runOnCopies(
+    llvm::ArrayRef<me::BufferRef> args, llvm::ArrayRef<me::BufferRef> results,
+    llvm::function_ref<llvm::Expected<std::vector<me::HostTensor>>(
+        llvm::ArrayRef<me::HostTensor>)>
+        run) {
   std::vector<me::HostTensor> hostArgs;
   for (const me::BufferRef &arg : args) {
     Tensor copy(TensorType{toPublic(arg.dtype),
@@ -95,17 +111,10 @@ static void interpret(const Executable::Impl &impl,
     std::memcpy(copy.data(), arg.data, copy.byteSize());
     hostArgs.emplace_back(arg.dtype, arg.shape, copy.values());
   }
-  std::vector<me::HostTensor> values;
-  {
-    // The interpreter reads IR, which other threads may be creating.
-    std::lock_guard<std::recursive_mutex> lock(impl.context->mutex);
-    llvm::Expected<std::vector<me::HostTensor>> outputs =
-        me::Interpreter(*impl.module).run(impl.function, hostArgs);
-    if (!outputs)
-      throw Error(llvm::toString(outputs.takeError()));
-    values = std::move(*outputs);
-  }
-  for (auto [result, value] : llvm::zip_equal(results, values)) {
+  llvm::Expected<std::vector<me::HostTensor>> values = run(hostArgs);
+  if (!values)
+    throw Error(llvm::toString(values.takeError()));
+  for (auto [result, value] : llvm::zip_equal(results, *values)) {
     Tensor tensor(TensorType{toPublic(value.dtype),
                              std::vector<int64_t>(value.shape.begin(),
                                                   value.shape.end())},
@@ -140,7 +149,17 @@ static void runOnBuffers(const Executable::Impl &impl,
       throw Error(llvm::toString(std::move(error)));
     return;
   }
-  interpret(impl, args, results);
+  if (impl.emulated) {
+    runOnCopies(args, results, [&](llvm::ArrayRef<me::HostTensor> hostArgs) {
+      return impl.emulated->run(hostArgs);
+    });
+    return;
+  }
+  runOnCopies(args, results, [&](llvm::ArrayRef<me::HostTensor> hostArgs) {
+    // The interpreter reads IR, which other threads may be creating.
+    std::lock_guard<std::recursive_mutex> lock(impl.context->mutex);
+    return me::Interpreter(*impl.module).run(impl.function, hostArgs);
+  });
 }
 
 std::vector<Tensor> Executable::run(const std::vector<Tensor> &args) const {

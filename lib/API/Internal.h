@@ -11,6 +11,7 @@
 #include "ens/ens.h"
 
 #include "ens/Backend/CpuBackend.h"
+#include "ens/Backend/CudaBackend.h"
 #include "ens/Support/HostTensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -52,6 +53,8 @@ struct Executable::Impl {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   /// For the CPU.
   std::unique_ptr<mlir::ens::CpuExecutable> cpu;
+  /// For the CPU emulation of the CUDA kernels.
+  std::unique_ptr<mlir::ens::cuda::EmulatedExecutable> emulated;
 };
 
 struct FunctionBuilder::Impl {
