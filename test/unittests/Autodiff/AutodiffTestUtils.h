@@ -10,6 +10,7 @@
 #ifndef ENS_TEST_UNITTESTS_AUTODIFF_AUTODIFFTESTUTILS_H
 #define ENS_TEST_UNITTESTS_AUTODIFF_AUTODIFFTESTUTILS_H
 
+#include "TestSupport.h"
 #include "ens/Support/HostTensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -27,8 +28,6 @@
 #include <vector>
 
 namespace mlir::ens::test {
-
-using Shape = std::vector<int64_t>;
 
 //===----------------------------------------------------------------------===//
 // Programs
@@ -62,11 +61,6 @@ private:
 std::vector<HostTensor> run(ModuleOp module, llvm::StringRef entry,
                             llvm::ArrayRef<HostTensor> args);
 
-/// "tensor<2x3xf64>", "tensor<f32>".
-std::string tensorType(llvm::ArrayRef<int64_t> shape, DType dtype = DType::F64);
-std::string tensorType(const HostTensor &tensor);
-/// "array<i64: 1, 2>" ("array<i64>" when empty).
-std::string i64Array(llvm::ArrayRef<int64_t> values);
 /// An indented `ens.constant` line defining `%<name>` with exactly the
 /// values of `tensor`.
 std::string constantOp(llvm::StringRef name, const HostTensor &tensor);
@@ -76,17 +70,10 @@ std::string constantOp(llvm::StringRef name, const HostTensor &tensor);
 //===----------------------------------------------------------------------===//
 
 /// A deterministic source of random shapes and tensors.
-class Random {
+class Random : public RandomSource {
 public:
-  explicit Random(unsigned seed) : engine(seed) {}
+  using RandomSource::RandomSource;
 
-  int64_t integer(int64_t lo, int64_t hi); // in [lo, hi]
-  double real(double lo, double hi);       // in [lo, hi)
-  bool coin(double probability = 0.5);
-  /// A shape of `rank` dimensions with sizes in [lo, hi].
-  Shape shape(int64_t rank, int64_t lo = 1, int64_t hi = 4);
-  /// A random permutation of 0 .. n-1.
-  Shape permutation(int64_t n);
   /// Values uniform in [lo, hi).
   HostTensor uniform(llvm::ArrayRef<int64_t> shape, double lo = -1.5,
                      double hi = 1.5, DType dtype = DType::F64);
@@ -98,11 +85,6 @@ public:
   HostTensor distinct(llvm::ArrayRef<int64_t> shape);
   /// i32 indices in [lo, hi].
   HostTensor indices(llvm::ArrayRef<int64_t> shape, int64_t lo, int64_t hi);
-
-  std::mt19937 &getEngine() { return engine; }
-
-private:
-  std::mt19937 engine;
 };
 
 //===----------------------------------------------------------------------===//

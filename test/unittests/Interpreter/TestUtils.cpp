@@ -75,26 +75,6 @@ HostTensor test::runOp(llvm::StringRef op, llvm::StringRef resultType,
   return std::move(results.front());
 }
 
-std::string test::tensorType(llvm::ArrayRef<int64_t> shape, DType dtype) {
-  std::string text = "tensor<";
-  for (int64_t size : shape)
-    text += std::to_string(size) + "x";
-  return text + getDTypeName(dtype).str() + ">";
-}
-
-std::string test::tensorType(const HostTensor &tensor) {
-  return tensorType(tensor.shape, tensor.dtype);
-}
-
-std::string test::i64Array(llvm::ArrayRef<int64_t> values) {
-  if (values.empty())
-    return "array<i64>";
-  std::string text = "array<i64: ";
-  for (auto [i, v] : llvm::enumerate(values))
-    text += (i ? ", " : "") + std::to_string(v);
-  return text + ">";
-}
-
 //===----------------------------------------------------------------------===//
 // Indices
 //===----------------------------------------------------------------------===//
@@ -135,33 +115,6 @@ int64_t test::wrapToInt32(int64_t value) {
 //===----------------------------------------------------------------------===//
 // Random inputs
 //===----------------------------------------------------------------------===//
-
-int64_t Random::integer(int64_t lo, int64_t hi) {
-  return std::uniform_int_distribution<int64_t>(lo, hi)(engine);
-}
-
-double Random::real(double lo, double hi) {
-  return std::uniform_real_distribution<double>(lo, hi)(engine);
-}
-
-bool Random::coin(double probability) {
-  return std::bernoulli_distribution(probability)(engine);
-}
-
-Shape Random::shape(int64_t rank, int64_t lo, int64_t hi) {
-  Shape shape;
-  for (int64_t d = 0; d < rank; ++d)
-    shape.push_back(integer(lo, hi));
-  return shape;
-}
-
-Shape Random::permutation(int64_t n) {
-  Shape permutation;
-  for (int64_t i = 0; i < n; ++i)
-    permutation.push_back(i);
-  std::shuffle(permutation.begin(), permutation.end(), engine);
-  return permutation;
-}
 
 HostTensor Random::tensor(DType dtype, llvm::ArrayRef<int64_t> shape, double lo,
                           double hi) {

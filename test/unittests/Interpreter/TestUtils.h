@@ -11,6 +11,7 @@
 #ifndef ENS_TEST_UNITTESTS_INTERPRETER_TESTUTILS_H
 #define ENS_TEST_UNITTESTS_INTERPRETER_TESTUTILS_H
 
+#include "TestSupport.h"
 #include "ens/Interpreter/Interpreter.h"
 #include "ens/Support/HostTensor.h"
 
@@ -27,8 +28,6 @@
 #include <vector>
 
 namespace mlir::ens::test {
-
-using Shape = std::vector<int64_t>;
 
 //===----------------------------------------------------------------------===//
 // Programs
@@ -64,13 +63,6 @@ std::vector<HostTensor> runProgram(llvm::StringRef source,
 HostTensor runOp(llvm::StringRef op, llvm::StringRef resultType,
                  llvm::ArrayRef<HostTensor> args);
 
-/// "tensor<2x3xf32>", "tensor<f32>".
-std::string tensorType(llvm::ArrayRef<int64_t> shape, DType dtype);
-/// The type of `tensor`.
-std::string tensorType(const HostTensor &tensor);
-/// "array<i64: 1, 2>" ("array<i64>" when empty).
-std::string i64Array(llvm::ArrayRef<int64_t> values);
-
 //===----------------------------------------------------------------------===//
 // Indices
 //===----------------------------------------------------------------------===//
@@ -89,26 +81,14 @@ int64_t wrapToInt32(int64_t value);
 //===----------------------------------------------------------------------===//
 
 /// A deterministic source of random shapes and tensors.
-class Random {
+class Random : public RandomSource {
 public:
-  explicit Random(unsigned seed) : engine(seed) {}
+  using RandomSource::RandomSource;
 
-  int64_t integer(int64_t lo, int64_t hi); // in [lo, hi]
-  double real(double lo, double hi);       // in [lo, hi)
-  bool coin(double probability = 0.5);
-  /// A shape of `rank` dimensions with sizes in [lo, hi].
-  Shape shape(int64_t rank, int64_t lo = 1, int64_t hi = 4);
-  /// A random permutation of 0 .. n-1.
-  Shape permutation(int64_t n);
   /// A tensor with values uniform in [lo, hi): reals for float types,
   /// integers for i32, 0 or 1 for i1.
   HostTensor tensor(DType dtype, llvm::ArrayRef<int64_t> shape, double lo = -2,
                     double hi = 2);
-
-  std::mt19937 &getEngine() { return engine; }
-
-private:
-  std::mt19937 engine;
 };
 
 //===----------------------------------------------------------------------===//
