@@ -21,8 +21,6 @@ using namespace mlir::ens::test;
 
 namespace {
 
-std::string dtypeName(DType dtype) { return getDTypeName(dtype).str(); }
-
 const DType kNumericDTypes[] = {DType::F32, DType::F64, DType::I32};
 
 /// Random operands: reals in [-2, 2), or full-range integers.

@@ -19,13 +19,6 @@ using namespace mlir::ens::test;
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kInt32Min = -2147483648.0;
-constexpr double kInt32Max = 2147483647.0;
-
-std::string dtypeName(DType dtype) { return getDTypeName(dtype).str(); }
-
 //===----------------------------------------------------------------------===//
 // Unary and binary ops on random inputs
 //===----------------------------------------------------------------------===//

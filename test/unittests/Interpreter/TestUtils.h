@@ -23,6 +23,7 @@
 #include "gtest/gtest.h"
 
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -75,6 +76,17 @@ int64_t ravel(llvm::ArrayRef<int64_t> index, llvm::ArrayRef<int64_t> shape);
 
 /// Wraps an integer to the int32 range, modulo 2^32.
 int64_t wrapToInt32(int64_t value);
+
+/// Edge values the elementwise and reduction suites feed every op.
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kInt32Min = -2147483648.0;
+constexpr double kInt32Max = 2147483647.0;
+
+/// "f32", "i32": the dtype as spelled in types and test names.
+inline std::string dtypeName(DType dtype) {
+  return getDTypeName(dtype).str();
+}
 
 //===----------------------------------------------------------------------===//
 // Random inputs
