@@ -5,6 +5,7 @@
 
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
+#include "ens/Fusion/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace mlir::ens {
@@ -13,6 +14,7 @@ namespace mlir::ens {
 inline void registerAllPasses() {
   registerEnsPasses();
   registerEnsConversionPasses();
+  registerEnsFusionPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();

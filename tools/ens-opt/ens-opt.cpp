@@ -11,7 +11,7 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  mlir::ens::registerAllDialects(registry);
+  mlir::ens::registerLoweringDialects(registry);
   mlir::ens::registerAllPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "ens optimizer driver\n", registry));

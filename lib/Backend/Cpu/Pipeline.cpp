@@ -4,11 +4,10 @@
 //
 //  1. ens function transforms, convert-ens-to-linalg, inlining.
 //  2. Elementwise fusion of linalg.generic ops where no element is
-//     computed twice.
-//  3. Fusion over the model axis. The batched ops of an ensemble compute
-//     member i of their results from member i of their batched operands;
-//     runs of them become one scf.forall over the members, whose body
-//     computes one member's slice of every op in turn. A member's
+//     computed twice (ens-fuse-elementwise).
+//  3. Fusion over the model axis (ens-fuse-members): runs of the batched
+//     ops of an ensemble become one scf.forall over the members, whose
+//     body computes one member's slice of every op in turn. A member's
 //     intermediate values stay in cache, and the loop is the one parallel
 //     region of the step.
 //  4. Tiling and vectorization of every linalg op on tensors. Large ops
@@ -35,6 +34,8 @@
 
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
+#include "ens/Fusion/Passes.h"
+#include "ens/Support/BoundedRewrites.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -81,93 +82,6 @@ using namespace mlir::ens;
 using namespace mlir::ens::cpu;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Bounds
-//===----------------------------------------------------------------------===//
-
-/// The most rewrites one greedy pattern application may make. Real programs
-/// need a small fraction of this; a pattern set that never settles on some
-/// program stops here instead of running until memory runs out.
-constexpr int64_t kMaxRewrites = 1 << 22;
-
-/// The greedy driver's configuration for every rewrite of the pipeline.
-GreedyRewriteConfig boundedRewrites() {
-  GreedyRewriteConfig config;
-  config.maxIterations = 10;
-  config.maxNumRewrites = kMaxRewrites;
-  return config;
-}
-
-/// Applies `patterns` to `op` greedily within the bounds, and reports
-/// rewriting that did not settle as an error naming `what`.
-LogicalResult applyBounded(Operation *op, RewritePatternSet &&patterns,
-                           StringRef what) {
-  if (succeeded(applyPatternsAndFoldGreedily(op, std::move(patterns),
-                                             boundedRewrites())))
-    return success();
-  return op->emitError() << what << " did not converge within " << kMaxRewrites
-                         << " rewrites";
-}
-
-std::unique_ptr<Pass> createBoundedCanonicalizerPass() {
-  return createCanonicalizerPass(boundedRewrites());
-}
-
-//===----------------------------------------------------------------------===//
-// Elementwise fusion
-//===----------------------------------------------------------------------===//
-
-/// Whether `op` only moves elements: a linalg.generic whose body yields some
-/// of its inputs unchanged (a broadcast, transpose or copy). Fusing such an
-/// op into each of its consumers costs no arithmetic.
-bool onlyMovesElements(Operation *op) {
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-  if (!generic)
-    return false;
-  Block *body = generic.getBody();
-  return llvm::all_of(body->getTerminator()->getOperands(), [&](Value value) {
-    auto argument = dyn_cast<BlockArgument>(value);
-    return argument && argument.getOwner() == body &&
-           argument.getArgNumber() < generic.getNumDpsInputs();
-  });
-}
-
-/// Whether to fuse the producer of `operand` into its consumer: only when
-/// the consumer reads each element of the producer's result once (so no
-/// element is computed twice) and the producer either has no other use or
-/// only moves elements. Producers of contractions are never fused: they are
-/// read through projections, and the contraction stays a contraction.
-bool shouldFuse(OpOperand *operand) {
-  auto consumer = cast<linalg::LinalgOp>(operand->getOwner());
-  if (!consumer.getMatchingIndexingMap(operand).isPermutation())
-    return false;
-  Operation *producer = operand->get().getDefiningOp();
-  return producer->hasOneUse() || onlyMovesElements(producer);
-}
-
-/// Fuses elementwise linalg.generic ops into their consumers.
-struct FuseElementwisePass
-    : PassWrapper<FuseElementwisePass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FuseElementwisePass)
-
-  StringRef getArgument() const override { return "ens-cpu-fuse-elementwise"; }
-  StringRef getDescription() const override {
-    return "Fuse elementwise linalg ops where no element is computed twice";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<affine::AffineDialect, arith::ArithDialect,
-                    linalg::LinalgDialect, tensor::TensorDialect>();
-  }
-
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
-    if (failed(applyBounded(getOperation(), std::move(patterns),
-                            "elementwise fusion")))
-      signalPassFailure();
-  }
-};
 
 //===----------------------------------------------------------------------===//
 // Tiling and vectorization
@@ -392,254 +306,6 @@ LogicalResult tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// Fusion over the model axis
-//===----------------------------------------------------------------------===//
-
-/// Whether `map` indexes its first dimension by loop 0 and no other
-/// dimension by it: the operand it reads or writes splits into slices along
-/// loop 0, one per iteration.
-bool isSplitByLoop0(AffineMap map) {
-  if (map.getNumResults() == 0 || !map.isProjectedPermutation() ||
-      map.getResult(0) != getAffineDimExpr(0, map.getContext()))
-    return false;
-  return llvm::none_of(map.getResults().drop_front(),
-                       [](AffineExpr expr) { return expr.isFunctionOfDim(0); });
-}
-
-/// The extent N of the model axis if `op` is a member op: one that computes
-/// slice i (along the first dimension) of each of its results from slice i
-/// of the operands that it splits the same way and from the whole of its
-/// other operands, for every i < N. The batched ops of an ensemble are
-/// member ops over the model axis. Returns nothing for any other op.
-std::optional<int64_t> getMemberExtent(Operation *op) {
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    if (!linalgOp.hasPureTensorSemantics() || linalgOp.getNumLoops() == 0 ||
-        linalgOp.getIteratorTypesArray()[0] != utils::IteratorType::parallel)
-      return std::nullopt;
-    SmallVector<int64_t> extents = linalgOp.getStaticLoopRanges();
-    if (ShapedType::isDynamicShape(extents) || extents[0] < 2)
-      return std::nullopt;
-    for (OpOperand &init : linalgOp.getDpsInitsMutable())
-      if (!isSplitByLoop0(linalgOp.getMatchingIndexingMap(&init)))
-        return std::nullopt;
-    return extents[0];
-  }
-  // Reshapes that leave the first dimension alone.
-  auto reshape = [](auto op) -> std::optional<int64_t> {
-    SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
-    if (groups.empty() || groups.front().size() != 1 ||
-        !op.getSrcType().hasStaticShape() ||
-        !op.getResultType().hasStaticShape() ||
-        op.getSrcType().getDimSize(0) < 2)
-      return std::nullopt;
-    return op.getSrcType().getDimSize(0);
-  };
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
-    return reshape(collapse);
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-    return reshape(expand);
-  return std::nullopt;
-}
-
-/// Whether an op nested in `op` (not `op` itself) uses a value of `values`.
-bool usesInside(Operation *op, const DenseSet<Value> &values) {
-  WalkResult result = op->walk([&](Operation *nested) {
-    if (nested == op)
-      return WalkResult::advance();
-    for (Value operand : nested->getOperands())
-      if (values.contains(operand))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return result.wasInterrupted();
-}
-
-/// Whether `op` or an op nested in it uses a value of `values`.
-bool usesAny(Operation *op, const DenseSet<Value> &values) {
-  return llvm::any_of(
-             op->getOperands(),
-             [&](Value operand) { return values.contains(operand); }) ||
-         usesInside(op, values);
-}
-
-/// Whether member op `op` can take slice i of each of its operands that
-/// `produced` holds straight from the member op that computes it: it must
-/// read such operands split along the model axis, and its body must not
-/// read them (a gather reads the whole tensor).
-bool readsSlicesOf(Operation *op, const DenseSet<Value> &produced) {
-  if (usesInside(op, produced))
-    return false;
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp)
-    return true;
-  return llvm::all_of(linalgOp->getOpOperands(), [&](OpOperand &operand) {
-    return !produced.contains(operand.get()) ||
-           isSplitByLoop0(linalgOp.getMatchingIndexingMap(&operand));
-  });
-}
-
-/// Splits the ops of `block` into groups of member ops over the same model
-/// axis that can run as one loop over the members: in program order, each
-/// op of a group reads the slices of earlier ones, and no op outside the
-/// group that uses a result of the group sits between two of them. Other
-/// ops between them stay before the loop.
-SmallVector<SmallVector<Operation *>> findMemberGroups(Block &block) {
-  SmallVector<SmallVector<Operation *>> groups;
-  SmallVector<Operation *> group;
-  DenseSet<Value> produced;
-  int64_t extent = 0;
-  auto close = [&] {
-    if (!group.empty())
-      groups.push_back(std::move(group));
-    group.clear();
-    produced.clear();
-  };
-  for (Operation &op : block) {
-    std::optional<int64_t> members = getMemberExtent(&op);
-    if (members && (group.empty() || *members == extent) &&
-        readsSlicesOf(&op, produced)) {
-      extent = *members;
-      group.push_back(&op);
-      produced.insert(op.result_begin(), op.result_end());
-      continue;
-    }
-    // Ops that do not use the group may stay before its loop.
-    if (!usesAny(&op, produced))
-      continue;
-    close();
-    if (members) {
-      extent = *members;
-      group.push_back(&op);
-      produced.insert(op.result_begin(), op.result_end());
-    }
-  }
-  close();
-  return groups;
-}
-
-/// The iterations of the loops of `op`, or 0 for an op that is not a
-/// linalg op.
-int64_t getWork(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp)
-    return 0;
-  int64_t work = 1;
-  for (int64_t extent : linalgOp.getStaticLoopRanges())
-    work *= extent;
-  return work;
-}
-
-/// Replaces the member ops of `group` with one scf.forall over the members,
-/// whose body computes one member's slice of every op in program order.
-/// Slices pass from op to op as values; results used after the group are
-/// inserted into whole tensors, which the loop returns.
-LogicalResult fuseMemberGroup(RewriterBase &rewriter,
-                              ArrayRef<Operation *> group) {
-  Operation *first = group.front();
-  Location loc = first->getLoc();
-  int64_t extent = *getMemberExtent(first);
-  DenseSet<Operation *> members(group.begin(), group.end());
-  SmallVector<Value> escaping;
-  for (Operation *op : group)
-    for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return !members.contains(user);
-          }))
-        escaping.push_back(result);
-
-  rewriter.setInsertionPointAfter(group.back());
-  SmallVector<Value> outputs;
-  for (Value value : escaping) {
-    auto type = cast<RankedTensorType>(value.getType());
-    outputs.push_back(rewriter.create<tensor::EmptyOp>(loc, type.getShape(),
-                                                       type.getElementType()));
-  }
-  auto loop = rewriter.create<scf::ForallOp>(
-      loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(extent)}, outputs,
-      std::nullopt);
-  Value member = loop.getInductionVar(0);
-  OpFoldResult zero = rewriter.getIndexAttr(0);
-  OpFoldResult one = rewriter.getIndexAttr(1);
-  // Offsets, sizes and strides of one member's slice of `shape`.
-  auto sliceOf = [&](ArrayRef<int64_t> shape) {
-    SmallVector<OpFoldResult> offsets(shape.size(), zero), sizes,
-        strides(shape.size(), one);
-    offsets[0] = member;
-    sizes.push_back(one);
-    for (int64_t size : shape.drop_front())
-      sizes.push_back(rewriter.getIndexAttr(size));
-    return std::make_tuple(offsets, sizes, strides);
-  };
-
-  IRMapping slices;
-  rewriter.setInsertionPoint(loop.getTerminator());
-  for (Operation *op : group) {
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      SmallVector<int64_t> extents = linalgOp.getStaticLoopRanges();
-      auto [offsets, sizes, strides] = sliceOf(extents);
-      FailureOr<TilingResult> tiled =
-          cast<TilingInterface>(op).getTiledImplementation(rewriter, offsets,
-                                                           sizes);
-      if (failed(tiled) || tiled->tiledOps.size() != 1)
-        return op->emitError("cannot split this op over the model axis");
-      // Slices of results of earlier ops are those ops' slices.
-      for (OpOperand &operand : tiled->tiledOps.front()->getOpOperands()) {
-        auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
-        if (!slice)
-          continue;
-        Value sliceValue = slices.lookupOrNull(slice.getSource());
-        if (!sliceValue)
-          continue;
-        if (sliceValue.getType() != slice.getType())
-          return op->emitError("cannot split this op over the model axis");
-        operand.set(sliceValue);
-        if (slice->use_empty())
-          rewriter.eraseOp(slice);
-      }
-      slices.map(op->getResults(), tiled->tiledValues);
-      continue;
-    }
-    // A reshape that leaves the first dimension alone.
-    Value source = op->getOperand(0);
-    Value sourceSlice = slices.lookupOrNull(source);
-    if (!sourceSlice) {
-      auto [offsets, sizes, strides] =
-          sliceOf(cast<RankedTensorType>(source.getType()).getShape());
-      sourceSlice = rewriter.create<tensor::ExtractSliceOp>(
-          loc, source, offsets, sizes, strides);
-    }
-    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    SmallVector<int64_t> shape(resultType.getShape());
-    shape[0] = 1;
-    RankedTensorType sliceType = resultType.clone(shape);
-    Value reshaped;
-    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
-      reshaped = rewriter.create<tensor::CollapseShapeOp>(
-          loc, sliceType, sourceSlice, collapse.getReassociationIndices());
-    else
-      reshaped = rewriter.create<tensor::ExpandShapeOp>(
-          loc, sliceType, sourceSlice,
-          cast<tensor::ExpandShapeOp>(op).getReassociationIndices());
-    slices.map(op->getResult(0), reshaped);
-  }
-
-  rewriter.setInsertionPointToStart(loop.getTerminator().getBody());
-  for (auto [value, output] : llvm::zip(escaping, loop.getRegionIterArgs())) {
-    auto [offsets, sizes, strides] =
-        sliceOf(cast<RankedTensorType>(value.getType()).getShape());
-    rewriter.create<tensor::ParallelInsertSliceOp>(
-        loc, slices.lookup(value), output, offsets, sizes, strides);
-  }
-  for (auto [value, result] : llvm::zip(escaping, loop.getResults()))
-    rewriter.replaceUsesWithIf(value, result, [&](OpOperand &use) {
-      return !members.contains(use.getOwner());
-    });
-  for (Operation *op : llvm::reverse(group))
-    rewriter.eraseOp(op);
-  return success();
-}
-
 /// Tiles every linalg op on tensors over threads and registers, and turns
 /// the register tiles into vector code.
 struct TileAndVectorizePass
@@ -661,16 +327,6 @@ struct TileAndVectorizePass
   void runOnOperation() override {
     func::FuncOp function = getOperation();
     IRRewriter rewriter(&getContext());
-    for (Block &block : function.getBody())
-      for (SmallVector<Operation *> &group : findMemberGroups(block)) {
-        int64_t work = 0;
-        for (Operation *op : group)
-          work += getWork(op);
-        if (work >= kMinParallelWork &&
-            failed(fuseMemberGroup(rewriter, group)))
-          return signalPassFailure();
-      }
-
     // Ops in a loop over the members are tiled for registers only; the loop
     // is what runs on several threads.
     SmallVector<linalg::LinalgOp> ops;
@@ -858,8 +514,9 @@ void cpu::buildPipeline(PassManager &pm, const PipelineOptions &options) {
   pm.addPass(createBoundedCanonicalizerPass());
 
   // Fusion, tiling and vectorization on tensors.
-  pm.addNestedPass<func::FuncOp>(std::make_unique<FuseElementwisePass>());
+  pm.addNestedPass<func::FuncOp>(createEnsFuseElementwise());
   pm.addPass(createBoundedCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createEnsFuseMembers({kMinParallelWork}));
   pm.addNestedPass<func::FuncOp>(
       std::make_unique<TileAndVectorizePass>(options));
   pm.addPass(createBoundedCanonicalizerPass());

@@ -1,0 +1,86 @@
+//===- Passes.td - ens fusion passes -----------------------*- tablegen -*-===//
+//
+// Fusion of the linalg program that convert-ens-to-linalg produces, shared
+// by the CPU and CUDA backends.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_FUSION_PASSES_TD
+#define ENS_FUSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def EnsFuseElementwise
+    : Pass<"ens-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse elementwise linalg ops where no element is computed twice";
+  let description = [{
+    Fuses a `linalg.generic` into its consumer when the consumer reads each
+    element of the producer's result once and the producer either has no
+    other use or only moves elements (a broadcast, transpose or copy).
+    An op computed from scalars alone (a fill, or a broadcast of a 0-d
+    tensor) is also fused where it is read through a projection, and
+    reshapes of it fold into it, except into ops with reductions: other
+    producers of contractions are never fused, since a contraction reads
+    its operands through projections and a fused producer would be
+    recomputed for every step of the reduction.
+
+    ```mlir
+    %t = linalg.generic {...} ins(%a : tensor<4xf32>) ... { math.tanh }
+    %y = linalg.generic {...} ins(%t, %b : ...) ... { arith.mulf }
+    ```
+
+    becomes one `linalg.generic` over `%a` and `%b` whose body computes
+    `tanh` and then `mulf`.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def EnsFuseMembers : Pass<"ens-fuse-members", "::mlir::func::FuncOp"> {
+  let summary = "Fuse the ops of an ensemble into loops over its members";
+  let description = [{
+    The batched ops of an ensemble compute member i of their results from
+    member i of their batched operands (and from the whole of shared
+    operands). Runs of such member ops over the same model axis become one
+    `scf.forall` over the members, whose body computes one member's slice
+    of every op in program order. A member's intermediate values then never
+    leave the loop body: the CPU backend keeps them in cache and runs the
+    loop on its threads; the CUDA backend makes each loop one kernel with a
+    block per member and the intermediates in shared memory.
+
+    ```mlir
+    %h = linalg.generic ... -> tensor<128x256x32xf32>   // member op
+    %y = linalg.generic ins(%h, ...) -> tensor<128x256x8xf32>
+    return %y
+    ```
+
+    becomes
+
+    ```mlir
+    %y = scf.forall (%m) in (128) shared_outs(%o = %empty) {
+      %hm = linalg.generic ... -> tensor<1x256x32xf32>
+      %ym = linalg.generic ins(%hm, ...) -> tensor<1x256x8xf32>
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %ym into %o[%m, 0, 0] [1, 256, 8] ...
+      }
+    }
+    ```
+
+    Groups with fewer loop iterations in all than `min-work` are left as
+    they are.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"0",
+           "The fewest loop iterations a group needs to be fused">,
+  ];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+#endif // ENS_FUSION_PASSES_TD

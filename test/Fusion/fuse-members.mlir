@@ -1,0 +1,56 @@
+// RUN: ens-opt %s --split-input-file --ens-fuse-members | FileCheck %s
+// RUN: ens-opt %s --split-input-file --ens-fuse-members=min-work=64 | FileCheck %s --check-prefix=SMALL
+// RUN: ens-opt %ens_src_root/examples/ensemble_train_step.mlir --ens-stdlib --ens-autodiff --ens-batch --convert-ens-to-linalg --inline --symbol-dce --canonicalize --ens-fuse-elementwise --canonicalize --ens-fuse-members --canonicalize | FileCheck %s --check-prefix=STEP
+
+// Member ops form loops over the 8 members; an op that reads the whole
+// result of the first group (a reduction over the members) ends it. That
+// reduction is a member op itself, over its first (parallel) loop.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1, d0)>
+#sum = affine_map<(d0, d1) -> (d0)>
+#row = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @two_groups
+// CHECK: %[[T:.*]] = scf.forall (%[[M:.*]]) in (8) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<8x4xf32>)
+// CHECK:   tensor.extract_slice %arg0[%[[M]], 0] [1, 4] [1, 1]
+// CHECK:   math.tanh
+// CHECK:   tensor.parallel_insert_slice
+// CHECK: %[[S:.*]] = scf.forall (%[[N:.*]]) in (4)
+// CHECK:   tensor.extract_slice %[[T]][0, %[[N]]] [8, 1] [1, 1]
+// CHECK: scf.forall (%{{.*}}) in (8)
+// CHECK:   linalg.generic
+// CHECK-SAME: ins(%{{.*}}, %[[S]] : tensor<1x4xf32>, tensor<4xf32>)
+// CHECK:   arith.addf
+// SMALL-LABEL: func.func @two_groups
+// SMALL-NOT: scf.forall
+func.func @two_groups(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.tanh %x : f32
+    linalg.yield %r : f32
+  } -> tensor<8x4xf32>
+  %z = arith.constant dense<0.0> : tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#col, #sum], iterator_types = ["parallel", "reduction"]}
+      ins(%t : tensor<8x4xf32>) outs(%z : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.addf %o, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %s : tensor<8x4xf32>, tensor<4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %r = arith.addf %x, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
+}
+
+// The 128-member training step (forward, MSE, backward, Adam) is one loop
+// over the members, whose temporaries are one member's size.
+// STEP-LABEL: func.func @train_step
+// STEP-NOT: tensor<128x256
+// STEP: scf.forall (%{{.*}}) in (128)
+// STEP-NOT: tensor<128x256
+// STEP-NOT: scf.forall (
+// STEP: return
