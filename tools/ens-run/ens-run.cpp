@@ -189,8 +189,40 @@ cl::opt<std::string> cudaCompile(
              "log and exit"),
     cl::value_desc("FILE"));
 
+enum class ReportFormat { None, Table, Json };
+cl::opt<ReportFormat> kernelReport(
+    "kernel-report",
+    cl::desc("Print the CUDA kernel report of the function (kernels, "
+             "launches, FLOPs, global-memory traffic; registers, spills and "
+             "occupancy for sm_90 when NVRTC is available) instead of "
+             "running it"),
+    cl::values(clEnumValN(ReportFormat::Table, "table", "a table"),
+               clEnumValN(ReportFormat::Json, "json", "JSON")),
+    cl::init(ReportFormat::None));
+
+/// Prints the kernel report of `entry`.
+llvm::Error printKernelReport(ModuleOp module, func::FuncOp entry) {
+  llvm::Expected<cuda::CudaProgram> program =
+      cuda::generateCuda(module, entry.getSymName());
+  if (!program)
+    return program.takeError();
+  std::optional<cuda::CompiledCuda> compiled;
+  if (cuda::isNvrtcAvailable()) {
+    llvm::Expected<cuda::CompiledCuda> sm90 = cuda::compileWithNvrtc(
+        program->source, (entry.getSymName() + ".cu").str(), "sm_90");
+    if (!sm90)
+      return sm90.takeError();
+    compiled = std::move(*sm90);
+  }
+  const cuda::CompiledCuda *log = compiled ? &*compiled : nullptr;
+  llvm::outs() << (kernelReport == ReportFormat::Json
+                       ? cuda::formatKernelReportJson(*program, log)
+                       : cuda::formatKernelReport(*program, log));
+  return llvm::Error::success();
+}
+
 /// Runs `entry` as CUDA kernels: emulated, after checking with NVRTC that
-/// every kernel compiles, or on a GPU.
+/// every kernel compiles for sm_80 and sm_90, or on a GPU.
 llvm::Expected<std::vector<HostTensor>>
 runCuda(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
   if (backend == Backend::Cuda)
@@ -218,10 +250,12 @@ runCuda(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
       write(("nvrtc-" + arch + ".log").str(), compiled->log);
     }
   } else if (cuda::isNvrtcAvailable()) {
-    llvm::Expected<cuda::CompiledCuda> compiled =
-        cuda::compileWithNvrtc(program->source, name, "sm_90");
-    if (!compiled)
-      return compiled.takeError();
+    for (StringRef arch : {"sm_80", "sm_90"}) {
+      llvm::Expected<cuda::CompiledCuda> compiled =
+          cuda::compileWithNvrtc(program->source, name, arch);
+      if (!compiled)
+        return compiled.takeError();
+    }
   }
   llvm::Expected<std::unique_ptr<cuda::EmulatedExecutable>> executable =
       cuda::EmulatedExecutable::compile(std::move(*program));
@@ -310,6 +344,11 @@ int main(int argc, char **argv) {
   FailureOr<func::FuncOp> entry = findEntry(*module, errorMessage);
   if (failed(entry))
     return fail(errorMessage);
+  if (kernelReport != ReportFormat::None) {
+    if (llvm::Error failure = printKernelReport(*module, *entry))
+      return fail(std::move(failure));
+    return 0;
+  }
 
   if (randomSeed.getNumOccurrences() && !inputs.empty())
     return fail("give either --input files or --random-inputs, not both");

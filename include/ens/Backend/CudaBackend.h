@@ -1,7 +1,8 @@
 //===- CudaBackend.h - ens functions as CUDA kernels ------------*- C++ -*-===//
 //
-// Compiles one function of an ens module to CUDA C++ source (one kernel per
-// linalg op after bufferization) and a launch plan, compiles the source with
+// Compiles one function of an ens module to CUDA C++ source and a launch
+// plan (a kernel with a block per member for each loop over the members of
+// an ensemble, a grid-wide kernel for each other op), compiles the source with
 // NVRTC, and runs the plan either on the host (an emulation of the CUDA
 // execution model that compiles the same source with the host compiler) or,
 // later, on a GPU through the Driver API.
@@ -61,6 +62,13 @@ struct KernelInfo {
   std::vector<std::string> paramTypes;
   /// The ens ops the kernel computes, for messages.
   std::string sourceOps;
+  /// Whether its threads synchronize (__syncthreads).
+  bool usesBarriers = false;
+  /// Floating-point operations of one launch.
+  int64_t flops = 0;
+  /// Bytes of global memory one launch reads and writes: each buffer it
+  /// reads counted once, and each buffer it writes counted once.
+  int64_t bytesRead = 0, bytesWritten = 0;
 };
 
 /// One launch: the kernel and its grid, block and arguments.
@@ -68,6 +76,8 @@ struct KernelLaunch {
   unsigned kernel;
   std::array<unsigned, 3> grid = {1, 1, 1};
   std::array<unsigned, 3> block = {1, 1, 1};
+  /// Bytes of dynamic shared memory per block.
+  unsigned sharedBytes = 0;
   std::vector<KernelArg> args;
 };
 
@@ -110,6 +120,18 @@ struct CompiledCuda {
 llvm::Expected<CompiledCuda> compileWithNvrtc(StringRef source, StringRef name,
                                               StringRef arch);
 
+/// The kernel report of `program` as a table: per kernel its launch, FLOPs
+/// and bytes of global memory read and written, then the totals against the
+/// minimum traffic (every argument read once, every result written once).
+/// With `compiled`, also registers and spills from ptxas and the blocks per
+/// SM of a reference device of its architecture.
+std::string formatKernelReport(const CudaProgram &program,
+                               const CompiledCuda *compiled);
+
+/// The same report as JSON.
+std::string formatKernelReportJson(const CudaProgram &program,
+                                   const CompiledCuda *compiled);
+
 /// A function compiled for the CPU emulation of the CUDA execution model:
 /// the same source built by the host compiler, kernels run block by block
 /// and thread by thread.
@@ -133,7 +155,7 @@ private:
   CudaProgram program;
   void *library;
   /// One entry per kernel: void (const unsigned *grid, const unsigned
-  /// *block, void **params).
+  /// *block, unsigned sharedBytes, void **params).
   std::vector<void *> launchers;
 };
 

@@ -2,10 +2,11 @@
 //
 // Builds the generated CUDA source, unchanged, with the host compiler and an
 // emulation header that defines the CUDA keywords, the thread-index
-// variables (thread-local) and the device functions the source uses. A
-// generated shim runs each kernel block by block and thread by thread; the
-// kernels use neither shared memory nor barriers, so running the threads in
-// order is a correct schedule. Arguments are passed as to cuLaunchKernel: an
+// variables (thread-local), dynamic shared memory, __syncthreads and the
+// device functions the source uses. A generated shim runs each kernel block
+// by block; within a block, the threads of a kernel that synchronizes run
+// as fibers that switch at each barrier, and those of other kernels one
+// after another. Arguments are passed as to cuLaunchKernel: an
 // array of pointers to the values. Built objects are cached in a temporary
 // directory by a hash of what was compiled.
 //
@@ -35,11 +36,17 @@ static llvm::Error error(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// What the host compiler needs to build CUDA source.
+/// What the host compiler needs to build CUDA source. Kernels that
+/// synchronize run each thread of a block as a fiber: __syncthreads()
+/// switches back to the block's scheduler, which resumes every thread in
+/// turn, so no thread passes a barrier before all have reached it.
 static const char *const kEmulationHeader = R"(// ens: CUDA on the host.
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <math.h>
+#include <ucontext.h>
+#include <vector>
 #define __global__
 #define __device__
 #define __host__
@@ -53,30 +60,96 @@ static inline int __float_as_int(float x) { int i; std::memcpy(&i, &x, 4); retur
 static inline float __int_as_float(int i) { float x; std::memcpy(&x, &i, 4); return x; }
 static inline long long __double_as_longlong(double x) { long long i; std::memcpy(&i, &x, 8); return i; }
 static inline double __longlong_as_double(long long i) { double x; std::memcpy(&x, &i, 8); return x; }
+
+namespace ens_emu {
+/// The dynamic shared memory of the running block.
+static thread_local unsigned char *sharedMemory;
+struct Fiber {
+  ucontext_t context;
+  uint3 thread;
+  bool done;
+};
+static thread_local ucontext_t scheduler;
+static thread_local Fiber *running;
+static thread_local const std::function<void()> *kernelBody;
+static void fiberMain() {
+  (*kernelBody)();
+  running->done = true;
+}
+/// Runs `body` on every thread of the block `blockIdx`, as fibers.
+static void runBlock(const std::function<void()> &body) {
+  constexpr size_t kStack = 64 * 1024;
+  static thread_local std::vector<Fiber> fibers;
+  static thread_local std::vector<std::vector<char>> stacks;
+  unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  fibers.assign(threads, Fiber());
+  stacks.resize(threads);
+  kernelBody = &body;
+  for (unsigned i = 0; i < threads; ++i) {
+    Fiber &fiber = fibers[i];
+    stacks[i].resize(kStack);
+    fiber.thread.x = i % blockDim.x;
+    fiber.thread.y = i / blockDim.x % blockDim.y;
+    fiber.thread.z = i / (blockDim.x * blockDim.y);
+    getcontext(&fiber.context);
+    fiber.context.uc_stack.ss_sp = stacks[i].data();
+    fiber.context.uc_stack.ss_size = kStack;
+    fiber.context.uc_link = &scheduler;
+    makecontext(&fiber.context, fiberMain, 0);
+  }
+  for (bool live = true; live;) {
+    live = false;
+    for (Fiber &fiber : fibers) {
+      if (fiber.done)
+        continue;
+      threadIdx = fiber.thread;
+      running = &fiber;
+      swapcontext(&scheduler, &fiber.context);
+      live |= !fiber.done;
+    }
+  }
+}
+} // namespace ens_emu
+static inline void __syncthreads() {
+  swapcontext(&ens_emu::running->context, &ens_emu::scheduler);
+}
+#define ENS_DYNAMIC_SHARED(name) unsigned char *name = ens_emu::sharedMemory
 )";
 
-/// The shim that launches each kernel over its grid.
+/// The shim that launches each kernel over its grid: void (const unsigned
+/// *grid, const unsigned *block, unsigned sharedBytes, void **params).
 static std::string getShim(const LaunchPlan &plan) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "#include \"ens_cuda_emu.h\"\n#include \"kernels.cu\"\n";
   for (const KernelInfo &kernel : plan.kernels) {
     os << "extern \"C\" void ens_emu_" << kernel.name
-       << "(const unsigned *g, const unsigned *b, void **p) {\n"
+       << "(const unsigned *g, const unsigned *b, unsigned shared, "
+          "void **p) {\n"
        << "  gridDim.x = g[0]; gridDim.y = g[1]; gridDim.z = g[2];\n"
        << "  blockDim.x = b[0]; blockDim.y = b[1]; blockDim.z = b[2];\n"
-       << "  for (unsigned bz = 0; bz < g[2]; ++bz)\n"
-       << "  for (unsigned by = 0; by < g[1]; ++by)\n"
-       << "  for (unsigned bx = 0; bx < g[0]; ++bx)\n"
-       << "  for (unsigned tz = 0; tz < b[2]; ++tz)\n"
-       << "  for (unsigned ty = 0; ty < b[1]; ++ty)\n"
-       << "  for (unsigned tx = 0; tx < b[0]; ++tx) {\n"
-       << "    blockIdx.x = bx; blockIdx.y = by; blockIdx.z = bz;\n"
-       << "    threadIdx.x = tx; threadIdx.y = ty; threadIdx.z = tz;\n"
-       << "    " << kernel.name << "(";
+       << "  std::vector<unsigned long long> memory(shared / 8 + 1);\n"
+       << "  ens_emu::sharedMemory = (unsigned char *)memory.data();\n"
+       << "  std::function<void()> body = [&] { " << kernel.name << "(";
     for (auto [i, type] : llvm::enumerate(kernel.paramTypes))
       os << (i ? ", " : "") << "*(" << type << " *)p[" << i << "]";
-    os << ");\n  }\n}\n";
+    os << "); };\n"
+       << "  for (unsigned bz = 0; bz < g[2]; ++bz)\n"
+       << "  for (unsigned by = 0; by < g[1]; ++by)\n"
+       << "  for (unsigned bx = 0; bx < g[0]; ++bx) {\n"
+       << "    blockIdx.x = bx; blockIdx.y = by; blockIdx.z = bz;\n";
+    if (kernel.usesBarriers) {
+      os << "    ens_emu::runBlock(body);\n";
+    } else {
+      // Without barriers, running the threads in order is a schedule.
+      os << "    for (unsigned tz = 0; tz < b[2]; ++tz)\n"
+         << "    for (unsigned ty = 0; ty < b[1]; ++ty)\n"
+         << "    for (unsigned tx = 0; tx < b[0]; ++tx) {\n"
+         << "      threadIdx.x = tx; threadIdx.y = ty; threadIdx.z = tz;\n"
+         << "      body();\n"
+         << "    }\n";
+    }
+    os << "  }\n}\n";
   }
   return text;
 }
@@ -245,10 +318,11 @@ EmulatedExecutable::run(ArrayRef<HostTensor> args) {
     std::vector<void *> params;
     for (int64_t &value : values)
       params.push_back(&value);
-    auto launcher = reinterpret_cast<void (*)(const unsigned *,
-                                              const unsigned *, void **)>(
-        launchers[launch.kernel]);
-    launcher(launch.grid.data(), launch.block.data(), params.data());
+    auto launcher =
+        reinterpret_cast<void (*)(const unsigned *, const unsigned *,
+                                  unsigned, void **)>(launchers[launch.kernel]);
+    launcher(launch.grid.data(), launch.block.data(), launch.sharedBytes,
+             params.data());
   }
   std::vector<HostTensor> results(program.type.getNumResults());
   for (auto [i, buffer] : llvm::enumerate(plan.buffers)) {

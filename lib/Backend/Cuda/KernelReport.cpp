@@ -1,0 +1,215 @@
+//===- KernelReport.cpp - What each kernel of a function costs ------------===//
+//
+// The kernel report of a compiled function: per kernel its launch, FLOPs
+// and global-memory traffic (from the launch plan), and, when NVRTC
+// compiled it, registers and spills (from ptxas's log) and the occupancy
+// that the toolkit's header-only occupancy calculator computes on the host
+// for a reference device of the architecture. Totals compare the traffic
+// with its minimum: every argument read once and every result written once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/Backend/CudaBackend.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <nlohmann/json.hpp>
+
+#ifdef ENS_HAVE_NVRTC
+#include <cuda_occupancy.h>
+#endif
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+namespace {
+/// What ptxas reports about one kernel.
+struct Resources {
+  int registers = 0;
+  int64_t spillBytes = 0;
+};
+} // namespace
+
+/// The resources of each kernel in the log of `ptxas -v`, whose lines for a
+/// kernel follow "Compiling entry function 'NAME'".
+static llvm::StringMap<Resources> parsePtxasLog(StringRef log) {
+  llvm::StringMap<Resources> resources;
+  Resources *current = nullptr;
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    if (size_t at = line.find("Compiling entry function '");
+        at != StringRef::npos) {
+      StringRef name = line.drop_front(at + 26).split('\'').first;
+      current = &resources[name];
+      continue;
+    }
+    if (!current)
+      continue;
+    if (size_t at = line.find("Used "); at != StringRef::npos)
+      line.drop_front(at + 5).split(' ').first.getAsInteger(
+          10, current->registers);
+    for (StringRef kind : {" bytes spill stores", " bytes spill loads"}) {
+      size_t at = line.find(kind);
+      if (at == StringRef::npos)
+        continue;
+      StringRef number = line.take_front(at).rsplit(' ').second;
+      int64_t bytes = 0;
+      if (!number.getAsInteger(10, bytes))
+        current->spillBytes += bytes;
+    }
+  }
+  return resources;
+}
+
+/// Blocks of `launch` resident on one SM of a reference device of `arch`
+/// (A100 for sm_80, H100 for sm_90), or 0 if unknown.
+static int getBlocksPerSm(StringRef arch, const KernelLaunch &launch,
+                          int registers) {
+#ifdef ENS_HAVE_NVRTC
+  cudaOccDeviceProp device;
+  if (arch == "sm_80") {
+    device.computeMajor = 8;
+    device.computeMinor = 0;
+    device.numSms = 108;
+    device.sharedMemPerMultiprocessor = 164 * 1024;
+    device.sharedMemPerBlockOptin = 163 * 1024;
+  } else if (arch == "sm_90") {
+    device.computeMajor = 9;
+    device.computeMinor = 0;
+    device.numSms = 132;
+    device.sharedMemPerMultiprocessor = 228 * 1024;
+    device.sharedMemPerBlockOptin = 227 * 1024;
+  } else {
+    return 0;
+  }
+  device.maxThreadsPerBlock = 1024;
+  device.maxThreadsPerMultiprocessor = 2048;
+  device.regsPerBlock = 65536;
+  device.regsPerMultiprocessor = 65536;
+  device.warpSize = 32;
+  device.sharedMemPerBlock = 48 * 1024;
+  device.reservedSharedMemPerBlock = 1024;
+  cudaOccFuncAttributes attributes;
+  attributes.maxThreadsPerBlock = 1024;
+  attributes.numRegs = registers;
+  attributes.maxDynamicSharedSizeBytes = launch.sharedBytes;
+  attributes.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+  cudaOccDeviceState state;
+  cudaOccResult result;
+  int threads = launch.block[0] * launch.block[1] * launch.block[2];
+  if (cudaOccMaxActiveBlocksPerMultiprocessor(&result, &device, &attributes,
+                                              &state, threads,
+                                              launch.sharedBytes) !=
+      CUDA_OCC_SUCCESS)
+    return 0;
+  return result.activeBlocksPerMultiprocessor;
+#else
+  (void)arch, (void)launch, (void)registers;
+  return 0;
+#endif
+}
+
+/// The report as data; both formats print it.
+static nlohmann::ordered_json buildReport(const CudaProgram &program,
+                                          const CompiledCuda *compiled) {
+  const LaunchPlan &plan = program.plan;
+  llvm::StringMap<Resources> resources;
+  if (compiled)
+    resources = parsePtxasLog(compiled->log);
+  nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+  int64_t flops = 0, read = 0, written = 0, peakShared = 0;
+  for (const KernelLaunch &launch : plan.launches) {
+    const KernelInfo &kernel = plan.kernels[launch.kernel];
+    nlohmann::ordered_json entry = {
+        {"name", kernel.name},
+        {"ops", kernel.sourceOps},
+        {"grid", launch.grid},
+        {"block", launch.block},
+        {"shared_bytes", launch.sharedBytes},
+        {"flops", kernel.flops},
+        {"bytes_read", kernel.bytesRead},
+        {"bytes_written", kernel.bytesWritten}};
+    if (compiled) {
+      Resources used = resources.lookup(kernel.name);
+      entry["registers"] = used.registers;
+      entry["spill_bytes"] = used.spillBytes;
+      entry["blocks_per_sm"] =
+          getBlocksPerSm(compiled->arch, launch, used.registers);
+    }
+    kernels.push_back(std::move(entry));
+    flops += kernel.flops;
+    read += kernel.bytesRead;
+    written += kernel.bytesWritten;
+    peakShared = std::max<int64_t>(peakShared, launch.sharedBytes);
+  }
+  int64_t minimum = 0;
+  for (const BufferInfo &buffer : plan.buffers)
+    if (buffer.kind == BufferKind::Input || buffer.kind == BufferKind::Output)
+      minimum += buffer.bytes;
+  nlohmann::ordered_json report = {
+      {"kernels", kernels.size()},
+      {"arch", compiled ? compiled->arch : std::string()},
+      {"flops", flops},
+      {"bytes_read", read},
+      {"bytes_written", written},
+      {"min_bytes", minimum},
+      {"traffic_ratio",
+       minimum ? static_cast<double>(read + written) / minimum : 0.0},
+      {"peak_shared_bytes", peakShared},
+      {"launches", std::move(kernels)}};
+  return report;
+}
+
+std::string cuda::formatKernelReportJson(const CudaProgram &program,
+                                         const CompiledCuda *compiled) {
+  return buildReport(program, compiled).dump(2) + "\n";
+}
+
+std::string cuda::formatKernelReport(const CudaProgram &program,
+                                     const CompiledCuda *compiled) {
+  nlohmann::ordered_json report = buildReport(program, compiled);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto dims = [](const nlohmann::ordered_json &value) {
+    return std::to_string(value[0].get<unsigned>()) + "x" +
+           std::to_string(value[1].get<unsigned>()) + "x" +
+           std::to_string(value[2].get<unsigned>());
+  };
+  os << "kernel         grid         block        shared B          FLOPs"
+        "       read B    written B";
+  if (compiled)
+    os << "  regs spill B blocks/SM";
+  os << "  ops\n";
+  for (const nlohmann::ordered_json &kernel : report["launches"]) {
+    os << llvm::format(
+        "%-14s %-12s %-10s %10u %14lld %12lld %12lld",
+        kernel["name"].get<std::string>().c_str(),
+        dims(kernel["grid"]).c_str(), dims(kernel["block"]).c_str(),
+        kernel["shared_bytes"].get<unsigned>(),
+        kernel["flops"].get<long long>(),
+        kernel["bytes_read"].get<long long>(),
+        kernel["bytes_written"].get<long long>());
+    if (compiled)
+      os << llvm::format(" %5d %7lld %9d", kernel["registers"].get<int>(),
+                         kernel["spill_bytes"].get<long long>(),
+                         kernel["blocks_per_sm"].get<int>());
+    os << "  " << kernel["ops"].get<std::string>() << "\n";
+  }
+  int64_t traffic = report["bytes_read"].get<int64_t>() +
+                    report["bytes_written"].get<int64_t>();
+  os << report["kernels"].get<size_t>() << " kernels, "
+     << report["flops"].get<int64_t>() << " FLOPs, " << traffic
+     << " bytes of global memory traffic (minimum "
+     << report["min_bytes"].get<int64_t>() << ": "
+     << llvm::format("%.2f", report["traffic_ratio"].get<double>())
+     << "x), peak shared memory " << report["peak_shared_bytes"].get<int64_t>()
+     << " bytes per block";
+  if (compiled)
+    os << ", registers and occupancy for " << compiled->arch;
+  os << "\n";
+  return text;
+}
