@@ -15,10 +15,13 @@
 #include "ens/Support/HostTensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
 #include <array>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -107,18 +110,61 @@ llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry);
 /// Whether this build can compile with NVRTC.
 bool isNvrtcAvailable();
 
+/// Where compiled kernels came from.
+enum class CacheOrigin { Compiled, Memory, Disk };
+
 /// Kernels compiled by NVRTC for one architecture.
 struct CompiledCuda {
   std::string arch;
   std::string cubin;
   /// NVRTC's log, with ptxas's register and spill lines for each kernel.
   std::string log;
+  CacheOrigin origin = CacheOrigin::Compiled;
 };
 
 /// Compiles `source` (named `name` in messages) to CUBIN for `arch`
-/// ("sm_90"). A failure carries the name and NVRTC's log.
+/// ("sm_90") through the process's kernel cache. A failure carries the name
+/// and NVRTC's log.
 llvm::Expected<CompiledCuda> compileWithNvrtc(StringRef source, StringRef name,
                                               StringRef arch);
+
+/// Compiled kernels by a hash of what determines them (source,
+/// architecture, NVRTC options and version, ens version), in memory and on
+/// disk with one file per entry. A file is written under a unique name and
+/// renamed into place, so concurrent threads and processes never read a
+/// partial entry; an entry whose header, size, key or checksum is wrong is
+/// ignored and rebuilt. A directory that cannot be written only costs the
+/// disk half.
+class KernelCache {
+public:
+  /// A cache in `directory`, or in memory only when it is empty.
+  explicit KernelCache(std::string directory);
+
+  /// The process's cache: in $ENS_CACHE_DIR, else $XDG_CACHE_HOME/ens,
+  /// else ~/.cache/ens.
+  static KernelCache &getDefault();
+
+  /// The kernels of `source` for `arch`, compiled by NVRTC on a miss.
+  llvm::Expected<CompiledCuda> compile(StringRef source, StringRef name,
+                                       StringRef arch);
+
+  /// The entry for `key`, made by `compiler` on a miss. Failures are not
+  /// cached.
+  llvm::Expected<CompiledCuda>
+  getOrCompile(StringRef key,
+               llvm::function_ref<llvm::Expected<CompiledCuda>()> compiler);
+
+  /// The file of the entry for `key`.
+  std::string getEntryPath(StringRef key) const;
+
+private:
+  std::optional<CompiledCuda> readEntry(StringRef key) const;
+  void writeEntry(StringRef key, const CompiledCuda &entry) const;
+
+  std::string directory;
+  std::mutex mutex;
+  llvm::StringMap<CompiledCuda> entries;
+};
 
 /// The kernel report of `program` as a table: per kernel its launch, FLOPs
 /// and bytes of global memory read and written, then the totals against the

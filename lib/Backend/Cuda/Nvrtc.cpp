@@ -1,13 +1,18 @@
 //===- Nvrtc.cpp - CUDA source to CUBIN with NVRTC ------------------------===//
 //
-// Compiles generated kernels with NVRTC, which needs no GPU. Builds without
-// the CUDA toolkit compile this file without NVRTC and report so at run
-// time. Fused multiply-add contraction is off so that results match the
-// interpreter's rounding.
+// Compiles generated kernels with NVRTC, which needs no GPU, through the
+// kernel cache. Builds without the CUDA toolkit compile this file without
+// NVRTC and report so at run time. Fused multiply-add contraction is off so
+// that results match the interpreter's rounding.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/CudaBackend.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
+
+#include <vector>
 
 #ifdef ENS_HAVE_NVRTC
 #include <nvrtc.h>
@@ -28,12 +33,15 @@ bool cuda::isNvrtcAvailable() {
 #endif
 }
 
-llvm::Expected<cuda::CompiledCuda>
-cuda::compileWithNvrtc(StringRef source, StringRef name, StringRef arch) {
-#ifndef ENS_HAVE_NVRTC
-  (void)source, (void)name, (void)arch;
-  return error("NVRTC is not available in this build");
-#else
+#ifdef ENS_HAVE_NVRTC
+/// The options of every compilation but the architecture.
+static const char *const kOptions[] = {"-std=c++17", "--fmad=false",
+                                       "--ptxas-options=-v",
+                                       "-I" ENS_CUDA_INCLUDE_DIR};
+
+/// Compiles without the cache.
+static llvm::Expected<cuda::CompiledCuda>
+compileUncached(StringRef source, StringRef name, StringRef arch) {
   nvrtcProgram program;
   std::string text = source.str(), file = name.str();
   if (nvrtcResult result = nvrtcCreateProgram(&program, text.c_str(),
@@ -43,12 +51,11 @@ cuda::compileWithNvrtc(StringRef source, StringRef name, StringRef arch) {
     return error("NVRTC cannot create a program for " + name + ": " +
                  nvrtcGetErrorString(result));
   std::string archOption = ("--gpu-architecture=" + arch).str();
-  const char *options[] = {archOption.c_str(), "-std=c++17", "--fmad=false",
-                           "--ptxas-options=-v",
-                           "-I" ENS_CUDA_INCLUDE_DIR};
-  nvrtcResult compiled = nvrtcCompileProgram(
-      program, sizeof(options) / sizeof(options[0]), options);
-  CompiledCuda result;
+  std::vector<const char *> options = {archOption.c_str()};
+  options.insert(options.end(), std::begin(kOptions), std::end(kOptions));
+  nvrtcResult compiled =
+      nvrtcCompileProgram(program, options.size(), options.data());
+  cuda::CompiledCuda result;
   result.arch = arch.str();
   size_t logSize = 0;
   nvrtcGetProgramLogSize(program, &logSize);
@@ -71,5 +78,32 @@ cuda::compileWithNvrtc(StringRef source, StringRef name, StringRef arch) {
   if (result.cubin.empty())
     return error("NVRTC produced no CUBIN for " + name + " (" + arch + ")");
   return result;
+}
 #endif
+
+llvm::Expected<cuda::CompiledCuda>
+cuda::KernelCache::compile(StringRef source, StringRef name, StringRef arch) {
+#ifndef ENS_HAVE_NVRTC
+  (void)source, (void)name, (void)arch;
+  return error("NVRTC is not available in this build");
+#else
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  std::string what = "ens " ENS_VERSION "\nnvrtc " + std::to_string(major) +
+                     "." + std::to_string(minor) + "\n" + arch.str() + "\n";
+  for (const char *option : kOptions)
+    what += std::string(option) + "\n";
+  what += source.str();
+  llvm::XXH128_hash_t hash = llvm::xxh3_128bits(
+      ArrayRef(reinterpret_cast<const uint8_t *>(what.data()), what.size()));
+  std::string key = llvm::utohexstr(hash.high64, /*LowerCase=*/true, 16) +
+                    llvm::utohexstr(hash.low64, /*LowerCase=*/true, 16);
+  return getOrCompile(key,
+                      [&] { return compileUncached(source, name, arch); });
+#endif
+}
+
+llvm::Expected<cuda::CompiledCuda>
+cuda::compileWithNvrtc(StringRef source, StringRef name, StringRef arch) {
+  return KernelCache::getDefault().compile(source, name, arch);
 }
