@@ -9,6 +9,12 @@
 // RUN: ens-run %ens_src_root/examples/ensemble_tensordot.mlir --entry=predict_batch --random-inputs=4 --backend=cuda-emu --atol=1e-5 --expect=%t/tensordot/out0.npy
 // RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_forward --random-inputs=1 --output-dir=%t/forward
 // RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_forward --random-inputs=1 --backend=cuda-emu --atol=1e-5 --expect=%t/forward/out0.npy
+// RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_loss_shared --random-inputs=2 --output-dir=%t/shared
+// RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_loss_shared --random-inputs=2 --backend=cuda-emu --atol=1e-5 --expect=%t/shared/out0.npy
+// RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_loss_per_member --random-inputs=3 --output-dir=%t/per-member
+// RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_loss_per_member --random-inputs=3 --backend=cuda-emu --atol=1e-5 --expect=%t/per-member/out0.npy
+// RUN: ens-run %ens_src_root/examples/tensordot.mlir --input=%ens_src_root/examples/data/td_x.npy --input=%ens_src_root/examples/data/td_w.npy --input=%ens_src_root/examples/data/td_b.npy --backend=cuda-emu | FileCheck %s --check-prefix=TENSORDOT
+// TENSORDOT: out0 = tensor<1xf32> [2.25]
 //
 // Threefry initialisation is bit-identical; the training step agrees as on
 // the CPU backend (see test/ens-run/examples-cpu.mlir for the tolerance).

@@ -2,6 +2,7 @@
 // collapse_shape take no reassociation groups on the scalar side).
 // RUN: ens-run %s --entry=main --backend=interp | FileCheck %s
 // RUN: ens-run %s --entry=main --backend=cpu | FileCheck %s
+// RUN: ens-run %s --entry=main --backend=cuda-emu | FileCheck %s
 // CHECK: out0 = tensor<1x1xf32> {{\[\[}}2.5]]
 // CHECK: out1 = tensor<f32> 2.5
 // CHECK: out2 = tensor<f32> -1

@@ -12,6 +12,7 @@
 //   -mean(log_softmax(logits)[range(2), labels])              -> 0.265126343932687
 //
 // RUN: ens-run %s --entry=main | FileCheck %s
+// RUN: ens-run %s --entry=main --backend=cuda-emu | FileCheck %s
 // CHECK: out0 = tensor<f64> 0.5625
 // CHECK: out1 = tensor<2xf64> [0.97105190{{[0-9]*}}, -2.0187002{{[0-9]*}}]
 // CHECK: out2 = tensor<2xf64> [0.14{{0*[0-9]?}}, 0.205{{0*[0-9]?}}]

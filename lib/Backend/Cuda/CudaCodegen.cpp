@@ -532,16 +532,22 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
     }
     return body.element(operand.get(), indices);
   };
-  // Accumulators: the outputs at this thread's point.
+  // Accumulators: the outputs at this thread's point. An output indexed by
+  // a reduction loop (a fused producer's result) has an element per step of
+  // the reduction, read and written inside the loops.
   SmallVector<std::string> outputs;
+  SmallVector<bool> perStep;
   for (OpOperand &init : generic.getDpsInitsMutable()) {
     llvm::Expected<std::string> element = access(init);
     if (!element)
       return element.takeError();
+    AffineMap map = generic.getMatchingIndexingMap(&init);
+    perStep.push_back(llvm::any_of(
+        reduction, [&](unsigned d) { return map.isFunctionOfDim(d); }));
     BlockArgument arg = generic.getMatchingBlockArgument(&init);
     std::string acc = "acc" + std::to_string(outputs.size());
     os.indent(indent) << *getCType(arg.getType()) << " " << acc;
-    if (!arg.use_empty())
+    if (!arg.use_empty() && !perStep.back())
       os << " = " << *element;
     os << ";\n";
     body.bind(arg, acc);
@@ -554,6 +560,9 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
                           << dims[d] << ") {\n";
     bodyIndent += 2;
   }
+  for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable()))
+    if (perStep[i] && !generic.getMatchingBlockArgument(&init).use_empty())
+      os.indent(bodyIndent) << "acc" << i << " = " << outputs[i] << ";\n";
   for (OpOperand *input : generic.getDpsInputOperands()) {
     BlockArgument arg = generic.getMatchingBlockArgument(input);
     if (arg.use_empty())
@@ -580,10 +589,14 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
   auto yield = cast<linalg::YieldOp>(block.getTerminator());
   for (auto [i, value] : llvm::enumerate(yield.getValues()))
     os.indent(bodyIndent) << "acc" << i << " = " << body.get(value) << ";\n";
+  for (auto [i, element] : llvm::enumerate(outputs))
+    if (perStep[i])
+      os.indent(bodyIndent) << element << " = acc" << i << ";\n";
   for (; bodyIndent > indent; bodyIndent -= 2)
     os.indent(bodyIndent - 2) << "}\n";
   for (auto [i, element] : llvm::enumerate(outputs))
-    os.indent(indent) << element << " = acc" << i << ";\n";
+    if (!perStep[i])
+      os.indent(indent) << element << " = acc" << i << ";\n";
   os.indent(indent - 2) << "}\n";
   return llvm::Error::success();
 }
@@ -929,6 +942,37 @@ static void tagEnsOps(ModuleOp module) {
   });
 }
 
+/// Writes results straight into the caller's buffers: where the function
+/// ends by copying a buffer it allocated into a result buffer that nothing
+/// else uses, the result buffer replaces the allocation. (Upstream's
+/// hoist-static-allocs does this too, but erases an allocation returned
+/// twice twice.)
+static void forwardResultBuffers(func::FuncOp function) {
+  Block &body = function.getBody().front();
+  SmallVector<memref::CopyOp> copies;
+  for (Operation &op : llvm::reverse(body)) {
+    if (isa<func::ReturnOp>(op))
+      continue;
+    auto copy = dyn_cast<memref::CopyOp>(op);
+    if (!copy)
+      break;
+    copies.push_back(copy);
+  }
+  for (memref::CopyOp copy : llvm::reverse(copies)) {
+    auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
+    auto result = dyn_cast<BlockArgument>(copy.getTarget());
+    if (!alloc || alloc->getBlock() != &body || !result ||
+        !result.hasOneUse() || alloc.getType() != result.getType() ||
+        llvm::any_of(alloc->getUsers(), [](Operation *user) {
+          return isa<memref::DeallocOp>(user);
+        }))
+      continue;
+    alloc.getResult().replaceAllUsesWith(result);
+    copy.erase();
+    alloc.erase();
+  }
+}
+
 /// Rewrites every named linalg op and memref.copy as a linalg.generic.
 static LogicalResult generalize(func::FuncOp function) {
   IRRewriter rewriter(function.getContext());
@@ -995,24 +1039,26 @@ llvm::Expected<CudaProgram> mlir::ens::cuda::generateCuda(ModuleOp module,
   pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
   pm.addPass(createBoundedCanonicalizerPass());
   // Static: the pass keeps a reference to the options' filter function.
-  // Results allocated in the function are written straight into the
-  // caller's buffers.
   static const bufferization::BufferResultsToOutParamsOpts outParams = [] {
     bufferization::BufferResultsToOutParamsOpts options;
-    options.hoistStaticAllocs = true;
+    options.hoistStaticAllocs = false;
     return options;
   }();
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  // A loop that wrote a result in place now copies each slice onto itself
-  // through two equal views; once they are one, the copies fold away.
-  pm.addPass(createCSEPass());
-  pm.addPass(createBoundedCanonicalizerPass());
   if (failed(pm.run(*clone)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
 
   auto lowered = clone->lookupSymbol<func::FuncOp>(entry);
   if (!lowered || !lowered.getBody().hasOneBlock())
     return error("cannot compile @" + entry + " for CUDA: no function body");
+  forwardResultBuffers(lowered);
+  // A loop that wrote a result in place now copies each slice onto itself
+  // through two equal views; once they are one, the copies fold away.
+  PassManager cleanup(context);
+  cleanup.addPass(createCSEPass());
+  cleanup.addPass(createBoundedCanonicalizerPass());
+  if (failed(cleanup.run(*clone)))
+    return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
   if (failed(generalize(lowered)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
   Codegen codegen(lowered);

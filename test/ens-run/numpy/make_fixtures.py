@@ -6,7 +6,8 @@ value_and_grad) gets one or more test cases. A case is one function
 `@<case>` in ops.mlir, its arguments Inputs/<case>.in<k>.npy and its expected
 results Inputs/<case>.out<k>.npy, plus lit RUN lines that run the
 function with ens-run on every backend (the reference interpreter, the CPU
-JIT) and check the results to rtol 1e-5, atol 1e-6.
+JIT, the CUDA kernels emulated on the host) and check the results to rtol
+1e-5, atol 1e-6.
 
 Expected results are computed by NumPy in float64 from the float32 (or
 float64) inputs and then cast to the result dtype (float32 for f32 results);
@@ -27,7 +28,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, "Inputs")
 REGENERATE = "python3 test/ens-run/numpy/make_fixtures.py"
-BACKENDS = ("interp", "cpu")
+BACKENDS = ("interp", "cpu", "cuda-emu")
 
 rng = np.random.default_rng(20240611)
 

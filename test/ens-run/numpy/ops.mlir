@@ -14,172 +14,256 @@
 
 // RUN: ens-run %s --entry=add_f32 --input=%S/Inputs/add_f32.in0.npy --input=%S/Inputs/add_f32.in1.npy --expect=%S/Inputs/add_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=add_f32 --input=%S/Inputs/add_f32.in0.npy --input=%S/Inputs/add_f32.in1.npy --expect=%S/Inputs/add_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=add_f32 --input=%S/Inputs/add_f32.in0.npy --input=%S/Inputs/add_f32.in1.npy --expect=%S/Inputs/add_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sub_f32 --input=%S/Inputs/sub_f32.in0.npy --input=%S/Inputs/sub_f32.in1.npy --expect=%S/Inputs/sub_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sub_f32 --input=%S/Inputs/sub_f32.in0.npy --input=%S/Inputs/sub_f32.in1.npy --expect=%S/Inputs/sub_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sub_f32 --input=%S/Inputs/sub_f32.in0.npy --input=%S/Inputs/sub_f32.in1.npy --expect=%S/Inputs/sub_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=mul_f32 --input=%S/Inputs/mul_f32.in0.npy --input=%S/Inputs/mul_f32.in1.npy --expect=%S/Inputs/mul_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=mul_f32 --input=%S/Inputs/mul_f32.in0.npy --input=%S/Inputs/mul_f32.in1.npy --expect=%S/Inputs/mul_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=mul_f32 --input=%S/Inputs/mul_f32.in0.npy --input=%S/Inputs/mul_f32.in1.npy --expect=%S/Inputs/mul_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_f32 --input=%S/Inputs/max_f32.in0.npy --input=%S/Inputs/max_f32.in1.npy --expect=%S/Inputs/max_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_f32 --input=%S/Inputs/max_f32.in0.npy --input=%S/Inputs/max_f32.in1.npy --expect=%S/Inputs/max_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=max_f32 --input=%S/Inputs/max_f32.in0.npy --input=%S/Inputs/max_f32.in1.npy --expect=%S/Inputs/max_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=min_f32 --input=%S/Inputs/min_f32.in0.npy --input=%S/Inputs/min_f32.in1.npy --expect=%S/Inputs/min_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=min_f32 --input=%S/Inputs/min_f32.in0.npy --input=%S/Inputs/min_f32.in1.npy --expect=%S/Inputs/min_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=min_f32 --input=%S/Inputs/min_f32.in0.npy --input=%S/Inputs/min_f32.in1.npy --expect=%S/Inputs/min_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=div_f32 --input=%S/Inputs/div_f32.in0.npy --input=%S/Inputs/div_f32.in1.npy --expect=%S/Inputs/div_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=div_f32 --input=%S/Inputs/div_f32.in0.npy --input=%S/Inputs/div_f32.in1.npy --expect=%S/Inputs/div_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=div_f32 --input=%S/Inputs/div_f32.in0.npy --input=%S/Inputs/div_f32.in1.npy --expect=%S/Inputs/div_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pow_f32 --input=%S/Inputs/pow_f32.in0.npy --input=%S/Inputs/pow_f32.in1.npy --expect=%S/Inputs/pow_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pow_f32 --input=%S/Inputs/pow_f32.in0.npy --input=%S/Inputs/pow_f32.in1.npy --expect=%S/Inputs/pow_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=pow_f32 --input=%S/Inputs/pow_f32.in0.npy --input=%S/Inputs/pow_f32.in1.npy --expect=%S/Inputs/pow_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_min_nan_f32 --input=%S/Inputs/max_min_nan_f32.in0.npy --input=%S/Inputs/max_min_nan_f32.in1.npy --expect=%S/Inputs/max_min_nan_f32.out0.npy --expect=%S/Inputs/max_min_nan_f32.out1.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_min_nan_f32 --input=%S/Inputs/max_min_nan_f32.in0.npy --input=%S/Inputs/max_min_nan_f32.in1.npy --expect=%S/Inputs/max_min_nan_f32.out0.npy --expect=%S/Inputs/max_min_nan_f32.out1.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=max_min_nan_f32 --input=%S/Inputs/max_min_nan_f32.in0.npy --input=%S/Inputs/max_min_nan_f32.in1.npy --expect=%S/Inputs/max_min_nan_f32.out0.npy --expect=%S/Inputs/max_min_nan_f32.out1.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=neg_f32 --input=%S/Inputs/neg_f32.in0.npy --expect=%S/Inputs/neg_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=neg_f32 --input=%S/Inputs/neg_f32.in0.npy --expect=%S/Inputs/neg_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=neg_f32 --input=%S/Inputs/neg_f32.in0.npy --expect=%S/Inputs/neg_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=exp_f32 --input=%S/Inputs/exp_f32.in0.npy --expect=%S/Inputs/exp_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=exp_f32 --input=%S/Inputs/exp_f32.in0.npy --expect=%S/Inputs/exp_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=exp_f32 --input=%S/Inputs/exp_f32.in0.npy --expect=%S/Inputs/exp_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=log_f32 --input=%S/Inputs/log_f32.in0.npy --expect=%S/Inputs/log_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=log_f32 --input=%S/Inputs/log_f32.in0.npy --expect=%S/Inputs/log_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=log_f32 --input=%S/Inputs/log_f32.in0.npy --expect=%S/Inputs/log_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tanh_f32 --input=%S/Inputs/tanh_f32.in0.npy --expect=%S/Inputs/tanh_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tanh_f32 --input=%S/Inputs/tanh_f32.in0.npy --expect=%S/Inputs/tanh_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=tanh_f32 --input=%S/Inputs/tanh_f32.in0.npy --expect=%S/Inputs/tanh_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sigmoid_f32 --input=%S/Inputs/sigmoid_f32.in0.npy --expect=%S/Inputs/sigmoid_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sigmoid_f32 --input=%S/Inputs/sigmoid_f32.in0.npy --expect=%S/Inputs/sigmoid_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sigmoid_f32 --input=%S/Inputs/sigmoid_f32.in0.npy --expect=%S/Inputs/sigmoid_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=relu_f32 --input=%S/Inputs/relu_f32.in0.npy --expect=%S/Inputs/relu_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=relu_f32 --input=%S/Inputs/relu_f32.in0.npy --expect=%S/Inputs/relu_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=relu_f32 --input=%S/Inputs/relu_f32.in0.npy --expect=%S/Inputs/relu_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sqrt_f32 --input=%S/Inputs/sqrt_f32.in0.npy --expect=%S/Inputs/sqrt_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sqrt_f32 --input=%S/Inputs/sqrt_f32.in0.npy --expect=%S/Inputs/sqrt_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sqrt_f32 --input=%S/Inputs/sqrt_f32.in0.npy --expect=%S/Inputs/sqrt_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=rsqrt_f32 --input=%S/Inputs/rsqrt_f32.in0.npy --expect=%S/Inputs/rsqrt_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=rsqrt_f32 --input=%S/Inputs/rsqrt_f32.in0.npy --expect=%S/Inputs/rsqrt_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=rsqrt_f32 --input=%S/Inputs/rsqrt_f32.in0.npy --expect=%S/Inputs/rsqrt_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=abs_f32 --input=%S/Inputs/abs_f32.in0.npy --expect=%S/Inputs/abs_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=abs_f32 --input=%S/Inputs/abs_f32.in0.npy --expect=%S/Inputs/abs_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=abs_f32 --input=%S/Inputs/abs_f32.in0.npy --expect=%S/Inputs/abs_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=square_f32 --input=%S/Inputs/square_f32.in0.npy --expect=%S/Inputs/square_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=square_f32 --input=%S/Inputs/square_f32.in0.npy --expect=%S/Inputs/square_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=square_f32 --input=%S/Inputs/square_f32.in0.npy --expect=%S/Inputs/square_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=add_i32 --input=%S/Inputs/add_i32.in0.npy --input=%S/Inputs/add_i32.in1.npy --expect=%S/Inputs/add_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=add_i32 --input=%S/Inputs/add_i32.in0.npy --input=%S/Inputs/add_i32.in1.npy --expect=%S/Inputs/add_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=add_i32 --input=%S/Inputs/add_i32.in0.npy --input=%S/Inputs/add_i32.in1.npy --expect=%S/Inputs/add_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sub_i32 --input=%S/Inputs/sub_i32.in0.npy --input=%S/Inputs/sub_i32.in1.npy --expect=%S/Inputs/sub_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sub_i32 --input=%S/Inputs/sub_i32.in0.npy --input=%S/Inputs/sub_i32.in1.npy --expect=%S/Inputs/sub_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sub_i32 --input=%S/Inputs/sub_i32.in0.npy --input=%S/Inputs/sub_i32.in1.npy --expect=%S/Inputs/sub_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=mul_i32 --input=%S/Inputs/mul_i32.in0.npy --input=%S/Inputs/mul_i32.in1.npy --expect=%S/Inputs/mul_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=mul_i32 --input=%S/Inputs/mul_i32.in0.npy --input=%S/Inputs/mul_i32.in1.npy --expect=%S/Inputs/mul_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=mul_i32 --input=%S/Inputs/mul_i32.in0.npy --input=%S/Inputs/mul_i32.in1.npy --expect=%S/Inputs/mul_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_i32 --input=%S/Inputs/max_i32.in0.npy --input=%S/Inputs/max_i32.in1.npy --expect=%S/Inputs/max_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_i32 --input=%S/Inputs/max_i32.in0.npy --input=%S/Inputs/max_i32.in1.npy --expect=%S/Inputs/max_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=max_i32 --input=%S/Inputs/max_i32.in0.npy --input=%S/Inputs/max_i32.in1.npy --expect=%S/Inputs/max_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=min_i32 --input=%S/Inputs/min_i32.in0.npy --input=%S/Inputs/min_i32.in1.npy --expect=%S/Inputs/min_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=min_i32 --input=%S/Inputs/min_i32.in0.npy --input=%S/Inputs/min_i32.in1.npy --expect=%S/Inputs/min_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=min_i32 --input=%S/Inputs/min_i32.in0.npy --input=%S/Inputs/min_i32.in1.npy --expect=%S/Inputs/min_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=neg_i32 --input=%S/Inputs/neg_i32.in0.npy --expect=%S/Inputs/neg_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=neg_i32 --input=%S/Inputs/neg_i32.in0.npy --expect=%S/Inputs/neg_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=neg_i32 --input=%S/Inputs/neg_i32.in0.npy --expect=%S/Inputs/neg_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=abs_i32 --input=%S/Inputs/abs_i32.in0.npy --expect=%S/Inputs/abs_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=abs_i32 --input=%S/Inputs/abs_i32.in0.npy --expect=%S/Inputs/abs_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=abs_i32 --input=%S/Inputs/abs_i32.in0.npy --expect=%S/Inputs/abs_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=square_i32 --input=%S/Inputs/square_i32.in0.npy --expect=%S/Inputs/square_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=square_i32 --input=%S/Inputs/square_i32.in0.npy --expect=%S/Inputs/square_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=square_i32 --input=%S/Inputs/square_i32.in0.npy --expect=%S/Inputs/square_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_lt_f32 --input=%S/Inputs/cmp_lt_f32.in0.npy --input=%S/Inputs/cmp_lt_f32.in1.npy --expect=%S/Inputs/cmp_lt_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_lt_f32 --input=%S/Inputs/cmp_lt_f32.in0.npy --input=%S/Inputs/cmp_lt_f32.in1.npy --expect=%S/Inputs/cmp_lt_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_lt_f32 --input=%S/Inputs/cmp_lt_f32.in0.npy --input=%S/Inputs/cmp_lt_f32.in1.npy --expect=%S/Inputs/cmp_lt_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_le_f32 --input=%S/Inputs/cmp_le_f32.in0.npy --input=%S/Inputs/cmp_le_f32.in1.npy --expect=%S/Inputs/cmp_le_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_le_f32 --input=%S/Inputs/cmp_le_f32.in0.npy --input=%S/Inputs/cmp_le_f32.in1.npy --expect=%S/Inputs/cmp_le_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_le_f32 --input=%S/Inputs/cmp_le_f32.in0.npy --input=%S/Inputs/cmp_le_f32.in1.npy --expect=%S/Inputs/cmp_le_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_gt_f32 --input=%S/Inputs/cmp_gt_f32.in0.npy --input=%S/Inputs/cmp_gt_f32.in1.npy --expect=%S/Inputs/cmp_gt_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_gt_f32 --input=%S/Inputs/cmp_gt_f32.in0.npy --input=%S/Inputs/cmp_gt_f32.in1.npy --expect=%S/Inputs/cmp_gt_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_gt_f32 --input=%S/Inputs/cmp_gt_f32.in0.npy --input=%S/Inputs/cmp_gt_f32.in1.npy --expect=%S/Inputs/cmp_gt_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_ge_f32 --input=%S/Inputs/cmp_ge_f32.in0.npy --input=%S/Inputs/cmp_ge_f32.in1.npy --expect=%S/Inputs/cmp_ge_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_ge_f32 --input=%S/Inputs/cmp_ge_f32.in0.npy --input=%S/Inputs/cmp_ge_f32.in1.npy --expect=%S/Inputs/cmp_ge_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_ge_f32 --input=%S/Inputs/cmp_ge_f32.in0.npy --input=%S/Inputs/cmp_ge_f32.in1.npy --expect=%S/Inputs/cmp_ge_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_eq_f32 --input=%S/Inputs/cmp_eq_f32.in0.npy --input=%S/Inputs/cmp_eq_f32.in1.npy --expect=%S/Inputs/cmp_eq_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_eq_f32 --input=%S/Inputs/cmp_eq_f32.in0.npy --input=%S/Inputs/cmp_eq_f32.in1.npy --expect=%S/Inputs/cmp_eq_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_eq_f32 --input=%S/Inputs/cmp_eq_f32.in0.npy --input=%S/Inputs/cmp_eq_f32.in1.npy --expect=%S/Inputs/cmp_eq_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_ne_f32 --input=%S/Inputs/cmp_ne_f32.in0.npy --input=%S/Inputs/cmp_ne_f32.in1.npy --expect=%S/Inputs/cmp_ne_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_ne_f32 --input=%S/Inputs/cmp_ne_f32.in0.npy --input=%S/Inputs/cmp_ne_f32.in1.npy --expect=%S/Inputs/cmp_ne_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_ne_f32 --input=%S/Inputs/cmp_ne_f32.in0.npy --input=%S/Inputs/cmp_ne_f32.in1.npy --expect=%S/Inputs/cmp_ne_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_lt_i32 --input=%S/Inputs/cmp_lt_i32.in0.npy --input=%S/Inputs/cmp_lt_i32.in1.npy --expect=%S/Inputs/cmp_lt_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_lt_i32 --input=%S/Inputs/cmp_lt_i32.in0.npy --input=%S/Inputs/cmp_lt_i32.in1.npy --expect=%S/Inputs/cmp_lt_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_lt_i32 --input=%S/Inputs/cmp_lt_i32.in0.npy --input=%S/Inputs/cmp_lt_i32.in1.npy --expect=%S/Inputs/cmp_lt_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=select_f32 --input=%S/Inputs/select_f32.in0.npy --input=%S/Inputs/select_f32.in1.npy --input=%S/Inputs/select_f32.in2.npy --expect=%S/Inputs/select_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=select_f32 --input=%S/Inputs/select_f32.in0.npy --input=%S/Inputs/select_f32.in1.npy --input=%S/Inputs/select_f32.in2.npy --expect=%S/Inputs/select_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=select_f32 --input=%S/Inputs/select_f32.in0.npy --input=%S/Inputs/select_f32.in1.npy --input=%S/Inputs/select_f32.in2.npy --expect=%S/Inputs/select_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_i32 --input=%S/Inputs/convert_f32_i32.in0.npy --expect=%S/Inputs/convert_f32_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_i32 --input=%S/Inputs/convert_f32_i32.in0.npy --expect=%S/Inputs/convert_f32_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_f32_i32 --input=%S/Inputs/convert_f32_i32.in0.npy --expect=%S/Inputs/convert_f32_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_f64 --input=%S/Inputs/convert_f32_f64.in0.npy --expect=%S/Inputs/convert_f32_f64.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_f64 --input=%S/Inputs/convert_f32_f64.in0.npy --expect=%S/Inputs/convert_f32_f64.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_f32_f64 --input=%S/Inputs/convert_f32_f64.in0.npy --expect=%S/Inputs/convert_f32_f64.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_i32_f32 --input=%S/Inputs/convert_i32_f32.in0.npy --expect=%S/Inputs/convert_i32_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_i32_f32 --input=%S/Inputs/convert_i32_f32.in0.npy --expect=%S/Inputs/convert_i32_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_i32_f32 --input=%S/Inputs/convert_i32_f32.in0.npy --expect=%S/Inputs/convert_i32_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_i1 --input=%S/Inputs/convert_f32_i1.in0.npy --expect=%S/Inputs/convert_f32_i1.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_i1 --input=%S/Inputs/convert_f32_i1.in0.npy --expect=%S/Inputs/convert_f32_i1.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_f32_i1 --input=%S/Inputs/convert_f32_i1.in0.npy --expect=%S/Inputs/convert_f32_i1.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_i1_f32 --input=%S/Inputs/convert_i1_f32.in0.npy --expect=%S/Inputs/convert_i1_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_i1_f32 --input=%S/Inputs/convert_i1_f32.in0.npy --expect=%S/Inputs/convert_i1_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_i1_f32 --input=%S/Inputs/convert_i1_f32.in0.npy --expect=%S/Inputs/convert_i1_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=constant --expect=%S/Inputs/constant.out0.npy --expect=%S/Inputs/constant.out1.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=constant --expect=%S/Inputs/constant.out0.npy --expect=%S/Inputs/constant.out1.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=constant --expect=%S/Inputs/constant.out0.npy --expect=%S/Inputs/constant.out1.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=broadcast_in_dim_f32 --input=%S/Inputs/broadcast_in_dim_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=broadcast_in_dim_f32 --input=%S/Inputs/broadcast_in_dim_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=broadcast_in_dim_f32 --input=%S/Inputs/broadcast_in_dim_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=broadcast_in_dim_transpose_f32 --input=%S/Inputs/broadcast_in_dim_transpose_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_transpose_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=broadcast_in_dim_transpose_f32 --input=%S/Inputs/broadcast_in_dim_transpose_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_transpose_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=broadcast_in_dim_transpose_f32 --input=%S/Inputs/broadcast_in_dim_transpose_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_transpose_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reshape_f32 --input=%S/Inputs/reshape_f32.in0.npy --expect=%S/Inputs/reshape_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reshape_f32 --input=%S/Inputs/reshape_f32.in0.npy --expect=%S/Inputs/reshape_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reshape_f32 --input=%S/Inputs/reshape_f32.in0.npy --expect=%S/Inputs/reshape_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=transpose_f32 --input=%S/Inputs/transpose_f32.in0.npy --expect=%S/Inputs/transpose_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=transpose_f32 --input=%S/Inputs/transpose_f32.in0.npy --expect=%S/Inputs/transpose_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=transpose_f32 --input=%S/Inputs/transpose_f32.in0.npy --expect=%S/Inputs/transpose_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=slice_f32 --input=%S/Inputs/slice_f32.in0.npy --expect=%S/Inputs/slice_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=slice_f32 --input=%S/Inputs/slice_f32.in0.npy --expect=%S/Inputs/slice_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=slice_f32 --input=%S/Inputs/slice_f32.in0.npy --expect=%S/Inputs/slice_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=slice_rank3_f32 --input=%S/Inputs/slice_rank3_f32.in0.npy --expect=%S/Inputs/slice_rank3_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=slice_rank3_f32 --input=%S/Inputs/slice_rank3_f32.in0.npy --expect=%S/Inputs/slice_rank3_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=slice_rank3_f32 --input=%S/Inputs/slice_rank3_f32.in0.npy --expect=%S/Inputs/slice_rank3_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pad_f32 --input=%S/Inputs/pad_f32.in0.npy --expect=%S/Inputs/pad_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pad_f32 --input=%S/Inputs/pad_f32.in0.npy --expect=%S/Inputs/pad_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=pad_f32 --input=%S/Inputs/pad_f32.in0.npy --expect=%S/Inputs/pad_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pad_rank3_f32 --input=%S/Inputs/pad_rank3_f32.in0.npy --expect=%S/Inputs/pad_rank3_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pad_rank3_f32 --input=%S/Inputs/pad_rank3_f32.in0.npy --expect=%S/Inputs/pad_rank3_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=pad_rank3_f32 --input=%S/Inputs/pad_rank3_f32.in0.npy --expect=%S/Inputs/pad_rank3_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=concat3_f32 --input=%S/Inputs/concat3_f32.in0.npy --input=%S/Inputs/concat3_f32.in1.npy --input=%S/Inputs/concat3_f32.in2.npy --expect=%S/Inputs/concat3_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=concat3_f32 --input=%S/Inputs/concat3_f32.in0.npy --input=%S/Inputs/concat3_f32.in1.npy --input=%S/Inputs/concat3_f32.in2.npy --expect=%S/Inputs/concat3_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=concat3_f32 --input=%S/Inputs/concat3_f32.in0.npy --input=%S/Inputs/concat3_f32.in1.npy --input=%S/Inputs/concat3_f32.in2.npy --expect=%S/Inputs/concat3_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=concat3_dim0_f32 --input=%S/Inputs/concat3_dim0_f32.in0.npy --input=%S/Inputs/concat3_dim0_f32.in1.npy --input=%S/Inputs/concat3_dim0_f32.in2.npy --expect=%S/Inputs/concat3_dim0_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=concat3_dim0_f32 --input=%S/Inputs/concat3_dim0_f32.in0.npy --input=%S/Inputs/concat3_dim0_f32.in1.npy --input=%S/Inputs/concat3_dim0_f32.in2.npy --expect=%S/Inputs/concat3_dim0_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=concat3_dim0_f32 --input=%S/Inputs/concat3_dim0_f32.in0.npy --input=%S/Inputs/concat3_dim0_f32.in1.npy --input=%S/Inputs/concat3_dim0_f32.in2.npy --expect=%S/Inputs/concat3_dim0_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_axis1_f32 --input=%S/Inputs/take_axis1_f32.in0.npy --input=%S/Inputs/take_axis1_f32.in1.npy --expect=%S/Inputs/take_axis1_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_axis1_f32 --input=%S/Inputs/take_axis1_f32.in0.npy --input=%S/Inputs/take_axis1_f32.in1.npy --expect=%S/Inputs/take_axis1_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=take_axis1_f32 --input=%S/Inputs/take_axis1_f32.in0.npy --input=%S/Inputs/take_axis1_f32.in1.npy --expect=%S/Inputs/take_axis1_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_axis0_f32 --input=%S/Inputs/take_axis0_f32.in0.npy --input=%S/Inputs/take_axis0_f32.in1.npy --expect=%S/Inputs/take_axis0_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_axis0_f32 --input=%S/Inputs/take_axis0_f32.in0.npy --input=%S/Inputs/take_axis0_f32.in1.npy --expect=%S/Inputs/take_axis0_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=take_axis0_f32 --input=%S/Inputs/take_axis0_f32.in0.npy --input=%S/Inputs/take_axis0_f32.in1.npy --expect=%S/Inputs/take_axis0_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_i32 --input=%S/Inputs/take_i32.in0.npy --input=%S/Inputs/take_i32.in1.npy --expect=%S/Inputs/take_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_i32 --input=%S/Inputs/take_i32.in0.npy --input=%S/Inputs/take_i32.in1.npy --expect=%S/Inputs/take_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=take_i32 --input=%S/Inputs/take_i32.in0.npy --input=%S/Inputs/take_i32.in1.npy --expect=%S/Inputs/take_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=scatter_add_axis1_f32 --input=%S/Inputs/scatter_add_axis1_f32.in0.npy --input=%S/Inputs/scatter_add_axis1_f32.in1.npy --expect=%S/Inputs/scatter_add_axis1_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=scatter_add_axis1_f32 --input=%S/Inputs/scatter_add_axis1_f32.in0.npy --input=%S/Inputs/scatter_add_axis1_f32.in1.npy --expect=%S/Inputs/scatter_add_axis1_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=scatter_add_axis1_f32 --input=%S/Inputs/scatter_add_axis1_f32.in0.npy --input=%S/Inputs/scatter_add_axis1_f32.in1.npy --expect=%S/Inputs/scatter_add_axis1_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=scatter_add_axis0_f32 --input=%S/Inputs/scatter_add_axis0_f32.in0.npy --input=%S/Inputs/scatter_add_axis0_f32.in1.npy --expect=%S/Inputs/scatter_add_axis0_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=scatter_add_axis0_f32 --input=%S/Inputs/scatter_add_axis0_f32.in0.npy --input=%S/Inputs/scatter_add_axis0_f32.in1.npy --expect=%S/Inputs/scatter_add_axis0_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=scatter_add_axis0_f32 --input=%S/Inputs/scatter_add_axis0_f32.in0.npy --input=%S/Inputs/scatter_add_axis0_f32.in1.npy --expect=%S/Inputs/scatter_add_axis0_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=one_hot_f32 --input=%S/Inputs/one_hot_f32.in0.npy --expect=%S/Inputs/one_hot_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=one_hot_f32 --input=%S/Inputs/one_hot_f32.in0.npy --expect=%S/Inputs/one_hot_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=one_hot_f32 --input=%S/Inputs/one_hot_f32.in0.npy --expect=%S/Inputs/one_hot_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=one_hot_i32 --input=%S/Inputs/one_hot_i32.in0.npy --expect=%S/Inputs/one_hot_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=one_hot_i32 --input=%S/Inputs/one_hot_i32.in0.npy --expect=%S/Inputs/one_hot_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=one_hot_i32 --input=%S/Inputs/one_hot_i32.in0.npy --expect=%S/Inputs/one_hot_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_f32 --input=%S/Inputs/reduce_sum_f32.in0.npy --expect=%S/Inputs/reduce_sum_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_f32 --input=%S/Inputs/reduce_sum_f32.in0.npy --expect=%S/Inputs/reduce_sum_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_sum_f32 --input=%S/Inputs/reduce_sum_f32.in0.npy --expect=%S/Inputs/reduce_sum_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_max_f32 --input=%S/Inputs/reduce_max_f32.in0.npy --expect=%S/Inputs/reduce_max_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_max_f32 --input=%S/Inputs/reduce_max_f32.in0.npy --expect=%S/Inputs/reduce_max_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_max_f32 --input=%S/Inputs/reduce_max_f32.in0.npy --expect=%S/Inputs/reduce_max_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_mean_f32 --input=%S/Inputs/reduce_mean_f32.in0.npy --expect=%S/Inputs/reduce_mean_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_mean_f32 --input=%S/Inputs/reduce_mean_f32.in0.npy --expect=%S/Inputs/reduce_mean_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_mean_f32 --input=%S/Inputs/reduce_mean_f32.in0.npy --expect=%S/Inputs/reduce_mean_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_all_f32 --input=%S/Inputs/reduce_sum_all_f32.in0.npy --expect=%S/Inputs/reduce_sum_all_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_all_f32 --input=%S/Inputs/reduce_sum_all_f32.in0.npy --expect=%S/Inputs/reduce_sum_all_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_sum_all_f32 --input=%S/Inputs/reduce_sum_all_f32.in0.npy --expect=%S/Inputs/reduce_sum_all_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_i32 --input=%S/Inputs/reduce_sum_i32.in0.npy --expect=%S/Inputs/reduce_sum_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_i32 --input=%S/Inputs/reduce_sum_i32.in0.npy --expect=%S/Inputs/reduce_sum_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_sum_i32 --input=%S/Inputs/reduce_sum_i32.in0.npy --expect=%S/Inputs/reduce_sum_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_max_i32 --input=%S/Inputs/reduce_max_i32.in0.npy --expect=%S/Inputs/reduce_max_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_max_i32 --input=%S/Inputs/reduce_max_i32.in0.npy --expect=%S/Inputs/reduce_max_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_max_i32 --input=%S/Inputs/reduce_max_i32.in0.npy --expect=%S/Inputs/reduce_max_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=softmax_f32 --input=%S/Inputs/softmax_f32.in0.npy --expect=%S/Inputs/softmax_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=softmax_f32 --input=%S/Inputs/softmax_f32.in0.npy --expect=%S/Inputs/softmax_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=softmax_f32 --input=%S/Inputs/softmax_f32.in0.npy --expect=%S/Inputs/softmax_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=log_softmax_f32 --input=%S/Inputs/log_softmax_f32.in0.npy --expect=%S/Inputs/log_softmax_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=log_softmax_f32 --input=%S/Inputs/log_softmax_f32.in0.npy --expect=%S/Inputs/log_softmax_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=log_softmax_f32 --input=%S/Inputs/log_softmax_f32.in0.npy --expect=%S/Inputs/log_softmax_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=logsumexp_f32 --input=%S/Inputs/logsumexp_f32.in0.npy --expect=%S/Inputs/logsumexp_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=logsumexp_f32 --input=%S/Inputs/logsumexp_f32.in0.npy --expect=%S/Inputs/logsumexp_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=logsumexp_f32 --input=%S/Inputs/logsumexp_f32.in0.npy --expect=%S/Inputs/logsumexp_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_ij_jk_ik --input=%S/Inputs/einsum_ij_jk_ik.in0.npy --input=%S/Inputs/einsum_ij_jk_ik.in1.npy --expect=%S/Inputs/einsum_ij_jk_ik.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_ij_jk_ik --input=%S/Inputs/einsum_ij_jk_ik.in0.npy --input=%S/Inputs/einsum_ij_jk_ik.in1.npy --expect=%S/Inputs/einsum_ij_jk_ik.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=einsum_ij_jk_ik --input=%S/Inputs/einsum_ij_jk_ik.in0.npy --input=%S/Inputs/einsum_ij_jk_ik.in1.npy --expect=%S/Inputs/einsum_ij_jk_ik.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_kbi_ij_jbk --input=%S/Inputs/einsum_kbi_ij_jbk.in0.npy --input=%S/Inputs/einsum_kbi_ij_jbk.in1.npy --expect=%S/Inputs/einsum_kbi_ij_jbk.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_kbi_ij_jbk --input=%S/Inputs/einsum_kbi_ij_jbk.in0.npy --input=%S/Inputs/einsum_kbi_ij_jbk.in1.npy --expect=%S/Inputs/einsum_kbi_ij_jbk.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=einsum_kbi_ij_jbk --input=%S/Inputs/einsum_kbi_ij_jbk.in0.npy --input=%S/Inputs/einsum_kbi_ij_jbk.in1.npy --expect=%S/Inputs/einsum_kbi_ij_jbk.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_bij_bjk_bik --input=%S/Inputs/einsum_bij_bjk_bik.in0.npy --input=%S/Inputs/einsum_bij_bjk_bik.in1.npy --expect=%S/Inputs/einsum_bij_bjk_bik.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_bij_bjk_bik --input=%S/Inputs/einsum_bij_bjk_bik.in0.npy --input=%S/Inputs/einsum_bij_bjk_bik.in1.npy --expect=%S/Inputs/einsum_bij_bjk_bik.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=einsum_bij_bjk_bik --input=%S/Inputs/einsum_bij_bjk_bik.in0.npy --input=%S/Inputs/einsum_bij_bjk_bik.in1.npy --expect=%S/Inputs/einsum_bij_bjk_bik.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_i_j_ij --input=%S/Inputs/einsum_i_j_ij.in0.npy --input=%S/Inputs/einsum_i_j_ij.in1.npy --expect=%S/Inputs/einsum_i_j_ij.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_i_j_ij --input=%S/Inputs/einsum_i_j_ij.in0.npy --input=%S/Inputs/einsum_i_j_ij.in1.npy --expect=%S/Inputs/einsum_i_j_ij.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=einsum_i_j_ij --input=%S/Inputs/einsum_i_j_ij.in0.npy --input=%S/Inputs/einsum_i_j_ij.in1.npy --expect=%S/Inputs/einsum_i_j_ij.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_ij_k_k --input=%S/Inputs/einsum_ij_k_k.in0.npy --input=%S/Inputs/einsum_ij_k_k.in1.npy --expect=%S/Inputs/einsum_ij_k_k.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_ij_k_k --input=%S/Inputs/einsum_ij_k_k.in0.npy --input=%S/Inputs/einsum_ij_k_k.in1.npy --expect=%S/Inputs/einsum_ij_k_k.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=einsum_ij_k_k --input=%S/Inputs/einsum_ij_k_k.in0.npy --input=%S/Inputs/einsum_ij_k_k.in1.npy --expect=%S/Inputs/einsum_ij_k_k.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_abc_bcd_ad --input=%S/Inputs/einsum_abc_bcd_ad.in0.npy --input=%S/Inputs/einsum_abc_bcd_ad.in1.npy --expect=%S/Inputs/einsum_abc_bcd_ad.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_abc_bcd_ad --input=%S/Inputs/einsum_abc_bcd_ad.in0.npy --input=%S/Inputs/einsum_abc_bcd_ad.in1.npy --expect=%S/Inputs/einsum_abc_bcd_ad.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=einsum_abc_bcd_ad --input=%S/Inputs/einsum_abc_bcd_ad.in0.npy --input=%S/Inputs/einsum_abc_bcd_ad.in1.npy --expect=%S/Inputs/einsum_abc_bcd_ad.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tensordot_01_01 --input=%S/Inputs/tensordot_01_01.in0.npy --input=%S/Inputs/tensordot_01_01.in1.npy --expect=%S/Inputs/tensordot_01_01.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tensordot_01_01 --input=%S/Inputs/tensordot_01_01.in0.npy --input=%S/Inputs/tensordot_01_01.in1.npy --expect=%S/Inputs/tensordot_01_01.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=tensordot_01_01 --input=%S/Inputs/tensordot_01_01.in0.npy --input=%S/Inputs/tensordot_01_01.in1.npy --expect=%S/Inputs/tensordot_01_01.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tensordot_20_01 --input=%S/Inputs/tensordot_20_01.in0.npy --input=%S/Inputs/tensordot_20_01.in1.npy --expect=%S/Inputs/tensordot_20_01.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tensordot_20_01 --input=%S/Inputs/tensordot_20_01.in0.npy --input=%S/Inputs/tensordot_20_01.in1.npy --expect=%S/Inputs/tensordot_20_01.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=tensordot_20_01 --input=%S/Inputs/tensordot_20_01.in0.npy --input=%S/Inputs/tensordot_20_01.in1.npy --expect=%S/Inputs/tensordot_20_01.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_2d --input=%S/Inputs/matmul_2d.in0.npy --input=%S/Inputs/matmul_2d.in1.npy --expect=%S/Inputs/matmul_2d.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_2d --input=%S/Inputs/matmul_2d.in0.npy --input=%S/Inputs/matmul_2d.in1.npy --expect=%S/Inputs/matmul_2d.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=matmul_2d --input=%S/Inputs/matmul_2d.in0.npy --input=%S/Inputs/matmul_2d.in1.npy --expect=%S/Inputs/matmul_2d.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_vec_mat --input=%S/Inputs/matmul_vec_mat.in0.npy --input=%S/Inputs/matmul_vec_mat.in1.npy --expect=%S/Inputs/matmul_vec_mat.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_vec_mat --input=%S/Inputs/matmul_vec_mat.in0.npy --input=%S/Inputs/matmul_vec_mat.in1.npy --expect=%S/Inputs/matmul_vec_mat.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=matmul_vec_mat --input=%S/Inputs/matmul_vec_mat.in0.npy --input=%S/Inputs/matmul_vec_mat.in1.npy --expect=%S/Inputs/matmul_vec_mat.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_mat_vec --input=%S/Inputs/matmul_mat_vec.in0.npy --input=%S/Inputs/matmul_mat_vec.in1.npy --expect=%S/Inputs/matmul_mat_vec.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_mat_vec --input=%S/Inputs/matmul_mat_vec.in0.npy --input=%S/Inputs/matmul_mat_vec.in1.npy --expect=%S/Inputs/matmul_mat_vec.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=matmul_mat_vec --input=%S/Inputs/matmul_mat_vec.in0.npy --input=%S/Inputs/matmul_mat_vec.in1.npy --expect=%S/Inputs/matmul_mat_vec.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_vec_vec --input=%S/Inputs/matmul_vec_vec.in0.npy --input=%S/Inputs/matmul_vec_vec.in1.npy --expect=%S/Inputs/matmul_vec_vec.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_vec_vec --input=%S/Inputs/matmul_vec_vec.in0.npy --input=%S/Inputs/matmul_vec_vec.in1.npy --expect=%S/Inputs/matmul_vec_vec.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=matmul_vec_vec --input=%S/Inputs/matmul_vec_vec.in0.npy --input=%S/Inputs/matmul_vec_vec.in1.npy --expect=%S/Inputs/matmul_vec_vec.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_batch_broadcast --input=%S/Inputs/matmul_batch_broadcast.in0.npy --input=%S/Inputs/matmul_batch_broadcast.in1.npy --expect=%S/Inputs/matmul_batch_broadcast.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_batch_broadcast --input=%S/Inputs/matmul_batch_broadcast.in0.npy --input=%S/Inputs/matmul_batch_broadcast.in1.npy --expect=%S/Inputs/matmul_batch_broadcast.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=matmul_batch_broadcast --input=%S/Inputs/matmul_batch_broadcast.in0.npy --input=%S/Inputs/matmul_batch_broadcast.in1.npy --expect=%S/Inputs/matmul_batch_broadcast.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_i32 --input=%S/Inputs/matmul_i32.in0.npy --input=%S/Inputs/matmul_i32.in1.npy --expect=%S/Inputs/matmul_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=matmul_i32 --input=%S/Inputs/matmul_i32.in0.npy --input=%S/Inputs/matmul_i32.in1.npy --expect=%S/Inputs/matmul_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=matmul_i32 --input=%S/Inputs/matmul_i32.in0.npy --input=%S/Inputs/matmul_i32.in1.npy --expect=%S/Inputs/matmul_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tanh_f64 --input=%S/Inputs/tanh_f64.in0.npy --expect=%S/Inputs/tanh_f64.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tanh_f64 --input=%S/Inputs/tanh_f64.in0.npy --expect=%S/Inputs/tanh_f64.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=tanh_f64 --input=%S/Inputs/tanh_f64.in0.npy --expect=%S/Inputs/tanh_f64.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=div_f64 --input=%S/Inputs/div_f64.in0.npy --input=%S/Inputs/div_f64.in1.npy --expect=%S/Inputs/div_f64.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=div_f64 --input=%S/Inputs/div_f64.in0.npy --input=%S/Inputs/div_f64.in1.npy --expect=%S/Inputs/div_f64.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=div_f64 --input=%S/Inputs/div_f64.in0.npy --input=%S/Inputs/div_f64.in1.npy --expect=%S/Inputs/div_f64.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_bij_bjk_bik_f64 --input=%S/Inputs/einsum_bij_bjk_bik_f64.in0.npy --input=%S/Inputs/einsum_bij_bjk_bik_f64.in1.npy --expect=%S/Inputs/einsum_bij_bjk_bik_f64.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=einsum_bij_bjk_bik_f64 --input=%S/Inputs/einsum_bij_bjk_bik_f64.in0.npy --input=%S/Inputs/einsum_bij_bjk_bik_f64.in1.npy --expect=%S/Inputs/einsum_bij_bjk_bik_f64.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=einsum_bij_bjk_bik_f64 --input=%S/Inputs/einsum_bij_bjk_bik_f64.in0.npy --input=%S/Inputs/einsum_bij_bjk_bik_f64.in1.npy --expect=%S/Inputs/einsum_bij_bjk_bik_f64.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=softmax_f64 --input=%S/Inputs/softmax_f64.in0.npy --expect=%S/Inputs/softmax_f64.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=softmax_f64 --input=%S/Inputs/softmax_f64.in0.npy --expect=%S/Inputs/softmax_f64.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=softmax_f64 --input=%S/Inputs/softmax_f64.in0.npy --expect=%S/Inputs/softmax_f64.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
 
 func.func @add_f32(%a0: tensor<3x4xf32>, %a1: tensor<3x4xf32>) -> (tensor<3x4xf32>) {
   %r0 = ens.add %a0, %a1 : tensor<3x4xf32>

@@ -25,6 +25,7 @@
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Backend/CpuBackend.h"
+#include "ens/Backend/CudaBackend.h"
 #include "ens/Interpreter/Interpreter.h"
 #include "ens/Support/HostTensor.h"
 
@@ -1489,13 +1490,52 @@ bool checkCpu(ModuleOp module, ArrayRef<HostTensor> inputs,
   return expectSameResults(expected, *actual);
 }
 
+/// Checks that the CUDA backend's kernels, which NVRTC must compile for
+/// sm_80 and sm_90, compute on the emulator what the loop does.
+bool checkCudaEmu(ModuleOp module, ArrayRef<HostTensor> inputs,
+                  ArrayRef<HostTensor> expected) {
+  llvm::Expected<cuda::CudaProgram> program =
+      cuda::generateCuda(module, "main");
+  if (!program) {
+    ADD_FAILURE() << "generating CUDA failed: "
+                  << llvm::toString(program.takeError());
+    return false;
+  }
+  if (cuda::isNvrtcAvailable())
+    for (StringRef arch : {"sm_80", "sm_90"}) {
+      llvm::Expected<cuda::CompiledCuda> compiled =
+          cuda::compileWithNvrtc(program->source, "main.cu", arch);
+      if (!compiled) {
+        ADD_FAILURE() << llvm::toString(compiled.takeError());
+        return false;
+      }
+    }
+  llvm::Expected<std::unique_ptr<cuda::EmulatedExecutable>> executable =
+      cuda::EmulatedExecutable::compile(std::move(*program));
+  if (!executable) {
+    ADD_FAILURE() << "building the emulated kernels failed: "
+                  << llvm::toString(executable.takeError());
+    return false;
+  }
+  llvm::Expected<std::vector<HostTensor>> actual = (*executable)->run(inputs);
+  if (!actual) {
+    ADD_FAILURE() << "running the emulated kernels failed: "
+                  << llvm::toString(actual.takeError());
+    return false;
+  }
+  return expectSameResults(expected, *actual);
+}
+
+/// Backends that also run a program, besides the interpreter.
+enum class AlsoRunOn { None, Cpu, CudaEmu };
+
 /// Checks that ens-batch removes every vmap of `text`, leaves a valid
-/// module, and preserves what @main computes on `inputs`; with `onCpu`, the
-/// CPU backend too. Returns the batched module, or null after reporting a
+/// module, and preserves what @main computes on `inputs`; with `backend`,
+/// that backend too. Returns the batched module, or null after reporting a
 /// failure.
 OwningOpRef<ModuleOp> checkBatching(MLIRContext &context, StringRef text,
                                     ArrayRef<HostTensor> inputs,
-                                    bool onCpu = false) {
+                                    AlsoRunOn backend = AlsoRunOn::None) {
   DiagnosticCollector diagnostics(context);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
   if (!module) {
@@ -1531,7 +1571,10 @@ OwningOpRef<ModuleOp> checkBatching(MLIRContext &context, StringRef text,
     ADD_FAILURE() << "batched program:\n" << printModule(*batched);
     return nullptr;
   }
-  if (onCpu && !checkCpu(*module, inputs, *expected))
+  if (backend == AlsoRunOn::Cpu && !checkCpu(*module, inputs, *expected))
+    return nullptr;
+  if (backend == AlsoRunOn::CudaEmu &&
+      !checkCudaEmu(*module, inputs, *expected))
     return nullptr;
   return batched;
 }
@@ -1602,9 +1645,13 @@ TEST_F(BatchPropertyTest, RandomChainsBatchLikeTheLoop) {
     });
     SCOPED_TRACE("seed " + std::to_string(seed) + ", program:\n" +
                  program.text);
-    // Every 20th program also runs on the CPU backend.
+    // Every 20th program also runs on the CPU backend, and every 40th
+    // other one as emulated CUDA kernels.
+    AlsoRunOn backend = seed % 20 == 0    ? AlsoRunOn::Cpu
+                        : seed % 40 == 10 ? AlsoRunOn::CudaEmu
+                                          : AlsoRunOn::None;
     if (!checkBatching(context, program.text,
-                       randomInputs(rng, program.inputs), seed % 20 == 0))
+                       randomInputs(rng, program.inputs), backend))
       ++failures;
   }
   printCoverage(coverage, kNumChains);
@@ -1627,9 +1674,13 @@ TEST_P(BatchOpTest, BatchesLikeTheLoop) {
     });
     SCOPED_TRACE("seed " + std::to_string(seed) + ", program:\n" +
                  program.text);
-    // Every 8th seed also runs on the CPU backend.
+    // Every 8th seed also runs on the CPU backend, and every 16th other
+    // one as emulated CUDA kernels.
+    AlsoRunOn backend = seed % 8 == 0    ? AlsoRunOn::Cpu
+                        : seed % 16 == 4 ? AlsoRunOn::CudaEmu
+                                         : AlsoRunOn::None;
     if (!checkBatching(context, program.text,
-                       randomInputs(rng, program.inputs), seed % 8 == 0))
+                       randomInputs(rng, program.inputs), backend))
       break;
   }
   EXPECT_GT(coverage[generator.name].live, 0);
