@@ -49,6 +49,8 @@ struct BufferInfo {
   int64_t bytes = 0;
   /// The bytes of a constant.
   std::vector<uint8_t> init;
+  /// Where a temporary starts in the plan's arena.
+  int64_t arenaOffset = 0;
 };
 
 /// An argument of a kernel launch: a buffer's base address or a scalar.
@@ -89,6 +91,14 @@ struct LaunchPlan {
   std::vector<BufferInfo> buffers;
   std::vector<KernelInfo> kernels;
   std::vector<KernelLaunch> launches;
+  /// The bytes of the one allocation that holds every temporary, placed by
+  /// liveness over the launches: temporaries that no launch uses at the
+  /// same time share memory.
+  int64_t arenaBytes = 0;
+
+  /// Device memory a call needs at its peak: arguments, results, constants
+  /// and the arena.
+  int64_t getPeakDeviceBytes() const;
 
   /// A readable listing of the plan.
   std::string print() const;

@@ -24,6 +24,7 @@
 #include "KernelBody.h"
 
 #include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Liveness.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/Fusion/Passes.h"
@@ -707,41 +708,29 @@ llvm::Expected<int64_t> Codegen::placeTemporaries(scf::ForallOp forall,
             temporaries[indexOf[alloc]].last = position;
     });
   // First fit in order of allocation; while the peak exceeds the budget, the
-  // largest temporary moves to global memory.
+  // largest temporary still in shared memory moves to global memory.
   SmallVector<bool> inShared(temporaries.size(), true);
   int64_t peak;
   while (true) {
-    peak = 0;
-    SmallVector<Temporary *> placed;
+    SmallVector<LiveRange> ranges;
+    SmallVector<unsigned> placed;
     for (auto [i, temporary] : llvm::enumerate(temporaries)) {
       temporary.offset.reset();
-      if (!inShared[i])
-        continue;
-      int64_t offset = 0;
-      for (bool moved = true; moved;) {
-        moved = false;
-        for (Temporary *other : placed)
-          if (other->last >= temporary.first &&
-              *other->offset < offset + temporary.bytes &&
-              offset < *other->offset + other->bytes) {
-            offset = llvm::alignTo(*other->offset + other->bytes,
-                                   kSharedAlignment);
-            moved = true;
-          }
+      if (inShared[i]) {
+        ranges.push_back({temporary.bytes, temporary.first, temporary.last});
+        placed.push_back(i);
       }
-      temporary.offset = offset;
-      peak = std::max(peak, offset + temporary.bytes);
-      placed.push_back(&temporary);
     }
+    Placement placement = placeByLiveness(ranges, kSharedAlignment);
+    for (auto [i, offset] : llvm::zip(placed, placement.offsets))
+      temporaries[i].offset = offset;
+    peak = placement.peak;
     if (peak <= kSharedMemoryBudget)
       break;
-    auto largest = llvm::max_element(temporaries, [&](const Temporary &a,
-                                                      const Temporary &b) {
-      return a.offset.has_value() < b.offset.has_value() ||
-             (a.offset.has_value() == b.offset.has_value() &&
-              a.bytes < b.bytes);
+    unsigned largest = *llvm::max_element(placed, [&](unsigned a, unsigned b) {
+      return temporaries[a].bytes < temporaries[b].bytes;
     });
-    inShared[largest - temporaries.begin()] = false;
+    inShared[largest] = false;
   }
   for (Temporary &temporary : temporaries) {
     Value value = temporary.alloc.getResult();
@@ -859,6 +848,42 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
   return llvm::Error::success();
 }
 
+/// The alignment of each temporary in the arena, as cuMemAlloc's.
+static constexpr int64_t kArenaAlignment = 256;
+
+/// Places the temporaries of `plan` in its arena by their live ranges over
+/// the launches.
+static void planArena(LaunchPlan &plan) {
+  SmallVector<LiveRange> ranges;
+  SmallVector<BufferInfo *> temporaries;
+  for (BufferInfo &buffer : plan.buffers)
+    if (buffer.kind == BufferKind::Temporary) {
+      ranges.push_back({buffer.bytes, ~0u, 0});
+      temporaries.push_back(&buffer);
+    }
+  for (auto [step, launch] : llvm::enumerate(plan.launches))
+    for (const KernelArg &arg : launch.args)
+      if (arg.isBuffer &&
+          plan.buffers[arg.value].kind == BufferKind::Temporary) {
+        auto it = llvm::find(temporaries, &plan.buffers[arg.value]);
+        LiveRange &range = ranges[it - temporaries.begin()];
+        range.first = std::min<unsigned>(range.first, step);
+        range.last = std::max<unsigned>(range.last, step);
+      }
+  Placement placement = placeByLiveness(ranges, kArenaAlignment);
+  for (auto [buffer, offset] : llvm::zip(temporaries, placement.offsets))
+    buffer->arenaOffset = offset;
+  plan.arenaBytes = placement.peak;
+}
+
+int64_t LaunchPlan::getPeakDeviceBytes() const {
+  int64_t bytes = arenaBytes;
+  for (const BufferInfo &buffer : buffers)
+    if (buffer.kind != BufferKind::Temporary)
+      bytes += buffer.bytes;
+  return bytes;
+}
+
 llvm::Error Codegen::run(unsigned numInputs) {
   program.type = function.getFunctionType();
   for (auto [i, arg] : llvm::enumerate(function.getArguments())) {
@@ -924,6 +949,7 @@ llvm::Error Codegen::run(unsigned numInputs) {
       return err;
   }
   program.source = std::string(kPrelude) + kernels;
+  planArena(program.plan);
   return llvm::Error::success();
 }
 
@@ -1078,8 +1104,12 @@ std::string LaunchPlan::print() const {
     if (buffer.kind == BufferKind::Input || buffer.kind == BufferKind::Output)
       os << " " << buffer.index;
     os << ", " << HostTensor(buffer.dtype, buffer.shape).getTypeString()
-       << ", " << buffer.bytes << " bytes\n";
+       << ", " << buffer.bytes << " bytes";
+    if (buffer.kind == BufferKind::Temporary)
+      os << " at arena offset " << buffer.arenaOffset;
+    os << "\n";
   }
+  os << "arena " << arenaBytes << " bytes\n";
   for (const KernelLaunch &launch : launches) {
     os << "launch " << kernels[launch.kernel].name << " grid ("
        << launch.grid[0] << ", " << launch.grid[1] << ", " << launch.grid[2]

@@ -288,10 +288,17 @@ EmulatedExecutable::run(ArrayRef<HostTensor> args) {
   if (llvm::Error mismatch = checkArguments(program.type, args))
     return std::move(mismatch);
   const LaunchPlan &plan = program.plan;
-  // 8-byte aligned storage for every buffer.
+  // 8-byte aligned storage for every buffer; temporaries in one arena at
+  // the offsets the plan gives them, as on a device.
   std::vector<std::vector<uint64_t>> storage;
+  std::vector<uint64_t> arena(plan.arenaBytes / 8 + 1, 0);
   std::vector<uint8_t *> data;
   for (const BufferInfo &buffer : plan.buffers) {
+    if (buffer.kind == BufferKind::Temporary) {
+      data.push_back(reinterpret_cast<uint8_t *>(arena.data()) +
+                     buffer.arenaOffset);
+      continue;
+    }
     storage.emplace_back((buffer.bytes + 7) / 8 + 1, 0);
     auto *bytes = reinterpret_cast<uint8_t *>(storage.back().data());
     data.push_back(bytes);

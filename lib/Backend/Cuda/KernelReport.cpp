@@ -160,6 +160,8 @@ static nlohmann::ordered_json buildReport(const CudaProgram &program,
       {"traffic_ratio",
        minimum ? static_cast<double>(read + written) / minimum : 0.0},
       {"peak_shared_bytes", peakShared},
+      {"arena_bytes", plan.arenaBytes},
+      {"peak_device_bytes", plan.getPeakDeviceBytes()},
       {"launches", std::move(kernels)}};
   return report;
 }
@@ -207,7 +209,9 @@ std::string cuda::formatKernelReport(const CudaProgram &program,
      << report["min_bytes"].get<int64_t>() << ": "
      << llvm::format("%.2f", report["traffic_ratio"].get<double>())
      << "x), peak shared memory " << report["peak_shared_bytes"].get<int64_t>()
-     << " bytes per block";
+     << " bytes per block, peak device memory "
+     << report["peak_device_bytes"].get<int64_t>() << " bytes (arena "
+     << report["arena_bytes"].get<int64_t>() << ")";
   if (compiled)
     os << ", registers and occupancy for " << compiled->arch;
   os << "\n";

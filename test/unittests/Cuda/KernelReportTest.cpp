@@ -86,6 +86,20 @@ TEST_F(KernelReportTest, TrainingStepMeetsKernelAndTrafficTargets) {
   EXPECT_LE(traffic, minimum * 3 / 2);
   EXPECT_EQ(json["min_bytes"].get<int64_t>(), minimum);
 
+  // Peak device memory against the parameters (the first four arguments),
+  // their gradients, the optimizer state and other inputs (the remaining
+  // arguments), and the activations the backward pass needs: the hidden
+  // layer, 128 x 256 x 32 floats.
+  int64_t inputs = 0, parameters = 0;
+  for (auto [i, type] : llvm::enumerate(step.getFunctionType().getInputs())) {
+    inputs += getBytes(type);
+    if (i < 4)
+      parameters += getBytes(type);
+  }
+  int64_t activations = 128LL * 256 * 32 * 4;
+  EXPECT_LE(json["peak_device_bytes"].get<int64_t>(),
+            (inputs + parameters + activations) * 5 / 4);
+
   // The contractions alone: x.W1 and h.W2 forward; dy.W2^T, h^T.dy and
   // x^T.dh backward, two FLOPs per multiply-add, for 128 members of batch
   // 256 (64 -> 32 -> 8). The rest is elementwise work on far fewer elements.
