@@ -12,9 +12,13 @@ config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ens_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
-                   "unittests"]
+                   "unittests", "FakeDriver"]
 
 config.substitutions.append(("%ens_src_root", config.ens_src_root))
+# Stand-ins for the CUDA driver (test/cuda/FakeDriver), one per directory.
+config.substitutions.append(
+    ("%fake_cuda", os.path.join(config.ens_obj_root, "test", "cuda",
+                                "FakeDriver")))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -100,8 +100,9 @@ enum class Target {
   Interpreter,
   /// Native code JIT-compiled for this CPU.
   Cpu,
-  /// CUDA kernels on a GPU (compiling reports "no CUDA device" without a
-  /// driver; running on a GPU is not implemented yet).
+  /// CUDA kernels on the first GPU, through the CUDA Driver API loaded at
+  /// run time (compiling reports "no CUDA device" without a driver or a
+  /// device).
   Cuda,
   /// The CUDA kernels, the same source, executed by ens's CPU emulation of
   /// the CUDA execution model (needs a host C++ compiler at run time).

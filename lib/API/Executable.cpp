@@ -57,11 +57,20 @@ Executable Module::compile(const std::string &function, Target target,
     impl->cpu = std::move(*cpu);
     break;
   }
-  case Target::Cuda:
+  case Target::Cuda: {
     if (llvm::Error noDevice = me::cuda::loadCudaDriver())
       throw Error(llvm::toString(std::move(noDevice)));
-    throw Error("running CUDA kernels on a GPU is not implemented yet; use "
-                "Target::CudaEmu to run them on the CPU");
+    llvm::Expected<me::cuda::CudaProgram> program =
+        me::cuda::generateCuda(*finished, function);
+    if (!program)
+      throw Error(llvm::toString(program.takeError()));
+    llvm::Expected<std::unique_ptr<me::cuda::DeviceExecutable>> device =
+        me::cuda::DeviceExecutable::compile(std::move(*program));
+    if (!device)
+      throw Error(llvm::toString(device.takeError()));
+    impl->device = std::move(*device);
+    break;
+  }
   case Target::CudaEmu: {
     llvm::Expected<me::cuda::CudaProgram> program =
         me::cuda::generateCuda(*finished, function);
@@ -152,6 +161,12 @@ static void runOnBuffers(const Executable::Impl &impl,
   if (impl.emulated) {
     runOnCopies(args, results, [&](llvm::ArrayRef<me::HostTensor> hostArgs) {
       return impl.emulated->run(hostArgs);
+    });
+    return;
+  }
+  if (impl.device) {
+    runOnCopies(args, results, [&](llvm::ArrayRef<me::HostTensor> hostArgs) {
+      return impl.device->run(hostArgs);
     });
     return;
   }

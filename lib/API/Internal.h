@@ -55,6 +55,8 @@ struct Executable::Impl {
   std::unique_ptr<mlir::ens::CpuExecutable> cpu;
   /// For the CPU emulation of the CUDA kernels.
   std::unique_ptr<mlir::ens::cuda::EmulatedExecutable> emulated;
+  /// For a GPU.
+  std::unique_ptr<mlir::ens::cuda::DeviceExecutable> device;
 };
 
 struct FunctionBuilder::Impl {

@@ -2,6 +2,8 @@
 
 #include "ens/Support/HostTensor.h"
 
+#include <cstring>
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -100,6 +102,50 @@ size_t mlir::ens::getElementSize(DType dtype) {
     return 1;
   }
   llvm_unreachable("unknown dtype");
+}
+
+void mlir::ens::storeElement(void *data, DType dtype, int64_t i,
+                             double value) {
+  auto put = [&](auto typed) {
+    std::memcpy(static_cast<char *>(data) + i * sizeof(typed), &typed,
+                sizeof(typed));
+  };
+  switch (dtype) {
+  case DType::F64:
+    return put(value);
+  case DType::F32:
+    return put(static_cast<float>(value));
+  case DType::I32:
+    return put(static_cast<int32_t>(value));
+  case DType::I1:
+    return put(static_cast<uint8_t>(value != 0));
+  case DType::F16:
+  case DType::BF16:
+    break;
+  }
+  llvm_unreachable("storeElement takes f64, f32, i32 or i1");
+}
+
+double mlir::ens::loadElement(const void *data, DType dtype, int64_t i) {
+  auto get = [&](auto typed) {
+    std::memcpy(&typed, static_cast<const char *>(data) + i * sizeof(typed),
+                sizeof(typed));
+    return typed;
+  };
+  switch (dtype) {
+  case DType::F64:
+    return get(double());
+  case DType::F32:
+    return get(float());
+  case DType::I32:
+    return get(int32_t());
+  case DType::I1:
+    return get(uint8_t()) & 1;
+  case DType::F16:
+  case DType::BF16:
+    break;
+  }
+  llvm_unreachable("loadElement takes f64, f32, i32 or i1");
 }
 
 llvm::SmallVector<int64_t, 4>

@@ -189,6 +189,11 @@ cl::opt<std::string> cudaCompile(
              "log and exit"),
     cl::value_desc("FILE"));
 
+cl::opt<bool> cudaGraph(
+    "cuda-graph",
+    cl::desc("With --backend=cuda, capture the kernel launches into a CUDA "
+             "graph and replay it"));
+
 enum class ReportFormat { None, Table, Json };
 cl::opt<ReportFormat> kernelReport(
     "kernel-report",
@@ -256,6 +261,15 @@ runCuda(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
       if (!compiled)
         return compiled.takeError();
     }
+  }
+  if (backend == Backend::Cuda) {
+    cuda::DeviceOptions options;
+    options.useGraph = cudaGraph;
+    llvm::Expected<std::unique_ptr<cuda::DeviceExecutable>> executable =
+        cuda::DeviceExecutable::compile(std::move(*program), options);
+    if (!executable)
+      return executable.takeError();
+    return (*executable)->run(args);
   }
   llvm::Expected<std::unique_ptr<cuda::EmulatedExecutable>> executable =
       cuda::EmulatedExecutable::compile(std::move(*program));

@@ -15,8 +15,10 @@ def EnsFuseElementwise
   let summary = "Fuse elementwise linalg ops where no element is computed twice";
   let description = [{
     Fuses a `linalg.generic` into its consumer when the consumer reads each
-    element of the producer's result once and the producer either has no
-    other use or only moves elements (a broadcast, transpose or copy).
+    element of the producer's result once and the producer has no other
+    use, only moves elements (a broadcast, transpose or copy), or is used
+    again only after an elementwise consumer; then the fused op also yields
+    the producer's result for those later uses, computed once.
     An op computed from scalars alone (a fill, or a broadcast of a 0-d
     tensor) is also fused where it is read through a projection, and
     reshapes of it fold into it, except into ops with reductions: other

@@ -287,38 +287,10 @@ public:
   }
 
 private:
-  template <typename T> void put(int64_t i, T value) {
-    std::memcpy(bytes.data() + i * sizeof(T), &value, sizeof(T));
-  }
-  template <typename T> T get(int64_t i) const {
-    T value;
-    std::memcpy(&value, bytes.data() + i * sizeof(T), sizeof(T));
-    return value;
-  }
   void store(int64_t i, double value) {
-    switch (dtype) {
-    case DType::F64:
-      return put<double>(i, value);
-    case DType::F32:
-      return put<float>(i, static_cast<float>(value));
-    case DType::I32:
-      return put<int32_t>(i, static_cast<int32_t>(value));
-    default:
-      return put<uint8_t>(i, value != 0);
-    }
+    storeElement(bytes.data(), dtype, i, value);
   }
-  double load(int64_t i) const {
-    switch (dtype) {
-    case DType::F64:
-      return get<double>(i);
-    case DType::F32:
-      return get<float>(i);
-    case DType::I32:
-      return get<int32_t>(i);
-    default:
-      return get<uint8_t>(i) & 1;
-    }
-  }
+  double load(int64_t i) const { return loadElement(bytes.data(), dtype, i); }
 
   DType dtype;
   SmallVector<int64_t, 4> shape;

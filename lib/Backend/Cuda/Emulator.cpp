@@ -253,36 +253,6 @@ EmulatedExecutable::EmulatedExecutable(CudaProgram program, void *library,
 
 EmulatedExecutable::~EmulatedExecutable() { dlclose(library); }
 
-/// Writes element `i` of a buffer of `dtype`.
-static void store(uint8_t *data, DType dtype, int64_t i, double value) {
-  switch (dtype) {
-  case DType::F64:
-    reinterpret_cast<double *>(data)[i] = value;
-    return;
-  case DType::F32:
-    reinterpret_cast<float *>(data)[i] = static_cast<float>(value);
-    return;
-  case DType::I32:
-    reinterpret_cast<int32_t *>(data)[i] = static_cast<int32_t>(value);
-    return;
-  default:
-    data[i] = value != 0;
-  }
-}
-
-static double load(const uint8_t *data, DType dtype, int64_t i) {
-  switch (dtype) {
-  case DType::F64:
-    return reinterpret_cast<const double *>(data)[i];
-  case DType::F32:
-    return reinterpret_cast<const float *>(data)[i];
-  case DType::I32:
-    return reinterpret_cast<const int32_t *>(data)[i];
-  default:
-    return data[i] & 1;
-  }
-}
-
 llvm::Expected<std::vector<HostTensor>>
 EmulatedExecutable::run(ArrayRef<HostTensor> args) {
   if (llvm::Error mismatch = checkArguments(program.type, args))
@@ -308,7 +278,7 @@ EmulatedExecutable::run(ArrayRef<HostTensor> args) {
     if (buffer.kind == BufferKind::Input) {
       const HostTensor &arg = args[buffer.index];
       for (int64_t i = 0, e = arg.getNumElements(); i < e; ++i)
-        store(bytes, buffer.dtype, i, arg.values[i]);
+        storeElement(bytes, buffer.dtype, i, arg.values[i]);
     }
   }
   for (const KernelLaunch &launch : plan.launches) {
@@ -337,7 +307,7 @@ EmulatedExecutable::run(ArrayRef<HostTensor> args) {
       continue;
     HostTensor tensor(buffer.dtype, buffer.shape);
     for (int64_t j = 0, e = tensor.getNumElements(); j < e; ++j)
-      tensor.values[j] = load(data[i], buffer.dtype, j);
+      tensor.values[j] = loadElement(data[i], buffer.dtype, j);
     results[buffer.index] = std::move(tensor);
   }
   return results;

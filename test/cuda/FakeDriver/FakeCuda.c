@@ -1,0 +1,57 @@
+/*===- FakeCuda.c - A libcuda.so.1 that finds no device -------------------===*
+ *
+ * Stands in for the CUDA driver on machines without a GPU, so that tests
+ * reach the paths after dlopen: cuInit answers $FAKE_CUDA_INIT (default 0,
+ * success), and the driver counts no device. Built with every entry point
+ * ens uses, or (FAKE_CUDA_INCOMPLETE) with cuInit alone.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include <stdlib.h>
+
+#define UNREACHABLE 999
+
+int cuInit(unsigned flags) {
+  const char *result = getenv("FAKE_CUDA_INIT");
+  (void)flags;
+  return result ? atoi(result) : 0;
+}
+
+#ifndef FAKE_CUDA_INCOMPLETE
+int cuDeviceGetCount(int *count) {
+  *count = 0;
+  return 0;
+}
+
+int cuGetErrorName(int error, const char **name) {
+  (void)error;
+  *name = "CUDA_ERROR_FAKE";
+  return 0;
+}
+
+#define STUB(name)                                                             \
+  int name(void) { return UNREACHABLE; }
+STUB(cuDeviceGet)
+STUB(cuDeviceGetAttribute)
+STUB(cuDevicePrimaryCtxRetain)
+STUB(cuDevicePrimaryCtxRelease_v2)
+STUB(cuCtxSetCurrent)
+STUB(cuModuleLoadData)
+STUB(cuModuleUnload)
+STUB(cuModuleGetFunction)
+STUB(cuFuncSetAttribute)
+STUB(cuMemAlloc_v2)
+STUB(cuMemFree_v2)
+STUB(cuMemcpyHtoDAsync_v2)
+STUB(cuMemcpyDtoHAsync_v2)
+STUB(cuStreamCreate)
+STUB(cuStreamDestroy_v2)
+STUB(cuStreamSynchronize)
+STUB(cuLaunchKernel)
+STUB(cuStreamBeginCapture_v2)
+STUB(cuStreamEndCapture)
+STUB(cuGraphInstantiateWithFlags)
+STUB(cuGraphLaunch)
+STUB(cuGraphExecDestroy)
+STUB(cuGraphDestroy)
+#endif
