@@ -110,6 +110,24 @@ static __device__ __forceinline__ long long ens_mod(long long a, long long b) {
   long long r = a % b;
   return r < 0 ? r + (b < 0 ? -b : b) : r;
 }
+/// Combines `value` over the threads of a block (a multiple of 32 threads,
+/// all of which call it) with warp shuffles, then across warps through
+/// `scratch`; thread 0 gets the result.
+template <typename T, typename F>
+static __device__ __forceinline__ T ens_block_reduce(T value, T identity,
+                                                     T *scratch, F combine) {
+  for (int offset = 16; offset > 0; offset /= 2)
+    value = combine(value, __shfl_down_sync(0xffffffffu, value, offset));
+  if (threadIdx.x % 32 == 0)
+    scratch[threadIdx.x / 32] = value;
+  __syncthreads();
+  value = threadIdx.x < (blockDim.x + 31) / 32 ? scratch[threadIdx.x]
+                                                : identity;
+  for (int offset = 16; offset > 0; offset /= 2)
+    value = combine(value, __shfl_down_sync(0xffffffffu, value, offset));
+  __syncthreads();
+  return value;
+}
 /// Float to i32 toward zero, saturating, NaN to 0.
 static __device__ __forceinline__ int ens_fptosi32(double x) {
   if (x != x) return 0;
@@ -186,6 +204,9 @@ private:
                            unsigned indent);
   llvm::Error emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
                          StringRef first, StringRef step, unsigned indent);
+  llvm::Error emitBlockReduction(KernelBuilder &kernel,
+                                 linalg::GenericOp generic,
+                                 Operation *combiner, unsigned indent);
   llvm::Error emitGeneric(linalg::GenericOp generic);
   llvm::Error emitSerial(Operation *op);
   llvm::Error emitForall(scf::ForallOp forall);
@@ -484,45 +505,54 @@ llvm::Error Codegen::emitCaptured(Operation *root, BodyEmitter &body,
   return llvm::Error::success();
 }
 
-llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
-                                linalg::GenericOp generic, StringRef first,
-                                StringRef step, unsigned indent) {
-  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
-  SmallVector<unsigned> parallel, reduction;
-  for (auto [i, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
-    (iterator == utils::IteratorType::parallel ? parallel : reduction)
-        .push_back(i);
-  int64_t points = 1;
-  for (unsigned d : parallel)
-    points *= ranges[d];
-
-  llvm::raw_string_ostream os(kernel.body);
-  BodyEmitter body(kernel.body, kernel.accesses);
-  if (memberIndex)
-    body.bind(memberIndex, "m");
-  if (llvm::Error failure = emitCaptured(generic, body, indent))
-    return failure;
-  // Each thread computes the output elements of its parallel points in
-  // turn, with the reduction loops inside.
-  os.indent(indent) << "for (long long p = " << first << "; p < " << points
-                    << "LL; p += " << step << ") {\n";
-  indent += 2;
-  os.indent(indent) << "long long t = p;\n";
-  SmallVector<std::string> dims;
-  for (unsigned i = 0; i < ranges.size(); ++i)
-    dims.push_back("d" + std::to_string(i));
-  for (unsigned k = parallel.size(); k-- > 0;) {
-    unsigned d = parallel[k];
-    if (k == 0)
-      os.indent(indent) << "long long " << dims[d] << " = t;\n";
-    else
-      os.indent(indent) << "long long " << dims[d] << " = t % " << ranges[d]
-                        << "; t /= " << ranges[d] << ";\n";
+namespace {
+/// Writes the pieces of a linalg.generic's loop nest: the loop variables of
+/// a flat iteration index, the operands' elements and the body's ops.
+class GenericWriter {
+public:
+  GenericWriter(linalg::GenericOp generic, KernelBuilder &kernel,
+                BodyEmitter &body)
+      : generic(generic), body(body), os(kernel.body),
+        ranges(generic.getStaticLoopRanges()) {
+    for (auto [i, iterator] :
+         llvm::enumerate(generic.getIteratorTypesArray()))
+      (iterator == utils::IteratorType::parallel ? parallel : reduction)
+          .push_back(i);
+    for (unsigned i = 0; i < ranges.size(); ++i)
+      dims.push_back("d" + std::to_string(i));
+    generic.getBody()->walk([&](linalg::IndexOp index) {
+      body.bind(index.getResult(), dims[index.getDim()]);
+    });
   }
-  generic.getBody()->walk([&](linalg::IndexOp index) {
-    body.bind(index.getResult(), dims[index.getDim()]);
-  });
-  auto access = [&](OpOperand &operand) -> llvm::Expected<std::string> {
+
+  /// The iterations of `loops` together.
+  int64_t count(ArrayRef<unsigned> loops) const {
+    int64_t product = 1;
+    for (unsigned d : loops)
+      product *= ranges[d];
+    return product;
+  }
+
+  /// Declares the variables of `loops` from the flat index `flat`, the
+  /// last loop varying fastest.
+  void declareLoops(ArrayRef<unsigned> loops, StringRef flat,
+                    unsigned indent) {
+    std::string rest = "r_" + flat.str();
+    os.indent(indent) << "long long " << rest << " = " << flat << ";\n";
+    for (unsigned k = loops.size(); k-- > 0;) {
+      unsigned d = loops[k];
+      if (k == 0)
+        os.indent(indent) << "long long " << dims[d] << " = " << rest
+                          << ";\n";
+      else
+        os.indent(indent) << "long long " << dims[d] << " = " << rest << " % "
+                          << ranges[d] << "; " << rest << " /= " << ranges[d]
+                          << ";\n";
+    }
+  }
+
+  /// The element of `operand` at the current loop variables.
+  llvm::Expected<std::string> element(OpOperand &operand) {
     AffineMap map = generic.getMatchingIndexingMap(&operand);
     SmallVector<std::string> indices;
     for (AffineExpr expr : map.getResults()) {
@@ -532,14 +562,72 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
       indices.push_back(*index);
     }
     return body.element(operand.get(), indices);
-  };
+  }
+
+  /// Reads the inputs the body uses.
+  llvm::Error loadInputs(unsigned indent) {
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      BlockArgument arg = generic.getMatchingBlockArgument(input);
+      if (arg.use_empty())
+        continue;
+      if (!isa<MemRefType>(input->get().getType())) {
+        body.bind(arg, body.get(input->get()));
+        continue;
+      }
+      llvm::Expected<std::string> value = element(*input);
+      if (!value)
+        return value.takeError();
+      std::string name = "in" + std::to_string(input->getOperandNumber());
+      os.indent(indent) << *getCType(arg.getType()) << " " << name << " = "
+                        << *value << ";\n";
+      body.bind(arg, name);
+    }
+    return llvm::Error::success();
+  }
+
+  /// Emits the body's ops but `skip`.
+  llvm::Error emitOps(unsigned indent, Operation *skip = nullptr) {
+    for (Operation &op : generic.getBody()->without_terminator())
+      if (!isa<linalg::IndexOp>(op) && &op != skip)
+        if (llvm::Error failure = body.emit(&op, indent))
+          return failure;
+    return llvm::Error::success();
+  }
+
+  linalg::GenericOp generic;
+  BodyEmitter &body;
+  llvm::raw_string_ostream os;
+  SmallVector<int64_t> ranges;
+  SmallVector<unsigned> parallel, reduction;
+  SmallVector<std::string> dims;
+};
+} // namespace
+
+llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
+                                linalg::GenericOp generic, StringRef first,
+                                StringRef step, unsigned indent) {
+  BodyEmitter body(kernel.body, kernel.accesses);
+  if (memberIndex)
+    body.bind(memberIndex, "m");
+  if (llvm::Error failure = emitCaptured(generic, body, indent))
+    return failure;
+  GenericWriter writer(generic, kernel, body);
+  llvm::raw_string_ostream &os = writer.os;
+  ArrayRef<unsigned> reduction = writer.reduction;
+  // Each thread computes the output elements of its parallel points in
+  // turn, with the reduction loops inside.
+  os.indent(indent) << "for (long long p = " << first << "; p < "
+                    << writer.count(writer.parallel) << "LL; p += " << step
+                    << ") {\n";
+  indent += 2;
+  writer.declareLoops(writer.parallel, "p", indent);
   // Accumulators: the outputs at this thread's point. An output indexed by
   // a reduction loop (a fused producer's result) has an element per step of
   // the reduction, read and written inside the loops.
   SmallVector<std::string> outputs;
   SmallVector<bool> perStep;
   for (OpOperand &init : generic.getDpsInitsMutable()) {
-    llvm::Expected<std::string> element = access(init);
+    llvm::Expected<std::string> element = writer.element(init);
     if (!element)
       return element.takeError();
     AffineMap map = generic.getMatchingIndexingMap(&init);
@@ -556,38 +644,19 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
   }
   unsigned bodyIndent = indent;
   for (unsigned d : reduction) {
-    os.indent(bodyIndent) << "for (long long " << dims[d] << " = 0; "
-                          << dims[d] << " < " << ranges[d] << "LL; ++"
-                          << dims[d] << ") {\n";
+    os.indent(bodyIndent) << "for (long long " << writer.dims[d] << " = 0; "
+                          << writer.dims[d] << " < " << writer.ranges[d]
+                          << "LL; ++" << writer.dims[d] << ") {\n";
     bodyIndent += 2;
   }
   for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable()))
     if (perStep[i] && !generic.getMatchingBlockArgument(&init).use_empty())
       os.indent(bodyIndent) << "acc" << i << " = " << outputs[i] << ";\n";
-  for (OpOperand *input : generic.getDpsInputOperands()) {
-    BlockArgument arg = generic.getMatchingBlockArgument(input);
-    if (arg.use_empty())
-      continue;
-    if (!isa<MemRefType>(input->get().getType())) {
-      body.bind(arg, body.get(input->get()));
-      continue;
-    }
-    llvm::Expected<std::string> element = access(*input);
-    if (!element)
-      return element.takeError();
-    std::string name = "in" + std::to_string(input->getOperandNumber());
-    os.indent(bodyIndent) << *getCType(arg.getType()) << " " << name << " = "
-                          << *element << ";\n";
-    body.bind(arg, name);
-  }
-  Block &block = generic.getRegion().front();
-  for (Operation &op : block.without_terminator()) {
-    if (isa<linalg::IndexOp>(op))
-      continue;
-    if (llvm::Error failure = body.emit(&op, bodyIndent))
-      return failure;
-  }
-  auto yield = cast<linalg::YieldOp>(block.getTerminator());
+  if (llvm::Error failure = writer.loadInputs(bodyIndent))
+    return failure;
+  if (llvm::Error failure = writer.emitOps(bodyIndent))
+    return failure;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
   for (auto [i, value] : llvm::enumerate(yield.getValues()))
     os.indent(bodyIndent) << "acc" << i << " = " << body.get(value) << ";\n";
   for (auto [i, element] : llvm::enumerate(outputs))
@@ -599,6 +668,104 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
     if (!perStep[i])
       os.indent(indent) << element << " = acc" << i << ";\n";
   os.indent(indent - 2) << "}\n";
+  return llvm::Error::success();
+}
+
+/// Reductions with fewer output elements than this share each element's
+/// reduction among a block's threads.
+static constexpr int64_t kMaxCooperativePoints = kBlockSize;
+/// ... if it has at least this many steps.
+static constexpr int64_t kMinCooperativeSteps = 64;
+
+/// The combiner of a reduction `generic` whose whole block could share:
+/// one output, read only by the op that combines it with the value of a
+/// step, an addition or a maximum (what ens reductions lower to); or null.
+static Operation *getBlockCombiner(linalg::GenericOp generic) {
+  if (generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() == 0)
+    return nullptr;
+  int64_t points = 1, steps = 1;
+  for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
+                                          generic.getIteratorTypesArray()))
+    (iterator == utils::IteratorType::parallel ? points : steps) *= range;
+  if (points >= kMaxCooperativePoints || steps < kMinCooperativeSteps)
+    return nullptr;
+  AffineMap output = generic.getIndexingMapsArray().back();
+  for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction && output.isFunctionOfDim(d))
+      return nullptr;
+  BlockArgument accumulator = generic.getRegionOutputArgs()[0];
+  Value yielded = generic.getBody()->getTerminator()->getOperand(0);
+  Operation *combiner = yielded.getDefiningOp();
+  if (!combiner || !accumulator.hasOneUse() ||
+      *accumulator.getUsers().begin() != combiner ||
+      !isa<arith::AddFOp, arith::MaximumFOp, arith::AddIOp>(combiner) ||
+      combiner->getOperand(0) == combiner->getOperand(1))
+    return nullptr;
+  return combiner;
+}
+
+/// A C++ lambda that combines two partial results as `combiner` does, and
+/// the identity of that combination.
+static std::pair<std::string, std::string> getCombination(Operation *combiner) {
+  Type type = combiner->getResult(0).getType();
+  std::string t = *getCType(type);
+  bool isDouble = type.isF64();
+  std::string lambda = "[](" + t + " a, " + t + " b) { return ";
+  if (isa<arith::AddFOp>(combiner))
+    return {lambda + "a + b; }", floatLiteral(-0.0, isDouble)};
+  if (isa<arith::MaximumFOp>(combiner))
+    return {lambda + (isDouble ? "ens_maximumd" : "ens_maximumf") +
+                "(a, b); }",
+            floatLiteral(-INFINITY, isDouble)};
+  // Integer addition wraps.
+  std::string u = type.isInteger(64) ? "unsigned long long" : "unsigned";
+  return {lambda + "(" + t + ")((" + u + ")a + (" + u + ")b); }",
+          "(" + t + ")0"};
+}
+
+llvm::Error Codegen::emitBlockReduction(KernelBuilder &kernel,
+                                        linalg::GenericOp generic,
+                                        Operation *combiner, unsigned indent) {
+  BodyEmitter body(kernel.body, kernel.accesses);
+  body.bind(memberIndex, "m");
+  if (llvm::Error failure = emitCaptured(generic, body, indent))
+    return failure;
+  GenericWriter writer(generic, kernel, body);
+  llvm::raw_string_ostream &os = writer.os;
+  std::string t = *getCType(combiner->getResult(0).getType());
+  auto [combine, identity] = getCombination(combiner);
+  Value accumulator = generic.getRegionOutputArgs()[0];
+  Value step = combiner->getOperand(0) == accumulator
+                   ? combiner->getOperand(1)
+                   : combiner->getOperand(0);
+  llvm::Expected<std::string> output =
+      writer.element(generic.getDpsInitsMutable()[0]);
+  if (!output)
+    return output.takeError();
+  // The block walks the output elements together; for each, every thread
+  // combines a share of the steps, then the block combines the shares.
+  os.indent(indent) << "__shared__ " << t << " scratch[32];\n";
+  os.indent(indent) << "auto combine = " << combine << ";\n";
+  os.indent(indent) << "for (long long p = 0; p < "
+                    << writer.count(writer.parallel) << "LL; ++p) {\n";
+  writer.declareLoops(writer.parallel, "p", indent + 2);
+  os.indent(indent + 2) << t << " share = " << identity << ";\n";
+  os.indent(indent + 2) << "for (long long q = threadIdx.x; q < "
+                        << writer.count(writer.reduction)
+                        << "LL; q += blockDim.x) {\n";
+  writer.declareLoops(writer.reduction, "q", indent + 4);
+  if (llvm::Error failure = writer.loadInputs(indent + 4))
+    return failure;
+  if (llvm::Error failure = writer.emitOps(indent + 4, combiner))
+    return failure;
+  os.indent(indent + 4) << "share = combine(share, " << body.get(step)
+                        << ");\n";
+  os.indent(indent + 2) << "}\n";
+  os.indent(indent + 2) << t << " total = ens_block_reduce(share, "
+                        << identity << ", scratch, combine);\n";
+  os.indent(indent + 2) << "if (threadIdx.x == 0) " << *output
+                        << " = combine(" << *output << ", total);\n";
+  os.indent(indent) << "}\n";
   return llvm::Error::success();
 }
 
@@ -806,6 +973,10 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
             .Case([&](linalg::GenericOp generic) {
               if (llvm::Error failure = checkGeneric(generic))
                 return failure;
+              if (Operation *combiner = getBlockCombiner(generic))
+                return phase([&] {
+                  return emitBlockReduction(kernel, generic, combiner, 4);
+                });
               return phase([&] {
                 return emitPoints(kernel, generic, "threadIdx.x",
                                   "blockDim.x", 6);

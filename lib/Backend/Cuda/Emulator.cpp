@@ -2,8 +2,8 @@
 //
 // Builds the generated CUDA source, unchanged, with the host compiler and an
 // emulation header that defines the CUDA keywords, the thread-index
-// variables (thread-local), dynamic shared memory, __syncthreads and the
-// device functions the source uses. A generated shim runs each kernel block
+// variables (thread-local), shared memory, __syncthreads, warp shuffles and
+// the device functions the source uses. A generated shim runs each kernel block
 // by block; within a block, the threads of a kernel that synchronizes run
 // as fibers that switch at each barrier, and those of other kernels one
 // after another. Arguments are passed as to cuLaunchKernel: an
@@ -45,6 +45,7 @@ static const char *const kEmulationHeader = R"(// ens: CUDA on the host.
 #include <cstring>
 #include <functional>
 #include <math.h>
+#include <setjmp.h>
 #include <ucontext.h>
 #include <vector>
 #define __global__
@@ -64,19 +65,29 @@ static inline double __longlong_as_double(long long i) { double x; std::memcpy(&
 namespace ens_emu {
 /// The dynamic shared memory of the running block.
 static thread_local unsigned char *sharedMemory;
+/// A thread of the running block. A fiber starts on its own stack through
+/// ucontext, and switches with _setjmp/_longjmp, which unlike swapcontext
+/// make no system call to save the signal mask.
 struct Fiber {
-  ucontext_t context;
+  ucontext_t start;
+  jmp_buf resume;
   uint3 thread;
-  bool done;
+  bool started, done;
 };
-static thread_local ucontext_t scheduler;
+static thread_local jmp_buf scheduler;
+static thread_local ucontext_t schedulerContext;
 static thread_local Fiber *running;
+/// One slot per thread of the running block for warp shuffles.
+static thread_local std::vector<unsigned long long> shuffleSlots;
 static thread_local const std::function<void()> *kernelBody;
 static void fiberMain() {
   (*kernelBody)();
   running->done = true;
+  _longjmp(scheduler, 1);
 }
-/// Runs `body` on every thread of the block `blockIdx`, as fibers.
+/// Runs `body` on every thread of the block `blockIdx`, as fibers: each
+/// runs until it reaches a barrier or ends, then the next one; a round
+/// ends with every live thread at the same barrier.
 static void runBlock(const std::function<void()> &body) {
   constexpr size_t kStack = 64 * 1024;
   static thread_local std::vector<Fiber> fibers;
@@ -84,6 +95,7 @@ static void runBlock(const std::function<void()> &body) {
   unsigned threads = blockDim.x * blockDim.y * blockDim.z;
   fibers.assign(threads, Fiber());
   stacks.resize(threads);
+  shuffleSlots.assign(threads, 0);
   kernelBody = &body;
   for (unsigned i = 0; i < threads; ++i) {
     Fiber &fiber = fibers[i];
@@ -91,11 +103,11 @@ static void runBlock(const std::function<void()> &body) {
     fiber.thread.x = i % blockDim.x;
     fiber.thread.y = i / blockDim.x % blockDim.y;
     fiber.thread.z = i / (blockDim.x * blockDim.y);
-    getcontext(&fiber.context);
-    fiber.context.uc_stack.ss_sp = stacks[i].data();
-    fiber.context.uc_stack.ss_size = kStack;
-    fiber.context.uc_link = &scheduler;
-    makecontext(&fiber.context, fiberMain, 0);
+    getcontext(&fiber.start);
+    fiber.start.uc_stack.ss_sp = stacks[i].data();
+    fiber.start.uc_stack.ss_size = kStack;
+    fiber.start.uc_link = nullptr;
+    makecontext(&fiber.start, fiberMain, 0);
   }
   for (bool live = true; live;) {
     live = false;
@@ -104,15 +116,40 @@ static void runBlock(const std::function<void()> &body) {
         continue;
       threadIdx = fiber.thread;
       running = &fiber;
-      swapcontext(&scheduler, &fiber.context);
+      if (!_setjmp(scheduler)) {
+        if (fiber.started)
+          _longjmp(fiber.resume, 1);
+        fiber.started = true;
+        swapcontext(&schedulerContext, &fiber.start);
+      }
       live |= !fiber.done;
     }
   }
 }
 } // namespace ens_emu
 static inline void __syncthreads() {
-  swapcontext(&ens_emu::running->context, &ens_emu::scheduler);
+  if (!_setjmp(ens_emu::running->resume))
+    _longjmp(ens_emu::scheduler, 1);
 }
+/// Every thread of the block posts its value, waits for all, reads its
+/// source lane's (its own past the warp's end) and waits again, so that no
+/// slot is overwritten before it is read. Kernels call it with every thread
+/// of the block, as the generated reductions do.
+template <typename T>
+static inline T __shfl_down_sync(unsigned, T value, int delta) {
+  static_assert(sizeof(T) <= 8, "shuffles move up to 8 bytes");
+  unsigned lane = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  std::memcpy(&ens_emu::shuffleSlots[lane], &value, sizeof(T));
+  __syncthreads();
+  unsigned source = lane + delta;
+  T result = value;
+  if (source / 32 == lane / 32 && source < threads)
+    std::memcpy(&result, &ens_emu::shuffleSlots[source], sizeof(T));
+  __syncthreads();
+  return result;
+}
+#define __shared__ static thread_local
 #define ENS_DYNAMIC_SHARED(name) unsigned char *name = ens_emu::sharedMemory
 )";
 
@@ -204,6 +241,9 @@ static llvm::Expected<std::string> build(const CudaProgram &program) {
   SmallVector<StringRef> args = {*compiler,       "-O1",
                                  "-shared",       "-fPIC",
                                  "-std=c++17",    "-ffp-contract=off",
+                                 // _longjmp between fiber stacks is what
+                                 // fortified longjmp rejects.
+                                 "-U_FORTIFY_SOURCE",
                                  "-x",            "c++",
                                  "-o",            partial,
                                  shimPath};

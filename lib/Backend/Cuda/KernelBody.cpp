@@ -72,8 +72,7 @@ std::optional<DType> cuda::getBufferDType(Type type) {
   return std::nullopt;
 }
 
-/// A float literal that reads back exactly, or an expression for inf/NaN.
-static std::string floatLiteral(double value, bool isDouble) {
+std::string cuda::floatLiteral(double value, bool isDouble) {
   if (std::isnan(value))
     return isDouble ? "__longlong_as_double(0x7ff8000000000000LL)"
                     : "__int_as_float(0x7fc00000)";

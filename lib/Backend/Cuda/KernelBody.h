@@ -26,6 +26,10 @@ llvm::Error error(const Twine &message);
 /// The C++ type of a scalar of `type` ("float", "long long"), or failure.
 FailureOr<std::string> getCType(Type type);
 
+/// A C++ float (or, with `isDouble`, double) literal that reads back
+/// exactly, or an expression for inf and NaN.
+std::string floatLiteral(double value, bool isDouble);
+
 /// The element type of a launch-plan buffer of `type`, if it has one.
 std::optional<DType> getBufferDType(Type type);
 

@@ -20,6 +20,9 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::ens;
 
@@ -158,6 +161,69 @@ TEST_F(MemberKernelTest, TemporariesBeyondSharedMemoryLiveInGlobalMemory) {
   for (int i = 0; i < 2; ++i)
     EXPECT_NEAR((*actual)[0].values[i], (*expected)[0].values[i],
                 1e-5 * std::fabs((*expected)[0].values[i]) + 1e-5);
+}
+
+TEST_F(MemberKernelTest, BlockReductionsCombineLikeTheInterpreter) {
+  // Each member's 300-step reductions are shared among a block's threads
+  // and combined with warp shuffles: sums, NaN-propagating maximum,
+  // wrapping integer sums, in f32, f64 and i32.
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"(
+    func.func @member(%a: tensor<300xf32>, %b: tensor<300xi32>, %c: tensor<300xf64>)
+        -> (tensor<f32>, tensor<f32>, tensor<i32>, tensor<f64>) {
+      %s = ens.reduce_sum %a {dims = array<i64: 0>} : tensor<300xf32> -> tensor<f32>
+      %x = ens.reduce_max %a {dims = array<i64: 0>} : tensor<300xf32> -> tensor<f32>
+      %i = ens.reduce_sum %b {dims = array<i64: 0>} : tensor<300xi32> -> tensor<i32>
+      %d = ens.reduce_sum %c {dims = array<i64: 0>} : tensor<300xf64> -> tensor<f64>
+      return %s, %x, %i, %d : tensor<f32>, tensor<f32>, tensor<i32>, tensor<f64>
+    }
+    func.func @ensemble(%a: tensor<3x300xf32>, %b: tensor<3x300xi32>, %c: tensor<3x300xf64>)
+        -> (tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf64>) {
+      %r:4 = ens.vmap @member(%a, %b, %c) {in_axes = array<i64: 0, 0, 0>, out_axes = array<i64: 0, 0, 0, 0>, size = 3 : i64}
+          : (tensor<3x300xf32>, tensor<3x300xi32>, tensor<3x300xf64>)
+          -> (tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf64>)
+      return %r#0, %r#1, %r#2, %r#3 : tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf64>
+    })",
+                                                          &context);
+  ASSERT_TRUE(module);
+  llvm::Expected<cuda::CudaProgram> program =
+      cuda::generateCuda(*module, "ensemble");
+  ASSERT_TRUE(bool(program)) << llvm::toString(program.takeError());
+  EXPECT_NE(program->source.find("= ens_block_reduce("), std::string::npos)
+      << program->source;
+
+  test::RandomSource random(3);
+  HostTensor a(DType::F32, {3, 300}), b(DType::I32, {3, 300}),
+      c(DType::F64, {3, 300});
+  for (double &value : a.values)
+    value = static_cast<float>(random.real(-10, 10));
+  for (double &value : b.values)
+    value = static_cast<double>(random.integer(INT32_MIN / 2, INT32_MAX / 2));
+  for (double &value : c.values)
+    value = random.real(-1, 1);
+  a.values[300 + 17] = NAN; // member 1's maximum is NaN
+  std::vector<HostTensor> args = {a, b, c};
+  auto entry = module->lookupSymbol<func::FuncOp>("ensemble");
+  llvm::Expected<std::vector<HostTensor>> expected =
+      Interpreter(*module).run(entry, args);
+  ASSERT_TRUE(bool(expected)) << llvm::toString(expected.takeError());
+  llvm::Expected<std::unique_ptr<cuda::EmulatedExecutable>> executable =
+      cuda::EmulatedExecutable::compile(std::move(*program));
+  ASSERT_TRUE(bool(executable)) << llvm::toString(executable.takeError());
+  llvm::Expected<std::vector<HostTensor>> actual = (*executable)->run(args);
+  ASSERT_TRUE(bool(actual)) << llvm::toString(actual.takeError());
+  for (int r = 0; r < 4; ++r)
+    for (int m = 0; m < 3; ++m) {
+      double want = (*expected)[r].values[m], got = (*actual)[r].values[m];
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got)) << "result " << r << ", member " << m;
+        continue;
+      }
+      // Sums in another order: f32 and f64 rounding; the rest exactly.
+      double tolerance = r == 0   ? 1e-5 * std::fabs(want) + 1e-4
+                         : r == 3 ? 1e-12
+                                  : 0;
+      EXPECT_NEAR(got, want, tolerance) << "result " << r << ", member " << m;
+    }
 }
 
 } // namespace
