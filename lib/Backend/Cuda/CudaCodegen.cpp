@@ -212,6 +212,11 @@ private:
   llvm::Error emitForall(scf::ForallOp forall);
   llvm::Expected<int64_t> placeTemporaries(scf::ForallOp forall,
                                            int64_t members);
+  /// Copies the operands of `generic` that it reads many times from global
+  /// memory, and that fit, into shared memory, and points the kernel's
+  /// accesses at the copies; returns the accesses they replaced.
+  llvm::Expected<SmallVector<std::pair<Value, Access>>>
+  stageOperands(KernelBuilder &kernel, linalg::GenericOp generic);
 
   func::FuncOp function;
   /// The plan buffer of each memref that is not a view: arguments,
@@ -227,6 +232,9 @@ private:
   DenseMap<Value, int64_t> memberSlice;
   /// The member index of the loop being compiled, called `m` in its kernel.
   Value memberIndex;
+  /// Where the loop's staged operands start in shared memory, and the most
+  /// bytes one op stages.
+  int64_t stageOffset = 0, stagedPeak = 0;
   std::string kernels;
 };
 } // namespace
@@ -921,6 +929,70 @@ llvm::Expected<int64_t> Codegen::placeTemporaries(scf::ForallOp forall,
   return peak;
 }
 
+/// Operands in global memory that a contraction reads at least this many
+/// times per element are staged into shared memory...
+static constexpr int64_t kMinStagedReuse = 4;
+/// ... if they take at most this many bytes.
+static constexpr int64_t kMaxStagedBytes = 16 * 1024;
+
+llvm::Expected<SmallVector<std::pair<Value, Access>>>
+Codegen::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic) {
+  SmallVector<std::pair<Value, Access>> staged;
+  if (generic.getNumReductionLoops() == 0)
+    return staged;
+  int64_t iterations = 1;
+  for (int64_t range : generic.getStaticLoopRanges())
+    iterations *= range;
+  llvm::raw_string_ostream os(kernel.body);
+  int64_t used = 0;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    Value value = input->get();
+    auto type = dyn_cast<MemRefType>(value.getType());
+    if (!type || !type.hasStaticShape() || !getGlobalBuffer(value) ||
+        generic.getMatchingBlockArgument(input).use_empty() ||
+        llvm::any_of(staged, [&](auto &entry) { return entry.first == value; }))
+      continue;
+    std::optional<DType> dtype = getBufferDType(type.getElementType());
+    int64_t elements = type.getNumElements();
+    if (!dtype || *dtype == DType::I1 || elements == 0 ||
+        iterations / elements < kMinStagedReuse)
+      continue;
+    int64_t bytes = elements * static_cast<int64_t>(getElementSize(*dtype));
+    int64_t offset = llvm::alignTo(used, kSharedAlignment);
+    if (bytes > kMaxStagedBytes ||
+        stageOffset + offset + bytes > kSharedMemoryBudget)
+      continue;
+    // The whole view, copied by the block in row-major order.
+    std::string name = "staged" + std::to_string(staged.size());
+    std::string cType = *getCType(type.getElementType());
+    os << "    " << cType << " *" << name << " = (" << cType
+       << " *)(ens_shared + " << stageOffset + offset << ");\n";
+    os << "    for (long long i = threadIdx.x; i < " << elements
+       << "LL; i += blockDim.x) {\n";
+    os << "      long long r_i = i;\n";
+    SmallVector<std::string> indices(type.getRank());
+    for (int64_t d = type.getRank(); d-- > 0;) {
+      indices[d] = "e" + std::to_string(d);
+      os << "      long long " << indices[d] << " = r_i";
+      if (d)
+        os << " % " << type.getDimSize(d) << "; r_i /= " << type.getDimSize(d);
+      os << ";\n";
+    }
+    BodyEmitter body(kernel.body, kernel.accesses);
+    os << "      " << name << "[i] = " << body.element(value, indices)
+       << ";\n";
+    os << "    }\n";
+    staged.push_back({value, kernel.accesses[value]});
+    SmallVector<int64_t> strides = getRowMajorStrides(type.getShape());
+    kernel.accesses[value] = {name, "0LL", {strides.begin(), strides.end()}};
+    used = offset + bytes;
+  }
+  if (!staged.empty())
+    os << "    __syncthreads();\n";
+  stagedPeak = std::max(stagedPeak, used);
+  return staged;
+}
+
 llvm::Error Codegen::emitForall(scf::ForallOp forall) {
   if (forall.getRank() != 1 || forall.getStaticLowerBound()[0] != 0 ||
       forall.getStaticStep()[0] != 1 ||
@@ -938,11 +1010,14 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
   if (!sharedBytes)
     return sharedBytes.takeError();
 
+  // Operands staged for one op at a time go after the temporaries.
+  stageOffset = llvm::alignTo(*sharedBytes, kSharedAlignment);
+  stagedPeak = 0;
+
   KernelBuilder kernel = beginKernel(forall, "members");
   kernel.info.usesBarriers = true;
   kernel.launch.grid = {static_cast<unsigned>(members), 1, 1};
   kernel.launch.block = {kBlockSize, 1, 1};
-  kernel.launch.sharedBytes = static_cast<unsigned>(*sharedBytes);
   llvm::raw_string_ostream os(kernel.body);
   os << "  // Block m computes member m; its temporaries live in shared "
         "memory.\n";
@@ -973,13 +1048,19 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
             .Case([&](linalg::GenericOp generic) {
               if (llvm::Error failure = checkGeneric(generic))
                 return failure;
-              if (Operation *combiner = getBlockCombiner(generic))
-                return phase([&] {
-                  return emitBlockReduction(kernel, generic, combiner, 4);
-                });
-              return phase([&] {
-                return emitPoints(kernel, generic, "threadIdx.x",
-                                  "blockDim.x", 6);
+              return phase([&]() -> llvm::Error {
+                llvm::Expected<SmallVector<std::pair<Value, Access>>> staged =
+                    stageOperands(kernel, generic);
+                if (!staged)
+                  return staged.takeError();
+                Operation *combiner = getBlockCombiner(generic);
+                llvm::Error emitted =
+                    combiner ? emitBlockReduction(kernel, generic, combiner, 4)
+                             : emitPoints(kernel, generic, "threadIdx.x",
+                                          "blockDim.x", 6);
+                for (auto &[value, global] : *staged)
+                  kernel.accesses[value] = global;
+                return emitted;
               });
             })
             .Case([&](scf::ForOp loop) {
@@ -1011,6 +1092,8 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
     if (err)
       return err;
   }
+  kernel.launch.sharedBytes = static_cast<unsigned>(
+      stagedPeak ? stageOffset + stagedPeak : *sharedBytes);
   finishKernel(kernel);
   memberIndex = nullptr;
   sharedName.clear();
