@@ -201,12 +201,15 @@ private:
   std::optional<int64_t> getGlobalBuffer(Value memref);
   llvm::Error bindMemrefs(KernelBuilder &kernel, Operation *root);
   llvm::Error emitCaptured(Operation *root, BodyEmitter &body,
-                           unsigned indent);
+                           unsigned indent, ArrayRef<Value> extra = {});
+  /// The values filled into `generic`'s outputs by fills folded into it.
+  SmallVector<Value> getFillValues(linalg::GenericOp generic);
   llvm::Error emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
                          StringRef first, StringRef step, unsigned indent);
   llvm::Error emitBlockReduction(KernelBuilder &kernel,
                                  linalg::GenericOp generic,
-                                 Operation *combiner, unsigned indent);
+                                 Operation *combiner, StringRef first,
+                                 StringRef step, unsigned indent);
   llvm::Error emitGeneric(linalg::GenericOp generic);
   llvm::Error emitSerial(Operation *op);
   llvm::Error emitForall(scf::ForallOp forall);
@@ -232,6 +235,11 @@ private:
   DenseMap<Value, int64_t> memberSlice;
   /// The member index of the loop being compiled, called `m` in its kernel.
   Value memberIndex;
+  /// Buffers whose fill was folded into the op that next writes them: the
+  /// value filled in.
+  DenseMap<Value, Value> filledWith;
+  /// The folded fills, which emit nothing.
+  DenseSet<Operation *> foldedFills;
   /// Where the loop's staged operands start in shared memory, and the most
   /// bytes one op stages.
   int64_t stageOffset = 0, stagedPeak = 0;
@@ -479,7 +487,7 @@ llvm::Error Codegen::bindMemrefs(KernelBuilder &kernel, Operation *root) {
 }
 
 llvm::Error Codegen::emitCaptured(Operation *root, BodyEmitter &body,
-                                  unsigned indent) {
+                                  unsigned indent, ArrayRef<Value> extra) {
   // The chains of pure scalar ops outside the kernel that it uses.
   SmallVector<Operation *> chain;
   std::set<Operation *> seen;
@@ -504,6 +512,7 @@ llvm::Error Codegen::emitCaptured(Operation *root, BodyEmitter &body,
   for (Value operand : root->getOperands())
     if (!isa<MemRefType>(operand.getType()))
       captured.insert(operand);
+  captured.insert(extra.begin(), extra.end());
   for (Value value : captured)
     if (llvm::Error failure = visit(value))
       return failure;
@@ -617,7 +626,8 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
   BodyEmitter body(kernel.body, kernel.accesses);
   if (memberIndex)
     body.bind(memberIndex, "m");
-  if (llvm::Error failure = emitCaptured(generic, body, indent))
+  if (llvm::Error failure =
+          emitCaptured(generic, body, indent, getFillValues(generic)))
     return failure;
   GenericWriter writer(generic, kernel, body);
   llvm::raw_string_ostream &os = writer.os;
@@ -644,7 +654,9 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
     BlockArgument arg = generic.getMatchingBlockArgument(&init);
     std::string acc = "acc" + std::to_string(outputs.size());
     os.indent(indent) << *getCType(arg.getType()) << " " << acc;
-    if (!arg.use_empty() && !perStep.back())
+    if (Value fill = filledWith.lookup(init.get()))
+      os << " = " << body.get(fill);
+    else if (!arg.use_empty() && !perStep.back())
       os << " = " << *element;
     os << ";\n";
     body.bind(arg, acc);
@@ -679,23 +691,32 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
   return llvm::Error::success();
 }
 
-/// Reductions with fewer output elements than this share each element's
-/// reduction among a block's threads.
-static constexpr int64_t kMaxCooperativePoints = kBlockSize;
-/// ... if it has at least this many steps.
-static constexpr int64_t kMinCooperativeSteps = 64;
+/// What combining the shares of a block costs, in steps of a reduction
+/// loop: two barriers and ten warp shuffles.
+static constexpr int64_t kBlockCombineCost = 12;
 
-/// The combiner of a reduction `generic` whose whole block could share:
-/// one output, read only by the op that combines it with the value of a
-/// step, an addition or a maximum (what ens reductions lower to); or null.
-static Operation *getBlockCombiner(linalg::GenericOp generic) {
+/// The combiner of a reduction `generic` that a block finishes sooner by
+/// sharing each output element's steps among its threads than by giving
+/// each thread whole elements (one of few elements with many steps): one
+/// output, read only by the op that combines it with the value of a step,
+/// an addition or a maximum (what ens reductions lower to); or null.
+///
+/// In a loop over members, one block computes every element of the op; a
+/// grid-wide kernel instead gives each element a block of its own (with
+/// `ownBlocks`), so it shares only when the elements would not fill one
+/// block.
+static Operation *getBlockCombiner(linalg::GenericOp generic,
+                                   bool ownBlocks = false) {
   if (generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() == 0)
     return nullptr;
   int64_t points = 1, steps = 1;
   for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
                                           generic.getIteratorTypesArray()))
     (iterator == utils::IteratorType::parallel ? points : steps) *= range;
-  if (points >= kMaxCooperativePoints || steps < kMinCooperativeSteps)
+  int64_t rounds = (points + kBlockSize - 1) / kBlockSize;
+  int64_t perElement = (steps + kBlockSize - 1) / kBlockSize + kBlockCombineCost;
+  if (ownBlocks ? points >= kBlockSize || perElement >= steps
+                : points * perElement >= rounds * steps)
     return nullptr;
   AffineMap output = generic.getIndexingMapsArray().back();
   for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
@@ -733,29 +754,33 @@ static std::pair<std::string, std::string> getCombination(Operation *combiner) {
 
 llvm::Error Codegen::emitBlockReduction(KernelBuilder &kernel,
                                         linalg::GenericOp generic,
-                                        Operation *combiner, unsigned indent) {
+                                        Operation *combiner, StringRef first,
+                                        StringRef step, unsigned indent) {
   BodyEmitter body(kernel.body, kernel.accesses);
-  body.bind(memberIndex, "m");
-  if (llvm::Error failure = emitCaptured(generic, body, indent))
+  if (memberIndex)
+    body.bind(memberIndex, "m");
+  if (llvm::Error failure =
+          emitCaptured(generic, body, indent, getFillValues(generic)))
     return failure;
   GenericWriter writer(generic, kernel, body);
   llvm::raw_string_ostream &os = writer.os;
   std::string t = *getCType(combiner->getResult(0).getType());
   auto [combine, identity] = getCombination(combiner);
   Value accumulator = generic.getRegionOutputArgs()[0];
-  Value step = combiner->getOperand(0) == accumulator
-                   ? combiner->getOperand(1)
-                   : combiner->getOperand(0);
+  Value stepValue = combiner->getOperand(0) == accumulator
+                        ? combiner->getOperand(1)
+                        : combiner->getOperand(0);
   llvm::Expected<std::string> output =
       writer.element(generic.getDpsInitsMutable()[0]);
   if (!output)
     return output.takeError();
-  // The block walks the output elements together; for each, every thread
+  // A block walks its output elements together; for each, every thread
   // combines a share of the steps, then the block combines the shares.
   os.indent(indent) << "__shared__ " << t << " scratch[32];\n";
   os.indent(indent) << "auto combine = " << combine << ";\n";
-  os.indent(indent) << "for (long long p = 0; p < "
-                    << writer.count(writer.parallel) << "LL; ++p) {\n";
+  os.indent(indent) << "for (long long p = " << first << "; p < "
+                    << writer.count(writer.parallel) << "LL; p += " << step
+                    << ") {\n";
   writer.declareLoops(writer.parallel, "p", indent + 2);
   os.indent(indent + 2) << t << " share = " << identity << ";\n";
   os.indent(indent + 2) << "for (long long q = threadIdx.x; q < "
@@ -766,13 +791,15 @@ llvm::Error Codegen::emitBlockReduction(KernelBuilder &kernel,
     return failure;
   if (llvm::Error failure = writer.emitOps(indent + 4, combiner))
     return failure;
-  os.indent(indent + 4) << "share = combine(share, " << body.get(step)
+  os.indent(indent + 4) << "share = combine(share, " << body.get(stepValue)
                         << ");\n";
   os.indent(indent + 2) << "}\n";
   os.indent(indent + 2) << t << " total = ens_block_reduce(share, "
                         << identity << ", scratch, combine);\n";
+  Value fill = filledWith.lookup(generic.getDpsInits()[0]);
   os.indent(indent + 2) << "if (threadIdx.x == 0) " << *output
-                        << " = combine(" << *output << ", total);\n";
+                        << " = combine(" << (fill ? body.get(fill) : *output)
+                        << ", total);\n";
   os.indent(indent) << "}\n";
   return llvm::Error::success();
 }
@@ -808,6 +835,17 @@ llvm::Error Codegen::emitGeneric(linalg::GenericOp generic) {
   KernelBuilder kernel = beginKernel(generic, "generic");
   if (llvm::Error failure = bindMemrefs(kernel, generic))
     return failure;
+  if (Operation *combiner = getBlockCombiner(generic, /*ownBlocks=*/true)) {
+    // A block per output element.
+    kernel.info.usesBarriers = true;
+    kernel.launch.grid = {static_cast<unsigned>(points), 1, 1};
+    kernel.launch.block = {kBlockSize, 1, 1};
+    if (llvm::Error failure = emitBlockReduction(
+            kernel, generic, combiner, "blockIdx.x", "gridDim.x", 2))
+      return failure;
+    finishKernel(kernel);
+    return llvm::Error::success();
+  }
   // A grid-stride loop: a grid of at most 2^31 - 1 blocks covers any op.
   int64_t blocks = std::min<int64_t>((points + kBlockSize - 1) / kBlockSize,
                                      INT32_MAX);
@@ -816,7 +854,7 @@ llvm::Error Codegen::emitGeneric(linalg::GenericOp generic) {
       static_cast<unsigned>(std::min<int64_t>(points, kBlockSize)), 1, 1};
   if (llvm::Error failure = emitPoints(
           kernel, generic, "(long long)blockIdx.x * blockDim.x + threadIdx.x",
-          "(long long)gridDim.x * blockDim.x", 4))
+          "(long long)gridDim.x * blockDim.x", 2))
     return failure;
   finishKernel(kernel);
   return llvm::Error::success();
@@ -927,6 +965,76 @@ llvm::Expected<int64_t> Codegen::placeTemporaries(scf::ForallOp forall,
     memberSlice[value] = type.getNumElements();
   }
   return peak;
+}
+
+/// The value a fill writes: `op` is a linalg.generic (a generalized
+/// linalg.fill, or a lowered constant) that writes one scalar, an input or
+/// a value from outside its body, to every element of its one output; or
+/// null.
+static Value getFilledValue(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
+      !op.getIndexingMaps()[op.getNumDpsInputs()]
+           .cast<AffineMapAttr>()
+           .getValue()
+           .isIdentity())
+    return nullptr;
+  Value yielded = op.getBody()->getTerminator()->getOperand(0);
+  if (auto arg = dyn_cast<BlockArgument>(yielded);
+      arg && arg.getOwner() == op.getBody()) {
+    if (arg.getArgNumber() >= op.getNumDpsInputs())
+      return nullptr;
+    Value input = op.getDpsInputs()[arg.getArgNumber()];
+    return isa<ShapedType>(input.getType()) ? nullptr : input;
+  }
+  if (Operation *def = yielded.getDefiningOp(); def && op->isAncestor(def))
+    return nullptr;
+  return yielded;
+}
+
+/// Finds the fills of `block` that the next op writing their buffer can
+/// start from instead: that op is the next one of the block that is not a
+/// view or a scalar, and it reads the filled buffer only as an output it
+/// writes whole, outside its reduction loops.
+static void findFoldableFills(Block &block, DenseMap<Value, Value> &filledWith,
+                              DenseSet<Operation *> &foldedFills) {
+  for (Operation &op : block) {
+    auto fill = dyn_cast<linalg::GenericOp>(op);
+    Value value = fill ? getFilledValue(fill) : nullptr;
+    if (!value)
+      continue;
+    Operation *next = op.getNextNode();
+    while (next && (isa<memref::SubViewOp, memref::CollapseShapeOp,
+                        memref::ExpandShapeOp, memref::AllocOp>(next) ||
+                    (isPure(next) && next->getNumRegions() == 0 &&
+                     next->getNumResults() == 1 &&
+                     !isa<MemRefType>(next->getResult(0).getType()))))
+      next = next->getNextNode();
+    auto consumer = dyn_cast_or_null<linalg::GenericOp>(next);
+    Value buffer = fill.getDpsInits()[0];
+    if (!consumer || llvm::is_contained(consumer.getDpsInputs(), buffer))
+      continue;
+    for (OpOperand &init : consumer.getDpsInitsMutable()) {
+      AffineMap map = consumer.getMatchingIndexingMap(&init);
+      if (init.get() != buffer || !map.isProjectedPermutation() ||
+          map.getNumResults() != consumer.getNumParallelLoops() ||
+          llvm::any_of(map.getResults(), [&](AffineExpr expr) {
+            return consumer.getIteratorTypesArray()
+                       [cast<AffineDimExpr>(expr).getPosition()] !=
+                   utils::IteratorType::parallel;
+          }))
+        continue;
+      filledWith[buffer] = value;
+      foldedFills.insert(fill);
+    }
+  }
+}
+
+SmallVector<Value> Codegen::getFillValues(linalg::GenericOp generic) {
+  SmallVector<Value> values;
+  for (Value init : generic.getDpsInits())
+    if (Value fill = filledWith.lookup(init))
+      values.push_back(fill);
+  return values;
 }
 
 /// Operands in global memory that a contraction reads at least this many
@@ -1043,6 +1151,8 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
       os << "  }\n";
       return llvm::Error::success();
     };
+    if (foldedFills.contains(&op))
+      continue;
     llvm::Error err =
         llvm::TypeSwitch<Operation *, llvm::Error>(&op)
             .Case([&](linalg::GenericOp generic) {
@@ -1055,9 +1165,10 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
                   return staged.takeError();
                 Operation *combiner = getBlockCombiner(generic);
                 llvm::Error emitted =
-                    combiner ? emitBlockReduction(kernel, generic, combiner, 4)
+                    combiner ? emitBlockReduction(kernel, generic, combiner,
+                                                  "0", "1", 4)
                              : emitPoints(kernel, generic, "threadIdx.x",
-                                          "blockDim.x", 6);
+                                          "blockDim.x", 4);
                 for (auto &[value, global] : *staged)
                   kernel.accesses[value] = global;
                 return emitted;
@@ -1153,6 +1264,9 @@ llvm::Error Codegen::run(unsigned numInputs) {
     bufferOf[arg] = *buffer;
   }
   auto module = function->getParentOfType<ModuleOp>();
+  function.walk([&](Block *block) {
+    findFoldableFills(*block, filledWith, foldedFills);
+  });
   auto define = [&](Value value, BufferKind kind,
                     std::vector<uint8_t> init = {}) -> llvm::Error {
     llvm::Expected<int64_t> buffer = addBuffer(
@@ -1163,6 +1277,8 @@ llvm::Error Codegen::run(unsigned numInputs) {
     return llvm::Error::success();
   };
   for (Operation &op : function.getBody().front()) {
+    if (foldedFills.contains(&op))
+      continue;
     llvm::Error err =
         llvm::TypeSwitch<Operation *, llvm::Error>(&op)
             .Case([&](memref::AllocOp alloc) {
