@@ -159,6 +159,8 @@ static constexpr int64_t kSharedMemoryBudget = 163 * 1024;
 static constexpr int64_t kSharedAlignment = 16;
 
 namespace {
+class GenericWriter;
+
 /// A kernel being written.
 struct KernelBuilder {
   KernelInfo info;
@@ -205,7 +207,16 @@ private:
   /// The values filled into `generic`'s outputs by fills folded into it.
   SmallVector<Value> getFillValues(linalg::GenericOp generic);
   llvm::Error emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
-                         StringRef first, StringRef step, unsigned indent);
+                         StringRef first, StringRef step, unsigned indent,
+                         linalg::GenericOp epilogue = nullptr);
+  /// Writes `epilogue` at the end of the contraction that `writer` writes
+  /// the point loop of, starting from its accumulator.
+  llvm::Error emitEpilogue(KernelBuilder &kernel, GenericWriter &writer,
+                           linalg::GenericOp epilogue, unsigned indent);
+  /// Binds the memrefs of `generic` and of `epilogue`, which reads the
+  /// result of `generic` in registers instead of memory.
+  llvm::Error bindFused(KernelBuilder &kernel, linalg::GenericOp generic,
+                        linalg::GenericOp epilogue);
   llvm::Error emitBlockReduction(KernelBuilder &kernel,
                                  linalg::GenericOp generic,
                                  Operation *combiner, StringRef first,
@@ -240,6 +251,11 @@ private:
   DenseMap<Value, Value> filledWith;
   /// The folded fills, which emit nothing.
   DenseSet<Operation *> foldedFills;
+  /// Epilogues written with the contraction before them.
+  DenseSet<Operation *> fusedEpilogues;
+  /// Temporaries of the loop being compiled that are never in memory: the
+  /// results of contractions that epilogues consume.
+  DenseSet<Value> inRegisters;
   /// Where the loop's staged operands start in shared memory, and the most
   /// bytes one op stages.
   int64_t stageOffset = 0, stagedPeak = 0;
@@ -247,20 +263,34 @@ private:
 };
 } // namespace
 
-/// The names of the ens ops that the locations of `root` and the ops nested
-/// in it record, for the comment above its kernel.
-static std::string getSourceOps(Operation *root) {
+/// The names of the ens ops that the locations of `roots` and the ops
+/// nested in them record, for the comment above the code they become.
+static std::string getSourceOps(ArrayRef<Operation *> roots) {
   llvm::SetVector<StringRef> names;
-  root->walk([&](Operation *op) {
-    op->getLoc()->walk([&](Location inner) {
-      if (auto name = dyn_cast<NameLoc>(inner))
-        if (name.getName().getValue().starts_with("ens."))
-          names.insert(name.getName().getValue());
-      return WalkResult::advance();
+  for (Operation *root : roots)
+    root->walk([&](Operation *op) {
+      op->getLoc()->walk([&](Location inner) {
+        if (auto name = dyn_cast<NameLoc>(inner))
+          if (name.getName().getValue().starts_with("ens."))
+            names.insert(name.getName().getValue());
+        return WalkResult::advance();
+      });
     });
-  });
   return names.empty() ? std::string("(no ens op)")
                        : llvm::join(names.getArrayRef(), ", ");
+}
+
+/// The op after `op` in its block that computes something: not a view, an
+/// allocation or a scalar (which kernels recompute where they use them).
+static Operation *getNextComputeOp(Operation *op) {
+  Operation *next = op->getNextNode();
+  while (next && (isa<memref::SubViewOp, memref::CollapseShapeOp,
+                      memref::ExpandShapeOp, memref::AllocOp>(next) ||
+                  (isPure(next) && next->getNumRegions() == 0 &&
+                   next->getNumResults() == 1 &&
+                   !isa<MemRefType>(next->getResult(0).getType()))))
+    next = next->getNextNode();
+  return next;
 }
 
 /// The bytes of a constant buffer from its initial value.
@@ -393,6 +423,9 @@ llvm::Expected<Access> Codegen::getAccess(KernelBuilder &kernel,
     return error("the CUDA backend needs static strides");
   if (auto shared = sharedName.find(memref); shared != sharedName.end())
     return Access{shared->second, "0LL", {strides.begin(), strides.end()}};
+  // Never written out; an access would not compile.
+  if (inRegisters.contains(memref))
+    return Access{"/*in registers*/", "0LL", {strides.begin(), strides.end()}};
   if (auto buffer = bufferOf.find(memref); buffer != bufferOf.end()) {
     auto [param, inserted] = kernel.paramOf.try_emplace(
         buffer->second, "b" + std::to_string(buffer->second));
@@ -527,16 +560,17 @@ namespace {
 /// a flat iteration index, the operands' elements and the body's ops.
 class GenericWriter {
 public:
+  /// Names loop variables and inputs with `prefix` ("d0", "in1").
   GenericWriter(linalg::GenericOp generic, KernelBuilder &kernel,
-                BodyEmitter &body)
+                BodyEmitter &body, StringRef prefix = "")
       : generic(generic), body(body), os(kernel.body),
-        ranges(generic.getStaticLoopRanges()) {
+        ranges(generic.getStaticLoopRanges()), prefix(prefix) {
     for (auto [i, iterator] :
          llvm::enumerate(generic.getIteratorTypesArray()))
       (iterator == utils::IteratorType::parallel ? parallel : reduction)
           .push_back(i);
     for (unsigned i = 0; i < ranges.size(); ++i)
-      dims.push_back("d" + std::to_string(i));
+      dims.push_back(prefix.str() + "d" + std::to_string(i));
     generic.getBody()->walk([&](linalg::IndexOp index) {
       body.bind(index.getResult(), dims[index.getDim()]);
     });
@@ -581,11 +615,11 @@ public:
     return body.element(operand.get(), indices);
   }
 
-  /// Reads the inputs the body uses.
+  /// Reads the inputs the body uses that have no value yet.
   llvm::Error loadInputs(unsigned indent) {
     for (OpOperand *input : generic.getDpsInputOperands()) {
       BlockArgument arg = generic.getMatchingBlockArgument(input);
-      if (arg.use_empty())
+      if (arg.use_empty() || body.isBound(arg))
         continue;
       if (!isa<MemRefType>(input->get().getType())) {
         body.bind(arg, body.get(input->get()));
@@ -594,7 +628,8 @@ public:
       llvm::Expected<std::string> value = element(*input);
       if (!value)
         return value.takeError();
-      std::string name = "in" + std::to_string(input->getOperandNumber());
+      std::string name =
+          prefix.str() + "in" + std::to_string(input->getOperandNumber());
       os.indent(indent) << *getCType(arg.getType()) << " " << name << " = "
                         << *value << ";\n";
       body.bind(arg, name);
@@ -615,6 +650,7 @@ public:
   BodyEmitter &body;
   llvm::raw_string_ostream os;
   SmallVector<int64_t> ranges;
+  StringRef prefix;
   SmallVector<unsigned> parallel, reduction;
   SmallVector<std::string> dims;
 };
@@ -622,13 +658,17 @@ public:
 
 llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
                                 linalg::GenericOp generic, StringRef first,
-                                StringRef step, unsigned indent) {
+                                StringRef step, unsigned indent,
+                                linalg::GenericOp epilogue) {
   BodyEmitter body(kernel.body, kernel.accesses);
   if (memberIndex)
     body.bind(memberIndex, "m");
   if (llvm::Error failure =
           emitCaptured(generic, body, indent, getFillValues(generic)))
     return failure;
+  if (epilogue)
+    if (llvm::Error failure = emitCaptured(epilogue, body, indent))
+      return failure;
   GenericWriter writer(generic, kernel, body);
   llvm::raw_string_ostream &os = writer.os;
   ArrayRef<unsigned> reduction = writer.reduction;
@@ -684,16 +724,125 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
       os.indent(bodyIndent) << element << " = acc" << i << ";\n";
   for (; bodyIndent > indent; bodyIndent -= 2)
     os.indent(bodyIndent - 2) << "}\n";
-  for (auto [i, element] : llvm::enumerate(outputs))
-    if (!perStep[i])
-      os.indent(indent) << element << " = acc" << i << ";\n";
+  if (epilogue) {
+    if (llvm::Error failure = emitEpilogue(kernel, writer, epilogue, indent))
+      return failure;
+  } else {
+    for (auto [i, element] : llvm::enumerate(outputs))
+      if (!perStep[i])
+        os.indent(indent) << element << " = acc" << i << ";\n";
+  }
   os.indent(indent - 2) << "}\n";
+  return llvm::Error::success();
+}
+
+/// The op that `op` feeds as an epilogue: the next op of the block that is
+/// not a view or a scalar, an elementwise linalg.generic that reads the
+/// result of contraction `op` once per element, when nothing else but
+/// `foldedFills` uses that result; or null.
+static linalg::GenericOp
+getEpilogue(linalg::GenericOp op, const DenseSet<Operation *> &foldedFills) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
+    return nullptr;
+  Value result = op.getDpsInits()[0];
+  AffineMap written = op.getIndexingMapsArray().back();
+  if (!written.isProjectedPermutation() ||
+      written.getNumResults() != op.getNumParallelLoops())
+    return nullptr;
+  for (AffineExpr expr : written.getResults())
+    if (op.getIteratorTypesArray()[cast<AffineDimExpr>(expr).getPosition()] !=
+        utils::IteratorType::parallel)
+      return nullptr;
+  auto next = dyn_cast_or_null<linalg::GenericOp>(getNextComputeOp(op));
+  if (!next || next.getNumReductionLoops() != 0)
+    return nullptr;
+  OpOperand *read = nullptr;
+  for (OpOperand &operand : next->getOpOperands())
+    if (operand.get() == result) {
+      if (read || next.isDpsInit(&operand))
+        return nullptr;
+      read = &operand;
+    }
+  if (!read || !next.getMatchingIndexingMap(read).isPermutation())
+    return nullptr;
+  for (Operation *user : result.getUsers())
+    if (user != op && user != next && !foldedFills.contains(user) &&
+        !isa<memref::DeallocOp>(user))
+      return nullptr;
+  return next;
+}
+
+llvm::Error Codegen::emitEpilogue(KernelBuilder &kernel, GenericWriter &writer,
+                                  linalg::GenericOp epilogue,
+                                  unsigned indent) {
+  linalg::GenericOp contraction = writer.generic;
+  GenericWriter after(epilogue, kernel, writer.body, "e");
+  llvm::raw_string_ostream &os = after.os;
+  // The epilogue's loop variables from the contraction's: both index the
+  // contraction's result.
+  Value result = contraction.getDpsInits()[0];
+  AffineMap written = contraction.getIndexingMapsArray().back();
+  OpOperand *read = nullptr;
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    if (input->get() == result)
+      read = input;
+  AffineMap readMap = epilogue.getMatchingIndexingMap(read);
+  for (auto [k, expr] : llvm::enumerate(readMap.getResults()))
+    os.indent(indent) << "long long "
+                      << after.dims[cast<AffineDimExpr>(expr).getPosition()]
+                      << " = "
+                      << writer.dims[cast<AffineDimExpr>(written.getResult(k))
+                                         .getPosition()]
+                      << ";\n";
+  writer.body.bind(epilogue.getMatchingBlockArgument(read), "acc0");
+  for (OpOperand &init : epilogue.getDpsInitsMutable()) {
+    BlockArgument arg = epilogue.getMatchingBlockArgument(&init);
+    if (arg.use_empty())
+      continue;
+    llvm::Expected<std::string> element = after.element(init);
+    if (!element)
+      return element.takeError();
+    std::string name = "eout" + std::to_string(arg.getArgNumber());
+    os.indent(indent) << *getCType(arg.getType()) << " " << name << " = "
+                      << *element << ";\n";
+    writer.body.bind(arg, name);
+  }
+  if (llvm::Error failure = after.loadInputs(indent))
+    return failure;
+  if (llvm::Error failure = after.emitOps(indent))
+    return failure;
+  auto yield = cast<linalg::YieldOp>(epilogue.getBody()->getTerminator());
+  for (auto [init, value] :
+       llvm::zip(epilogue.getDpsInitsMutable(), yield.getValues())) {
+    llvm::Expected<std::string> element = after.element(init);
+    if (!element)
+      return element.takeError();
+    os.indent(indent) << *element << " = " << writer.body.get(value) << ";\n";
+  }
   return llvm::Error::success();
 }
 
 /// What combining the shares of a block costs, in steps of a reduction
 /// loop: two barriers and ten warp shuffles.
 static constexpr int64_t kBlockCombineCost = 12;
+
+llvm::Error Codegen::bindFused(KernelBuilder &kernel, linalg::GenericOp generic,
+                               linalg::GenericOp epilogue) {
+  if (llvm::Error failure = bindMemrefs(kernel, generic))
+    return failure;
+  if (!epilogue)
+    return llvm::Error::success();
+  if (llvm::Error failure = bindMemrefs(kernel, epilogue))
+    return failure;
+  // The contraction's result never reaches memory.
+  if (std::optional<int64_t> buffer =
+          getGlobalBuffer(generic.getDpsInits()[0])) {
+    kernel.read.remove(*buffer);
+    kernel.written.remove(*buffer);
+  }
+  fusedEpilogues.insert(epilogue);
+  return llvm::Error::success();
+}
 
 /// The combiner of a reduction `generic` that a block finishes sooner by
 /// sharing each output element's steps among its threads than by giving
@@ -832,10 +981,16 @@ llvm::Error Codegen::emitGeneric(linalg::GenericOp generic) {
       points *= range;
   if (points == 0)
     return llvm::Error::success();
+  Operation *combiner = getBlockCombiner(generic, /*ownBlocks=*/true);
+  linalg::GenericOp epilogue = combiner ? nullptr : getEpilogue(generic, foldedFills);
   KernelBuilder kernel = beginKernel(generic, "generic");
-  if (llvm::Error failure = bindMemrefs(kernel, generic))
+  if (epilogue) {
+    kernel.info.sourceOps = getSourceOps({generic, epilogue});
+    kernel.info.flops += countFlops(epilogue);
+  }
+  if (llvm::Error failure = bindFused(kernel, generic, epilogue))
     return failure;
-  if (Operation *combiner = getBlockCombiner(generic, /*ownBlocks=*/true)) {
+  if (combiner) {
     // A block per output element.
     kernel.info.usesBarriers = true;
     kernel.launch.grid = {static_cast<unsigned>(points), 1, 1};
@@ -854,7 +1009,7 @@ llvm::Error Codegen::emitGeneric(linalg::GenericOp generic) {
       static_cast<unsigned>(std::min<int64_t>(points, kBlockSize)), 1, 1};
   if (llvm::Error failure = emitPoints(
           kernel, generic, "(long long)blockIdx.x * blockDim.x + threadIdx.x",
-          "(long long)gridDim.x * blockDim.x", 2))
+          "(long long)gridDim.x * blockDim.x", 2, epilogue))
     return failure;
   finishKernel(kernel);
   return llvm::Error::success();
@@ -896,9 +1051,14 @@ llvm::Expected<int64_t> Codegen::placeTemporaries(scf::ForallOp forall,
   Block *body = forall.getBody();
   SmallVector<Temporary> temporaries;
   DenseMap<Operation *, unsigned> indexOf;
+  // The results of contractions that epilogues consume take no memory.
+  for (Operation &op : body->without_terminator())
+    if (auto generic = dyn_cast<linalg::GenericOp>(op))
+      if (!getBlockCombiner(generic) && getEpilogue(generic, foldedFills))
+        inRegisters.insert(generic.getDpsInits()[0]);
   for (auto [position, op] : llvm::enumerate(body->without_terminator())) {
     auto alloc = dyn_cast<memref::AllocOp>(&op);
-    if (!alloc)
+    if (!alloc || inRegisters.contains(alloc.getResult()))
       continue;
     MemRefType type = alloc.getType();
     std::optional<DType> dtype = getBufferDType(type.getElementType());
@@ -1002,14 +1162,7 @@ static void findFoldableFills(Block &block, DenseMap<Value, Value> &filledWith,
     Value value = fill ? getFilledValue(fill) : nullptr;
     if (!value)
       continue;
-    Operation *next = op.getNextNode();
-    while (next && (isa<memref::SubViewOp, memref::CollapseShapeOp,
-                        memref::ExpandShapeOp, memref::AllocOp>(next) ||
-                    (isPure(next) && next->getNumRegions() == 0 &&
-                     next->getNumResults() == 1 &&
-                     !isa<MemRefType>(next->getResult(0).getType()))))
-      next = next->getNextNode();
-    auto consumer = dyn_cast_or_null<linalg::GenericOp>(next);
+    auto consumer = dyn_cast_or_null<linalg::GenericOp>(getNextComputeOp(&op));
     Value buffer = fill.getDpsInits()[0];
     if (!consumer || llvm::is_contained(consumer.getDpsInputs(), buffer))
       continue;
@@ -1139,40 +1292,48 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
   }
   bool pending = false;
   for (Operation &op : forall.getBody()->without_terminator()) {
-    auto phase = [&](auto emit) -> llvm::Error {
+    auto phase = [&](auto emit, Operation *epilogue = nullptr) -> llvm::Error {
       if (pending)
         os << "  __syncthreads();\n";
       pending = true;
       if (llvm::Error failure = bindMemrefs(kernel, &op))
         return failure;
-      os << "  { // " << getSourceOps(&op) << "\n";
+      SmallVector<Operation *> roots = {&op};
+      if (epilogue)
+        roots.push_back(epilogue);
+      os << "  { // " << getSourceOps(roots) << "\n";
       if (llvm::Error failure = emit())
         return failure;
       os << "  }\n";
       return llvm::Error::success();
     };
-    if (foldedFills.contains(&op))
+    if (foldedFills.contains(&op) || fusedEpilogues.contains(&op))
       continue;
     llvm::Error err =
         llvm::TypeSwitch<Operation *, llvm::Error>(&op)
             .Case([&](linalg::GenericOp generic) {
               if (llvm::Error failure = checkGeneric(generic))
                 return failure;
+              Operation *combiner = getBlockCombiner(generic);
+              linalg::GenericOp epilogue =
+                  combiner ? nullptr : getEpilogue(generic, foldedFills);
               return phase([&]() -> llvm::Error {
+                if (llvm::Error failure =
+                        bindFused(kernel, generic, epilogue))
+                  return failure;
                 llvm::Expected<SmallVector<std::pair<Value, Access>>> staged =
                     stageOperands(kernel, generic);
                 if (!staged)
                   return staged.takeError();
-                Operation *combiner = getBlockCombiner(generic);
                 llvm::Error emitted =
                     combiner ? emitBlockReduction(kernel, generic, combiner,
                                                   "0", "1", 4)
                              : emitPoints(kernel, generic, "threadIdx.x",
-                                          "blockDim.x", 4);
+                                          "blockDim.x", 4, epilogue);
                 for (auto &[value, global] : *staged)
                   kernel.accesses[value] = global;
                 return emitted;
-              });
+              }, epilogue);
             })
             .Case([&](scf::ForOp loop) {
               return phase([&]() -> llvm::Error {
@@ -1210,6 +1371,7 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
   sharedName.clear();
   sharedOffsets.clear();
   memberSlice.clear();
+  inRegisters.clear();
   return llvm::Error::success();
 }
 
@@ -1235,6 +1397,11 @@ static void planArena(LaunchPlan &plan) {
         range.first = std::min<unsigned>(range.first, step);
         range.last = std::max<unsigned>(range.last, step);
       }
+  // A temporary no launch uses (the result of a contraction whose epilogue
+  // consumed it in registers) takes no memory.
+  for (auto [range, buffer] : llvm::zip(ranges, temporaries))
+    if (range.first > range.last)
+      range = {0, 0, 0};
   Placement placement = placeByLiveness(ranges, kArenaAlignment);
   for (auto [buffer, offset] : llvm::zip(temporaries, placement.offsets))
     buffer->arenaOffset = offset;
@@ -1277,7 +1444,7 @@ llvm::Error Codegen::run(unsigned numInputs) {
     return llvm::Error::success();
   };
   for (Operation &op : function.getBody().front()) {
-    if (foldedFills.contains(&op))
+    if (foldedFills.contains(&op) || fusedEpilogues.contains(&op))
       continue;
     llvm::Error err =
         llvm::TypeSwitch<Operation *, llvm::Error>(&op)

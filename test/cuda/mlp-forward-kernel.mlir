@@ -1,0 +1,31 @@
+// The forward pass of the 128-member MLP (examples/ensemble_mlp.mlir) is
+// one kernel with a block per member (docs/pipeline.md explains it): each
+// contraction stages the member's weights into shared memory and applies
+// its epilogue (bias, tanh) in registers; the hidden layer lives in shared
+// memory and the output goes straight to the caller's buffer.
+//
+// RUN: rm -rf %t
+// RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_forward --random-inputs=1 --backend=cuda-emu --cuda-dump=%t --summary
+// RUN: FileCheck %s < %t/ensemble_forward.cu
+// RUN: FileCheck %s --check-prefix=PLAN < %t/plan.txt
+//
+// CHECK-LABEL: extern "C" __global__ void k0_members(
+// CHECK: ENS_DYNAMIC_SHARED(ens_shared);
+// CHECK: long long m = blockIdx.x;
+// CHECK: float *t0 = (float *)(ens_shared + 0);
+// CHECK: { // ens.einsum, ens.add, ens.tanh
+// CHECK: staged0[i] = b1[{{.*}}m * 2048LL
+// CHECK: __syncthreads();
+// CHECK: for (long long p = threadIdx.x; p < 8192LL; p += blockDim.x) {
+// CHECK: for (long long d3 = 0; d3 < 64LL; ++d3) {
+// CHECK: tanhf(
+// CHECK: t0[{{.*}}] = v{{[0-9]+}};
+// CHECK: __syncthreads();
+// CHECK: { // ens.einsum, ens.add
+// CHECK: staged0[i] = b3[
+// CHECK: for (long long d3 = 0; d3 < 32LL; ++d3) {
+// CHECK: b5[{{.*}}m * 2048LL{{.*}}] = v{{[0-9]+}};
+// CHECK-NOT: __global__
+//
+// PLAN: launch k0_members grid (128, 1, 1) block (256, 1, 1) shared 40960 bytes
+// PLAN-NOT: launch
