@@ -206,6 +206,10 @@ private:
                            unsigned indent, ArrayRef<Value> extra = {});
   /// The values filled into `generic`'s outputs by fills folded into it.
   SmallVector<Value> getFillValues(linalg::GenericOp generic);
+  /// Names the member index and writes the scalars `generic` uses from
+  /// outside (with the values of fills folded into it).
+  llvm::Error beginBody(BodyEmitter &body, linalg::GenericOp generic,
+                        unsigned indent);
   llvm::Error emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
                          StringRef first, StringRef step, unsigned indent,
                          linalg::GenericOp epilogue = nullptr);
@@ -280,15 +284,21 @@ static std::string getSourceOps(ArrayRef<Operation *> roots) {
                        : llvm::join(names.getArrayRef(), ", ");
 }
 
+/// Whether `op` computes scalars only, which each kernel that uses them
+/// recomputes.
+static bool isScalarOp(Operation *op) {
+  return op->getNumRegions() == 0 && isPure(op) &&
+         llvm::none_of(op->getResultTypes(),
+                       [](Type type) { return isa<MemRefType>(type); });
+}
+
 /// The op after `op` in its block that computes something: not a view, an
-/// allocation or a scalar (which kernels recompute where they use them).
+/// allocation or a scalar.
 static Operation *getNextComputeOp(Operation *op) {
   Operation *next = op->getNextNode();
   while (next && (isa<memref::SubViewOp, memref::CollapseShapeOp,
                       memref::ExpandShapeOp, memref::AllocOp>(next) ||
-                  (isPure(next) && next->getNumRegions() == 0 &&
-                   next->getNumResults() == 1 &&
-                   !isa<MemRefType>(next->getResult(0).getType()))))
+                  isScalarOp(next)))
     next = next->getNextNode();
   return next;
 }
@@ -656,15 +666,19 @@ public:
 };
 } // namespace
 
+llvm::Error Codegen::beginBody(BodyEmitter &body, linalg::GenericOp generic,
+                               unsigned indent) {
+  if (memberIndex)
+    body.bind(memberIndex, "m");
+  return emitCaptured(generic, body, indent, getFillValues(generic));
+}
+
 llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
                                 linalg::GenericOp generic, StringRef first,
                                 StringRef step, unsigned indent,
                                 linalg::GenericOp epilogue) {
   BodyEmitter body(kernel.body, kernel.accesses);
-  if (memberIndex)
-    body.bind(memberIndex, "m");
-  if (llvm::Error failure =
-          emitCaptured(generic, body, indent, getFillValues(generic)))
+  if (llvm::Error failure = beginBody(body, generic, indent))
     return failure;
   if (epilogue)
     if (llvm::Error failure = emitCaptured(epilogue, body, indent))
@@ -906,10 +920,7 @@ llvm::Error Codegen::emitBlockReduction(KernelBuilder &kernel,
                                         Operation *combiner, StringRef first,
                                         StringRef step, unsigned indent) {
   BodyEmitter body(kernel.body, kernel.accesses);
-  if (memberIndex)
-    body.bind(memberIndex, "m");
-  if (llvm::Error failure =
-          emitCaptured(generic, body, indent, getFillValues(generic)))
+  if (llvm::Error failure = beginBody(body, generic, indent))
     return failure;
   GenericWriter writer(generic, kernel, body);
   llvm::raw_string_ostream &os = writer.os;
@@ -1353,9 +1364,7 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
                   memref::CastOp>(
                 [](Operation *) { return llvm::Error::success(); })
             .Default([&](Operation *other) -> llvm::Error {
-              if (other->getNumRegions() == 0 && isPure(other) &&
-                  llvm::none_of(other->getResultTypes(),
-                                [](Type t) { return isa<MemRefType>(t); }))
+              if (isScalarOp(other))
                 return llvm::Error::success();
               return error("the CUDA backend cannot compile '" +
                            other->getName().getStringRef() +
@@ -1474,10 +1483,7 @@ llvm::Error Codegen::run(unsigned numInputs) {
                   func::ReturnOp>(
                 [](Operation *) { return llvm::Error::success(); })
             .Default([&](Operation *other) -> llvm::Error {
-              // Scalars are recomputed in each kernel that uses them.
-              if (other->getNumRegions() == 0 && isPure(other) &&
-                  llvm::none_of(other->getResultTypes(),
-                                [](Type t) { return isa<MemRefType>(t); }))
+              if (isScalarOp(other))
                 return llvm::Error::success();
               return error("the CUDA backend cannot compile '" +
                            other->getName().getStringRef() + "' yet");

@@ -39,6 +39,32 @@ protected:
     return registry;
   }
 
+  /// The results of @ensemble in `module` on `args`: on the interpreter
+  /// and, from `program`, on the emulator.
+  std::optional<std::pair<std::vector<HostTensor>, std::vector<HostTensor>>>
+  runBoth(ModuleOp module, cuda::CudaProgram program,
+          ArrayRef<HostTensor> args) {
+    auto entry = module.lookupSymbol<func::FuncOp>("ensemble");
+    llvm::Expected<std::vector<HostTensor>> expected =
+        Interpreter(module).run(entry, args);
+    if (!expected) {
+      ADD_FAILURE() << llvm::toString(expected.takeError());
+      return std::nullopt;
+    }
+    llvm::Expected<std::unique_ptr<cuda::EmulatedExecutable>> executable =
+        cuda::EmulatedExecutable::compile(std::move(program));
+    if (!executable) {
+      ADD_FAILURE() << llvm::toString(executable.takeError());
+      return std::nullopt;
+    }
+    llvm::Expected<std::vector<HostTensor>> actual = (*executable)->run(args);
+    if (!actual) {
+      ADD_FAILURE() << llvm::toString(actual.takeError());
+      return std::nullopt;
+    }
+    return std::make_pair(std::move(*expected), std::move(*actual));
+  }
+
   MLIRContext context;
 };
 
@@ -149,18 +175,12 @@ TEST_F(MemberKernelTest, TemporariesBeyondSharedMemoryLiveInGlobalMemory) {
       value = static_cast<float>(random.real(-0.5, 0.5));
     args.push_back(std::move(arg));
   }
-  auto entry = module->lookupSymbol<func::FuncOp>("ensemble");
-  llvm::Expected<std::vector<HostTensor>> expected =
-      Interpreter(*module).run(entry, args);
-  ASSERT_TRUE(bool(expected)) << llvm::toString(expected.takeError());
-  llvm::Expected<std::unique_ptr<cuda::EmulatedExecutable>> executable =
-      cuda::EmulatedExecutable::compile(std::move(*program));
-  ASSERT_TRUE(bool(executable)) << llvm::toString(executable.takeError());
-  llvm::Expected<std::vector<HostTensor>> actual = (*executable)->run(args);
-  ASSERT_TRUE(bool(actual)) << llvm::toString(actual.takeError());
+  auto results = runBoth(*module, std::move(*program), args);
+  ASSERT_TRUE(results);
+  auto &[expected, actual] = *results;
   for (int i = 0; i < 2; ++i)
-    EXPECT_NEAR((*actual)[0].values[i], (*expected)[0].values[i],
-                1e-5 * std::fabs((*expected)[0].values[i]) + 1e-5);
+    EXPECT_NEAR(actual[0].values[i], expected[0].values[i],
+                1e-5 * std::fabs(expected[0].values[i]) + 1e-5);
 }
 
 TEST_F(MemberKernelTest, BlockReductionsCombineLikeTheInterpreter) {
@@ -201,19 +221,12 @@ TEST_F(MemberKernelTest, BlockReductionsCombineLikeTheInterpreter) {
   for (double &value : c.values)
     value = random.real(-1, 1);
   a.values[300 + 17] = NAN; // member 1's maximum is NaN
-  std::vector<HostTensor> args = {a, b, c};
-  auto entry = module->lookupSymbol<func::FuncOp>("ensemble");
-  llvm::Expected<std::vector<HostTensor>> expected =
-      Interpreter(*module).run(entry, args);
-  ASSERT_TRUE(bool(expected)) << llvm::toString(expected.takeError());
-  llvm::Expected<std::unique_ptr<cuda::EmulatedExecutable>> executable =
-      cuda::EmulatedExecutable::compile(std::move(*program));
-  ASSERT_TRUE(bool(executable)) << llvm::toString(executable.takeError());
-  llvm::Expected<std::vector<HostTensor>> actual = (*executable)->run(args);
-  ASSERT_TRUE(bool(actual)) << llvm::toString(actual.takeError());
+  auto results = runBoth(*module, std::move(*program), {a, b, c});
+  ASSERT_TRUE(results);
+  auto &[expected, actual] = *results;
   for (int r = 0; r < 4; ++r)
     for (int m = 0; m < 3; ++m) {
-      double want = (*expected)[r].values[m], got = (*actual)[r].values[m];
+      double want = expected[r].values[m], got = actual[r].values[m];
       if (std::isnan(want)) {
         EXPECT_TRUE(std::isnan(got)) << "result " << r << ", member " << m;
         continue;
