@@ -1,9 +1,12 @@
 //===- BufferCache.cpp - Memory for the buffers of compiled code ----------===//
 //
 // One process-wide cache of freed blocks, by size, behind a mutex (compiled
-// code may allocate on several threads). Each block carries its size in a
-// header, so that freeing needs only the pointer. The cache holds at most
-// kMaxCachedBytes; blocks beyond that go back to the system.
+// code may allocate on several threads), in front of which each thread
+// keeps a few small blocks of its own: a loop that allocates a temporary
+// per iteration then takes no lock. Each block carries its size in a
+// header, so that freeing needs only the pointer. The caches hold at most
+// kMaxCachedBytes, and each thread's kThreadBlocks blocks of at most
+// kMaxThreadBlockBytes; blocks beyond that go back to the system.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +29,45 @@ constexpr size_t kAlignment = 64;
 
 /// The most memory that freed blocks may keep.
 constexpr size_t kMaxCachedBytes = size_t(512) << 20;
+
+/// The blocks a thread keeps for itself, and the largest it keeps.
+constexpr unsigned kThreadBlocks = 16;
+constexpr size_t kMaxThreadBlockBytes = size_t(64) << 10;
+
+/// A thread's own freed blocks (headers included).
+struct ThreadBlocks {
+  char *blocks[kThreadBlocks] = {};
+  unsigned count = 0;
+
+  ~ThreadBlocks() {
+    for (unsigned i = 0; i < count; ++i)
+      std::free(blocks[i]);
+  }
+
+  /// A kept block of `size` bytes (without the header), or null.
+  char *take(uint64_t size) {
+    for (unsigned i = count; i-- > 0;)
+      if (*reinterpret_cast<uint64_t *>(blocks[i]) == size) {
+        char *block = blocks[i];
+        blocks[i] = blocks[--count];
+        return block;
+      }
+    return nullptr;
+  }
+
+  /// Keeps `block` of `size` bytes if there is room.
+  bool keep(char *block, uint64_t size) {
+    if (size > kMaxThreadBlockBytes || count == kThreadBlocks)
+      return false;
+    blocks[count++] = block;
+    return true;
+  }
+};
+
+/// Initial-exec: compiled code allocates in its inner loops, and the
+/// general model would call __tls_get_addr on every allocation.
+__attribute__((tls_model("initial-exec"))) thread_local ThreadBlocks
+    threadBlocks;
 
 struct BufferCache {
   std::mutex mutex;
@@ -53,6 +95,8 @@ BufferCache &getCache() {
 
 void *allocate(uint64_t size) {
   size = llvm::alignTo(std::max<uint64_t>(size, 1), kAlignment);
+  if (char *block = threadBlocks.take(size))
+    return block + kAlignment;
   BufferCache &cache = getCache();
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
@@ -76,6 +120,8 @@ void deallocate(void *pointer) {
     return;
   char *block = static_cast<char *>(pointer) - kAlignment;
   uint64_t size = *reinterpret_cast<uint64_t *>(block);
+  if (threadBlocks.keep(block, size))
+    return;
   BufferCache &cache = getCache();
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
