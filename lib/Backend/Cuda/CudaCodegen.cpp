@@ -151,9 +151,9 @@ static __device__ __forceinline__ long long ens_fptosi64(double x) {
 static constexpr unsigned kBlockSize = 256;
 
 /// The most dynamic shared memory a block may use: what sm_80 lets a kernel
-/// opt into (sm_90 allows 227 KiB). A loop's temporaries beyond it live in
-/// global memory.
-static constexpr int64_t kSharedMemoryBudget = 163 * 1024;
+/// opt into (sm_90 allows 227 KiB), less 2 KiB for the static scratch of
+/// block reductions. A loop's temporaries beyond it live in global memory.
+static constexpr int64_t kSharedMemoryBudget = 161 * 1024;
 
 /// The alignment of each temporary in shared memory.
 static constexpr int64_t kSharedAlignment = 16;
@@ -250,9 +250,8 @@ private:
   DenseMap<Value, int64_t> memberSlice;
   /// The member index of the loop being compiled, called `m` in its kernel.
   Value memberIndex;
-  /// Buffers whose fill was folded into the op that next writes them: the
-  /// value filled in.
-  DenseMap<Value, Value> filledWith;
+  /// The outputs of ops that a fill was folded into: the value filled in.
+  DenseMap<OpOperand *, Value> filledWith;
   /// The folded fills, which emit nothing.
   DenseSet<Operation *> foldedFills;
   /// Epilogues written with the contraction before them.
@@ -708,7 +707,7 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
     BlockArgument arg = generic.getMatchingBlockArgument(&init);
     std::string acc = "acc" + std::to_string(outputs.size());
     os.indent(indent) << *getCType(arg.getType()) << " " << acc;
-    if (Value fill = filledWith.lookup(init.get()))
+    if (Value fill = filledWith.lookup(&init))
       os << " = " << body.get(fill);
     else if (!arg.use_empty() && !perStep.back())
       os << " = " << *element;
@@ -750,10 +749,12 @@ llvm::Error Codegen::emitPoints(KernelBuilder &kernel,
   return llvm::Error::success();
 }
 
+static llvm::Error checkGeneric(linalg::GenericOp generic);
+
 /// The op that `op` feeds as an epilogue: the next op of the block that is
 /// not a view or a scalar, an elementwise linalg.generic that reads the
-/// result of contraction `op` once per element, when nothing else but
-/// `foldedFills` uses that result; or null.
+/// result of contraction `op` once per element, when that result is a
+/// temporary that nothing else but `foldedFills` uses; or null.
 static linalg::GenericOp
 getEpilogue(linalg::GenericOp op, const DenseSet<Operation *> &foldedFills) {
   if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
@@ -767,9 +768,16 @@ getEpilogue(linalg::GenericOp op, const DenseSet<Operation *> &foldedFills) {
     if (op.getIteratorTypesArray()[cast<AffineDimExpr>(expr).getPosition()] !=
         utils::IteratorType::parallel)
       return nullptr;
+  // The result must be a private temporary: not the caller's buffer, not a
+  // slice of a loop's result, not read through a view.
+  auto alloc = result.getDefiningOp<memref::AllocOp>();
   auto next = dyn_cast_or_null<linalg::GenericOp>(getNextComputeOp(op));
-  if (!next || next.getNumReductionLoops() != 0)
+  if (!alloc || !next || next.getNumReductionLoops() != 0)
     return nullptr;
+  if (llvm::Error unsupported = checkGeneric(next)) {
+    llvm::consumeError(std::move(unsupported));
+    return nullptr;
+  }
   OpOperand *read = nullptr;
   for (OpOperand &operand : next->getOpOperands())
     if (operand.get() == result) {
@@ -891,6 +899,7 @@ static Operation *getBlockCombiner(linalg::GenericOp generic,
   if (!combiner || !accumulator.hasOneUse() ||
       *accumulator.getUsers().begin() != combiner ||
       !isa<arith::AddFOp, arith::MaximumFOp, arith::AddIOp>(combiner) ||
+      combiner->getResult(0).getType().isInteger(1) ||
       combiner->getOperand(0) == combiner->getOperand(1))
     return nullptr;
   return combiner;
@@ -956,7 +965,7 @@ llvm::Error Codegen::emitBlockReduction(KernelBuilder &kernel,
   os.indent(indent + 2) << "}\n";
   os.indent(indent + 2) << t << " total = ens_block_reduce(share, "
                         << identity << ", scratch, combine);\n";
-  Value fill = filledWith.lookup(generic.getDpsInits()[0]);
+  Value fill = filledWith.lookup(&generic.getDpsInitsMutable()[0]);
   os.indent(indent + 2) << "if (threadIdx.x == 0) " << *output
                         << " = combine(" << (fill ? body.get(fill) : *output)
                         << ", total);\n";
@@ -1062,12 +1071,20 @@ llvm::Expected<int64_t> Codegen::placeTemporaries(scf::ForallOp forall,
   Block *body = forall.getBody();
   SmallVector<Temporary> temporaries;
   DenseMap<Operation *, unsigned> indexOf;
-  // The results of contractions that epilogues consume take no memory.
+  // The results of contractions that epilogues consume take no memory. A
+  // contraction and its epilogue run as one phase: the epilogue's uses
+  // happen at the contraction's position.
+  DenseMap<Operation *, unsigned> positionOf;
+  for (auto [position, op] : llvm::enumerate(body->without_terminator()))
+    positionOf[&op] = position;
   for (Operation &op : body->without_terminator())
     if (auto generic = dyn_cast<linalg::GenericOp>(op))
-      if (!getBlockCombiner(generic) && getEpilogue(generic, foldedFills))
-        inRegisters.insert(generic.getDpsInits()[0]);
-  for (auto [position, op] : llvm::enumerate(body->without_terminator())) {
+      if (!getBlockCombiner(generic))
+        if (linalg::GenericOp epilogue = getEpilogue(generic, foldedFills)) {
+          inRegisters.insert(generic.getDpsInits()[0]);
+          positionOf[epilogue] = positionOf[generic];
+        }
+  for (Operation &op : body->without_terminator()) {
     auto alloc = dyn_cast<memref::AllocOp>(&op);
     if (!alloc || inRegisters.contains(alloc.getResult()))
       continue;
@@ -1077,20 +1094,28 @@ llvm::Expected<int64_t> Codegen::placeTemporaries(scf::ForallOp forall,
       return error("the CUDA backend needs static buffers of f32, f64, i32 "
                    "or i1");
     indexOf[alloc] = temporaries.size();
-    unsigned at = static_cast<unsigned>(position);
     temporaries.push_back(
-        {alloc, static_cast<int64_t>(type.getNumElements() *
-                                     getElementSize(*dtype)),
-         at, at, {}});
+        {alloc,
+         static_cast<int64_t>(type.getNumElements() * getElementSize(*dtype)),
+         ~0u, 0, {}});
   }
-  // Each temporary lives from its allocation to the last op that uses it.
-  for (auto [position, op] : llvm::enumerate(body->without_terminator()))
+  // Each temporary lives from the first to the last phase that uses it.
+  for (Operation &op : body->without_terminator()) {
+    unsigned position = positionOf[&op];
     op.walk([&](Operation *inner) {
       for (Value operand : inner->getOperands())
         if (isa<MemRefType>(operand.getType()))
-          if (memref::AllocOp alloc = getTemporary(operand, indexOf))
-            temporaries[indexOf[alloc]].last = position;
+          if (memref::AllocOp alloc = getTemporary(operand, indexOf)) {
+            Temporary &temporary = temporaries[indexOf[alloc]];
+            temporary.first = std::min(temporary.first, position);
+            temporary.last = std::max(temporary.last, position);
+          }
     });
+  }
+  // One that nothing uses needs no memory.
+  for (Temporary &temporary : temporaries)
+    if (temporary.first > temporary.last)
+      temporary = {temporary.alloc, 0, 0, 0, {}};
   // First fit in order of allocation; while the peak exceeds the budget, the
   // largest temporary still in shared memory moves to global memory.
   SmallVector<bool> inShared(temporaries.size(), true);
@@ -1166,7 +1191,8 @@ static Value getFilledValue(linalg::GenericOp op) {
 /// start from instead: that op is the next one of the block that is not a
 /// view or a scalar, and it reads the filled buffer only as an output it
 /// writes whole, outside its reduction loops.
-static void findFoldableFills(Block &block, DenseMap<Value, Value> &filledWith,
+static void findFoldableFills(Block &block,
+                              DenseMap<OpOperand *, Value> &filledWith,
                               DenseSet<Operation *> &foldedFills) {
   for (Operation &op : block) {
     auto fill = dyn_cast<linalg::GenericOp>(op);
@@ -1187,7 +1213,7 @@ static void findFoldableFills(Block &block, DenseMap<Value, Value> &filledWith,
                    utils::IteratorType::parallel;
           }))
         continue;
-      filledWith[buffer] = value;
+      filledWith[&init] = value;
       foldedFills.insert(fill);
     }
   }
@@ -1195,8 +1221,8 @@ static void findFoldableFills(Block &block, DenseMap<Value, Value> &filledWith,
 
 SmallVector<Value> Codegen::getFillValues(linalg::GenericOp generic) {
   SmallVector<Value> values;
-  for (Value init : generic.getDpsInits())
-    if (Value fill = filledWith.lookup(init))
+  for (OpOperand &init : generic.getDpsInitsMutable())
+    if (Value fill = filledWith.lookup(&init))
       values.push_back(fill);
   return values;
 }
@@ -1277,6 +1303,11 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
     return error("the CUDA backend cannot launch more than 2^31 blocks");
   if (!forall.getTerminator().getYieldingOps().empty())
     return error("the CUDA backend needs a bufferized loop over members");
+  // Every op is checked before any is planned or costed.
+  for (Operation &op : forall.getBody()->without_terminator())
+    if (auto generic = dyn_cast<linalg::GenericOp>(op))
+      if (llvm::Error failure = checkGeneric(generic))
+        return failure;
   memberIndex = forall.getInductionVar(0);
   llvm::Expected<int64_t> sharedBytes = placeTemporaries(forall, members);
   if (!sharedBytes)

@@ -39,11 +39,11 @@ using CUgraphExec = struct CUgraphExec_st *;
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
+constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
-/// Dynamic shared memory a kernel may use without opting in.
-constexpr unsigned kDefaultSharedBytes = 48 * 1024;
 
 /// The driver's entry points.
 struct Driver {
@@ -58,6 +58,7 @@ struct Driver {
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
@@ -118,6 +119,7 @@ static llvm::Expected<const Driver *> getDriver() {
     bind(driver.cuModuleLoadData, "cuModuleLoadData");
     bind(driver.cuModuleUnload, "cuModuleUnload");
     bind(driver.cuModuleGetFunction, "cuModuleGetFunction");
+    bind(driver.cuFuncGetAttribute, "cuFuncGetAttribute");
     bind(driver.cuFuncSetAttribute, "cuFuncSetAttribute");
     bind(driver.cuMemAlloc, "cuMemAlloc_v2");
     bind(driver.cuMemFree, "cuMemFree_v2");
@@ -213,17 +215,42 @@ llvm::Error DeviceExecutable::Impl::load(StringRef arch) {
       return failure;
     functions.push_back(function);
   }
-  // Kernels that keep more than 48 KiB in shared memory opt in.
-  for (const KernelLaunch &launch : program.plan.launches)
-    if (launch.sharedBytes > kDefaultSharedBytes)
-      if (llvm::Error failure = d.check(
-              d.cuFuncSetAttribute(
-                  functions[launch.kernel],
-                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                  static_cast<int>(launch.sharedBytes)),
-              "cuFuncSetAttribute(" +
-                  program.plan.kernels[launch.kernel].name + ")"))
-        return failure;
+  // Every kernel with dynamic shared memory opts in to what it uses (beyond
+  // 48 KiB with its static shared memory, launching needs it), if the
+  // device allows that much.
+  int optIn = 0;
+  if (llvm::Error failure = d.check(
+          d.cuDeviceGetAttribute(
+              &optIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+              device),
+          "cuDeviceGetAttribute"))
+    return failure;
+  for (const KernelLaunch &launch : program.plan.launches) {
+    if (launch.sharedBytes == 0)
+      continue;
+    const std::string &name = program.plan.kernels[launch.kernel].name;
+    CUfunction function = functions[launch.kernel];
+    int staticBytes = 0;
+    if (llvm::Error failure = d.check(
+            d.cuFuncGetAttribute(&staticBytes,
+                                 CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
+            "cuFuncGetAttribute(" + name + ")"))
+      return failure;
+    if (launch.sharedBytes + static_cast<unsigned>(staticBytes) >
+        static_cast<unsigned>(optIn))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "kernel " + name + " needs " +
+              std::to_string(launch.sharedBytes + staticBytes) +
+              " bytes of shared memory per block; this device (" + arch.str() +
+              ") allows " + std::to_string(optIn));
+    if (llvm::Error failure = d.check(
+            d.cuFuncSetAttribute(function,
+                                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 static_cast<int>(launch.sharedBytes)),
+            "cuFuncSetAttribute(" + name + ")"))
+      return failure;
+  }
   if (llvm::Error failure =
           d.check(d.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
                   "cuStreamCreate"))
@@ -367,14 +394,20 @@ DeviceExecutable::run(ArrayRef<HostTensor> args) {
         return std::move(failure);
       llvm::Error launched = impl->launchAll();
       CUresult ended = d.cuStreamEndCapture(impl->stream, &impl->graph);
-      if (launched)
+      if (!launched && ended == CUDA_SUCCESS)
+        launched = d.check(
+            d.cuGraphInstantiate(&impl->graphExec, impl->graph, 0),
+            "cuGraphInstantiateWithFlags");
+      else if (!launched)
+        launched = d.check(ended, "cuStreamEndCapture");
+      if (launched) {
+        // The next call captures again.
+        if (ended == CUDA_SUCCESS && impl->graph)
+          d.cuGraphDestroy(impl->graph);
+        impl->graph = nullptr;
+        impl->graphExec = nullptr;
         return std::move(launched);
-      if (llvm::Error failure = d.check(ended, "cuStreamEndCapture"))
-        return std::move(failure);
-      if (llvm::Error failure = d.check(
-              d.cuGraphInstantiate(&impl->graphExec, impl->graph, 0),
-              "cuGraphInstantiateWithFlags"))
-        return std::move(failure);
+      }
     }
     if (llvm::Error failure =
             d.check(d.cuGraphLaunch(impl->graphExec, impl->stream),

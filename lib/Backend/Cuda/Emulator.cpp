@@ -8,7 +8,7 @@
 // as fibers that switch at each barrier, and those of other kernels one
 // after another. Arguments are passed as to cuLaunchKernel: an
 // array of pointers to the values. Built objects are cached in a temporary
-// directory by a hash of what was compiled.
+// directory of the user's by a hash of what was compiled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -212,15 +213,34 @@ static llvm::Expected<std::string> build(const CudaProgram &program) {
   std::string shim = getShim(program.plan);
   uint64_t hash = llvm::xxh3_64bits(
       StringRef(*compiler + "\n" + kEmulationHeader + program.source + shim));
-  llvm::SmallString<128> dir;
-  llvm::sys::path::system_temp_directory(/*erasedOnReboot=*/true, dir);
-  llvm::sys::path::append(dir, "ens-cuda-emu", llvm::utohexstr(hash));
-  llvm::SmallString<128> library(dir);
-  llvm::sys::path::append(library, "kernels.so");
+  // The cache is private to the user: a shared object found there is
+  // loaded without further checks.
+  llvm::SmallString<128> cache;
+  llvm::sys::path::system_temp_directory(/*erasedOnReboot=*/true, cache);
+  llvm::sys::path::append(cache,
+                          "ens-cuda-emu-" + std::to_string(::getuid()));
+  if (std::error_code ec = llvm::sys::fs::create_directories(
+          cache, /*IgnoreExisting=*/true, llvm::sys::fs::perms::owner_all))
+    return error("cannot create " + cache + ": " + ec.message());
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(cache, status))
+    return error("cannot read " + cache + ": " + ec.message());
+  if (status.getUser() != ::getuid() ||
+      (status.permissions() & (llvm::sys::fs::group_write |
+                               llvm::sys::fs::others_write)))
+    return error(cache + " belongs to another user or others can write it");
+  llvm::SmallString<128> library(cache);
+  llvm::sys::path::append(library, llvm::utohexstr(hash) + ".so");
   if (llvm::sys::fs::exists(library))
     return std::string(library);
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return error("cannot create " + dir + ": " + ec.message());
+  // Each build has a directory of its own and renames only the finished
+  // object into the cache: concurrent builds of the same source, in
+  // threads or processes, never touch each other's files.
+  llvm::SmallString<128> dir;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
+          (cache + "/build-" + llvm::utohexstr(hash)).str(), dir))
+    return error("cannot create a directory in " + cache + ": " +
+                 ec.message());
   auto inDir = [&](StringRef name) {
     llvm::SmallString<128> path(dir);
     llvm::sys::path::append(path, name);
@@ -232,10 +252,7 @@ static llvm::Expected<std::string> build(const CudaProgram &program) {
         {"shim.cpp", shim}})
     if (llvm::Error failure = writeFile(inDir(name), contents))
       return std::move(failure);
-  // Built under a name of its own, then renamed: a concurrent build of the
-  // same source never sees a partial object.
-  std::string partial =
-      inDir("kernels.so." + std::to_string(llvm::sys::Process::getProcessId()));
+  std::string partial = inDir("kernels.so");
   std::string log = inDir("build.log");
   std::string shimPath = inDir("shim.cpp");
   SmallVector<StringRef> args = {*compiler,       "-O1",
@@ -250,9 +267,9 @@ static llvm::Expected<std::string> build(const CudaProgram &program) {
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
                                           StringRef(log)};
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt,
-                                         redirects, 0, 0, &message);
-  if (status != 0) {
+  int exitCode = llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt,
+                                           redirects, 0, 0, &message);
+  if (exitCode != 0) {
     std::string output;
     if (auto buffer = llvm::MemoryBuffer::getFile(log))
       output = (*buffer)->getBuffer().str();
@@ -262,6 +279,7 @@ static llvm::Expected<std::string> build(const CudaProgram &program) {
   }
   if (std::error_code ec = llvm::sys::fs::rename(partial, library))
     return error("cannot rename " + partial + ": " + ec.message());
+  llvm::sys::fs::remove_directories(dir);
   return std::string(library);
 }
 
