@@ -133,8 +133,10 @@ public:
   std::vector<Tensor> run(const std::vector<Tensor> &args) const;
 
   /// Runs on caller-owned DLPack tensors: reads `args` and writes `results`,
-  /// which must be allocated with the signature's types. On the CPU target
-  /// nothing is copied; tensors must be on the CPU and compact row-major.
+  /// which must be allocated with the signature's types, and must not
+  /// overlap the arguments or each other (an Error says which do). On the
+  /// CPU target nothing is copied; tensors must be on the CPU and compact
+  /// row-major.
   void run(const std::vector<const DLTensor *> &args,
            const std::vector<DLTensor *> &results) const;
   /// The same for managed tensors, as PyTorch and JAX export them.

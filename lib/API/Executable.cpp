@@ -148,11 +148,42 @@ static void check(const char *what, llvm::ArrayRef<me::BufferRef> buffers,
   }
 }
 
+/// The bytes of `buffer`.
+static std::pair<uintptr_t, uintptr_t> getExtent(const me::BufferRef &buffer) {
+  auto begin = reinterpret_cast<uintptr_t>(buffer.data);
+  return {begin, begin + me::getNumElements(buffer.shape) *
+                             me::getElementSize(buffer.dtype)};
+}
+
+/// Compiled code writes results while it still reads arguments (and other
+/// results), so no result may share memory with another buffer.
+static void checkSeparate(llvm::ArrayRef<me::BufferRef> args,
+                          llvm::ArrayRef<me::BufferRef> results) {
+  for (auto [r, result] : llvm::enumerate(results)) {
+    auto [begin, end] = getExtent(result);
+    auto overlaps = [&](const me::BufferRef &other) {
+      auto [otherBegin, otherEnd] = getExtent(other);
+      return begin < otherEnd && otherBegin < end;
+    };
+    for (auto [a, arg] : llvm::enumerate(args))
+      if (overlaps(arg))
+        throw Error("result " + std::to_string(r) + " overlaps argument " +
+                    std::to_string(a) +
+                    ": results must be memory of their own");
+    for (auto [o, other] : llvm::enumerate(results.take_front(r)))
+      if (overlaps(other))
+        throw Error("result " + std::to_string(r) + " overlaps result " +
+                    std::to_string(o) +
+                    ": results must be memory of their own");
+  }
+}
+
 static void runOnBuffers(const Executable::Impl &impl,
                          llvm::ArrayRef<me::BufferRef> args,
                          llvm::ArrayRef<me::BufferRef> results) {
   check("arguments", args, impl.signature.inputs);
   check("results", results, impl.signature.results);
+  checkSeparate(args, results);
   if (impl.cpu) {
     if (llvm::Error error = impl.cpu->run(args, results))
       throw Error(llvm::toString(std::move(error)));

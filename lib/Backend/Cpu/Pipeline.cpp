@@ -16,7 +16,8 @@
 //     (reductions innermost), and each register tile becomes vector code;
 //     contractions become vector.contract over an 8 x (vector width) tile of
 //     the result.
-//  5. One-shot bufferization, results as out-parameters, deallocation
+//  5. One-shot bufferization, results as out-parameters written in place
+//     (ens-forward-results), deallocation
 //     (after scf.forall becomes scf.parallel, which deallocation handles).
 //  6. Hoisting of the accumulators out of reduction loops, and lowering of
 //     vector ops to what LLVM handles well: contractions to outer products
@@ -544,6 +545,7 @@ void cpu::buildPipeline(PassManager &pm, const PipelineOptions &options) {
     return options;
   }();
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addNestedPass<func::FuncOp>(createEnsForwardResults());
   // Deallocation frees buffers in the body of scf.parallel, not scf.forall.
   pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   bufferization::BufferDeallocationPipelineOptions deallocation;

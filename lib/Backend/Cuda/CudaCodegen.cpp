@@ -1542,37 +1542,6 @@ static void tagEnsOps(ModuleOp module) {
   });
 }
 
-/// Writes results straight into the caller's buffers: where the function
-/// ends by copying a buffer it allocated into a result buffer that nothing
-/// else uses, the result buffer replaces the allocation. (Upstream's
-/// hoist-static-allocs does this too, but erases an allocation returned
-/// twice twice.)
-static void forwardResultBuffers(func::FuncOp function) {
-  Block &body = function.getBody().front();
-  SmallVector<memref::CopyOp> copies;
-  for (Operation &op : llvm::reverse(body)) {
-    if (isa<func::ReturnOp>(op))
-      continue;
-    auto copy = dyn_cast<memref::CopyOp>(op);
-    if (!copy)
-      break;
-    copies.push_back(copy);
-  }
-  for (memref::CopyOp copy : llvm::reverse(copies)) {
-    auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
-    auto result = dyn_cast<BlockArgument>(copy.getTarget());
-    if (!alloc || alloc->getBlock() != &body || !result ||
-        !result.hasOneUse() || alloc.getType() != result.getType() ||
-        llvm::any_of(alloc->getUsers(), [](Operation *user) {
-          return isa<memref::DeallocOp>(user);
-        }))
-      continue;
-    alloc.getResult().replaceAllUsesWith(result);
-    copy.erase();
-    alloc.erase();
-  }
-}
-
 /// Rewrites every named linalg op and memref.copy as a linalg.generic.
 static LogicalResult generalize(func::FuncOp function) {
   IRRewriter rewriter(function.getContext());
@@ -1645,20 +1614,17 @@ llvm::Expected<CudaProgram> mlir::ens::cuda::generateCuda(ModuleOp module,
     return options;
   }();
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addNestedPass<func::FuncOp>(createEnsForwardResults());
+  // A loop that wrote a result in place now copies each slice onto itself
+  // through two equal views; once they are one, the copies fold away.
+  pm.addPass(createCSEPass());
+  pm.addPass(createBoundedCanonicalizerPass());
   if (failed(pm.run(*clone)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
 
   auto lowered = clone->lookupSymbol<func::FuncOp>(entry);
   if (!lowered || !lowered.getBody().hasOneBlock())
     return error("cannot compile @" + entry + " for CUDA: no function body");
-  forwardResultBuffers(lowered);
-  // A loop that wrote a result in place now copies each slice onto itself
-  // through two equal views; once they are one, the copies fold away.
-  PassManager cleanup(context);
-  cleanup.addPass(createCSEPass());
-  cleanup.addPass(createBoundedCanonicalizerPass());
-  if (failed(cleanup.run(*clone)))
-    return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
   if (failed(generalize(lowered)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
   Codegen codegen(lowered);

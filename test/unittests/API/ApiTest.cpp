@@ -229,6 +229,19 @@ TEST(ApiTest, RejectsWrongBuffers) {
   expectError([&] { executable.run({&dx, nullptr}, {&dout}); }, "is null");
   expectError([&] { executable.run({&dx, &ds}, std::vector<DLTensor *>{}); },
               "expected 1 results, got 0");
+  // A result may not share memory with an argument: compiled code writes
+  // results while it reads its arguments.
+  expectError([&] { executable.run({&dx, &ds}, {&dx}); },
+              "result 0 overlaps argument 0: results must be memory of their "
+              "own");
+  std::vector<float> wide(12);
+  int64_t shape[] = {2, 3};
+  DLTensor tail{wide.data() + 4, {kDLCPU, 0}, 2, {kDLFloat, 32, 1},
+                shape, nullptr, 0};
+  DLTensor head{wide.data(), {kDLCPU, 0}, 2, {kDLFloat, 32, 1},
+                shape, nullptr, 0};
+  expectError([&] { executable.run({&head, &ds}, {&tail}); },
+              "result 0 overlaps argument 0");
 }
 
 TEST(ApiTest, RunsInPlaceOnCallerMemoryThroughDLPack) {
