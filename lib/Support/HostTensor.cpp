@@ -104,8 +104,8 @@ size_t mlir::ens::getElementSize(DType dtype) {
   llvm_unreachable("unknown dtype");
 }
 
-void mlir::ens::storeElement(void *data, DType dtype, int64_t i,
-                             double value) {
+/// Writes element `i` of memory laid out as getElementSize says.
+static void storeElement(void *data, DType dtype, int64_t i, double value) {
   auto put = [&](auto typed) {
     std::memcpy(static_cast<char *>(data) + i * sizeof(typed), &typed,
                 sizeof(typed));
@@ -126,7 +126,8 @@ void mlir::ens::storeElement(void *data, DType dtype, int64_t i,
   llvm_unreachable("storeElement takes f64, f32, i32 or i1");
 }
 
-double mlir::ens::loadElement(const void *data, DType dtype, int64_t i) {
+/// Reads element `i` of such memory.
+static double loadElement(const void *data, DType dtype, int64_t i) {
   auto get = [&](auto typed) {
     std::memcpy(&typed, static_cast<const char *>(data) + i * sizeof(typed),
                 sizeof(typed));
@@ -146,6 +147,19 @@ double mlir::ens::loadElement(const void *data, DType dtype, int64_t i) {
     break;
   }
   llvm_unreachable("loadElement takes f64, f32, i32 or i1");
+}
+
+void HostTensor::storeTo(void *data) const {
+  for (int64_t i = 0, e = getNumElements(); i < e; ++i)
+    storeElement(data, dtype, i, values[i]);
+}
+
+HostTensor HostTensor::loadFrom(DType dtype, llvm::ArrayRef<int64_t> shape,
+                                const void *data) {
+  HostTensor tensor(dtype, shape);
+  for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
+    tensor.values[i] = loadElement(data, dtype, i);
+  return tensor;
 }
 
 llvm::SmallVector<int64_t, 4>

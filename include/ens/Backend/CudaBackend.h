@@ -100,6 +100,12 @@ struct LaunchPlan {
   /// and the arena.
   int64_t getPeakDeviceBytes() const;
 
+  /// The results of a call, read from the bytes that `bytesOf` gives for
+  /// each output buffer.
+  std::vector<HostTensor>
+  readResults(unsigned numResults,
+              llvm::function_ref<const void *(size_t buffer)> bytesOf) const;
+
   /// A readable listing of the plan.
   std::string print() const;
 };

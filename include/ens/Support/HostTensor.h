@@ -41,12 +41,6 @@ double roundToDType(double value, DType dtype);
 /// bits, i1 as one byte.
 size_t getElementSize(DType dtype);
 
-/// Writes element `i` of memory laid out as getElementSize says, for f64,
-/// f32, i32 and i1.
-void storeElement(void *data, DType dtype, int64_t i, double value);
-/// Reads element `i` of such memory.
-double loadElement(const void *data, DType dtype, int64_t i);
-
 /// Row-major strides of a tensor of `shape`, in elements.
 llvm::SmallVector<int64_t, 4> getRowMajorStrides(llvm::ArrayRef<int64_t> shape);
 /// The number of elements of a tensor of `shape` (1 for rank 0).
@@ -69,6 +63,12 @@ struct HostTensor {
   int64_t getRank() const { return shape.size(); }
   /// Rounds every element to the element type.
   void roundToDType();
+  /// Writes the elements in the element type to memory laid out as
+  /// getElementSize says; f64, f32, i32 and i1 only.
+  void storeTo(void *data) const;
+  /// A tensor of `dtype` and `shape` read from such memory.
+  static HostTensor loadFrom(DType dtype, llvm::ArrayRef<int64_t> shape,
+                             const void *data);
   /// Formats the type as in MLIR, e.g. "tensor<2x3xf32>".
   std::string getTypeString() const;
 };

@@ -273,25 +273,16 @@ public:
   explicit TypedStorage(const HostTensor &tensor)
       : dtype(tensor.dtype), shape(tensor.shape),
         bytes(tensor.getNumElements() * getElementSize(dtype)) {
-    for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
-      store(i, tensor.values[i]);
+    tensor.storeTo(bytes.data());
   }
 
   BufferRef getRef() { return {bytes.data(), dtype, shape}; }
 
   HostTensor toTensor() const {
-    HostTensor tensor(dtype, shape);
-    for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
-      tensor.values[i] = load(i);
-    return tensor;
+    return HostTensor::loadFrom(dtype, shape, bytes.data());
   }
 
 private:
-  void store(int64_t i, double value) {
-    storeElement(bytes.data(), dtype, i, value);
-  }
-  double load(int64_t i) const { return loadElement(bytes.data(), dtype, i); }
-
   DType dtype;
   SmallVector<int64_t, 4> shape;
   std::vector<uint8_t> bytes;

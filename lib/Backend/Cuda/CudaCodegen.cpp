@@ -1448,6 +1448,17 @@ static void planArena(LaunchPlan &plan) {
   plan.arenaBytes = placement.peak;
 }
 
+std::vector<HostTensor> LaunchPlan::readResults(
+    unsigned numResults,
+    llvm::function_ref<const void *(size_t buffer)> bytesOf) const {
+  std::vector<HostTensor> results(numResults);
+  for (auto [i, buffer] : llvm::enumerate(buffers))
+    if (buffer.kind == BufferKind::Output)
+      results[buffer.index] =
+          HostTensor::loadFrom(buffer.dtype, buffer.shape, bytesOf(i));
+  return results;
+}
+
 int64_t LaunchPlan::getPeakDeviceBytes() const {
   int64_t bytes = arenaBytes;
   for (const BufferInfo &buffer : buffers)

@@ -370,10 +370,8 @@ DeviceExecutable::run(ArrayRef<HostTensor> args) {
   for (auto [i, buffer] : llvm::enumerate(program.plan.buffers)) {
     if (buffer.kind != BufferKind::Input)
       continue;
-    const HostTensor &arg = args[buffer.index];
     staging.emplace_back(buffer.bytes);
-    for (int64_t j = 0, e = arg.getNumElements(); j < e; ++j)
-      storeElement(staging.back().data(), buffer.dtype, j, arg.values[j]);
+    args[buffer.index].storeTo(staging.back().data());
     if (llvm::Error failure = d.check(
             d.cuMemcpyHtoDAsync(impl->addresses[i], staging.back().data(),
                                 buffer.bytes, impl->stream),
@@ -428,14 +426,7 @@ DeviceExecutable::run(ArrayRef<HostTensor> args) {
   if (llvm::Error failure =
           d.check(d.cuStreamSynchronize(impl->stream), "cuStreamSynchronize"))
     return std::move(failure);
-  std::vector<HostTensor> results(program.type.getNumResults());
-  for (auto [i, buffer] : llvm::enumerate(program.plan.buffers)) {
-    if (buffer.kind != BufferKind::Output)
-      continue;
-    HostTensor tensor(buffer.dtype, buffer.shape);
-    for (int64_t j = 0, e = tensor.getNumElements(); j < e; ++j)
-      tensor.values[j] = loadElement(outputs[i].data(), buffer.dtype, j);
-    results[buffer.index] = std::move(tensor);
-  }
-  return results;
+  return program.plan.readResults(
+      program.type.getNumResults(),
+      [&](size_t buffer) { return outputs[buffer].data(); });
 }

@@ -333,11 +333,8 @@ EmulatedExecutable::run(ArrayRef<HostTensor> args) {
     if (buffer.kind == BufferKind::Constant)
       std::memcpy(bytes, buffer.init.data(),
                   std::min<size_t>(buffer.init.size(), buffer.bytes));
-    if (buffer.kind == BufferKind::Input) {
-      const HostTensor &arg = args[buffer.index];
-      for (int64_t i = 0, e = arg.getNumElements(); i < e; ++i)
-        storeElement(bytes, buffer.dtype, i, arg.values[i]);
-    }
+    if (buffer.kind == BufferKind::Input)
+      args[buffer.index].storeTo(bytes);
   }
   for (const KernelLaunch &launch : plan.launches) {
     std::vector<int64_t> values;
@@ -359,14 +356,6 @@ EmulatedExecutable::run(ArrayRef<HostTensor> args) {
     launcher(launch.grid.data(), launch.block.data(), launch.sharedBytes,
              params.data());
   }
-  std::vector<HostTensor> results(program.type.getNumResults());
-  for (auto [i, buffer] : llvm::enumerate(plan.buffers)) {
-    if (buffer.kind != BufferKind::Output)
-      continue;
-    HostTensor tensor(buffer.dtype, buffer.shape);
-    for (int64_t j = 0, e = tensor.getNumElements(); j < e; ++j)
-      tensor.values[j] = loadElement(data[i], buffer.dtype, j);
-    results[buffer.index] = std::move(tensor);
-  }
-  return results;
+  return plan.readResults(program.type.getNumResults(),
+                          [&](size_t buffer) { return data[buffer]; });
 }
