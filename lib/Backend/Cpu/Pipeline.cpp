@@ -509,32 +509,15 @@ void cpu::buildPipeline(PassManager &pm, const PipelineOptions &options) {
   pm.addPass(createEnsStdlib());
   pm.addPass(createEnsAutodiff());
   pm.addPass(createEnsBatch());
-  pm.addPass(createConvertEnsToLinalg());
-  pm.addPass(createInlinerPass());
-  pm.addPass(createSymbolDCEPass());
-  pm.addPass(createBoundedCanonicalizerPass());
 
   // Fusion, tiling and vectorization on tensors.
-  pm.addNestedPass<func::FuncOp>(createEnsFuseElementwise());
-  pm.addPass(createBoundedCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createEnsFuseMembers({kMinParallelWork}));
+  buildLinalgFusionPipeline(pm, kMinParallelWork);
   pm.addNestedPass<func::FuncOp>(
       std::make_unique<TileAndVectorizePass>(options));
   pm.addPass(createBoundedCanonicalizerPass());
 
   // Buffers, with each result written straight into the caller's memory,
   // and each op of a loop over members into its slice of the result.
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
-  bufferization::OneShotBufferizationOptions bufferization;
-  bufferization.bufferizeFunctionBoundaries = true;
-  bufferization.setFunctionBoundaryTypeConversion(
-      bufferization::LayoutMapOption::IdentityLayoutMap);
-  bufferization.memCpyFn = copyWithLinalg;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
-  // Loops that carried tensors now carry the same buffer throughout; folding
-  // them away shows which results are fresh allocations.
-  pm.addPass(createBoundedCanonicalizerPass());
   // Static: the options' default filterFn is an llvm::function_ref to a
   // lambda inside the options object, and the pass keeps a copy of that
   // reference, so the object must outlive every run of the pipeline.
@@ -544,8 +527,7 @@ void cpu::buildPipeline(PassManager &pm, const PipelineOptions &options) {
     options.hoistStaticAllocs = false;
     return options;
   }();
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  pm.addNestedPass<func::FuncOp>(createEnsForwardResults());
+  buildBufferizationPipeline(pm, outParams);
   // Deallocation frees buffers in the body of scf.parallel, not scf.forall.
   pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   bufferization::BufferDeallocationPipelineOptions deallocation;

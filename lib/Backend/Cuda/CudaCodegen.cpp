@@ -1602,21 +1602,7 @@ llvm::Expected<CudaProgram> mlir::ens::cuda::generateCuda(ModuleOp module,
   tagEnsOps(*clone);
 
   PassManager pm(context);
-  pm.addPass(createConvertEnsToLinalg());
-  pm.addPass(createInlinerPass());
-  pm.addPass(createSymbolDCEPass());
-  pm.addPass(createBoundedCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createEnsFuseElementwise());
-  pm.addPass(createBoundedCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createEnsFuseMembers());
-  pm.addPass(createBoundedCanonicalizerPass());
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
-  bufferization::OneShotBufferizationOptions bufferization;
-  bufferization.bufferizeFunctionBoundaries = true;
-  bufferization.setFunctionBoundaryTypeConversion(
-      bufferization::LayoutMapOption::IdentityLayoutMap);
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
+  buildLinalgFusionPipeline(pm, /*minMemberWork=*/0);
   pm.addPass(createBoundedCanonicalizerPass());
   // Static: the pass keeps a reference to the options' filter function.
   static const bufferization::BufferResultsToOutParamsOpts outParams = [] {
@@ -1624,8 +1610,7 @@ llvm::Expected<CudaProgram> mlir::ens::cuda::generateCuda(ModuleOp module,
     options.hoistStaticAllocs = false;
     return options;
   }();
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  pm.addNestedPass<func::FuncOp>(createEnsForwardResults());
+  buildBufferizationPipeline(pm, outParams);
   // A loop that wrote a result in place now copies each slice onto itself
   // through two equal views; once they are one, the copies fold away.
   pm.addPass(createCSEPass());
