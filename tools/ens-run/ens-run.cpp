@@ -238,30 +238,28 @@ runCuda(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
   if (!program)
     return program.takeError();
   std::string name = (entry.getSymName() + ".cu").str();
+  auto write = [&](StringRef file, StringRef text) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os((cudaDump + "/" + file).str(), ec);
+    os << text;
+  };
   if (!cudaDump.empty()) {
     llvm::sys::fs::create_directories(cudaDump);
-    auto write = [&](StringRef file, StringRef text) {
-      std::error_code ec;
-      llvm::raw_fd_ostream os((cudaDump + "/" + file).str(), ec);
-      os << text;
-    };
     write(name, program->source);
     write("plan.txt", program->plan.print());
-    for (StringRef arch : {"sm_80", "sm_90"}) {
-      llvm::Expected<cuda::CompiledCuda> compiled =
-          cuda::compileWithNvrtc(program->source, name, arch);
-      if (!compiled)
-        return compiled.takeError();
-      write(("nvrtc-" + arch + ".log").str(), compiled->log);
-    }
-  } else if (cuda::isNvrtcAvailable()) {
-    for (StringRef arch : {"sm_80", "sm_90"}) {
-      llvm::Expected<cuda::CompiledCuda> compiled =
-          cuda::compileWithNvrtc(program->source, name, arch);
-      if (!compiled)
-        return compiled.takeError();
-    }
   }
+  // The emulated kernels must also be CUDA for the architectures ens
+  // supports; on a GPU, the runtime compiles for the device's own.
+  bool checkArchs = backend == Backend::CudaEmu && cuda::isNvrtcAvailable();
+  if (!cudaDump.empty() || checkArchs)
+    for (StringRef arch : {"sm_80", "sm_90"}) {
+      llvm::Expected<cuda::CompiledCuda> compiled =
+          cuda::compileWithNvrtc(program->source, name, arch);
+      if (!compiled)
+        return compiled.takeError();
+      if (!cudaDump.empty())
+        write(("nvrtc-" + arch + ".log").str(), compiled->log);
+    }
   if (backend == Backend::Cuda) {
     cuda::DeviceOptions options;
     options.useGraph = cudaGraph;
