@@ -332,7 +332,8 @@ static FailureOr<std::vector<uint8_t>> getConstantBytes(ElementsAttr value) {
 }
 
 /// The floating-point operations of one execution of `op`: one per float
-/// arith or math op, times the iterations of the loops around it.
+/// arith or math op, times the iterations of the loops around it (a loop
+/// over members has its members as iterations).
 static int64_t countFlops(Operation *op) {
   if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
     int64_t iterations = 1;
@@ -342,6 +343,12 @@ static int64_t countFlops(Operation *op) {
     for (Operation &inner : generic.getBody()->without_terminator())
       perIteration += countFlops(&inner);
     return iterations * perIteration;
+  }
+  if (auto forall = dyn_cast<scf::ForallOp>(op)) {
+    int64_t perMember = 0;
+    for (Operation &inner : forall.getBody()->without_terminator())
+      perMember += countFlops(&inner);
+    return forall.getStaticUpperBound()[0] * perMember;
   }
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
     std::optional<int64_t> trips = constantTripCount(
@@ -387,12 +394,6 @@ KernelBuilder Codegen::beginKernel(Operation *root, StringRef kind) {
       ("k" + Twine(program.plan.kernels.size()) + "_" + kind).str();
   kernel.info.sourceOps = getSourceOps(root);
   kernel.info.flops = countFlops(root);
-  if (auto forall = dyn_cast<scf::ForallOp>(root)) {
-    kernel.info.flops = 0;
-    for (Operation &op : forall.getBody()->without_terminator())
-      kernel.info.flops += countFlops(&op);
-    kernel.info.flops *= forall.getStaticUpperBound()[0];
-  }
   return kernel;
 }
 
