@@ -259,6 +259,8 @@ private:
   /// Temporaries of the loop being compiled that are never in memory: the
   /// results of contractions that epilogues consume.
   DenseSet<Value> inRegisters;
+  /// The contractions of the loop being compiled that have an epilogue.
+  DenseMap<Operation *, linalg::GenericOp> epilogueOf;
   /// Where the loop's staged operands start in shared memory, and the most
   /// bytes one op stages.
   int64_t stageOffset = 0, stagedPeak = 0;
@@ -1082,6 +1084,7 @@ llvm::Expected<int64_t> Codegen::placeTemporaries(scf::ForallOp forall,
     if (auto generic = dyn_cast<linalg::GenericOp>(op))
       if (!getBlockCombiner(generic))
         if (linalg::GenericOp epilogue = getEpilogue(generic, foldedFills)) {
+          epilogueOf[generic] = epilogue;
           inRegisters.insert(generic.getDpsInits()[0]);
           positionOf[epilogue] = positionOf[generic];
         }
@@ -1355,11 +1358,8 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
     llvm::Error err =
         llvm::TypeSwitch<Operation *, llvm::Error>(&op)
             .Case([&](linalg::GenericOp generic) {
-              if (llvm::Error failure = checkGeneric(generic))
-                return failure;
               Operation *combiner = getBlockCombiner(generic);
-              linalg::GenericOp epilogue =
-                  combiner ? nullptr : getEpilogue(generic, foldedFills);
+              linalg::GenericOp epilogue = epilogueOf.lookup(generic);
               return phase([&]() -> llvm::Error {
                 if (llvm::Error failure =
                         bindFused(kernel, generic, epilogue))
@@ -1413,6 +1413,7 @@ llvm::Error Codegen::emitForall(scf::ForallOp forall) {
   sharedOffsets.clear();
   memberSlice.clear();
   inRegisters.clear();
+  epilogueOf.clear();
   return llvm::Error::success();
 }
 
