@@ -1,0 +1,94 @@
+//===- SourceLimits.cpp - Bounds on what the IR parser is given -----------===//
+//
+// The check is a scan of the text, not a parse: it tracks string literals
+// and line comments the way MLIR's lexer does, so brackets inside them do
+// not count, and it treats "->" (function types, affine maps) and the
+// comparisons ">=" / "<=" as tokens, not as angle brackets.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/Support/SourceLimits.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/thread.h"
+
+#include <cctype>
+#include <optional>
+
+using namespace mlir::ens;
+
+llvm::Error mlir::ens::checkSourceLimits(llvm::StringRef text,
+                                         llvm::StringRef bufferName) {
+  int64_t depth = 0;
+  int64_t line = 1;
+  size_t lineStart = 0;
+  auto error = [&](size_t at, const llvm::Twine &message) {
+    return llvm::createStringError(
+        llvm::formatv("{0}:{1}:{2}: {3}", bufferName, line, at - lineStart + 1,
+                      message.str()));
+  };
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '\n') {
+      ++line;
+      lineStart = i + 1;
+      continue;
+    }
+    if (c == '"') {
+      // A string literal; a backslash escapes the next character. An
+      // unterminated string ends at the end of the line, as in the lexer.
+      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      if (i < e && text[i] == '\n')
+        --i;
+      continue;
+    }
+    if (c == '/' && i + 1 < e && text[i + 1] == '/') {
+      while (i + 1 < e && text[i + 1] != '\n')
+        ++i;
+      continue;
+    }
+    if ((c == '-' || c == '<' || c == '>') && i + 1 < e &&
+        ((c == '-' && text[i + 1] == '>') || text[i + 1] == '=')) {
+      ++i;
+      continue;
+    }
+    if (c == '#' && i > 0 &&
+        (std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
+         text[i - 1] == '_' || text[i - 1] == '$' || text[i - 1] == '.' ||
+         text[i - 1] == '-')) {
+      // A result number: `%name#N`. Compared digit by digit, so that no
+      // length of digits can overflow.
+      size_t start = i + 1, end = start;
+      while (end < e && std::isdigit(static_cast<unsigned char>(text[end])))
+        ++end;
+      llvm::StringRef digits = text.slice(start, end).ltrim('0');
+      uint64_t number = 0;
+      bool tooLarge = digits.size() > 18 ||
+                      (!digits.empty() && digits.getAsInteger(10, number)) ||
+                      number > static_cast<uint64_t>(kMaxResultNumber);
+      if (tooLarge)
+        return error(i, llvm::formatv(
+                            "result number #{0} is over the limit of {1}",
+                            text.slice(start, std::min(end, start + 24)),
+                            kMaxResultNumber));
+      i = end - 1;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxSourceNesting)
+        return error(i, llvm::formatv("nesting deeper than {0} levels",
+                                      kMaxSourceNesting));
+    } else if (c == ')' || c == ']' || c == '}' || c == '>') {
+      depth = depth > 0 ? depth - 1 : 0;
+    }
+  }
+  return llvm::Error::success();
+}
+
+void mlir::ens::runWithLargeStack(llvm::function_ref<void()> body) {
+  llvm::thread worker(std::optional<unsigned>(kLargeStackBytes),
+                      [body] { body(); });
+  worker.join();
+}
