@@ -7,6 +7,8 @@
 #include "ens/InitAllDialects.h"
 
 #include "mlir/IR/Verifier.h"
+#include "ens/Parser/Parser.h"
+
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -74,8 +76,10 @@ Module Context::parse(const std::string &text) const {
   DiagnosticCollector diagnostics(&impl_->context);
   auto module = std::make_shared<Module::Impl>();
   module->context = impl_;
-  module->module =
-      mlir::parseSourceString<mlir::ModuleOp>(text, &impl_->context);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, "module"),
+                               llvm::SMLoc());
+  module->module = mlir::ens::parseSourceSafely(sourceMgr, &impl_->context);
   if (!module->module)
     diagnostics.fail("cannot parse the module");
   return Module(std::move(module));

@@ -10,6 +10,7 @@
 
 #include "ens/Support/Sizes.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,7 +25,7 @@ using namespace mlir::ens;
 
 std::string mlir::ens::formatShape(llvm::ArrayRef<int64_t> shape) {
   if (shape.empty())
-    return "scalar";
+    return "[]";
   std::string text;
   llvm::raw_string_ostream os(text);
   for (auto [i, size] : llvm::enumerate(shape)) {
@@ -41,12 +42,15 @@ std::string mlir::ens::formatShape(llvm::ArrayRef<int64_t> shape) {
 llvm::Expected<int64_t>
 mlir::ens::getCheckedNumElements(llvm::ArrayRef<int64_t> shape,
                                  llvm::StringRef what) {
+  if (llvm::any_of(shape, [](int64_t size) { return size < 0; }))
+    return llvm::createStringError(
+        llvm::formatv("{0} has shape {1}, whose sizes are not all known", what,
+                      formatShape(shape)));
+  // A zero anywhere makes the count 0, however large the other sizes.
+  if (llvm::is_contained(shape, 0))
+    return 0;
   int64_t count = 1;
   for (int64_t size : shape) {
-    if (size < 0)
-      return llvm::createStringError(
-          llvm::formatv("{0} has shape {1}, whose sizes are not all known",
-                        what, formatShape(shape)));
     if (llvm::MulOverflow(count, size, count))
       return llvm::createStringError(
           llvm::formatv("{0} has shape {1}, whose element count overflows "

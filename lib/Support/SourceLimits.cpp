@@ -9,23 +9,27 @@
 
 #include "ens/Support/SourceLimits.h"
 
+#include "ens/Support/FileSystem.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/thread.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
 #include <optional>
 
 using namespace mlir::ens;
 
-llvm::Error mlir::ens::checkSourceLimits(llvm::StringRef text,
-                                         llvm::StringRef bufferName) {
+std::optional<SourceLimitViolation>
+mlir::ens::findSourceLimitViolation(llvm::StringRef text) {
   int64_t depth = 0;
-  int64_t line = 1;
+  unsigned line = 1;
   size_t lineStart = 0;
   auto error = [&](size_t at, const llvm::Twine &message) {
-    return llvm::createStringError(
-        llvm::formatv("{0}:{1}:{2}: {3}", bufferName, line, at - lineStart + 1,
-                      message.str()));
+    return SourceLimitViolation{
+        line, static_cast<unsigned>(at - lineStart + 1), message.str()};
   };
   for (size_t i = 0, e = text.size(); i < e; ++i) {
     char c = text[i];
@@ -84,7 +88,53 @@ llvm::Error mlir::ens::checkSourceLimits(llvm::StringRef text,
       depth = depth > 0 ? depth - 1 : 0;
     }
   }
-  return llvm::Error::success();
+  return std::nullopt;
+}
+
+llvm::Error mlir::ens::checkSourceLimits(llvm::StringRef text,
+                                         llvm::StringRef bufferName) {
+  std::optional<SourceLimitViolation> violation =
+      findSourceLimitViolation(text);
+  if (!violation)
+    return llvm::Error::success();
+  return llvm::createStringError(
+      llvm::formatv("{0}:{1}:{2}: {3}", bufferName, violation->line,
+                    violation->column, violation->message));
+}
+
+/// Reads standard input to its end or to one byte past kMaxSourceBytes.
+static llvm::Expected<std::string> readStandardInput() {
+  std::string text;
+  char chunk[1 << 16];
+  while (text.size() <= kMaxSourceBytes) {
+    ssize_t got = ::read(STDIN_FILENO, chunk, sizeof(chunk));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      return llvm::createStringError(
+          llvm::formatv("cannot read standard input: {0}",
+                        std::strerror(errno)));
+    if (got == 0)
+      return text;
+    text.append(chunk, static_cast<size_t>(got));
+  }
+  return llvm::createStringError(llvm::formatv(
+      "standard input: more than {0} bytes, the limit of an IR file",
+      kMaxSourceBytes));
+}
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+mlir::ens::readSourceFile(llvm::StringRef path) {
+  llvm::Expected<std::string> text = [&]() -> llvm::Expected<std::string> {
+    if (path == "-")
+      return readStandardInput();
+    ReadOptions options;
+    options.maxBytes = kMaxSourceBytes;
+    return readFileBounded(path, options);
+  }();
+  if (!text)
+    return text.takeError();
+  return llvm::MemoryBuffer::getMemBufferCopy(*text, path);
 }
 
 void mlir::ens::runWithLargeStack(llvm::function_ref<void()> body) {

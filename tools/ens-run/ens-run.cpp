@@ -20,7 +20,9 @@
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Interpreter/Interpreter.h"
+#include "ens/Parser/Parser.h"
 #include "ens/Support/Npy.h"
+#include "ens/Support/SourceLimits.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -336,14 +338,14 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
 
   std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(inputFile, &errorMessage);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+      readSourceFile(inputFile);
   if (!file)
-    return fail(errorMessage);
+    return fail(llvm::toString(file.takeError()));
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceSafely(sourceMgr, &context);
   if (!module)
     return fail(inputFile + " is not a valid ens program");
 

@@ -20,8 +20,8 @@
 
 namespace mlir::ens {
 
-/// Formats `shape` as in an MLIR type, e.g. "3x4" ("scalar" for rank 0;
-/// "?" for a dynamic size).
+/// Formats `shape` for messages as in an MLIR type, e.g. "3x4" ("[]" for
+/// rank 0, "?" for a dynamic size).
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
 /// The number of elements of `shape`, or an error naming `what` and the

@@ -16,8 +16,12 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
 
 namespace mlir::ens {
 
@@ -25,15 +29,34 @@ namespace mlir::ens {
 constexpr int64_t kMaxSourceNesting = 256;
 /// The largest result number a value reference (`%name#N`) may name.
 constexpr int64_t kMaxResultNumber = 65535;
+/// The largest IR file a tool reads.
+constexpr uint64_t kMaxSourceBytes = uint64_t(1) << 30;
 /// The stack of the thread that parses and compiles: enough for
 /// kMaxSourceNesting levels of every recursive parser and walker, with a
 /// wide margin. It is reserved address space; only what is used is touched.
 constexpr uint64_t kLargeStackBytes = uint64_t(256) << 20;
 
-/// An error naming `bufferName`, the line and the column when `text` nests
-/// deeper than kMaxSourceNesting or names a result number over
-/// kMaxResultNumber. Strings and comments are skipped as MLIR's lexer does.
+/// Where and how a text exceeds the source limits.
+struct SourceLimitViolation {
+  /// 1-based.
+  unsigned line = 0, column = 0;
+  std::string message;
+};
+
+/// The first place where `text` nests deeper than kMaxSourceNesting or
+/// names a result number over kMaxResultNumber, if any. Strings and comments
+/// are skipped as MLIR's lexer does.
+std::optional<SourceLimitViolation> findSourceLimitViolation(llvm::StringRef text);
+
+/// findSourceLimitViolation as an error "<bufferName>:<line>:<col>: <message>".
 llvm::Error checkSourceLimits(llvm::StringRef text, llvm::StringRef bufferName);
+
+/// Reads the IR file at `path` ("-" for standard input) into a buffer
+/// named `path`: a regular file or a stream of at most kMaxSourceBytes. A
+/// device such as /dev/zero, a directory or a larger file is an error that
+/// starts with `path`; nothing is read past the limit.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readSourceFile(llvm::StringRef path);
 
 /// Runs `body` to completion on a thread with a kLargeStackBytes stack.
 void runWithLargeStack(llvm::function_ref<void()> body);

@@ -24,6 +24,10 @@ TEST(SizesTest, CountsElementsAndBytes) {
   EXPECT_EQ(*getCheckedNumElements({}, "x"), 1);
   EXPECT_EQ(*getCheckedNumElements({2, 3, 4}, "x"), 24);
   EXPECT_EQ(*getCheckedNumElements({3, 0, 5}, "x"), 0);
+  // Zero elements, although the other sizes alone would overflow.
+  EXPECT_EQ(*getCheckedNumElements({int64_t(1) << 40, int64_t(1) << 40, 0},
+                                   "x"),
+            0);
   EXPECT_EQ(*getCheckedByteSize({2, 3}, 4, "x"), 24);
 }
 

@@ -7,6 +7,7 @@
 
 #include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Dialect/Ens/IR/ShapeInference.h"
+#include "ens/Support/Sizes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -133,27 +134,20 @@ OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
-/// The number of elements of a tensor of `shape`, or std::nullopt if it
-/// overflows 64 bits.
-static std::optional<int64_t> getCheckedNumElements(ArrayRef<int64_t> shape) {
-  if (llvm::is_contained(shape, 0))
-    return 0;
-  int64_t count = 1;
-  for (int64_t size : shape)
-    if (llvm::MulOverflow(count, size, count))
-      return std::nullopt;
-  return count;
-}
-
 LogicalResult ReshapeOp::verify() {
   ArrayRef<int64_t> operand = shapeOf(getOperand());
   ArrayRef<int64_t> result = shapeOf(getResult());
-  std::optional<int64_t> operandCount = getCheckedNumElements(operand);
-  std::optional<int64_t> resultCount = getCheckedNumElements(result);
-  if (!operandCount || !resultCount)
+  llvm::Expected<int64_t> operandCount =
+      getCheckedNumElements(operand, "the operand");
+  llvm::Expected<int64_t> resultCount =
+      getCheckedNumElements(result, "the result");
+  if (!operandCount || !resultCount) {
+    llvm::consumeError(operandCount.takeError());
+    llvm::consumeError(resultCount.takeError());
     return emitOpError() << "cannot reshape " << formatShape(operand) << " to "
                          << formatShape(result)
                          << ": the element count overflows 64 bits";
+  }
   if (*operandCount != *resultCount)
     return emitOpError() << "cannot reshape " << formatShape(operand) << " ("
                          << *operandCount << " elements) to "

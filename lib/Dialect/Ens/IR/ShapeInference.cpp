@@ -7,6 +7,8 @@
 
 #include "ens/Dialect/Ens/IR/ShapeInference.h"
 
+#include "ens/Support/Sizes.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -15,15 +17,6 @@
 
 using namespace mlir;
 using namespace mlir::ens;
-
-std::string mlir::ens::formatShape(ArrayRef<int64_t> shape) {
-  if (shape.empty())
-    return "[]";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  llvm::interleave(shape, os, "x");
-  return text;
-}
 
 /// Formats a list of integers as "[a, b, c]".
 static std::string formatList(ArrayRef<int64_t> values) {

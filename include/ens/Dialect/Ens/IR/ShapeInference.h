@@ -93,8 +93,6 @@ LogicalResult verifyBroadcastInDim(std::optional<Location> loc,
                                    llvm::ArrayRef<int64_t> result,
                                    llvm::ArrayRef<int64_t> dims);
 
-/// Formats a shape as "3x4" ("[]" for rank 0) for messages.
-std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
 } // namespace mlir::ens
 

@@ -1,0 +1,33 @@
+//===- Parser.h - The one way ens parses untrusted IR -----------*- C++ -*-===//
+//
+// Every tool and the API parse input through parseSourceSafely: the text is
+// checked against the source limits (nesting, result numbers), parsed and
+// verified on a thread with a large stack, and every shaped type in the
+// result is checked to have a size that fits in 64 bits. Anything else is
+// reported through the context's diagnostic handlers and yields null.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_PARSER_PARSER_H
+#define ENS_PARSER_PARSER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include "llvm/Support/SourceMgr.h"
+
+namespace mlir::ens {
+
+/// Parses and verifies the main buffer of `sourceMgr` as a module, within
+/// the limits of ens/Support/SourceLimits.h. Returns null after emitting an
+/// error when the input is malformed, too deep or names sizes that overflow.
+OwningOpRef<ModuleOp> parseSourceSafely(llvm::SourceMgr &sourceMgr,
+                                        MLIRContext *context);
+
+/// Emits an error on the first op whose operand, result, block-argument or
+/// function type has static sizes whose byte count overflows 64 bits.
+LogicalResult verifyTypeSizes(Operation *root);
+
+} // namespace mlir::ens
+
+#endif // ENS_PARSER_PARSER_H
