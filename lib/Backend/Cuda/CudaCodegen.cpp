@@ -29,6 +29,7 @@
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/Fusion/Passes.h"
 #include "ens/Support/BoundedRewrites.h"
+#include "ens/Support/Escape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -281,8 +282,9 @@ static std::string getSourceOps(ArrayRef<Operation *> roots) {
         return WalkResult::advance();
       });
     });
+  // Locations are input text: escaped, a crafted name stays in the comment.
   return names.empty() ? std::string("(no ens op)")
-                       : llvm::join(names.getArrayRef(), ", ");
+                       : escapeForComment(llvm::join(names.getArrayRef(), ", "));
 }
 
 /// Whether `op` computes scalars only, which each kernel that uses them
