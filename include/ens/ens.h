@@ -115,6 +115,12 @@ struct ENS_API CompileOptions {
   /// than one needs LLVM's OpenMP runtime (libomp.so.5); without it, code
   /// runs on one thread.
   int threads = 0;
+  /// The largest buffer (argument, result or intermediate) compiled code
+  /// may allocate, and the most a CUDA launch plan may take in all; 0 means
+  /// the default: half of physical memory, at most half of the
+  /// address-space limit, or $ENS_MAX_BUFFER_BYTES. A larger program is
+  /// refused by compile() with an Error.
+  int64_t maxBufferBytes = 0;
 };
 
 /// A function compiled for a target.

@@ -26,8 +26,12 @@ Executable Module::compile(const std::string &function, Target target,
   if (options.threads < 0)
     throw Error("threads must be 0 (one per core) or more, got " +
                 std::to_string(options.threads));
+  if (options.maxBufferBytes < 0)
+    throw Error("maxBufferBytes must be 0 (the default limit) or more, got " +
+                std::to_string(options.maxBufferBytes));
   auto key =
-      std::make_tuple(function, target, options.threads, std::move(text));
+      std::make_tuple(function, target, options.threads,
+                      options.maxBufferBytes, std::move(text));
   if (auto it = impl_->context->compiled.find(key);
       it != impl_->context->compiled.end())
     return Executable(it->second);
@@ -50,6 +54,7 @@ Executable Module::compile(const std::string &function, Target target,
   case Target::Cpu: {
     me::CpuOptions cpuOptions;
     cpuOptions.threads = options.threads;
+    cpuOptions.maxBufferBytes = options.maxBufferBytes;
     llvm::Expected<std::unique_ptr<me::CpuExecutable>> cpu =
         me::CpuExecutable::compile(*finished, function, cpuOptions);
     if (!cpu)
@@ -61,7 +66,7 @@ Executable Module::compile(const std::string &function, Target target,
     if (llvm::Error noDevice = me::cuda::loadCudaDriver())
       throw Error(llvm::toString(std::move(noDevice)));
     llvm::Expected<me::cuda::CudaProgram> program =
-        me::cuda::generateCuda(*finished, function);
+        me::cuda::generateCuda(*finished, function, options.maxBufferBytes);
     if (!program)
       throw Error(llvm::toString(program.takeError()));
     llvm::Expected<std::unique_ptr<me::cuda::DeviceExecutable>> device =
@@ -73,7 +78,7 @@ Executable Module::compile(const std::string &function, Target target,
   }
   case Target::CudaEmu: {
     llvm::Expected<me::cuda::CudaProgram> program =
-        me::cuda::generateCuda(*finished, function);
+        me::cuda::generateCuda(*finished, function, options.maxBufferBytes);
     if (!program)
       throw Error(llvm::toString(program.takeError()));
     llvm::Expected<std::unique_ptr<me::cuda::EmulatedExecutable>> emulated =

@@ -34,7 +34,7 @@ struct Context::Impl {
   /// Compiled functions by (function, target, threads, the module's text): a
   /// module
   /// compiled again unchanged reuses its code.
-  std::map<std::tuple<std::string, Target, int, std::string>,
+  std::map<std::tuple<std::string, Target, int, int64_t, std::string>,
            std::shared_ptr<const Executable::Impl>>
       compiled;
 };

@@ -33,7 +33,7 @@
 // INVALID: ens-run: error: {{.*}}invalid.mlir is not a valid ens program
 //
 // RUN: not ens-run %S/Inputs/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
-// NOFILE: ens-run: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
+// NOFILE: ens-run: error: cannot open {{.*}}does-not-exist.mlir: No such file or directory
 //
 // RUN: touch %t.file
 // RUN: not ens-run %s --entry=add --random-inputs=1 --output-dir=%t.file/sub 2>&1 | FileCheck %s --check-prefix=OUTDIR

@@ -180,6 +180,14 @@ llvm::Error checkExpected(size_t index, const HostTensor &result,
   return error(message);
 }
 
+cl::opt<int64_t> maxBufferBytes(
+    "max-buffer-bytes",
+    cl::desc("The largest buffer compiled code may allocate, and the most a "
+             "CUDA launch plan may take in all (default: half of physical "
+             "memory, at most half of the address-space limit, or "
+             "$ENS_MAX_BUFFER_BYTES)"),
+    cl::value_desc("BYTES"), cl::init(0));
+
 cl::opt<std::string> cudaDump(
     "cuda-dump", cl::Hidden,
     cl::desc("With --backend=cuda-emu, write the CUDA source, launch plan "
@@ -210,7 +218,7 @@ cl::opt<ReportFormat> kernelReport(
 /// Prints the kernel report of `entry`.
 llvm::Error printKernelReport(ModuleOp module, func::FuncOp entry) {
   llvm::Expected<cuda::CudaProgram> program =
-      cuda::generateCuda(module, entry.getSymName());
+      cuda::generateCuda(module, entry.getSymName(), maxBufferBytes);
   if (!program)
     return program.takeError();
   std::optional<cuda::CompiledCuda> compiled;
@@ -236,7 +244,7 @@ runCuda(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
     if (llvm::Error failure = cuda::loadCudaDriver())
       return std::move(failure);
   llvm::Expected<cuda::CudaProgram> program =
-      cuda::generateCuda(module, entry.getSymName());
+      cuda::generateCuda(module, entry.getSymName(), maxBufferBytes);
   if (!program)
     return program.takeError();
   std::string name = (entry.getSymName() + ".cu").str();
@@ -287,6 +295,7 @@ run(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
     return runCuda(module, entry, args);
   CpuOptions options;
   options.threads = threads;
+  options.maxBufferBytes = maxBufferBytes;
   llvm::Expected<std::unique_ptr<CpuExecutable>> executable =
       CpuExecutable::compile(module, entry.getSymName(), options);
   if (!executable)
@@ -314,6 +323,10 @@ FailureOr<func::FuncOp> findEntry(ModuleOp module, std::string &error) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "Run an ens function on .npy inputs\n");
+  if (maxBufferBytes < 0) {
+    llvm::WithColor::error() << "--max-buffer-bytes must not be negative\n";
+    return 1;
+  }
   if (!cudaCompile.empty()) {
     auto source = llvm::MemoryBuffer::getFile(cudaCompile);
     if (!source) {

@@ -44,6 +44,11 @@ struct CpuOptions {
   /// too small to gain from threads (about 4M loop iterations a call) run on
   /// one thread too.
   int threads = 0;
+  /// The largest buffer the compiled code may allocate, and the most its
+  /// arguments and results may take together; 0 means
+  /// getDefaultMaxBufferBytes(). A larger program is refused at compile
+  /// time.
+  int64_t maxBufferBytes = 0;
 };
 
 /// A function compiled for the CPU.

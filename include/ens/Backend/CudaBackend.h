@@ -120,8 +120,10 @@ struct CudaProgram {
 /// Generates CUDA source for the function `entry` of `module`, which is left
 /// unchanged. The context must have the CPU backend's dialects registered
 /// (registerCpuBackendDialects). An op the generator cannot handle yet is
-/// reported as an error that names it.
-llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry);
+/// reported as an error that names it, and so is a buffer, or a whole
+/// plan, larger than `maxBufferBytes` (0: getDefaultMaxBufferBytes()).
+llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
+                                         int64_t maxBufferBytes = 0);
 
 /// Whether this build can compile with NVRTC.
 bool isNvrtcAvailable();

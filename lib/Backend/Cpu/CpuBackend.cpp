@@ -14,6 +14,7 @@
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/Interpreter/Interpreter.h"
+#include "ens/Support/Sizes.h"
 
 #include "BufferCache.h"
 #include "OpenMPRuntime.h"
@@ -44,6 +45,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -113,8 +115,7 @@ createEngine(ModuleOp module, llvm::orc::JITTargetMachineBuilder host,
       makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
                                 machine->get());
   std::string vectorBits = std::to_string(vectorBytes * 8);
-  ExecutionEngineOptions options;
-  options.transformer = [optimize, vectorBits](llvm::Module *llvmModule) {
+  auto transform = [&](llvm::Module *llvmModule) {
     for (llvm::Function &function : *llvmModule) {
       if (function.isDeclaration())
         continue;
@@ -123,6 +124,10 @@ createEngine(ModuleOp module, llvm::orc::JITTargetMachineBuilder host,
     }
     return optimize(llvmModule);
   };
+  ExecutionEngineOptions options;
+  // A function_ref: `transform` must outlive ExecutionEngine::create, which
+  // is the only place that calls it.
+  options.transformer = transform;
   options.sharedLibPaths = sharedLibPaths;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(module, options, std::move(*machine));
@@ -139,20 +144,72 @@ createEngine(ModuleOp module, llvm::orc::JITTargetMachineBuilder host,
 /// on the benchmarks, a few microseconds of work per thread wake-up.
 static constexpr uint64_t kMinThreadedWork = uint64_t(1) << 22;
 
-/// The total iterations of the linalg ops `module` lowers to: an estimate
-/// of one call's work (each function counted once).
-static uint64_t estimateWork(ModuleOp module) {
+/// `bytes` as int64_t, saturated: a count past INT64_MAX is over any limit.
+static int64_t toCheckedBytes(uint64_t bytes) {
+  return static_cast<int64_t>(
+      std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max()));
+}
+
+/// Lowers a copy of `module` to linalg on tensors, where every tensor value
+/// is a buffer the compiled code may allocate, and checks each against
+/// `maxBufferBytes` (arguments and results together too). Returns the total
+/// iterations of the linalg ops: an estimate of one call's work (each
+/// function counted once). A module that does not lower is left to the real
+/// compile to report, with the work taken as "large".
+static llvm::Expected<uint64_t> checkBuffersAndEstimateWork(
+    ModuleOp module, func::FuncOp entry, int64_t maxBufferBytes) {
+  uint64_t signatureBytes = 0;
+  FunctionType type = entry.getFunctionType();
+  for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults())) {
+    auto tensor = cast<RankedTensorType>(t);
+    llvm::Expected<int64_t> bytes = getCheckedByteSize(
+        tensor.getShape(), getElementSize(*getDType(tensor.getElementType())),
+        "an argument or result");
+    if (!bytes)
+      return bytes.takeError();
+    signatureBytes = llvm::SaturatingAdd(signatureBytes, uint64_t(*bytes));
+  }
+  if (llvm::Error tooLarge = checkBufferBytes(
+          toCheckedBytes(signatureBytes), maxBufferBytes,
+          "@" + entry.getSymName().str() + "'s arguments and results"))
+    return std::move(tooLarge);
+
   OwningOpRef<ModuleOp> clone = module.clone();
-  // The real compile reports any error; here a failure just means "large".
+  // Only what the entry calls is compiled, and counted.
+  for (func::FuncOp other : clone->getOps<func::FuncOp>())
+    if (other.getSymName() != entry.getSymName())
+      other.setPrivate();
   ScopedDiagnosticHandler silence(module.getContext(),
                                   [](Diagnostic &) { return success(); });
   PassManager pm(module.getContext());
+  pm.addPass(createSymbolDCEPass());
   pm.addPass(createEnsStdlib());
   pm.addPass(createEnsAutodiff());
   pm.addPass(createEnsBatch());
   pm.addPass(createConvertEnsToLinalg());
   if (failed(pm.run(*clone)))
     return std::numeric_limits<uint64_t>::max();
+  llvm::Error tooLarge = llvm::Error::success();
+  clone->walk([&](Operation *op) {
+    for (Type result : op->getResultTypes()) {
+      auto tensor = dyn_cast<RankedTensorType>(result);
+      if (!tensor || !tensor.hasStaticShape())
+        continue;
+      int64_t bytes = toCheckedBytes(llvm::SaturatingMultiply(
+          uint64_t(tensor.getNumElements()),
+          uint64_t(tensor.getElementTypeBitWidth() + 7) / 8));
+      if (bytes <= maxBufferBytes)
+        continue;
+      std::string what;
+      llvm::raw_string_ostream(what)
+          << "a value of type " << tensor << " (" << op->getName() << ")";
+      tooLarge = checkBufferBytes(bytes, maxBufferBytes, what);
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (tooLarge)
+    return std::move(tooLarge);
   uint64_t work = 0;
   clone->walk([&](linalg::LinalgOp op) {
     uint64_t iterations = 1;
@@ -196,8 +253,15 @@ CpuExecutable::compile(ModuleOp module, StringRef entry,
   pipeline.threads = options.threads > 0
                          ? options.threads
                          : llvm::hardware_concurrency().compute_thread_count();
+  int64_t maxBufferBytes = options.maxBufferBytes > 0
+                               ? options.maxBufferBytes
+                               : getDefaultMaxBufferBytes();
+  llvm::Expected<uint64_t> work =
+      checkBuffersAndEstimateWork(module, function, maxBufferBytes);
+  if (!work)
+    return work.takeError();
   // Waking threads costs more than a small program's whole step.
-  if (pipeline.threads > 1 && estimateWork(module) < kMinThreadedWork)
+  if (pipeline.threads > 1 && *work < kMinThreadedWork)
     pipeline.threads = 1;
   std::optional<std::string> openMP;
   if (pipeline.threads > 1)
@@ -222,6 +286,7 @@ CpuExecutable::compile(ModuleOp module, StringRef entry,
       return success();
     });
     PassManager pm(module.getContext());
+    pm.addPass(createSymbolDCEPass());
     cpu::buildPipeline(pm, pipeline);
     if (failed(pm.run(*clone)))
       return error("cannot compile @" + entry + " for the CPU:" + diagnostics);

@@ -30,6 +30,7 @@
 #include "ens/Fusion/Passes.h"
 #include "ens/Support/BoundedRewrites.h"
 #include "ens/Support/Escape.h"
+#include "ens/Support/Sizes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -188,7 +189,8 @@ struct Temporary {
 
 class Codegen {
 public:
-  explicit Codegen(func::FuncOp function) : function(function) {}
+  Codegen(func::FuncOp function, int64_t maxBufferBytes)
+      : function(function), maxBufferBytes(maxBufferBytes) {}
 
   llvm::Error run(unsigned numInputs);
 
@@ -238,6 +240,8 @@ private:
   stageOperands(KernelBuilder &kernel, linalg::GenericOp generic);
 
   func::FuncOp function;
+  /// The largest buffer, and the largest plan, the program may allocate.
+  int64_t maxBufferBytes;
   /// The plan buffer of each memref that is not a view: arguments,
   /// allocations, globals.
   DenseMap<Value, int64_t> bufferOf;
@@ -386,7 +390,19 @@ llvm::Expected<int64_t> Codegen::addBuffer(MemRefType type, BufferKind kind,
   info.index = index;
   info.dtype = *dtype;
   info.shape.assign(type.getShape().begin(), type.getShape().end());
-  info.bytes = type.getNumElements() * getElementSize(*dtype);
+  llvm::Expected<int64_t> bytes = getCheckedByteSize(
+      type.getShape(), getElementSize(*dtype), "a buffer");
+  if (!bytes)
+    return bytes.takeError();
+  static const char *kinds[] = {"argument", "result", "temporary",
+                                "constant"};
+  if (llvm::Error tooLarge = checkBufferBytes(
+          *bytes, maxBufferBytes,
+          llvm::formatv("the {0} buffer {1}", kinds[static_cast<int>(kind)],
+                        type)
+              .str()))
+    return std::move(tooLarge);
+  info.bytes = *bytes;
   info.init = std::move(init);
   program.plan.buffers.push_back(std::move(info));
   return static_cast<int64_t>(program.plan.buffers.size() - 1);
@@ -1580,8 +1596,9 @@ static LogicalResult generalize(func::FuncOp function) {
   return success();
 }
 
-llvm::Expected<CudaProgram> mlir::ens::cuda::generateCuda(ModuleOp module,
-                                                          StringRef entry) {
+llvm::Expected<CudaProgram>
+mlir::ens::cuda::generateCuda(ModuleOp module, StringRef entry,
+                              int64_t maxBufferBytes) {
   auto function = module.lookupSymbol<func::FuncOp>(entry);
   if (!function)
     return error("no function named '" + entry + "'");
@@ -1598,6 +1615,8 @@ llvm::Expected<CudaProgram> mlir::ens::cuda::generateCuda(ModuleOp module,
     return success();
   });
   PassManager front(context);
+  // Only what the entry calls is compiled.
+  front.addPass(createSymbolDCEPass());
   front.addPass(createEnsStdlib());
   front.addPass(createEnsAutodiff());
   front.addPass(createEnsBatch());
@@ -1627,10 +1646,15 @@ llvm::Expected<CudaProgram> mlir::ens::cuda::generateCuda(ModuleOp module,
     return error("cannot compile @" + entry + " for CUDA: no function body");
   if (failed(generalize(lowered)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
-  Codegen codegen(lowered);
+  Codegen codegen(lowered, maxBufferBytes);
   if (llvm::Error failure =
           codegen.run(type.getNumInputs()))
     return std::move(failure);
+  if (llvm::Error tooLarge = checkBufferBytes(
+          codegen.program.plan.getPeakDeviceBytes(), maxBufferBytes,
+          "@" + entry.str() + " (arguments, results, constants and "
+                              "temporaries together)"))
+    return std::move(tooLarge);
   codegen.program.type = type;
   return std::move(codegen.program);
 }

@@ -60,6 +60,48 @@ static bool isSplatOf(Attribute attr, double value) {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
+/// The bytes of one element of a shaped type, rounded up to whole bytes.
+static int64_t getElementBytes(ShapedType type) {
+  Type element = type.getElementType();
+  if (element.isIntOrFloat())
+    return std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
+  if (auto complex = dyn_cast<ComplexType>(element))
+    if (complex.getElementType().isIntOrFloat())
+      return 2 * std::max<int64_t>(
+                     1, (complex.getElementType().getIntOrFloatBitWidth() + 7) /
+                            8);
+  return 8;
+}
+
+llvm::Error mlir::ens::checkTypeSize(Type type) {
+  if (auto function = dyn_cast<FunctionType>(type)) {
+    for (Type inner : llvm::concat<const Type>(function.getInputs(),
+                                               function.getResults()))
+      if (llvm::Error error = checkTypeSize(inner))
+        return error;
+    return llvm::Error::success();
+  }
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasRank())
+    return llvm::Error::success();
+  SmallVector<int64_t> sizes;
+  for (int64_t size : shaped.getShape())
+    sizes.push_back(ShapedType::isDynamic(size) ? 1 : size);
+  std::string what;
+  llvm::raw_string_ostream(what) << type;
+  llvm::Expected<int64_t> bytes =
+      getCheckedByteSize(sizes, getElementBytes(shaped), what);
+  return bytes ? llvm::Error::success() : bytes.takeError();
+}
+
+LogicalResult mlir::ens::verifyResultSizes(Operation *op) {
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (llvm::Error error = checkTypeSize(type))
+      return op->emitOpError()
+             << "result " << i << ": " << llvm::toString(std::move(error));
+  return success();
+}
+
 LogicalResult mlir::ens::verifyShapesAgree(Operation *op) {
   ArrayRef<int64_t> shape = shapeOf(op->getOperand(0));
   for (auto [i, operand] : llvm::enumerate(op->getOperands()))

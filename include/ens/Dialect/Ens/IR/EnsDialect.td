@@ -29,8 +29,15 @@ def Ens_Dialect : Dialect {
   let hasConstantMaterializer = 1;
 }
 
+/// Every result's size in bytes fits in 64 bits. Checked on every ens op,
+/// so that a pass that builds a type (a vmap that adds a member dimension,
+/// say) cannot hand an overflowing size to the code that allocates it.
+def Ens_SizedResults : NativeOpTrait<"SizedResults"> {
+  let cppNamespace = "::mlir::ens::OpTrait";
+}
+
 class Ens_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Ens_Dialect, mnemonic, traits>;
+    : Op<Ens_Dialect, mnemonic, [Ens_SizedResults] # traits>;
 
 //===----------------------------------------------------------------------===//
 // Type constraints

@@ -24,7 +24,26 @@ namespace mlir::ens {
 /// shape of operand 0, naming the shapes when they differ.
 LogicalResult verifyShapesAgree(Operation *op);
 
+/// An error when `type`, or a type inside a function type, is a shaped type
+/// whose static sizes make a byte count that overflows 64 bits (dynamic
+/// sizes count as 1).
+llvm::Error checkTypeSize(Type type);
+
+/// Checks that the size in bytes of every result fits in 64 bits, naming
+/// the result and its type when it does not.
+LogicalResult verifyResultSizes(Operation *op);
+
 namespace OpTrait {
+/// Every result's size in bytes fits in 64 bits.
+template <typename ConcreteType>
+class SizedResults
+    : public mlir::OpTrait::TraitBase<ConcreteType, SizedResults> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyResultSizes(op);
+  }
+};
+
 /// The shapes of an elementwise op's operands and result agree.
 template <typename ConcreteType>
 class ShapesAgree : public mlir::OpTrait::TraitBase<ConcreteType, ShapesAgree> {
