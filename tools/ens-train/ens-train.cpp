@@ -48,6 +48,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -743,6 +744,9 @@ int fail(std::string message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Past a file-size limit (ulimit -f), a write then fails with EFBIG and is
+  // reported like a full disk, instead of SIGXFSZ killing the run.
+  std::signal(SIGXFSZ, SIG_IGN);
   cl::HideUnrelatedOptions(category);
   std::string parseErrors;
   llvm::raw_string_ostream errors(parseErrors);
