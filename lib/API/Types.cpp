@@ -72,7 +72,12 @@ int64_t TensorType::numElements() const {
 }
 
 std::string TensorType::str() const {
-  return mlir::ens::HostTensor(toInternal(dtype), shape).getTypeString();
+  // Spelled from the sizes alone: the type may be far too large to allocate,
+  // and a negative size is printed as it is, for toMlirType's message.
+  std::string text = "tensor<";
+  for (int64_t size : shape)
+    text += std::to_string(size) + "x";
+  return text + toString(dtype) + ">";
 }
 
 //===----------------------------------------------------------------------===//

@@ -8,18 +8,23 @@
 // padded with spaces and a final '\n' so that the data is 64-byte aligned.
 //
 // Files come from outside, so the reader checks every length before it reads
-// and reports anything malformed as an error.
+// and reports anything malformed as an error. A file is read only if it is a
+// regular file within the buffer limit (getDefaultMaxBufferBytes), and the
+// decoded array must fit that limit too. Files are written atomically, so a
+// failed write (a full disk) keeps the previous file.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ens/Support/Npy.h"
+
+#include "ens/Support/FileSystem.h"
+#include "ens/Support/Sizes.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cassert>
@@ -231,16 +236,16 @@ llvm::Expected<HostTensor> mlir::ens::parseNpy(llvm::StringRef bytes,
   if (npyDType == std::end(kNpyDTypes))
     return makeError(name, "unsupported dtype '" + header->descr + "'");
 
-  int64_t numElements = 1;
-  for (int64_t size : header->shape)
-    if (llvm::MulOverflow(numElements, size, numElements))
-      return makeError(name, "shape is too large");
-  int64_t dataSize;
-  if (llvm::MulOverflow(numElements, static_cast<int64_t>(npyDType->itemSize),
-                        dataSize))
+  llvm::Expected<int64_t> dataSize =
+      getCheckedByteSize(header->shape, npyDType->itemSize, "the array");
+  if (!dataSize) {
+    llvm::consumeError(dataSize.takeError());
     return makeError(name, "shape is too large");
+  }
+  // Exact: the byte size is the element count times the item size.
+  int64_t numElements = *dataSize / npyDType->itemSize;
   llvm::StringRef data = bytes.drop_front(prefixSize + headerSize);
-  uint64_t expectedSize = dataSize;
+  uint64_t expectedSize = *dataSize;
   if (data.size() != expectedSize) {
     llvm::StringRef problem = data.size() < expectedSize
                                   ? "truncated data"
@@ -248,6 +253,14 @@ llvm::Expected<HostTensor> mlir::ens::parseNpy(llvm::StringRef bytes,
     return makeError(name, problem + ": expected " + llvm::Twine(expectedSize) +
                                " bytes, got " + llvm::Twine(data.size()));
   }
+
+  // A HostTensor holds every element as a double, up to 8 times the bytes
+  // of the file, so that size is checked before anything is allocated (it
+  // cannot overflow: the data is in memory, so numElements is below 2^60).
+  if (llvm::Error error =
+          checkBufferBytes(numElements * static_cast<int64_t>(sizeof(double)),
+                           0, "decoding its elements"))
+    return makeError(name, llvm::toString(std::move(error)));
 
   // The values are exact in their dtype, so they are stored without the
   // rounding the HostTensor constructor would do.
@@ -273,12 +286,20 @@ llvm::Expected<HostTensor> mlir::ens::parseNpy(llvm::StringRef bytes,
 }
 
 llvm::Expected<HostTensor> mlir::ens::readNpy(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return makeError(path, buffer.getError().message());
-  return parseNpy((*buffer)->getBuffer(), path);
+  // A device, a FIFO or a directory is refused before anything is read, and
+  // no file larger than the buffer limit is read at all.
+  ReadOptions options;
+  options.maxBytes = getDefaultMaxBufferBytes();
+  llvm::Expected<std::string> bytes = readFileBounded(path, options);
+  if (!bytes) {
+    // readFileBounded's messages end with ": <reason>"; here the path leads.
+    std::string message = llvm::toString(bytes.takeError());
+    llvm::StringRef reason = message;
+    if (size_t colon = reason.rfind(": "); colon != llvm::StringRef::npos)
+      reason = reason.drop_front(colon + 2);
+    return makeError(path, reason);
+  }
+  return parseNpy(*bytes, path);
 }
 
 /// Writes `value`, already rounded to `dtype`, as one little-endian element.
@@ -367,8 +388,10 @@ llvm::Error mlir::ens::writeNpy(llvm::StringRef path,
   llvm::Expected<std::string> bytes = serializeNpy(tensor);
   if (!bytes)
     return makeError(path, llvm::toString(bytes.takeError()));
-  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    os << *bytes;
+  if (path == "-") {
+    llvm::outs() << *bytes;
+    llvm::outs().flush();
     return llvm::Error::success();
-  });
+  }
+  return writeFileAtomically(path, *bytes);
 }

@@ -66,6 +66,8 @@
 // RUN: mkdir -p %t/bad && echo '{"format":' > %t/bad/manifest.json
 // RUN: not ens-train --resume=%t/bad 2>&1 | FileCheck %s --check-prefix=JSON
 // JSON: {{^}}ens-train: error: cannot resume from {{.*}}bad: {{.*}}manifest.json is not valid JSON: [json.exception.parse_error.101]
-// RUN: mkdir -p %t/torn && cp %t/ck/manifest.json %t/torn/ && head -c 1000 %t/ck/state.npz > %t/torn/state.npz
+// A version-1 checkpoint (manifest.json and state.npz in place, no
+// checksum) torn between its two files.
+// RUN: mkdir -p %t/torn && sed 's/"version": 2/"version": 1/' %t/ck/gen-*/manifest.json > %t/torn/manifest.json && head -c 1000 %t/ck/gen-*/state.npz > %t/torn/state.npz
 // RUN: not ens-train --resume=%t/torn 2>&1 | FileCheck %s --check-prefix=TORN
 // TORN: {{^}}ens-train: error: cannot resume from {{.*}}torn: {{.*}}state.npz is not a .npz file

@@ -3,13 +3,25 @@
 #include "Checkpoint.h"
 
 #include "Failure.h"
+#include "Files.h"
+#include "JsonFields.h"
 #include "Npz.h"
+#include "Settings.h"
 
+#include "ens/Support/FileSystem.h"
+#include "ens/Support/Sizes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <random>
 
 using namespace ens_train;
 using mlir::ens::DType;
@@ -17,39 +29,77 @@ using mlir::ens::HostTensor;
 using nlohmann::json;
 
 static constexpr const char *kFormat = "ens-train checkpoint";
-static constexpr int kVersion = 1;
+/// Version 2 commits generations; version 1 renamed its two files in place.
+static constexpr int64_t kVersion = 2, kLegacyVersion = 1;
+static constexpr const char *kPointer = "CURRENT";
+static constexpr const char *kManifestFile = "manifest.json";
+static constexpr const char *kStateFile = "state.npz";
+/// Far above any manifest (a hundred bytes per array) and any pointer.
+static constexpr uint64_t kMaxManifestBytes = uint64_t(16) << 20;
+static constexpr uint64_t kMaxPointerBytes = 256;
+/// A manifest nests four levels ("arrays", a name, "shape", the sizes).
+static constexpr int kMaxManifestDepth = 16;
 
-static std::string join(const std::string &directory, const char *file) {
+static std::string join(const std::string &directory, llvm::StringRef file) {
   llvm::SmallString<128> path(directory);
   llvm::sys::path::append(path, file);
   return path.str().str();
 }
 
-/// Writes `contents` to `path` through a temporary file renamed into place.
-static void writeAtomically(const std::string &path,
-                            const std::string &contents) {
-  std::string temporary =
-      path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(temporary, ec, llvm::sys::fs::OF_None);
-    if (ec)
-      throw Failure("cannot write " + temporary + ": " + ec.message());
-    os << contents;
-    os.close();
-    if (os.has_error()) {
-      std::string message = os.error().message();
-      os.clear_error();
-      llvm::sys::fs::remove(temporary);
-      throw Failure("cannot write " + temporary + ": " + message);
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
-    llvm::sys::fs::remove(temporary);
-    throw Failure("cannot rename " + temporary + " to " + path + ": " +
-                  ec.message());
-  }
+std::string Checkpoint::manifestPath() const {
+  return join(generation, kManifestFile);
 }
+
+static std::string generationName(int64_t step, uint64_t random) {
+  char name[64];
+  std::snprintf(name, sizeof(name), "gen-%012lld-%016llx",
+                static_cast<long long>(step),
+                static_cast<unsigned long long>(random));
+  return name;
+}
+
+/// The step of a generation named as generationName names them, or nothing
+/// for any other name.
+static std::optional<int64_t> parseGenerationName(llvm::StringRef name) {
+  if (!name.consume_front("gen-"))
+    return std::nullopt;
+  auto [digits, random] = name.split('-');
+  int64_t step;
+  if (digits.empty() || digits.size() > 18 ||
+      !llvm::all_of(digits, llvm::isDigit) || random.empty() ||
+      random.size() > 16 ||
+      !llvm::all_of(
+          random,
+          [](char c) { return llvm::isDigit(c) || (c >= 'a' && c <= 'f'); }) ||
+      digits.getAsInteger(10, step))
+    return std::nullopt;
+  return step;
+}
+
+/// Whether `name` names a file inside a directory: no separator, no "..".
+static bool isPlainFileName(llvm::StringRef name) {
+  return !name.empty() && name != "." && name != ".." && !name.contains('/') &&
+         !name.contains('\0');
+}
+
+static std::string checksumOf(llvm::StringRef bytes) {
+  return llvm::utohexstr(mlir::ens::computeChecksum(bytes), /*LowerCase=*/true,
+                         /*Width=*/16);
+}
+
+/// What the arrays are, as the manifest records it.
+static json describeArrays(const std::vector<NamedArray> &arrays) {
+  json described = json::object();
+  for (const auto &[name, array] : arrays)
+    described[name] = {
+        {"shape", std::vector<int64_t>(array.shape.begin(), array.shape.end())},
+        {"dtype", array.dtype == DType::I32 ? "<i4" : "<f4"}};
+  return described;
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
 
 static HostTensor toHost(const ens::Tensor &tensor) {
   return HostTensor(DType::F32, llvm::ArrayRef<int64_t>(tensor.type().shape),
@@ -60,6 +110,47 @@ static HostTensor toHost(const std::vector<float> &values,
                          std::vector<int64_t> shape) {
   return HostTensor(DType::F32, llvm::ArrayRef<int64_t>(shape),
                     std::vector<double>(values.begin(), values.end()));
+}
+
+/// Whether `name`, in a checkpoint directory, is a file that a commit
+/// supersedes: a temporary file of an interrupted write (writeFileAtomically
+/// names them "<file>.tmp-<hex>", version 1 "<file>.tmp<pid>") or a
+/// version-1 checkpoint's file.
+static bool isSupersededFile(llvm::StringRef name) {
+  for (llvm::StringRef file : {kPointer, kManifestFile, kStateFile})
+    if (name.starts_with((file + ".tmp").str()))
+      return true;
+  return name == kManifestFile || name == kStateFile;
+}
+
+/// Removes what the commit of generation `kept` superseded. A failure to
+/// remove something is not an error: it is never read again, and the next
+/// commit tries again.
+static void removeSuperseded(const std::string &directory,
+                             const std::string &kept) {
+  std::vector<std::string> directories, files;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(directory, ec,
+                                            /*follow_symlinks=*/false),
+       end;
+       it != end && !ec; it.increment(ec)) {
+    std::string name = llvm::sys::path::filename(it->path()).str();
+    // lstat, not the directory entry's type, which some file systems leave
+    // unknown; only real directories are removed, a link is never followed.
+    llvm::ErrorOr<llvm::sys::fs::basic_file_status> status = it->status();
+    if (!status)
+      continue;
+    if (status->type() == llvm::sys::fs::file_type::directory_file) {
+      if (name != kept && parseGenerationName(name))
+        directories.push_back(it->path());
+    } else if (isSupersededFile(name)) {
+      files.push_back(it->path());
+    }
+  }
+  for (const std::string &path : directories)
+    llvm::sys::fs::remove_directories(path, /*IgnoreErrors=*/true);
+  for (const std::string &path : files)
+    llvm::sys::fs::remove(path);
 }
 
 void ens_train::writeCheckpoint(const std::string &directory,
@@ -89,12 +180,7 @@ void ens_train::writeCheckpoint(const std::string &directory,
       toHost(curve, {static_cast<int64_t>(state.curveMin.size()), 3}));
   arrays.emplace_back(
       "step", HostTensor(DType::I32, {}, {static_cast<double>(state.step)}));
-
-  json described = json::object();
-  for (const auto &[name, array] : arrays)
-    described[name] = {
-        {"shape", std::vector<int64_t>(array.shape.begin(), array.shape.end())},
-        {"dtype", array.dtype == DType::I32 ? "<i4" : "<f4"}};
+  std::string npz = serializeNpz(arrays);
 
   json manifest = std::move(settings);
   manifest["format"] = kFormat;
@@ -104,134 +190,313 @@ void ens_train::writeCheckpoint(const std::string &directory,
   manifest["parameters"] = std::move(parameters);
   manifest["x"] = model.x.shape;
   manifest["targets"] = model.targets.shape;
-  manifest["state"] = "state.npz";
-  manifest["arrays"] = std::move(described);
+  manifest["state"] = kStateFile;
+  manifest["state_bytes"] = npz.size();
+  manifest["state_checksum"] = checksumOf(npz);
+  manifest["arrays"] = describeArrays(arrays);
 
-  writeAtomically(join(directory, "state.npz"), serializeNpz(arrays));
-  writeAtomically(join(directory, "manifest.json"), manifest.dump(2) + "\n");
-}
-
-json ens_train::readManifest(const std::string &directory) {
-  std::string path = join(directory, "manifest.json");
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!file)
-    throw Failure("cannot resume from " + directory + ": cannot read " + path +
-                  ": " + file.getError().message());
-  json manifest;
-  try {
-    manifest = json::parse((*file)->getBuffer().str());
-  } catch (const json::exception &error) {
-    throw Failure("cannot resume from " + directory + ": " + path +
-                  " is not valid JSON: " + error.what());
+  // A new generation: mkdir fails rather than reuse a name.
+  std::random_device entropy;
+  std::string name, generation;
+  for (int attempt = 0;; ++attempt) {
+    name = generationName(state.step, uint64_t(entropy()) << 32 | entropy());
+    generation = join(directory, name);
+    std::error_code ec =
+        llvm::sys::fs::create_directory(generation, /*IgnoreExisting=*/false);
+    if (!ec)
+      break;
+    if (ec != std::errc::file_exists || attempt == 15)
+      throw Failure("cannot create " + generation + ": " + ec.message());
   }
-  if (!manifest.is_object() || manifest.value("format", "") != kFormat)
-    throw Failure("cannot resume from " + directory + ": " + path +
-                  " is not an ens-train checkpoint manifest");
-  if (manifest.value("version", 0) != kVersion)
-    throw Failure("cannot resume from " + directory + ": " + path +
-                  " has version " + manifest["version"].dump() +
-                  "; this ens-train reads version " + std::to_string(kVersion));
-  return manifest;
+  try {
+    writeOutputFile(join(generation, kStateFile), npz, "state");
+    writeOutputFile(join(generation, kManifestFile), manifest.dump(2) + "\n",
+                    "manifest");
+    if (llvm::Error error = mlir::ens::syncDirectory(directory))
+      throw Failure(llvm::toString(std::move(error)));
+  } catch (const Failure &) {
+    // Nothing names the generation yet.
+    llvm::sys::fs::remove_directories(generation, /*IgnoreErrors=*/true);
+    throw;
+  }
+  // The commit. Should it fail after its rename, CURRENT names the new
+  // generation, which is therefore kept in any case.
+  writeOutputFile(join(directory, kPointer), name + "\n", "pointer");
+  removeSuperseded(directory, name);
 }
 
-/// "(w1 [64, 32], b1 [32])".
-static std::string describeParameters(const json &parameters) {
+//===----------------------------------------------------------------------===//
+// Finding
+//===----------------------------------------------------------------------===//
+
+/// The checkpoint whose files are in `generation`, a generation of
+/// `directory` or, for version 1, `directory` itself, with its state file
+/// read and checked against the manifest's size and checksum. Throws
+/// Failure naming the file at fault.
+static Checkpoint loadGeneration(const std::string &directory,
+                                 const std::string &generation) {
+  Checkpoint checkpoint;
+  checkpoint.directory = directory;
+  checkpoint.generation = generation;
+  std::string manifestPath = checkpoint.manifestPath();
+  std::string text = readInputFile(manifestPath, "manifest", kMaxManifestBytes);
+  // nlohmann's printing and comparison recurse once per level, so deeper
+  // nesting than a manifest has is refused while parsing, which does not.
+  auto bounded = [&](int depth, json::parse_event_t, json &) {
+    if (depth > kMaxManifestDepth)
+      throw Failure(manifestPath + " nests deeper than " +
+                    std::to_string(kMaxManifestDepth) + " levels");
+    return true;
+  };
+  try {
+    checkpoint.manifest = json::parse(text, bounded);
+  } catch (const json::exception &error) {
+    throw Failure(manifestPath + " is not valid JSON: " + error.what());
+  }
+  const json &manifest = checkpoint.manifest;
+  if (!manifest.is_object() || !manifest.contains("format") ||
+      manifest["format"] != kFormat)
+    throw Failure(manifestPath + " is not an ens-train checkpoint manifest");
+
+  int64_t version, size = 0;
+  std::string stateName, checksum;
+  try {
+    version = getInteger(manifest, "version", kLegacyVersion, kVersion);
+    stateName = getString(manifest, "state");
+    if (!isPlainFileName(stateName))
+      throw Failure("state must name a file in the checkpoint's directory "
+                    "(got " +
+                    json(stateName).dump() + ")");
+    if (version == kVersion) {
+      size = getInteger(manifest, "state_bytes", 0, INT64_MAX);
+      checksum = getString(manifest, "state_checksum");
+    }
+  } catch (const Failure &failure) {
+    throw Failure(manifestPath + ": " + failure.what());
+  }
+  std::string statePath = join(generation, stateName);
+  checkpoint.state =
+      readInputFile(statePath, "state", mlir::ens::getDefaultMaxBufferBytes());
+  if (version == kLegacyVersion)
+    return checkpoint;
+  if (static_cast<int64_t>(checkpoint.state.size()) != size)
+    throw Failure(statePath + " has " +
+                  std::to_string(checkpoint.state.size()) + " bytes, but " +
+                  manifestPath + " records " + std::to_string(size) +
+                  ": the generation is incomplete or corrupt");
+  if (checksumOf(checkpoint.state) != checksum)
+    throw Failure(statePath + " does not match the checksum in " +
+                  manifestPath + ": it is corrupt");
+  return checkpoint;
+}
+
+Checkpoint ens_train::findCheckpoint(const std::string &directory) {
+  auto fail = [&](const std::string &message) {
+    return Failure("cannot resume from " + directory + ": " + message);
+  };
+  if (!llvm::sys::fs::is_directory(directory))
+    throw fail("no such directory");
+
+  // The generations, newest first.
+  std::vector<std::pair<int64_t, std::string>> generations;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(directory, ec), end;
+       it != end && !ec; it.increment(ec)) {
+    std::string name = llvm::sys::path::filename(it->path()).str();
+    if (std::optional<int64_t> step = parseGenerationName(name))
+      generations.emplace_back(*step, name);
+  }
+  if (ec)
+    throw fail("cannot list it: " + ec.message());
+  llvm::sort(generations, std::greater<>());
+
+  // Why CURRENT was not used, when it was expected.
+  std::string problem;
+  std::string pointerPath = join(directory, kPointer);
+  if (llvm::sys::fs::exists(pointerPath)) {
+    try {
+      std::string pointer =
+          readInputFile(pointerPath, "pointer", kMaxPointerBytes);
+      llvm::StringRef name = llvm::StringRef(pointer).rtrim('\n');
+      if (!parseGenerationName(name))
+        throw Failure(pointerPath + " does not name a generation");
+      return loadGeneration(directory, join(directory, name));
+    } catch (const Failure &failure) {
+      problem = failure.what();
+    }
+  } else if (!generations.empty()) {
+    problem = pointerPath + " is missing";
+  }
+
+  std::string firstError;
+  for (const auto &[step, name] : generations) {
+    try {
+      Checkpoint checkpoint = loadGeneration(directory, join(directory, name));
+      checkpoint.note =
+          problem + "; took " + name + ", the newest complete generation";
+      return checkpoint;
+    } catch (const Failure &failure) {
+      if (firstError.empty())
+        firstError = failure.what();
+    }
+  }
+  if (llvm::sys::fs::exists(join(directory, kManifestFile))) {
+    try {
+      Checkpoint checkpoint = loadGeneration(directory, directory);
+      if (!problem.empty())
+        checkpoint.note = problem + "; took the version-1 checkpoint";
+      return checkpoint;
+    } catch (const Failure &failure) {
+      if (firstError.empty())
+        firstError = failure.what();
+    }
+  }
+  if (!firstError.empty())
+    throw fail(firstError);
+  if (!problem.empty())
+    throw fail(problem);
+  throw fail("it holds no checkpoint (no " + std::string(kPointer) +
+             ", no generation and no " + kManifestFile + ")");
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+/// "(w1 [64,32], b1 [32])".
+static std::string
+describeParameters(const std::vector<std::string> &names,
+                   const std::vector<std::vector<int64_t>> &shapes) {
   std::string text = "(";
-  for (size_t i = 0; i < parameters.size(); ++i)
-    text += (i ? ", " : "") + parameters[i].at("name").get<std::string>() +
-            " " + parameters[i].at("shape").dump();
+  for (size_t i = 0; i < names.size(); ++i)
+    text += (i ? ", " : "") + names[i] + " " + json(shapes[i]).dump();
   return text + ")";
 }
 
-TrainState ens_train::readCheckpoint(const std::string &directory,
-                                     const json &manifest, const Model &model) {
-  auto fail = [&](const std::string &message) -> Failure {
-    return Failure("cannot resume from " + directory + ": " + message);
+TrainState ens_train::readCheckpoint(const Checkpoint &checkpoint,
+                                     const Model &model) {
+  const json &manifest = checkpoint.manifest;
+  const std::string manifestPath = checkpoint.manifestPath();
+  auto fail = [&](const std::string &message) {
+    return Failure("cannot resume from " + checkpoint.directory + ": " +
+                   message);
   };
+
+  // The manifest's fields.
+  std::vector<std::string> names;
+  std::vector<std::vector<int64_t>> shapes;
+  std::vector<int64_t> x, targets;
+  int64_t members, step;
+  std::string statePath;
   try {
-    json expected = json::array();
-    for (size_t i = 0; i < model.params.size(); ++i)
-      expected.push_back(
-          {{"name", model.paramNames[i]}, {"shape", model.params[i].shape}});
-    const json &parameters = manifest.at("parameters");
-    bool fits = parameters.is_array() && parameters.size() == expected.size();
-    for (size_t i = 0; fits && i < expected.size(); ++i)
-      fits = parameters[i].at("shape") == expected[i]["shape"];
-    if (!fits)
-      throw fail("the checkpoint does not match model " + model.name +
-                 ": it holds parameters " + describeParameters(parameters) +
-                 " but the model's are " + describeParameters(expected));
-    if (manifest.at("x") != json(model.x.shape) ||
-        manifest.at("targets") != json(model.targets.shape))
-      throw fail("the checkpoint does not match model " + model.name +
-                 ": it was trained on x " + manifest.at("x").dump() +
-                 " and targets " + manifest.at("targets").dump() +
-                 ", the model takes " + json(model.x.shape).dump() + " and " +
-                 json(model.targets.shape).dump());
-
-    int64_t members = manifest.at("members").get<int64_t>();
-    int64_t step = manifest.at("step").get<int64_t>();
-    std::string statePath =
-        join(directory, manifest.value("state", "state.npz").c_str());
-    std::vector<NamedArray> arrays = readNpz(statePath);
-    auto find = [&](const std::string &name,
-                    std::vector<int64_t> shape) -> const HostTensor & {
-      for (const auto &[arrayName, array] : arrays) {
-        if (arrayName != name)
-          continue;
-        DType dtype = name == "step" ? DType::I32 : DType::F32;
-        if (array.dtype != dtype || (!shape.empty() && shape[0] >= 0 &&
-                                     llvm::ArrayRef<int64_t>(array.shape) !=
-                                         llvm::ArrayRef<int64_t>(shape)))
-          throw fail(statePath + " holds '" + name + "' as " +
-                     array.getTypeString() + ", expected " +
-                     HostTensor(dtype, llvm::ArrayRef<int64_t>(shape))
-                         .getTypeString());
-        return array;
-      }
-      throw fail(statePath + " has no array '" + name + "'");
-    };
-    auto toTensor = [](const HostTensor &array) {
-      return ens::Tensor(
-          ens::TensorType{
-              ens::DType::F32,
-              std::vector<int64_t>(array.shape.begin(), array.shape.end())},
-          array.values);
-    };
-    auto toFloats = [](const HostTensor &array) {
-      return std::vector<float>(array.values.begin(), array.values.end());
-    };
-
-    TrainState state;
-    state.step = step;
-    for (size_t i = 0; i < model.params.size(); ++i) {
-      std::string name = parameters[i].at("name").get<std::string>();
-      std::vector<int64_t> shape = stacked(model.params[i], members).shape;
-      state.params.push_back(toTensor(find(name, shape)));
-      state.m.push_back(toTensor(find("m_" + name, shape)));
-      state.v.push_back(toTensor(find("v_" + name, shape)));
+    const json &parameters = getField(manifest, "parameters");
+    if (!parameters.is_array())
+      throw Failure("parameters must be a list");
+    for (size_t i = 0; i < parameters.size(); ++i) {
+      std::string prefix = "parameters[" + std::to_string(i) + "].";
+      if (!parameters[i].is_object())
+        throw Failure(prefix.substr(0, prefix.size() - 1) +
+                      " must be an object");
+      names.push_back(getString(parameters[i], "name", prefix));
+      shapes.push_back(
+          getShape(getField(parameters[i], "shape", prefix), prefix + "shape"));
     }
-    state.learningRates = toFloats(find("lr", {members}));
-    state.initialLoss = toFloats(find("initial_loss", {members}));
-    const HostTensor &curve = find("loss_curve", {step, 3});
-    for (int64_t s = 0; s < step; ++s) {
-      state.curveMin.push_back(curve.values[3 * s]);
-      state.curveMedian.push_back(curve.values[3 * s + 1]);
-      state.curveMax.push_back(curve.values[3 * s + 2]);
-    }
-    const HostTensor &savedStep = find("step", {});
-    if (savedStep.values[0] != static_cast<double>(step))
-      throw fail("the checkpoint is inconsistent: state.npz is at step " +
-                 std::to_string(static_cast<int64_t>(savedStep.values[0])) +
-                 " but manifest.json at step " + std::to_string(step));
-    return state;
-  } catch (const json::exception &error) {
-    throw fail("manifest.json is malformed: " + std::string(error.what()));
+    x = getShape(getField(manifest, "x"), "x");
+    targets = getShape(getField(manifest, "targets"), "targets");
+    members = getInteger(manifest, "members", 1, kMaxMembers);
+    step = getInteger(manifest, "step", 0, kMaxSteps);
+    statePath = join(checkpoint.generation, getString(manifest, "state"));
   } catch (const Failure &failure) {
-    std::string message = failure.what();
-    if (message.rfind("cannot resume", 0) == 0)
-      throw;
-    throw fail(message);
+    throw fail(manifestPath + ": " + failure.what());
   }
+
+  // The model's.
+  std::vector<std::vector<int64_t>> expected;
+  for (const ens::TensorType &param : model.params)
+    expected.push_back(param.shape);
+  if (shapes != expected)
+    throw fail("the checkpoint does not match model " + model.name +
+               ": it holds parameters " + describeParameters(names, shapes) +
+               " but the model's are " +
+               describeParameters(model.paramNames, expected));
+  if (x != model.x.shape || targets != model.targets.shape)
+    throw fail("the checkpoint does not match model " + model.name +
+               ": it was trained on x " + json(x).dump() + " and targets " +
+               json(targets).dump() + ", the model takes " +
+               json(model.x.shape).dump() + " and " +
+               json(model.targets.shape).dump());
+  llvm::StringSet<> distinct;
+  for (const std::string &name : names)
+    if (!distinct.insert(name).second)
+      throw fail(manifestPath + ": parameters name '" + name + "' twice");
+
+  // The arrays, each exactly as the model and the manifest say.
+  std::vector<NamedArray> arrays;
+  try {
+    arrays = parseNpz(checkpoint.state, statePath);
+  } catch (const Failure &failure) {
+    throw fail(failure.what());
+  }
+  if (!manifest.contains("arrays") ||
+      manifest["arrays"] != describeArrays(arrays))
+    throw fail(manifestPath + ": its arrays do not describe " + statePath);
+  auto find = [&](const std::string &name,
+                  const std::vector<int64_t> &shape) -> const HostTensor & {
+    bool isStep = name == "step";
+    DType dtype = isStep ? DType::I32 : DType::F32;
+    for (const auto &[arrayName, array] : arrays) {
+      if (arrayName != name)
+        continue;
+      ens::TensorType type{isStep ? ens::DType::I32 : ens::DType::F32, shape};
+      if (array.dtype != dtype ||
+          llvm::ArrayRef<int64_t>(array.shape) != llvm::ArrayRef(shape))
+        throw fail(statePath + " holds '" + name + "' as " +
+                   array.getTypeString() + ", expected " + type.str());
+      return array;
+    }
+    throw fail(statePath + " has no array '" + name + "'");
+  };
+  auto toTensor = [](const HostTensor &array) {
+    return ens::Tensor(ens::TensorType{ens::DType::F32,
+                                       std::vector<int64_t>(array.shape.begin(),
+                                                            array.shape.end())},
+                       array.values);
+  };
+  auto toFloats = [](const HostTensor &array) {
+    return std::vector<float>(array.values.begin(), array.values.end());
+  };
+
+  TrainState state;
+  state.step = step;
+  for (size_t i = 0; i < model.params.size(); ++i) {
+    std::vector<int64_t> shape = stacked(model.params[i], members).shape;
+    state.params.push_back(toTensor(find(names[i], shape)));
+    state.m.push_back(toTensor(find("m_" + names[i], shape)));
+    const HostTensor &v = find("v_" + names[i], shape);
+    // A second moment is a mean of squares (NaN where a member diverged).
+    if (llvm::any_of(v.values, [](double value) { return value < 0; }))
+      throw fail(statePath + " holds a negative second moment in 'v_" +
+                 names[i] + "'");
+    state.v.push_back(toTensor(v));
+  }
+  const HostTensor &rates = find("lr", {members});
+  if (!llvm::all_of(rates.values, [](double rate) {
+        return rate > 0 && std::isfinite(rate);
+      }))
+    throw fail(statePath +
+               " holds a learning rate that is not positive and finite");
+  state.learningRates = toFloats(rates);
+  state.initialLoss = toFloats(find("initial_loss", {members}));
+  const HostTensor &curve = find("loss_curve", {step, 3});
+  for (int64_t s = 0; s < step; ++s) {
+    state.curveMin.push_back(curve.values[3 * s]);
+    state.curveMedian.push_back(curve.values[3 * s + 1]);
+    state.curveMax.push_back(curve.values[3 * s + 2]);
+  }
+  const HostTensor &savedStep = find("step", {});
+  if (savedStep.values[0] != static_cast<double>(step))
+    throw fail("the checkpoint is inconsistent: " + statePath + " is at step " +
+               std::to_string(static_cast<int64_t>(savedStep.values[0])) +
+               " but " + manifestPath + " at step " + std::to_string(step));
+  return state;
 }

@@ -1,20 +1,43 @@
 //===- Checkpoint.h - ens-train's checkpoints -------------------*- C++ -*-===//
 //
-// A checkpoint is a directory with two files:
+// A checkpoint directory holds generations, each one complete checkpoint,
+// and a pointer to the committed one:
 //
-//   state.npz      the stacked parameters [members x ...] under the model's
-//                  parameter names (w1, b1, ...), Adam's moments m_<name>
-//                  and v_<name>, each member's learning rate "lr", the step
-//                  count "step", each member's loss before training
-//                  "initial_loss" and the loss curve "loss_curve" [steps x
-//                  3] (min, median, max over members), all uncompressed.
-//   manifest.json  what the arrays are (shapes, dtypes), the step, the
-//                  number of members, the seed, the model, the data and the
-//                  hyperparameters.
+//   CURRENT                 the committed generation's name and a newline
+//   gen-<step>-<random>/    a generation (the step in 12 digits, then 16
+//                           random hexadecimal digits), with two files:
+//     state.npz       the stacked parameters [members x ...] under the
+//                     model's parameter names (w1, b1, ...), Adam's moments
+//                     m_<name> and v_<name>, each member's learning rate
+//                     "lr", the step count "step", each member's loss
+//                     before training "initial_loss" and the loss curve
+//                     "loss_curve" [steps x 3] (min, median, max over
+//                     members), all uncompressed;
+//     manifest.json   what the arrays are (shapes, dtypes), the step, the
+//                     number of members, the seed, the model, the data, the
+//                     hyperparameters, and the state file's name, size and
+//                     checksum (XXH3-64).
 //
-// Both are written to temporary files and renamed into place, the state
-// first; each records the step, so a checkpoint torn between the two
-// renames is detected when read.
+// Writing is one commit. A new generation directory is made (mkdir, which
+// never reuses a name), state.npz and then manifest.json are written into it
+// with writeFileAtomically (a temporary file opened with O_EXCL, fsynced and
+// renamed, then the directory fsynced), the checkpoint directory is fsynced,
+// and only then is CURRENT replaced, again with writeFileAtomically: that
+// rename is the commit. After it, older generations, the temporary files of
+// interrupted writes and the files of a version-1 checkpoint are removed. A
+// crash at any moment therefore leaves CURRENT naming a complete generation
+// (or, before the first commit, no CURRENT), and a failed write leaves the
+// previous generation committed. One run writes to a directory at a time.
+//
+// Reading takes CURRENT's generation. If CURRENT is missing or does not
+// name a generation that validates, the newest generation (by step) that
+// validates is taken instead. Nothing read is trusted: the state file must
+// be a plain file name inside its generation and match the size and the
+// checksum that the manifest records, and every manifest field and every
+// array is checked against the model and its valid range before use.
+//
+// Version 1 checkpoints, with manifest.json and state.npz directly in the
+// directory and no size or checksum, are still read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,10 +50,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace ens_train {
+
+/// The last step a checkpoint can hold: "step" is stored as an i32.
+inline constexpr int64_t kMaxSteps = INT32_MAX;
 
 /// Everything training needs to continue exactly where it stopped.
 struct TrainState {
@@ -45,19 +72,37 @@ struct TrainState {
   std::vector<float> curveMin, curveMedian, curveMax;
 };
 
-/// Writes `state` to `directory` (created if needed). `settings` holds the
-/// run's settings (seed, model, data, hyperparameters); the manifest adds
-/// the step, the members, the parameters and the arrays.
+/// Writes `state` to `directory` (created if needed) as a new generation
+/// and commits it. `settings` holds the run's settings (seed, model, data,
+/// hyperparameters); the manifest adds the step, the members, the
+/// parameters and the arrays. Throws Failure if the generation cannot be
+/// written or committed; the previous generation is then still committed.
 void writeCheckpoint(const std::string &directory, const Model &model,
                      const TrainState &state, nlohmann::json settings);
 
-/// Reads `directory`/manifest.json.
-nlohmann::json readManifest(const std::string &directory);
+/// A checkpoint found in a directory, whose state file matched its
+/// manifest.
+struct Checkpoint {
+  /// The checkpoint directory, and the directory of the generation's files
+  /// (the same for a version-1 checkpoint).
+  std::string directory, generation;
+  nlohmann::json manifest;
+  /// The contents of the state file.
+  std::string state;
+  /// Why it was not found through CURRENT; empty when it was (or for a
+  /// version-1 checkpoint, which has no CURRENT).
+  std::string note;
 
-/// Checks that the checkpoint in `directory`, whose manifest is
-/// `manifest`, was written for `model`, and reads its state.
-TrainState readCheckpoint(const std::string &directory,
-                          const nlohmann::json &manifest, const Model &model);
+  std::string manifestPath() const;
+};
+
+/// Finds the newest complete checkpoint in `directory`; throws
+/// Failure("cannot resume from <directory>: ...") if there is none.
+Checkpoint findCheckpoint(const std::string &directory);
+
+/// Checks that `checkpoint` was written for `model`, and every array's
+/// shape, dtype and range, and decodes its state.
+TrainState readCheckpoint(const Checkpoint &checkpoint, const Model &model);
 
 } // namespace ens_train
 

@@ -3,15 +3,17 @@
 #include "Data.h"
 
 #include "Failure.h"
+#include "Files.h"
 #include "Npz.h"
 
 #include "ens/Support/Npy.h"
+#include "ens/Support/Sizes.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <cmath>
+#include <tuple>
 
 using namespace ens_train;
 using mlir::ens::HostTensor;
@@ -185,9 +187,11 @@ static Dataset loadNpy(const Expected &want) {
 }
 
 static Dataset loadNpz(const Expected &want) {
+  std::string bytes =
+      readInputFile(want.path, "data", mlir::ens::getDefaultMaxBufferBytes());
   std::vector<NamedArray> arrays;
   try {
-    arrays = readNpz(want.path);
+    arrays = parseNpz(bytes, want.path);
   } catch (const Failure &failure) {
     throw Failure(std::string("cannot read data: ") + failure.what());
   }
@@ -206,17 +210,16 @@ static Dataset loadNpz(const Expected &want) {
 }
 
 static Dataset loadCsv(const Expected &want) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(want.path, /*IsText=*/true);
-  if (!file)
-    throw Failure("cannot read data " + want.path + ": " +
-                  file.getError().message());
+  std::string text =
+      readInputFile(want.path, "data", mlir::ens::getDefaultMaxBufferBytes());
   int64_t columns = want.features + want.outputs;
   std::vector<float> x, y;
   int64_t rows = 0, lineNumber = 0;
-  llvm::SmallVector<llvm::StringRef> lines, fields;
-  (*file)->getBuffer().split(lines, '\n');
-  for (llvm::StringRef line : lines) {
+  llvm::SmallVector<llvm::StringRef> fields;
+  // Line by line: a list of every line could take 16 times the file.
+  for (llvm::StringRef rest = text; !rest.empty();) {
+    llvm::StringRef line;
+    std::tie(line, rest) = rest.split('\n');
     ++lineNumber;
     line = line.trim();
     if (line.empty())
@@ -233,7 +236,7 @@ static Dataset loadCsv(const Expected &want) {
       values.push_back(value);
     }
     if (values.empty()) {
-      if (rows == 0 && x.empty() && lineNumber == 1)
+      if (rows == 0 && lineNumber == 1)
         continue; // A header.
       want.fail("line " + std::to_string(lineNumber) +
                 " is not a row of numbers separated by commas");
@@ -243,9 +246,11 @@ static Dataset loadCsv(const Expected &want) {
                 std::to_string(values.size()) + " columns; expected " +
                 std::to_string(columns) + " (" + std::to_string(want.features) +
                 " of x, then " + std::to_string(want.outputs) + " targets)");
-    x.insert(x.end(), values.begin(), values.begin() + want.features);
-    y.insert(y.end(), values.begin() + want.features, values.end());
-    ++rows;
+    // Rows past the batch are only counted, for the message.
+    if (rows++ < want.rows) {
+      x.insert(x.end(), values.begin(), values.begin() + want.features);
+      y.insert(y.end(), values.begin() + want.features, values.end());
+    }
   }
   want.checkRows(rows);
   return want.make(std::move(x), std::move(y));

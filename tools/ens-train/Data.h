@@ -23,6 +23,8 @@
 //   .npz  arrays "x" [B, F] and "y" [B, O] (np.savez, not compressed);
 //   .csv  B rows of F + O numbers separated by commas, x first; a first
 //         line that is not numeric is taken as a header and skipped.
+// A data file must be a regular file within the buffer limit
+// (getDefaultMaxBufferBytes); a device, a FIFO or a directory is an error.
 //
 //===----------------------------------------------------------------------===//
 

@@ -11,8 +11,10 @@
 
 #include "ens/Support/Npy.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CRC.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 using namespace ens_train;
 
@@ -23,13 +25,15 @@ constexpr uint32_t kEndOfCentralDirectory = 0x06054b50;
 constexpr uint32_t kZip64EndOfCentralDirectory = 0x06064b50;
 constexpr uint32_t kZip64Locator = 0x07064b50;
 constexpr uint16_t kZip64ExtraField = 0x0001;
+/// The fixed part of a central directory entry.
+constexpr uint64_t kCentralHeaderSize = 46;
 /// 1980-01-01 00:00, the earliest ZIP date, so that output is reproducible.
 constexpr uint16_t kDosDate = (0 << 9) | (1 << 5) | 1;
 
 /// Little-endian reads from an archive, with bounds checks that throw.
 class Reader {
 public:
-  Reader(const std::string &bytes, const std::string &name)
+  Reader(llvm::StringRef bytes, const std::string &name)
       : bytes(bytes), name(name) {}
 
   uint64_t read(uint64_t offset, unsigned size) const {
@@ -44,7 +48,7 @@ public:
   uint16_t u16(uint64_t offset) const { return read(offset, 2); }
   uint32_t u32(uint64_t offset) const { return read(offset, 4); }
   uint64_t u64(uint64_t offset) const { return read(offset, 8); }
-  std::string str(uint64_t offset, uint64_t size) const {
+  llvm::StringRef str(uint64_t offset, uint64_t size) const {
     read(offset, 0);
     if (size > bytes.size() - offset)
       fail("is truncated");
@@ -54,8 +58,16 @@ public:
     throw Failure(name + " " + message);
   }
 
-  const std::string &bytes;
+  llvm::StringRef bytes;
   const std::string &name;
+};
+
+/// A stored entry, located and checked before any is decoded.
+struct Entry {
+  std::string name;
+  /// Where its local header starts and its data lies.
+  uint64_t start, data, size;
+  uint32_t crc;
 };
 
 void put16(std::string &out, uint16_t value) {
@@ -67,41 +79,49 @@ void put32(std::string &out, uint32_t value) {
   put16(out, value >> 16);
 }
 
-uint32_t crcOf(const std::string &data) {
-  return llvm::crc32(llvm::ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(data.data()), data.size()));
+uint32_t crcOf(llvm::StringRef data) {
+  return llvm::crc32(llvm::arrayRefFromStringRef(data));
 }
 } // namespace
 
-std::vector<NamedArray> ens_train::parseNpz(const std::string &bytes,
-                                            const std::string &name) {
-  Reader r(bytes, name);
+/// The entries of the central directory, each checked to be a stored entry
+/// whose data lies inside the archive, and together to hold no more data
+/// than the archive: no two entries share bytes, so that decoding costs at
+/// most what the file holds.
+static std::vector<Entry> readDirectory(const Reader &r) {
   const std::string notZip =
       "is not a .npz file (no ZIP end-of-central-directory record)";
-  if (bytes.size() < 22)
+  if (r.bytes.size() < 22)
     r.fail(notZip);
   // The end record is the last 22 bytes plus a comment of up to 64 KiB.
-  uint64_t end = bytes.size() - 22;
+  uint64_t end = r.bytes.size() - 22;
   uint64_t stop = end > 0xffff ? end - 0xffff : 0;
   while (r.u32(end) != kEndOfCentralDirectory) {
     if (end == stop)
       r.fail(notZip);
     --end;
   }
-  uint64_t entries = r.u16(end + 10);
+  uint64_t count = r.u16(end + 10);
   uint64_t directory = r.u32(end + 16);
-  if ((entries == 0xffff || directory == 0xffffffff) && end >= 20 &&
+  if ((count == 0xffff || directory == 0xffffffff) && end >= 20 &&
       r.u32(end - 20) == kZip64Locator) {
     uint64_t record = r.u64(end - 20 + 8);
     if (r.u32(record) != kZip64EndOfCentralDirectory)
       r.fail("has a malformed ZIP64 end record");
-    entries = r.u64(record + 32);
+    count = r.u64(record + 32);
     directory = r.u64(record + 48);
   }
+  if (count > kMaxNpzEntries)
+    r.fail("has " + std::to_string(count) + " entries, more than the " +
+           std::to_string(kMaxNpzEntries) + " a .npz may have here");
+  if (directory > r.bytes.size() ||
+      count * kCentralHeaderSize > r.bytes.size() - directory)
+    r.fail("declares " + std::to_string(count) +
+           " entries, more than its central directory holds");
 
-  std::vector<NamedArray> arrays;
-  uint64_t at = directory;
-  for (uint64_t i = 0; i < entries; ++i) {
+  std::vector<Entry> entries;
+  uint64_t at = directory, total = 0;
+  for (uint64_t i = 0; i < count; ++i) {
     if (r.u32(at) != kCentralHeader)
       r.fail("has a malformed ZIP central directory");
     uint16_t flags = r.u16(at + 8);
@@ -113,7 +133,7 @@ std::vector<NamedArray> ens_train::parseNpz(const std::string &bytes,
     uint16_t extraLength = r.u16(at + 30);
     uint16_t commentLength = r.u16(at + 32);
     uint64_t local = r.u32(at + 42);
-    std::string entry = r.str(at + 46, nameLength);
+    std::string name = r.str(at + 46, nameLength).str();
     // ZIP64: sizes and offset that do not fit 32 bits are in an extra field,
     // in this order, each present only if its 32-bit field is saturated.
     for (uint64_t extra = at + 46 + nameLength, extraEnd = extra + extraLength;
@@ -133,39 +153,59 @@ std::vector<NamedArray> ens_train::parseNpz(const std::string &bytes,
     at += 46 + nameLength + extraLength + commentLength;
 
     if (flags & 1)
-      r.fail("entry '" + entry + "' is encrypted");
+      r.fail("entry '" + name + "' is encrypted");
     if (method != 0)
-      r.fail("entry '" + entry + "' is compressed (method " +
+      r.fail("entry '" + name + "' is compressed (method " +
              std::to_string(method) +
              ", as np.savez_compressed writes); only uncompressed archives "
              "are supported: save with np.savez");
     if (compressedSize != size)
-      r.fail("entry '" + entry + "' has inconsistent sizes");
+      r.fail("entry '" + name + "' has inconsistent sizes");
     if (r.u32(local) != kLocalHeader)
-      r.fail("entry '" + entry + "' has a malformed local header");
+      r.fail("entry '" + name + "' has a malformed local header");
     uint64_t data = local + 30 + r.u16(local + 26) + r.u16(local + 28);
-    std::string contents = r.str(data, size);
-    if (crcOf(contents) != crc)
-      r.fail("entry '" + entry + "' is corrupt (CRC mismatch)");
-    llvm::StringRef base(entry);
+    r.str(data, size);
+    // Each size is at most the file's, so the sum cannot overflow here.
+    total += size;
+    if (total > r.bytes.size())
+      r.fail("declares more data in its entries than the file holds");
+    entries.push_back({std::move(name), local, data, size, crc});
+  }
+
+  std::vector<const Entry *> byStart;
+  for (const Entry &entry : entries)
+    byStart.push_back(&entry);
+  llvm::sort(byStart, [](const Entry *a, const Entry *b) {
+    return a->start < b->start;
+  });
+  for (size_t i = 1; i < byStart.size(); ++i)
+    if (byStart[i - 1]->data + byStart[i - 1]->size > byStart[i]->start)
+      r.fail("entries '" + byStart[i - 1]->name + "' and '" + byStart[i]->name +
+             "' overlap");
+  return entries;
+}
+
+std::vector<NamedArray> ens_train::parseNpz(llvm::StringRef bytes,
+                                            const std::string &name) {
+  Reader r(bytes, name);
+  std::vector<NamedArray> arrays;
+  llvm::StringSet<> names;
+  for (const Entry &entry : readDirectory(r)) {
+    llvm::StringRef contents = r.str(entry.data, entry.size);
+    if (crcOf(contents) != entry.crc)
+      r.fail("entry '" + entry.name + "' is corrupt (CRC mismatch)");
+    llvm::StringRef base(entry.name);
     if (!base.consume_back(".npy"))
       continue;
+    if (!names.insert(base).second)
+      r.fail("has two arrays named '" + base.str() + "'");
     llvm::Expected<mlir::ens::HostTensor> array =
-        mlir::ens::parseNpy(contents, name + ":" + entry);
+        mlir::ens::parseNpy(contents, name + ":" + entry.name);
     if (!array)
       throw Failure(llvm::toString(array.takeError()));
     arrays.emplace_back(base.str(), std::move(*array));
   }
   return arrays;
-}
-
-std::vector<NamedArray> ens_train::readNpz(const std::string &path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!file)
-    throw Failure("cannot read " + path + ": " + file.getError().message());
-  return parseNpz((*file)->getBuffer().str(), path);
 }
 
 std::string ens_train::serializeNpz(const std::vector<NamedArray> &arrays) {

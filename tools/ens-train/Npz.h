@@ -5,6 +5,11 @@
 // np.savez writes them; np.savez_compressed's deflated entries are reported
 // as an error. ZIP64 sizes and offsets, which np.savez uses, are read.
 //
+// An archive comes from outside, so its central directory is checked before
+// any entry is decoded: at most kMaxNpzEntries entries, each inside the
+// file, no two sharing bytes. Decoding therefore costs at most what the file
+// holds, however the directory is forged.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ENS_TRAIN_NPZ_H
@@ -12,6 +17,9 @@
 
 #include "ens/Support/HostTensor.h"
 
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,12 +29,14 @@ namespace ens_train {
 /// An array of an archive and its name (the entry's name without ".npy").
 using NamedArray = std::pair<std::string, mlir::ens::HostTensor>;
 
-/// Reads every array of the .npz file at `path`; throws Failure with a
-/// message naming `path` for an unreadable, malformed or compressed file.
-std::vector<NamedArray> readNpz(const std::string &path);
+/// The most entries an archive may have: a checkpoint has three per
+/// parameter and four more.
+inline constexpr uint64_t kMaxNpzEntries = 65536;
 
-/// Decodes the contents of a .npz file; messages start with `name`.
-std::vector<NamedArray> parseNpz(const std::string &bytes,
+/// Decodes every array of the contents of a .npz file; throws Failure with
+/// a message that starts with `name` for a malformed or compressed archive,
+/// or one with two arrays of the same name.
+std::vector<NamedArray> parseNpz(llvm::StringRef bytes,
                                  const std::string &name);
 
 /// Encodes `arrays` as the contents of an uncompressed .npz file that

@@ -9,6 +9,10 @@
 
 #include "Failure.h"
 
+#include "ens/Support/Sizes.h"
+
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -19,11 +23,29 @@
 
 using namespace ens_train;
 
-int64_t Model::numParameterValues() const {
-  int64_t total = 0;
-  for (const ens::TensorType &param : params)
-    total += param.numElements();
-  return total;
+uint64_t ens_train::estimateTrainingBytes(const Model &model, int64_t members) {
+  using llvm::SaturatingAdd;
+  using llvm::SaturatingMultiply;
+  const uint64_t rows = model.batchSize();
+  // The step's arguments and results hold the parameters and both moments
+  // twice; the gradients are a seventh copy.
+  uint64_t perMember = SaturatingMultiply<uint64_t>(7, model.parameterValues);
+  // A layer's activations are B x (its parameter's last dimension), and
+  // the backward pass holds a gradient of each.
+  uint64_t activations = model.numOutputs();
+  for (const ens::TensorType &param : model.params)
+    if (!param.shape.empty())
+      activations = SaturatingAdd<uint64_t>(activations, param.shape.back());
+  perMember = SaturatingAdd(
+      perMember,
+      SaturatingMultiply(SaturatingMultiply<uint64_t>(2, rows), activations));
+  // The data, x and targets, held as a data set and as tensors.
+  uint64_t data = SaturatingMultiply(
+      SaturatingMultiply<uint64_t>(2, rows),
+      SaturatingAdd<uint64_t>(model.numFeatures(), model.numOutputs()));
+  uint64_t values =
+      SaturatingAdd(SaturatingMultiply<uint64_t>(members, perMember), data);
+  return SaturatingMultiply<uint64_t>(sizeof(float), values);
 }
 
 ens::TensorType ens_train::stacked(const ens::TensorType &type,
@@ -142,6 +164,19 @@ Model ens_train::loadModel(const ens::Context &context, const std::string &name,
                     ": parameters must be f32 tensors; "
                     "@loss takes " +
                     param.str());
+  // Checked once here, so that the estimate and the messages can use it.
+  for (size_t i = 0; i < model.params.size(); ++i) {
+    std::string what = "parameter " + std::to_string(i);
+    llvm::Expected<int64_t> values =
+        mlir::ens::getCheckedNumElements(model.params[i].shape, what);
+    if (values)
+      values = mlir::ens::getCheckedSum(model.parameterValues, *values,
+                                        "the number of parameter values");
+    if (!values)
+      throw Failure("model " + name + ": " +
+                    llvm::toString(values.takeError()));
+    model.parameterValues = *values;
+  }
   std::vector<ens::TensorType> forwardInputs(loss.inputs.begin(),
                                              loss.inputs.end() - 1);
   if (forward.inputs != forwardInputs)

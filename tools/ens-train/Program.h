@@ -50,8 +50,9 @@ struct Model {
   int64_t batchSize() const { return x.shape[0]; }
   int64_t numFeatures() const { return x.shape[1]; }
   int64_t numOutputs() const { return targets.shape[1]; }
-  /// The number of scalars in one member's parameters.
-  int64_t numParameterValues() const;
+  /// The number of scalars in one member's parameters (checked not to
+  /// overflow by loadModel).
+  int64_t parameterValues = 0;
 };
 
 /// Parses `text` and checks that its @loss and @forward fit ens-train;
@@ -82,6 +83,14 @@ inline constexpr const char *kInitFunction = "ens_train_init";
 inline constexpr const char *kStepFunction = "ens_train_step";
 inline constexpr const char *kLossesFunction = "ens_train_losses";
 inline constexpr const char *kPredictFunction = "ens_train_predict";
+
+/// A lower bound on the bytes that training `members` members of `model`
+/// takes: per member the parameters, their gradients and Adam's moments (the
+/// step's arguments and results), and the activations of a layer per
+/// parameter with their gradients; and the data. It saturates at 2^64 - 1
+/// rather than overflow, so that any model and member count can be checked
+/// against a limit before anything is generated or allocated.
+uint64_t estimateTrainingBytes(const Model &model, int64_t members);
 
 /// `type` with a leading dimension of `members`.
 ens::TensorType stacked(const ens::TensorType &type, int64_t members);

@@ -15,16 +15,24 @@
 //
 // ens-train uses ens only through its public C++ API (ens/ens.h). Every
 // failure prints one line starting with "ens-train: error:" and exits with
-// status 1.
+// status 1. Nothing it reads is trusted: files are read bounded (Files.h),
+// checkpoints are validated before use, and a lower bound of the memory
+// training takes is checked against the buffer limit before anything is
+// compiled. Checkpoints are committed atomically (Checkpoint.h): a crash or
+// a full disk never leaves one that cannot be resumed.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Checkpoint.h"
 #include "Data.h"
 #include "Failure.h"
+#include "Files.h"
 #include "Plot.h"
 #include "Program.h"
+#include "Settings.h"
 
+#include "ens/Support/Sizes.h"
+#include "ens/Support/SourceLimits.h"
 #include "ens/ens.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -32,7 +40,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
@@ -41,6 +48,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -160,8 +168,9 @@ cl::opt<std::string> plotPath(
     cl::value_desc("file.svg"), cl::init("ens-train.svg"), cl::cat(category));
 cl::opt<std::string> checkpointDir(
     "checkpoint",
-    cl::desc("Write checkpoints (state.npz, manifest.json) to this "
-             "directory (default when resuming: the --resume directory)"),
+    cl::desc("Write checkpoints to this directory, each a generation "
+             "committed atomically (default when resuming: the --resume "
+             "directory)"),
     cl::value_desc("dir"), cl::cat(category));
 cl::opt<unsigned, false, NumberParser<unsigned>> checkpointEvery(
     "checkpoint-every",
@@ -193,62 +202,20 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// `value` with `precision` significant digits.
-std::string formatNumber(double value, int precision = 4) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
-  return buffer;
-}
-
 //===----------------------------------------------------------------------===//
 // Settings
 //===----------------------------------------------------------------------===//
 
-/// `path` made absolute, for manifests.
-std::string absolutePath(const std::string &path) {
-  llvm::SmallString<256> result(path);
-  llvm::sys::fs::make_absolute(result);
-  llvm::sys::path::remove_dots(result, /*remove_dot_dot=*/true);
-  return result.str().str();
-}
-
-/// The settings that a checkpoint records and a resumed run keeps.
-struct Settings {
-  std::string model; // A path, or empty for the built-in model.
-  int64_t members;
-  uint64_t seed;
-  std::string data; // A path, or empty for the built-in problem.
-  double lrMin, lrMax;
-  AdamOptions adam;
-
-  /// The settings for a manifest, with absolute paths, so that a run
-  /// resumed from elsewhere finds the files.
-  json toJson() const {
-    return {{"model", model.empty() ? "builtin" : absolutePath(model)},
-            {"seed", seed},
-            {"data", data.empty() ? "builtin" : absolutePath(data)},
-            {"optimizer",
-             {{"name", "adam"},
-              {"lr_min", lrMin},
-              {"lr_max", lrMax},
-              {"beta1", adam.beta1},
-              {"beta2", adam.beta2},
-              {"eps", adam.eps},
-              {"weight_decay", adam.weightDecay}}}};
-  }
-};
-
 /// Adopts a checkpoint's value of a setting; a flag given explicitly must
 /// agree with it.
 template <typename T, typename Option>
-void adopt(T &setting, const json &saved, const Option &option,
+void adopt(T &setting, const T &saved, const Option &option,
            const std::string &directory, const std::string &flag) {
-  T value = saved.get<T>();
-  if (option.getNumOccurrences() && !(setting == value))
+  if (option.getNumOccurrences() && !(setting == saved))
     throw Failure("--" + flag + " does not match the checkpoint in " +
-                  directory + " (" + saved.dump() +
+                  directory + " (" + json(saved).dump() +
                   "); leave it out when resuming");
-  setting = value;
+  setting = saved;
 }
 
 /// The settings from the flags, checked.
@@ -266,84 +233,71 @@ Settings settingsFromFlags() {
     settings.lrMin = settings.lrMax = learningRate;
   }
   settings.adam = {beta1, beta2, epsilon, weightDecay};
-
-  if (settings.members < 1)
-    throw Failure("--members must be at least 1");
-  if (!(settings.lrMin > 0) || !(settings.lrMax > 0) ||
-      !std::isfinite(settings.lrMin) || !std::isfinite(settings.lrMax))
-    throw Failure("learning rates must be positive and finite (got " +
-                  formatNumber(settings.lrMin) + " and " +
-                  formatNumber(settings.lrMax) + ")");
-  if (settings.lrMin > settings.lrMax)
-    throw Failure("--lr-min (" + formatNumber(settings.lrMin) +
-                  ") must not exceed --lr-max (" +
-                  formatNumber(settings.lrMax) + ")");
-  if (!(settings.adam.beta1 >= 0 && settings.adam.beta1 < 1) ||
-      !(settings.adam.beta2 >= 0 && settings.adam.beta2 < 1))
-    throw Failure("--beta1 and --beta2 must be in [0, 1)");
-  if (!(settings.adam.eps > 0))
-    throw Failure("--eps must be positive");
-  if (!(settings.adam.weightDecay >= 0))
-    throw Failure("--weight-decay must not be negative");
-  if (!resumeDir.empty() && !llvm::sys::fs::is_directory(resumeDir))
-    throw Failure("cannot resume from " + resumeDir + ": no such directory");
+  checkSettings(settings, SettingsSource::Flags);
   return settings;
 }
 
-/// Takes the settings of the checkpoint `manifest` in `directory`.
-void adoptCheckpoint(Settings &settings, const json &manifest,
+/// Takes the settings of `checkpoint`, found in `directory`.
+void adoptCheckpoint(Settings &settings, const Checkpoint &checkpoint,
                      const std::string &directory) {
+  Settings saved;
   try {
-    std::string model = manifest.at("model").get<std::string>();
-    if (!modelPath.getNumOccurrences())
-      settings.model = model == "builtin" ? "" : model;
-    std::string data = manifest.at("data").get<std::string>();
-    data = data == "builtin" ? "" : data;
-    if (dataPath.getNumOccurrences() &&
-        (settings.data.empty() ? "" : absolutePath(settings.data)) != data)
-      throw Failure("--data does not match the checkpoint in " + directory +
-                    " (" + (data.empty() ? "the built-in problem" : data) +
-                    "); leave it out when resuming");
-    settings.data = data;
-    adopt(settings.members, manifest.at("members"), members, directory,
-          "members");
-    adopt(settings.seed, manifest.at("seed"), seed, directory, "seed");
-    const json &optimizer = manifest.at("optimizer");
-    if (optimizer.at("name") != "adam")
-      throw Failure("cannot resume from " + directory +
-                    ": it was trained "
-                    "with " +
-                    optimizer.at("name").dump() + ", not adam");
-    if (learningRate.getNumOccurrences() &&
-        (optimizer.at("lr_min") != json(double(learningRate)) ||
-         optimizer.at("lr_max") != json(double(learningRate))))
-      throw Failure("--lr does not match the checkpoint in " + directory +
-                    "; leave it out when resuming");
-    adopt(settings.lrMin, optimizer.at("lr_min"), lrMin, directory, "lr-min");
-    adopt(settings.lrMax, optimizer.at("lr_max"), lrMax, directory, "lr-max");
-    adopt(settings.adam.beta1, optimizer.at("beta1"), beta1, directory,
-          "beta1");
-    adopt(settings.adam.beta2, optimizer.at("beta2"), beta2, directory,
-          "beta2");
-    adopt(settings.adam.eps, optimizer.at("eps"), epsilon, directory, "eps");
-    adopt(settings.adam.weightDecay, optimizer.at("weight_decay"), weightDecay,
-          directory, "weight-decay");
-  } catch (const json::exception &error) {
-    throw Failure("cannot resume from " + directory +
-                  ": manifest.json is malformed: " + error.what());
+    saved = readSettings(checkpoint.manifest);
+  } catch (const Failure &failure) {
+    throw Failure("cannot resume from " + directory + ": " +
+                  checkpoint.manifestPath() + ": " + failure.what());
   }
+  if (!modelPath.getNumOccurrences())
+    settings.model = saved.model;
+  if (dataPath.getNumOccurrences() &&
+      (settings.data.empty() ? "" : absolutePath(settings.data)) != saved.data)
+    throw Failure("--data does not match the checkpoint in " + directory +
+                  " (" +
+                  (saved.data.empty() ? "the built-in problem" : saved.data) +
+                  "); leave it out when resuming");
+  settings.data = saved.data;
+  adopt(settings.members, saved.members, members, directory, "members");
+  adopt(settings.seed, saved.seed, seed, directory, "seed");
+  if (learningRate.getNumOccurrences() &&
+      (saved.lrMin != learningRate || saved.lrMax != learningRate))
+    throw Failure("--lr does not match the checkpoint in " + directory +
+                  "; leave it out when resuming");
+  adopt(settings.lrMin, saved.lrMin, lrMin, directory, "lr-min");
+  adopt(settings.lrMax, saved.lrMax, lrMax, directory, "lr-max");
+  adopt(settings.adam.beta1, saved.adam.beta1, beta1, directory, "beta1");
+  adopt(settings.adam.beta2, saved.adam.beta2, beta2, directory, "beta2");
+  adopt(settings.adam.eps, saved.adam.eps, epsilon, directory, "eps");
+  adopt(settings.adam.weightDecay, saved.adam.weightDecay, weightDecay,
+        directory, "weight-decay");
+}
+
+/// Refuses to train `members` members of `model` when even a lower bound
+/// of the memory that takes is over the buffer limit, before anything is
+/// generated or allocated.
+void checkMemory(const Model &model, int64_t members) {
+  uint64_t bytes = estimateTrainingBytes(model, members);
+  int64_t limit = mlir::ens::getDefaultMaxBufferBytes();
+  if (bytes <= static_cast<uint64_t>(limit))
+    return;
+  std::string needed =
+      bytes > uint64_t(INT64_MAX)
+          ? "more than " + mlir::ens::formatBytes(INT64_MAX)
+          : mlir::ens::formatBytes(static_cast<int64_t>(bytes));
+  throw Failure("training " + std::to_string(members) +
+                (members == 1 ? " member of " : " members of ") + model.name +
+                " needs at least " + needed +
+                " for parameters, gradients, Adam's moments and activations, "
+                "over the limit of " +
+                mlir::ens::formatBytes(limit) +
+                " (half of the memory or of the address-space limit; "
+                "ENS_MAX_BUFFER_BYTES sets it); train fewer --members");
 }
 
 /// The model's text: the built-in one or the file's.
 std::string readModel(const Settings &settings) {
   if (settings.model.empty())
     return kDefaultModel;
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(settings.model, /*IsText=*/true);
-  if (!file)
-    throw Failure("cannot read model " + settings.model + ": " +
-                  file.getError().message());
-  return (*file)->getBuffer().str();
+  return readInputFile(settings.model, "model", mlir::ens::kMaxSourceBytes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -497,10 +451,10 @@ private:
 
 int run() {
   Settings settings = settingsFromFlags();
-  json manifest;
+  std::optional<Checkpoint> resumed;
   if (!resumeDir.empty()) {
-    manifest = readManifest(resumeDir);
-    adoptCheckpoint(settings, manifest, resumeDir);
+    resumed = findCheckpoint(resumeDir);
+    adoptCheckpoint(settings, *resumed, resumeDir);
   }
   std::string checkpointTo =
       checkpointDir.empty() ? std::string(resumeDir) : checkpointDir;
@@ -515,6 +469,7 @@ int run() {
     llvm::outs() << text;
     return 0;
   }
+  checkMemory(model, n);
 
   // Data, checked before the (slower) compilation.
   const int64_t rows = model.batchSize();
@@ -531,12 +486,16 @@ int run() {
   ens::Tensor targets = makeTensor(model.targets.shape, train.y);
 
   TrainState state;
-  if (!resumeDir.empty())
-    state = readCheckpoint(resumeDir, manifest, model);
+  if (resumed)
+    state = readCheckpoint(*resumed, model);
+  if (state.step > kMaxSteps - int64_t(steps))
+    throw Failure("--steps=" + std::to_string(steps) +
+                  " would train past step " + std::to_string(kMaxSteps) +
+                  ", the most a checkpoint holds");
 
   llvm::outs() << "ens-train: " << n << " members of " << modelName << ", "
                << model.params.size() << " parameters ("
-               << model.numParameterValues() << " values) per member\n";
+               << model.parameterValues << " values) per member\n";
   if (problem)
     llvm::outs() << "  data: built-in 1-D regression with a gap in ["
                  << formatNumber(SyntheticProblem::kGapLow) << ", "
@@ -552,9 +511,12 @@ int run() {
                << ", " << steps << " steps on the "
                << (backendName == "cpu" ? "cpu" : "interpreter")
                << " backend\n";
-  if (!resumeDir.empty())
+  if (resumed) {
     llvm::outs() << "  resuming from " << resumeDir << " at step " << state.step
                  << "\n";
+    if (!resumed->note.empty())
+      llvm::outs() << "  note: " << resumed->note << "\n";
+  }
   llvm::outs().flush();
 
   Clock::time_point compileStart = Clock::now();
@@ -579,12 +541,12 @@ int run() {
   Programs programs{compile(module, kStepFunction),
                     compile(module, kLossesFunction),
                     compile(module, kPredictFunction), std::nullopt};
-  if (resumeDir.empty())
+  if (!resumed)
     programs.init = compile(module, kInitFunction);
   llvm::outs() << "  compiled in "
                << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
 
-  if (resumeDir.empty()) {
+  if (!resumed) {
     // One key for every member: the seed's two 32-bit halves.
     ens::Tensor key(
         ens::TensorType{ens::DType::I32, {2}},
@@ -621,11 +583,25 @@ int run() {
       state.v.push_back(args[2 * p + i]);
     }
   };
+  // The step of the checkpoint that checkpointTo holds, for messages.
+  std::optional<int64_t> committed;
+  if (resumed && absolutePath(checkpointTo) == absolutePath(resumeDir))
+    committed = state.step;
   auto checkpoint = [&] {
     if (checkpointTo.empty())
       return;
     syncState();
-    writeCheckpoint(checkpointTo, model, state, settings.toJson());
+    try {
+      writeCheckpoint(checkpointTo, model, state, settings.toJson());
+    } catch (const Failure &failure) {
+      throw Failure(
+          "cannot write the checkpoint of step " + std::to_string(state.step) +
+          " to " + checkpointTo + ": " + failure.what() +
+          (committed ? "; " + checkpointTo + " keeps the checkpoint of step " +
+                           std::to_string(*committed)
+                     : std::string()));
+    }
+    committed = state.step;
   };
 
   const int64_t first = state.step, last = first + steps;
@@ -749,18 +725,7 @@ int run() {
     std::string title = "ens-train: " + std::to_string(n) + " members of " +
                         modelName + ", " + std::to_string(state.step) +
                         " steps";
-    std::string svg = renderPlot(title, fit, curves);
-    std::error_code ec;
-    llvm::raw_fd_ostream os(plotPath, ec);
-    if (ec)
-      throw Failure("cannot write plot " + plotPath + ": " + ec.message());
-    os << svg;
-    os.close();
-    if (os.has_error()) {
-      std::string message = os.error().message();
-      os.clear_error();
-      throw Failure("cannot write plot " + plotPath + ": " + message);
-    }
+    writeOutputFile(plotPath, renderPlot(title, fit, curves), "plot");
     llvm::outs() << "wrote plot " << plotPath << "\n";
   }
   if (!checkpointTo.empty())
@@ -779,6 +744,9 @@ int fail(std::string message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Past a file-size limit (ulimit -f), a write then fails with EFBIG and is
+  // reported like a full disk, instead of SIGXFSZ killing the run.
+  std::signal(SIGXFSZ, SIG_IGN);
   cl::HideUnrelatedOptions(category);
   std::string parseErrors;
   llvm::raw_string_ostream errors(parseErrors);

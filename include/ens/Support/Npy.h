@@ -19,10 +19,13 @@
 
 namespace mlir::ens {
 
-/// Reads the .npy file at `path`. Error messages start with `path`.
+/// Reads the .npy file at `path`. Error messages start with `path`. Only a
+/// regular file within getDefaultMaxBufferBytes() is read: a device such as
+/// /dev/zero, a FIFO or a directory is an error, and nothing blocks.
 llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
 
-/// Decodes the contents of a .npy file. Any malformed input gives an error
+/// Decodes the contents of a .npy file. Any malformed input, or an array
+/// whose decoded values exceed getDefaultMaxBufferBytes(), gives an error
 /// (never a crash); its message starts with `nameForErrors`.
 llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes,
                                     llvm::StringRef nameForErrors);
@@ -31,9 +34,9 @@ llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes,
 /// 2.0 if the header does not fit). Fails for bf16, which has no .npy dtype.
 llvm::Expected<std::string> serializeNpy(const HostTensor &tensor);
 
-/// Writes `tensor` to the .npy file at `path`, through a temporary file that
-/// is renamed into place, so that a failure never leaves a truncated file.
-/// As for llvm::writeToOutput, "-" means stdout.
+/// Writes `tensor` to the .npy file at `path` with writeFileAtomically, so
+/// that a failure (a full disk, say) leaves the previous file, or none, and
+/// never a truncated one. "-" means stdout.
 llvm::Error writeNpy(llvm::StringRef path, const HostTensor &tensor);
 
 } // namespace mlir::ens

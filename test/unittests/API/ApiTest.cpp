@@ -59,6 +59,18 @@ TEST(ApiTest, ParsesCompilesAndRunsOnEveryTarget) {
   }
 }
 
+TEST(ApiTest, SpellsTypesWithoutAllocatingThem) {
+  EXPECT_EQ((TensorType{DType::F32, {}}).str(), "tensor<f32>");
+  EXPECT_EQ((TensorType{DType::I1, {0, 7}}).str(), "tensor<0x7xi1>");
+  // About 2^70 elements, whose count overflows int64, and 10^15 elements,
+  // which fit no memory: printing them must not try to allocate them.
+  EXPECT_EQ((TensorType{DType::F64, {4294967295, 4294967296, 64}}).str(),
+            "tensor<4294967295x4294967296x64xf64>");
+  EXPECT_EQ((TensorType{DType::F32, {100000, 100000, 100000}}).str(),
+            "tensor<100000x100000x100000xf32>");
+  EXPECT_EQ((TensorType{DType::BF16, {-1, 3}}).str(), "tensor<-1x3xbf16>");
+}
+
 TEST(ApiTest, BuildsVmapsDifferentiatesAndRuns) {
   ens::Context context;
   ens::Module module = context.createModule();

@@ -14,6 +14,11 @@
 
 #include "gtest/gtest.h"
 
+#include <csignal>
+#include <cstdlib>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -553,6 +558,73 @@ TEST_F(NpyFileTest, ReportsMalformedFileByPath) {
   ASSERT_FALSE(static_cast<bool>(tensor));
   EXPECT_EQ(llvm::toString(tensor.takeError()),
             path + ": not a .npy file (bad magic)");
+}
+
+TEST_F(NpyFileTest, RefusesWhatIsNotARegularFile) {
+  // A FIFO without a writer would block an ordinary open, and /dev/zero
+  // never ends; neither is read.
+  std::string fifo = getPath("fifo.npy");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string directory = getPath("dir.npy");
+  ASSERT_FALSE(llvm::sys::fs::create_directory(directory));
+  // The directory comes first: a reader that opens before it checks fails
+  // there rather than hang on the FIFO.
+  for (const std::string &path : {directory, fifo, std::string("/dev/zero")}) {
+    llvm::Expected<HostTensor> tensor = readNpy(path);
+    ASSERT_FALSE(static_cast<bool>(tensor)) << path;
+    ASSERT_EQ(llvm::toString(tensor.takeError()),
+              path + ": not a regular file");
+  }
+}
+
+TEST_F(NpyFileTest, RefusesArraysOverTheBufferLimit) {
+  // 1000 f32 elements: a 4,128-byte file that decodes to 8,000 bytes.
+  std::string path = getPath("big.npy");
+  ASSERT_FALSE(
+      static_cast<bool>(writeNpy(path, HostTensor(DType::F32, {1000}))));
+  ::setenv("ENS_MAX_BUFFER_BYTES", "7999", /*overwrite=*/1);
+  llvm::Expected<HostTensor> tooLarge = readNpy(path);
+  ::setenv("ENS_MAX_BUFFER_BYTES", "8000", /*overwrite=*/1);
+  llvm::Expected<HostTensor> fits = readNpy(path);
+  ::setenv("ENS_MAX_BUFFER_BYTES", "4000", /*overwrite=*/1);
+  llvm::Expected<HostTensor> fileTooLarge = readNpy(path);
+  ::unsetenv("ENS_MAX_BUFFER_BYTES");
+
+  ASSERT_FALSE(static_cast<bool>(tooLarge));
+  EXPECT_TRUE(llvm::StringRef(llvm::toString(tooLarge.takeError()))
+                  .starts_with(path + ": decoding its elements needs 8.0 kB "
+                                      "(8000 bytes), over the buffer limit"));
+  ASSERT_TRUE(static_cast<bool>(fits)) << llvm::toString(fits.takeError());
+  EXPECT_EQ(fits->values.size(), 1000u);
+  ASSERT_FALSE(static_cast<bool>(fileTooLarge));
+  EXPECT_EQ(llvm::toString(fileTooLarge.takeError()),
+            path + ": 4128 bytes, over the limit of 4000 bytes");
+}
+
+TEST_F(NpyFileTest, FailedWriteKeepsThePreviousFile) {
+  std::string path = getPath("t.npy");
+  HostTensor previous(DType::I32, {3}, {7, 8, 9});
+  ASSERT_FALSE(static_cast<bool>(writeNpy(path, previous)));
+
+  // A file-size limit fails a write as a full disk does (EFBIG for ENOSPC),
+  // also for root. SIGXFSZ is ignored so that write() returns the error.
+  struct rlimit saved;
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  struct rlimit small = saved;
+  small.rlim_cur = 1024;
+  void (*handler)(int) = ::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  llvm::Error error = writeNpy(path, HostTensor(DType::F32, {64, 64}));
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  ::signal(SIGXFSZ, handler);
+
+  ASSERT_TRUE(static_cast<bool>(error));
+  EXPECT_EQ(llvm::toString(std::move(error)),
+            "cannot write " + path + ": File too large");
+  llvm::Expected<HostTensor> kept = readNpy(path);
+  ASSERT_TRUE(static_cast<bool>(kept)) << llvm::toString(kept.takeError());
+  expectSameTensor(*kept, previous);
+  EXPECT_EQ(listDir(), std::vector<std::string>{"t.npy"});
 }
 
 TEST_F(NpyFileTest, WriteIntoMissingDirectoryFails) {

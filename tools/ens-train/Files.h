@@ -1,0 +1,33 @@
+//===- Files.h - How ens-train reads and writes files -----------*- C++ -*-===//
+//
+// Every file ens-train reads (the model, the data, a checkpoint) comes from
+// outside, so it is read with readFileBounded: a regular file only, opened
+// without blocking and at most a given size, so that a device such as
+// /dev/zero, a FIFO or a directory is one clear error. Every file it writes
+// goes through writeFileAtomically, so that a failed write keeps the
+// previous file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_TRAIN_FILES_H
+#define ENS_TRAIN_FILES_H
+
+#include <cstdint>
+#include <string>
+
+namespace ens_train {
+
+/// Reads the regular file at `path`, of at most `maxBytes` bytes; throws
+/// Failure("cannot read <what> <path>: <reason>") otherwise.
+std::string readInputFile(const std::string &path, const std::string &what,
+                          uint64_t maxBytes);
+
+/// Replaces the file at `path` by `contents` atomically; throws
+/// Failure("cannot write <what> <path>: <reason>") and keeps the previous
+/// file if that fails.
+void writeOutputFile(const std::string &path, const std::string &contents,
+                     const std::string &what);
+
+} // namespace ens_train
+
+#endif // ENS_TRAIN_FILES_H

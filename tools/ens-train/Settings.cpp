@@ -1,0 +1,99 @@
+//===- Settings.cpp - What an ens-train run is configured with ------------===//
+
+#include "Settings.h"
+
+#include "Failure.h"
+#include "JsonFields.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace ens_train;
+using nlohmann::json;
+
+std::string ens_train::absolutePath(const std::string &path) {
+  llvm::SmallString<256> result(path);
+  llvm::sys::fs::make_absolute(result);
+  llvm::sys::path::remove_dots(result, /*remove_dot_dot=*/true);
+  return result.str().str();
+}
+
+json Settings::toJson() const {
+  return {{"model", model.empty() ? "builtin" : absolutePath(model)},
+          {"seed", seed},
+          {"data", data.empty() ? "builtin" : absolutePath(data)},
+          {"optimizer",
+           {{"name", "adam"},
+            {"lr_min", lrMin},
+            {"lr_max", lrMax},
+            {"beta1", adam.beta1},
+            {"beta2", adam.beta2},
+            {"eps", adam.eps},
+            {"weight_decay", adam.weightDecay}}}};
+}
+
+std::string ens_train::formatNumber(double value, int precision) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
+  return buffer;
+}
+
+void ens_train::checkSettings(const Settings &settings, SettingsSource source) {
+  auto name = [&](const char *flag, const char *key) {
+    return source == SettingsSource::Flags ? "--" + std::string(flag)
+                                           : std::string(key);
+  };
+  auto got = [](double value) { return " (got " + formatNumber(value) + ")"; };
+  if (settings.members < 1)
+    throw Failure(name("members", "members") + " must be at least 1 (got " +
+                  std::to_string(settings.members) + ")");
+  if (!(settings.lrMin > 0) || !(settings.lrMax > 0) ||
+      !std::isfinite(settings.lrMin) || !std::isfinite(settings.lrMax))
+    throw Failure("learning rates must be positive and finite (got " +
+                  formatNumber(settings.lrMin) + " and " +
+                  formatNumber(settings.lrMax) + ")");
+  if (settings.lrMin > settings.lrMax)
+    throw Failure(name("lr-min", "optimizer.lr_min") + " (" +
+                  formatNumber(settings.lrMin) + ") must not exceed " +
+                  name("lr-max", "optimizer.lr_max") + " (" +
+                  formatNumber(settings.lrMax) + ")");
+  const AdamOptions &adam = settings.adam;
+  if (!(adam.beta1 >= 0 && adam.beta1 < 1))
+    throw Failure(name("beta1", "optimizer.beta1") + " must be in [0, 1)" +
+                  got(adam.beta1));
+  if (!(adam.beta2 >= 0 && adam.beta2 < 1))
+    throw Failure(name("beta2", "optimizer.beta2") + " must be in [0, 1)" +
+                  got(adam.beta2));
+  if (!(adam.eps > 0) || !std::isfinite(adam.eps))
+    throw Failure(name("eps", "optimizer.eps") +
+                  " must be positive and finite" + got(adam.eps));
+  if (!(adam.weightDecay >= 0) || !std::isfinite(adam.weightDecay))
+    throw Failure(name("weight-decay", "optimizer.weight_decay") +
+                  " must be finite and not negative" + got(adam.weightDecay));
+}
+
+Settings ens_train::readSettings(const json &manifest) {
+  Settings settings;
+  std::string model = getString(manifest, "model");
+  settings.model = model == "builtin" ? "" : model;
+  std::string data = getString(manifest, "data");
+  settings.data = data == "builtin" ? "" : data;
+  settings.members = getInteger(manifest, "members", 1, kMaxMembers);
+  settings.seed = getUnsigned(manifest, "seed");
+  const json &optimizer = getObject(manifest, "optimizer");
+  std::string optimizerName = getString(optimizer, "name", "optimizer.");
+  if (optimizerName != "adam")
+    throw Failure("it was trained with " + optimizerName + ", not adam");
+  const std::string prefix = "optimizer.";
+  settings.lrMin = getNumber(optimizer, "lr_min", prefix);
+  settings.lrMax = getNumber(optimizer, "lr_max", prefix);
+  settings.adam.beta1 = getNumber(optimizer, "beta1", prefix);
+  settings.adam.beta2 = getNumber(optimizer, "beta2", prefix);
+  settings.adam.eps = getNumber(optimizer, "eps", prefix);
+  settings.adam.weightDecay = getNumber(optimizer, "weight_decay", prefix);
+  checkSettings(settings, SettingsSource::Manifest);
+  return settings;
+}

@@ -1,0 +1,58 @@
+//===- Settings.h - What an ens-train run is configured with ----*- C++ -*-===//
+//
+// The settings that a checkpoint records and a resumed run keeps, their
+// valid ranges, and how they are read back from a checkpoint's manifest.
+// Flags and manifests go through the same checks, so that a checkpoint can
+// never make ens-train train with a setting that its flags would refuse.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_TRAIN_SETTINGS_H
+#define ENS_TRAIN_SETTINGS_H
+
+#include "Program.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace ens_train {
+
+/// The most members a manifest may record: the range of --members.
+inline constexpr int64_t kMaxMembers = UINT32_MAX;
+
+/// The settings that a checkpoint records and a resumed run keeps.
+struct Settings {
+  std::string model; // A path, or empty for the built-in model.
+  int64_t members = 0;
+  uint64_t seed = 0;
+  std::string data; // A path, or empty for the built-in problem.
+  double lrMin = 0, lrMax = 0;
+  AdamOptions adam;
+
+  /// The settings for a manifest, with absolute paths, so that a run
+  /// resumed from elsewhere finds the files.
+  nlohmann::json toJson() const;
+};
+
+/// Where settings come from, which decides how messages name them: as
+/// flags ("--beta1") or as a manifest's keys ("optimizer.beta1").
+enum class SettingsSource { Flags, Manifest };
+
+/// Throws Failure for the first setting out of its range.
+void checkSettings(const Settings &settings, SettingsSource source);
+
+/// The settings that `manifest` records, each checked for its type and
+/// range; throws Failure naming the first bad field.
+Settings readSettings(const nlohmann::json &manifest);
+
+/// `value` with `precision` significant digits, for messages and reports.
+std::string formatNumber(double value, int precision = 4);
+
+/// `path` made absolute, for manifests.
+std::string absolutePath(const std::string &path);
+
+} // namespace ens_train
+
+#endif // ENS_TRAIN_SETTINGS_H
