@@ -209,9 +209,12 @@ std::string formatKernelReportJson(const CudaProgram &program,
 class EmulatedExecutable {
 public:
   /// Builds `program`'s source with the host compiler ($ENS_HOST_CXX, else
-  /// c++), caching the shared object by a hash of the source.
+  /// c++) and loads it. The shared object is cached in the "emu"
+  /// subdirectory of `cacheDirectory` (see getCacheDirectory) by a hash of
+  /// everything that determines it; a cached object is loaded only after
+  /// its checksum, key and owner are verified, and otherwise rebuilt.
   static llvm::Expected<std::unique_ptr<EmulatedExecutable>>
-  compile(CudaProgram program);
+  compile(CudaProgram program, StringRef cacheDirectory = getCacheDirectory());
   ~EmulatedExecutable();
 
   /// Runs the launch plan on `args`, which must match the signature.
