@@ -7,11 +7,11 @@
 // FLAG: for the --kernel-report option: Cannot find option named 'bogus'!
 // RUN: env ENS_HOST_CXX=no-such-compiler not ens-run %s --entry=double --random-inputs=1 --backend=cuda-emu 2>&1 | FileCheck %s --check-prefix=CXX
 // CXX: ens-run: error: cuda-emu needs a host C++ compiler: cannot find 'no-such-compiler' (set ENS_HOST_CXX)
-// The emulator loads shared objects from its cache only if the directory
-// is the user's own and no one else can write it.
-// RUN: mkdir -p %t/tmp/ens-cuda-emu-$(id -u) && chmod 777 %t/tmp/ens-cuda-emu-$(id -u)
-// RUN: env TMPDIR=%t/tmp not ens-run %s --entry=double --random-inputs=1 --backend=cuda-emu 2>&1 | FileCheck %s --check-prefix=CACHE
-// CACHE: ens-run: error: {{.*}}/ens-cuda-emu-{{[0-9]+}} belongs to another user or others can write it
+// The caches are used only if their directory is the user's own and no
+// one else can write it.
+// RUN: mkdir -p %t/cache && chmod 777 %t/cache
+// RUN: env ENS_CACHE_DIR=%t/cache not ens-run %s --entry=double --random-inputs=1 --backend=cuda-emu 2>&1 | FileCheck %s --check-prefix=CACHE
+// CACHE: ens-run: error: {{.*}}/cache belongs to another user or others can write it
 // The kernel report of a program the backend compiles.
 // RUN: ens-run %s --entry=double --kernel-report=table | FileCheck %s --check-prefix=REPORT
 // REPORT: 1 kernels, 4 FLOPs, 32 bytes of global memory traffic (minimum 32: 1.00x)

@@ -1,5 +1,6 @@
 // ens-run keeps NVRTC's CUBIN for sm_80 and sm_90 in the kernel cache
-// ($ENS_CACHE_DIR here); corrupted or truncated entries are rebuilt.
+// ($ENS_CACHE_DIR here); corrupted or truncated entries, FIFOs and links are
+// rebuilt.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: env ENS_CACHE_DIR=%t/cache ens-run %ens_src_root/examples/mlp.mlir --entry=loss --random-inputs=1 --backend=cuda-emu --output-dir=%t/first
@@ -14,3 +15,12 @@
 // RUN: env ENS_CACHE_DIR=%t/not-a-directory/cache ens-run %ens_src_root/examples/mlp.mlir --entry=loss --random-inputs=1 --backend=cuda-emu --rtol=0 --atol=0 --expect=%t/first/out0.npy
 
 // REQUIRES: nvrtc
+//
+// A FIFO in place of an entry made every run hang, and a link to /dev/zero
+// made it read until memory ran out: both are now misses, and the rebuilt
+// entries replace them.
+// RUN: for f in %t/cache/nvrtc/*.cubin; do rm $f && mkfifo $f; done
+// RUN: env ENS_CACHE_DIR=%t/cache ens-run %ens_src_root/examples/mlp.mlir --entry=loss --random-inputs=1 --backend=cuda-emu --rtol=0 --atol=0 --expect=%t/first/out0.npy
+// RUN: for f in %t/cache/nvrtc/*.cubin; do test -f $f && test ! -L $f && rm $f && ln -s /dev/zero $f; done
+// RUN: env ENS_CACHE_DIR=%t/cache ens-run %ens_src_root/examples/mlp.mlir --entry=loss --random-inputs=1 --backend=cuda-emu --rtol=0 --atol=0 --expect=%t/first/out0.npy
+// RUN: for f in %t/cache/nvrtc/*.cubin; do test -f $f && test ! -L $f; done

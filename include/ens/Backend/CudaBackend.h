@@ -146,20 +146,32 @@ struct CompiledCuda {
 llvm::Expected<CompiledCuda> compileWithNvrtc(StringRef source, StringRef name,
                                               StringRef arch);
 
+/// The directory of ens's on-disk caches: $ENS_CACHE_DIR, else
+/// $XDG_CACHE_HOME/ens, else ~/.cache/ens; empty (no disk cache) when none
+/// of them can be named. Each cache keeps its entries in a subdirectory of
+/// its own ("nvrtc", "emu"). ens creates missing directories with mode 0700
+/// and uses existing ones only if they are real directories (not symbolic
+/// links), owned by the effective user and writable by no one else:
+/// otherwise a compile that would use the cache fails with an error that
+/// names the directory. A directory that cannot be created costs only the
+/// disk cache.
+std::string getCacheDirectory();
+
 /// Compiled kernels by a hash of what determines them (source,
 /// architecture, NVRTC options and version, ens version), in memory and on
-/// disk with one file per entry. A file is written under a unique name and
-/// renamed into place, so concurrent threads and processes never read a
-/// partial entry; an entry whose header, size, key or checksum is wrong is
-/// ignored and rebuilt. A directory that cannot be written only costs the
-/// disk half.
+/// disk with one file per entry. The file is accepted only if it is a
+/// regular file of the user's, no larger than a cap, and a whole entry with
+/// the right checksum and key; anything else (truncated, corrupted, another
+/// key, a link, a FIFO) is ignored and rebuilt, and the new entry replaces
+/// it atomically, so concurrent threads and processes never read a partial
+/// entry. A directory that cannot be written only costs the disk half.
 class KernelCache {
 public:
-  /// A cache in `directory`, or in memory only when it is empty.
+  /// A cache in `directory` (the "nvrtc" subdirectory holds the files), or
+  /// in memory only when it is empty.
   explicit KernelCache(std::string directory);
 
-  /// The process's cache: in $ENS_CACHE_DIR, else $XDG_CACHE_HOME/ens,
-  /// else ~/.cache/ens.
+  /// The process's cache, in getCacheDirectory().
   static KernelCache &getDefault();
 
   /// The kernels of `source` for `arch`, compiled by NVRTC on a miss.
@@ -167,7 +179,7 @@ public:
                                        StringRef arch);
 
   /// The entry for `key`, made by `compiler` on a miss. Failures are not
-  /// cached.
+  /// cached. A cache directory that is not private is an error.
   llvm::Expected<CompiledCuda>
   getOrCompile(StringRef key,
                llvm::function_ref<llvm::Expected<CompiledCuda>()> compiler);
@@ -176,9 +188,6 @@ public:
   std::string getEntryPath(StringRef key) const;
 
 private:
-  std::optional<CompiledCuda> readEntry(StringRef key) const;
-  void writeEntry(StringRef key, const CompiledCuda &entry) const;
-
   std::string directory;
   std::mutex mutex;
   llvm::StringMap<CompiledCuda> entries;
@@ -202,9 +211,12 @@ std::string formatKernelReportJson(const CudaProgram &program,
 class EmulatedExecutable {
 public:
   /// Builds `program`'s source with the host compiler ($ENS_HOST_CXX, else
-  /// c++), caching the shared object by a hash of the source.
+  /// c++) and loads it. The shared object is cached in the "emu"
+  /// subdirectory of `cacheDirectory` (see getCacheDirectory) by a hash of
+  /// everything that determines it; a cached object is loaded only after
+  /// its checksum, key and owner are verified, and otherwise rebuilt.
   static llvm::Expected<std::unique_ptr<EmulatedExecutable>>
-  compile(CudaProgram program);
+  compile(CudaProgram program, StringRef cacheDirectory = getCacheDirectory());
   ~EmulatedExecutable();
 
   /// Runs the launch plan on `args`, which must match the signature.

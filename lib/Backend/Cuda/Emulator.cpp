@@ -7,26 +7,41 @@
 // by block; within a block, the threads of a kernel that synchronizes run
 // as fibers that switch at each barrier, and those of other kernels one
 // after another. Arguments are passed as to cuLaunchKernel: an
-// array of pointers to the values. Built objects are cached in a temporary
-// directory of the user's by a hash of what was compiled.
+// array of pointers to the values.
+//
+// Each build runs in a fresh private directory (mkdtemp, mode 0700) that is
+// removed afterwards, whether the build succeeded or not. Built objects are
+// cached in the "emu" subdirectory of the cache directory, one entry
+// `<key>.so` per object, keyed by a hash of the compiler, its options, the
+// emulation header, the kernels and the shim (DiskCache.h states what a
+// cache entry must be before it is used). An object is loaded only from
+// bytes that are in memory and verified: those just built, or those of a
+// cache entry whose owner, checksum and key were checked. A corrupt,
+// truncated, planted or foreign entry is therefore rebuilt, never loaded,
+// and the rebuilt entry replaces it. The verified bytes are loaded through
+// a sealed anonymous memory file, so nothing can change them between the
+// check and dlopen (see loadObject).
 //
 //===----------------------------------------------------------------------===//
 
+#include "DiskCache.h"
+
 #include "ens/Backend/CudaBackend.h"
 #include "ens/Interpreter/Interpreter.h"
+#include "ens/Support/FileSystem.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 using namespace mlir;
@@ -192,17 +207,154 @@ static std::string getShim(const LaunchPlan &plan) {
   return text;
 }
 
+/// The magic of a cache entry: an emulated object, format version 1.
+static constexpr StringLiteral kMagic = "ENSEMU01";
+
+/// The host compiler's options before the output and input files; part of
+/// the cache key.
+static const char *const kCompilerOptions[] = {
+    "-O1", "-shared", "-fPIC", "-std=c++17", "-ffp-contract=off",
+    // _longjmp between fiber stacks is what fortified longjmp rejects.
+    "-U_FORTIFY_SOURCE", "-x", "c++"};
+
+/// The most of the compiler's output an error message includes.
+static constexpr uint64_t kMaxLogBytes = uint64_t(16) << 20;
+
+/// An error "<what>: <strerror(errno)>".
+static llvm::Error errnoError(const Twine &what) {
+  return error(what + ": " + std::strerror(errno));
+}
+
+/// Writes `contents` to the new file `path`. Every write is checked: a full
+/// disk must give an error naming the file, not a truncated source for the
+/// compiler or an abort when the stream is destroyed.
 static llvm::Error writeFile(StringRef path, StringRef contents) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
     return error("cannot write " + path + ": " + ec.message());
   os << contents;
-  return llvm::Error::success();
+  os.close();
+  if (!os.has_error())
+    return llvm::Error::success();
+  std::string reason = os.error().message();
+  os.clear_error();
+  return error("cannot write " + path + ": " + reason);
 }
 
-/// Builds `program` into a shared object in the cache; returns its path.
-static llvm::Expected<std::string> build(const CudaProgram &program) {
+/// Builds the shared object of `source` and its `shim` with `compiler` and
+/// returns its bytes. The build runs in a directory of its own, so that
+/// concurrent builds, in threads or processes, never touch each other's
+/// files, and the directory goes when the build ends, also when it fails.
+static llvm::Expected<std::string>
+buildObject(StringRef compiler, StringRef source, StringRef shim) {
+  llvm::SmallString<128> temporary;
+  llvm::sys::path::system_temp_directory(/*erasedOnReboot=*/true, temporary);
+  llvm::sys::path::append(temporary, "ens-cuda-emu-XXXXXX");
+  // mkdtemp makes a new directory of mode 0700: no one else can plant or
+  // replace what the compiler reads or writes there.
+  std::string dir = temporary.str().str();
+  if (!::mkdtemp(dir.data()))
+    return errnoError("cannot create a build directory " + temporary);
+  auto removeDir =
+      llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(dir); });
+  auto inDir = [&](StringRef name) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  };
+  for (auto [name, contents] :
+       {std::pair<StringRef, StringRef>{"ens_cuda_emu.h", kEmulationHeader},
+        {"kernels.cu", source},
+        {"shim.cpp", shim}})
+    if (llvm::Error failure = writeFile(inDir(name), contents))
+      return std::move(failure);
+  std::string object = inDir("kernels.so");
+  std::string log = inDir("build.log");
+  std::string shimPath = inDir("shim.cpp");
+  SmallVector<StringRef> args = {compiler};
+  args.append(std::begin(kCompilerOptions), std::end(kCompilerOptions));
+  args.append({"-o", object, shimPath});
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
+                                          StringRef(log)};
+  std::string message;
+  int exitCode = llvm::sys::ExecuteAndWait(compiler, args, std::nullopt,
+                                           redirects, 0, 0, &message);
+  if (exitCode != 0) {
+    ReadOptions logOptions;
+    logOptions.maxBytes = kMaxLogBytes;
+    llvm::Expected<std::string> output = readFileBounded(log, logOptions);
+    return error("the host compiler cannot build the emulated kernels" +
+                 (message.empty() ? "" : ": " + message) + ":\n" +
+                 (output ? *output : llvm::toString(output.takeError())));
+  }
+  ReadOptions objectOptions;
+  objectOptions.maxBytes = kMaxCacheEntryBytes;
+  objectOptions.noFollow = true;
+  return readFileBounded(object, objectOptions);
+}
+
+/// Loads the shared object whose bytes are `bytes`.
+///
+/// dlopen takes a path and resolves it when it opens it, so a cache file
+/// checked a moment before could be another file by then. The verified
+/// bytes are therefore copied into an anonymous memory file (memfd_create)
+/// that no other process can name, sealed against writes and size changes
+/// (a truncation under a mapped object is a SIGBUS), and loaded through
+/// /proc/self/fd/N. Loading the cache file's own descriptor would not do:
+/// the entry has a header, and the file is shared with other processes.
+///
+/// glibc recognizes an object already loaded by the name given to dlopen
+/// before it opens anything. An earlier object loaded through the same
+/// /proc/self/fd/N stays loaded after dlclose when it registered
+/// thread-local destructors (the emulation header does), and dlopen would
+/// return that object in place of this one. A name that is taken is
+/// therefore skipped by moving to a higher descriptor number.
+static llvm::Expected<void *> loadObject(StringRef bytes) {
+  int memfd = ::memfd_create("ens-cuda-emu", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (memfd < 0)
+    return errnoError("cannot create a memory file for the emulated kernels");
+  int fd = memfd;
+  auto closeAll = llvm::make_scope_exit([&] {
+    if (fd != memfd)
+      ::close(fd);
+    ::close(memfd);
+  });
+  {
+    llvm::raw_fd_ostream os(memfd, /*shouldClose=*/false);
+    os << bytes;
+    os.flush();
+    if (os.has_error()) {
+      std::string reason = os.error().message();
+      os.clear_error();
+      return error("cannot copy the emulated kernels to memory: " + reason);
+    }
+  }
+  if (::fcntl(memfd, F_ADD_SEALS,
+              F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
+    return errnoError("cannot seal the emulated kernels");
+  std::string name;
+  while (true) {
+    name = "/proc/self/fd/" + std::to_string(fd);
+    void *loaded = ::dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    if (!loaded)
+      break;
+    ::dlclose(loaded);
+    int next = ::fcntl(memfd, F_DUPFD_CLOEXEC, fd + 1);
+    if (next < 0)
+      return errnoError("cannot load the emulated kernels");
+    if (fd != memfd)
+      ::close(fd);
+    fd = next;
+  }
+  void *handle = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return error(Twine("cannot load the emulated kernels: ") + ::dlerror());
+  return handle;
+}
+
+llvm::Expected<std::unique_ptr<EmulatedExecutable>>
+EmulatedExecutable::compile(CudaProgram program, StringRef cacheDirectory) {
   const char *fromEnv = std::getenv("ENS_HOST_CXX");
   std::string compilerName = fromEnv && *fromEnv ? fromEnv : "c++";
   llvm::ErrorOr<std::string> compiler =
@@ -211,97 +363,55 @@ static llvm::Expected<std::string> build(const CudaProgram &program) {
     return error("cuda-emu needs a host C++ compiler: cannot find '" +
                  compilerName + "' (set ENS_HOST_CXX)");
   std::string shim = getShim(program.plan);
-  uint64_t hash = llvm::xxh3_64bits(
-      StringRef(*compiler + "\n" + kEmulationHeader + program.source + shim));
-  // The cache is private to the user: a shared object found there is
-  // loaded without further checks.
-  llvm::SmallString<128> cache;
-  llvm::sys::path::system_temp_directory(/*erasedOnReboot=*/true, cache);
-  llvm::sys::path::append(cache,
-                          "ens-cuda-emu-" + std::to_string(::getuid()));
-  if (std::error_code ec = llvm::sys::fs::create_directories(
-          cache, /*IgnoreExisting=*/true, llvm::sys::fs::perms::owner_all))
-    return error("cannot create " + cache + ": " + ec.message());
-  llvm::sys::fs::file_status status;
-  if (std::error_code ec = llvm::sys::fs::status(cache, status))
-    return error("cannot read " + cache + ": " + ec.message());
-  if (status.getUser() != ::getuid() ||
-      (status.permissions() & (llvm::sys::fs::group_write |
-                               llvm::sys::fs::others_write)))
-    return error(cache + " belongs to another user or others can write it");
-  llvm::SmallString<128> library(cache);
-  llvm::sys::path::append(library, llvm::utohexstr(hash) + ".so");
-  if (llvm::sys::fs::exists(library))
-    return std::string(library);
-  // Each build has a directory of its own and renames only the finished
-  // object into the cache: concurrent builds of the same source, in
-  // threads or processes, never touch each other's files.
-  llvm::SmallString<128> dir;
-  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
-          (cache + "/build-" + llvm::utohexstr(hash)).str(), dir))
-    return error("cannot create a directory in " + cache + ": " +
-                 ec.message());
-  auto inDir = [&](StringRef name) {
-    llvm::SmallString<128> path(dir);
-    llvm::sys::path::append(path, name);
-    return std::string(path);
+  // Each part with its length, so that no two different builds describe
+  // themselves alike.
+  std::string what;
+  auto describe = [&](StringRef part) {
+    what += std::to_string(part.size()) + ":" + part.str() + "\n";
   };
-  for (auto [name, contents] :
-       {std::pair<StringRef, StringRef>{"ens_cuda_emu.h", kEmulationHeader},
-        {"kernels.cu", program.source},
-        {"shim.cpp", shim}})
-    if (llvm::Error failure = writeFile(inDir(name), contents))
-      return std::move(failure);
-  std::string partial = inDir("kernels.so");
-  std::string log = inDir("build.log");
-  std::string shimPath = inDir("shim.cpp");
-  SmallVector<StringRef> args = {*compiler,       "-O1",
-                                 "-shared",       "-fPIC",
-                                 "-std=c++17",    "-ffp-contract=off",
-                                 // _longjmp between fiber stacks is what
-                                 // fortified longjmp rejects.
-                                 "-U_FORTIFY_SOURCE",
-                                 "-x",            "c++",
-                                 "-o",            partial,
-                                 shimPath};
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
-                                          StringRef(log)};
-  std::string message;
-  int exitCode = llvm::sys::ExecuteAndWait(*compiler, args, std::nullopt,
-                                           redirects, 0, 0, &message);
-  if (exitCode != 0) {
-    std::string output;
-    if (auto buffer = llvm::MemoryBuffer::getFile(log))
-      output = (*buffer)->getBuffer().str();
-    return error("the host compiler cannot build the emulated kernels (" +
-                 shimPath + ")" + (message.empty() ? "" : ": " + message) +
-                 ":\n" + output);
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(partial, library))
-    return error("cannot rename " + partial + ": " + ec.message());
-  llvm::sys::fs::remove_directories(dir);
-  return std::string(library);
-}
+  describe(*compiler);
+  for (const char *option : kCompilerOptions)
+    describe(option);
+  for (StringRef part : {StringRef(kEmulationHeader), StringRef(program.source),
+                         StringRef(shim)})
+    describe(part);
+  std::string key = getCacheKey(what);
 
-llvm::Expected<std::unique_ptr<EmulatedExecutable>>
-EmulatedExecutable::compile(CudaProgram program) {
-  llvm::Expected<std::string> library = build(program);
-  if (!library)
-    return library.takeError();
-  void *handle = dlopen(library->c_str(), RTLD_NOW | RTLD_LOCAL);
+  DiskCache cache(cacheDirectory, "emu", ".so", kMagic);
+  llvm::Expected<bool> usable = cache.open();
+  if (!usable)
+    return usable.takeError();
+  std::optional<std::vector<std::string>> cached;
+  if (*usable)
+    cached = cache.read(key, 1);
+  std::string object;
+  if (cached) {
+    object = std::move(cached->front());
+  } else {
+    llvm::Expected<std::string> built =
+        buildObject(*compiler, program.source, shim);
+    if (!built)
+      return built.takeError();
+    object = std::move(*built);
+  }
+
+  llvm::Expected<void *> handle = loadObject(object);
   if (!handle)
-    return error("cannot load " + *library + ": " + dlerror());
+    return handle.takeError();
   std::vector<void *> launchers;
   for (const KernelInfo &kernel : program.plan.kernels) {
-    void *launcher = dlsym(handle, ("ens_emu_" + kernel.name).c_str());
+    void *launcher = dlsym(*handle, ("ens_emu_" + kernel.name).c_str());
     if (!launcher) {
-      dlclose(handle);
-      return error("no kernel " + kernel.name + " in " + *library);
+      dlclose(*handle);
+      return error("no kernel " + kernel.name + " in the emulated kernels");
     }
     launchers.push_back(launcher);
   }
-  return std::unique_ptr<EmulatedExecutable>(
-      new EmulatedExecutable(std::move(program), handle, std::move(launchers)));
+  // Only an object that loaded with every kernel is worth keeping.
+  if (*usable && !cached)
+    cache.write(key, {object});
+  return std::unique_ptr<EmulatedExecutable>(new EmulatedExecutable(
+      std::move(program), *handle, std::move(launchers)));
 }
 
 EmulatedExecutable::EmulatedExecutable(CudaProgram program, void *library,

@@ -7,10 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Backend/CudaBackend.h"
+#include "DiskCache.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/xxhash.h"
+#include "ens/Backend/CudaBackend.h"
 
 #include <vector>
 
@@ -94,11 +93,7 @@ cuda::KernelCache::compile(StringRef source, StringRef name, StringRef arch) {
   for (const char *option : kOptions)
     what += std::string(option) + "\n";
   what += source.str();
-  llvm::XXH128_hash_t hash = llvm::xxh3_128bits(
-      ArrayRef(reinterpret_cast<const uint8_t *>(what.data()), what.size()));
-  std::string key = llvm::utohexstr(hash.high64, /*LowerCase=*/true, 16) +
-                    llvm::utohexstr(hash.low64, /*LowerCase=*/true, 16);
-  return getOrCompile(key,
+  return getOrCompile(getCacheKey(what),
                       [&] { return compileUncached(source, name, arch); });
 #endif
 }

@@ -3,7 +3,10 @@
 // Hits, misses and rebuilds of the kernel cache, with a counting stand-in
 // for NVRTC, and once with NVRTC itself: corrupted and truncated entries
 // are rebuilt, concurrent writers leave one whole entry, an unwritable
-// directory costs only the disk half, failures are not cached.
+// directory costs only the disk half, failures are not cached. Entries that
+// are not regular files of the user's (a FIFO, a link to /dev/zero,
+// another user's file) are rebuilt without blocking or reading them, and a
+// cache directory that is not private is refused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +20,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
+#include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -30,6 +36,9 @@ protected:
   void SetUp() override {
     ASSERT_FALSE(
         llvm::sys::fs::createUniqueDirectory("ens-kernel-cache", directory));
+    // Private whatever the umask, as a cache directory must be.
+    ASSERT_FALSE(llvm::sys::fs::setPermissions(
+        directory, llvm::sys::fs::perms::owner_all));
   }
   void TearDown() override { llvm::sys::fs::remove_directories(directory); }
 
@@ -66,6 +75,14 @@ protected:
     llvm::raw_fd_ostream os(path, ec);
     ASSERT_FALSE(ec) << ec.message();
     os << bytes;
+  }
+
+  /// The permission bits of `path` itself.
+  static unsigned getMode(StringRef path) {
+    struct stat status;
+    if (::lstat(path.str().c_str(), &status) != 0)
+      return ~0u;
+    return status.st_mode & 07777;
   }
 
   llvm::SmallString<128> directory;
@@ -168,6 +185,99 @@ TEST_F(KernelCacheTest, FailuresAreNotCached) {
   }
   EXPECT_EQ(calls, 2);
   EXPECT_FALSE(llvm::sys::fs::exists(cache.getEntryPath("k")));
+}
+
+TEST_F(KernelCacheTest, EntriesThatAreNotRegularFilesAreRebuilt) {
+  KernelCache first(directory.str().str());
+  expectEntry(get(first, "key"), "key", CacheOrigin::Compiled);
+  std::string path = first.getEntryPath("key");
+  std::string elsewhere = (directory + "/elsewhere.cubin").str();
+  ASSERT_EQ(::rename(path.c_str(), elsewhere.c_str()), 0);
+  // A FIFO blocks a reader that opens it without O_NONBLOCK, /dev/zero never
+  // ends, and a link, even to a good entry, may point anywhere.
+  std::function<int()> plants[] = {
+      [&] { return ::mkfifo(path.c_str(), 0600); },
+      [&] { return ::symlink("/dev/zero", path.c_str()); },
+      [&] { return ::symlink(elsewhere.c_str(), path.c_str()); },
+  };
+  for (auto [i, plant] : llvm::enumerate(plants)) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ(plant(), 0);
+    int before = compiles;
+    KernelCache fresh(directory.str().str());
+    expectEntry(get(fresh, "key"), "key", CacheOrigin::Compiled);
+    EXPECT_EQ(compiles, before + 1);
+    // The rebuilt entry replaced the planted file itself.
+    struct stat status;
+    ASSERT_EQ(::lstat(path.c_str(), &status), 0);
+    EXPECT_TRUE(S_ISREG(status.st_mode));
+    KernelCache after(directory.str().str());
+    expectEntry(get(after, "key"), "key", CacheOrigin::Disk);
+    ASSERT_EQ(::unlink(path.c_str()), 0);
+  }
+}
+
+TEST_F(KernelCacheTest, EntriesOfAnotherUserAreRebuilt) {
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "only root can give a file to another user";
+  KernelCache first(directory.str().str());
+  expectEntry(get(first, "key"), "key", CacheOrigin::Compiled);
+  std::string path = first.getEntryPath("key");
+  // A whole, valid entry, but not the user's: what another user could
+  // plant if they could write the directory.
+  ASSERT_EQ(::chown(path.c_str(), 65534, 65534), 0);
+  KernelCache fresh(directory.str().str());
+  expectEntry(get(fresh, "key"), "key", CacheOrigin::Compiled);
+  struct stat status;
+  ASSERT_EQ(::stat(path.c_str(), &status), 0);
+  EXPECT_EQ(status.st_uid, ::geteuid());
+  KernelCache after(directory.str().str());
+  expectEntry(get(after, "key"), "key", CacheOrigin::Disk);
+}
+
+TEST_F(KernelCacheTest, NewDirectoriesAndEntriesArePrivate) {
+  std::string root = (directory + "/new/cache").str();
+  KernelCache cache(root);
+  expectEntry(get(cache, "key"), "key", CacheOrigin::Compiled);
+  EXPECT_EQ(getMode(root), 0700u);
+  EXPECT_EQ(getMode(root + "/nvrtc"), 0700u);
+  EXPECT_EQ(getMode(cache.getEntryPath("key")), 0600u);
+}
+
+TEST_F(KernelCacheTest, DirectoriesThatAreNotPrivateAreRefused) {
+  std::string root = directory.str().str();
+  KernelCache first(root);
+  expectEntry(get(first, "key"), "key", CacheOrigin::Compiled);
+  std::string link = root + "-link";
+  ASSERT_EQ(::symlink(root.c_str(), link.c_str()), 0);
+  struct Case {
+    std::string cacheDirectory;
+    std::function<void()> setUp;
+    std::string message;
+  };
+  Case cases[] = {
+      {root, [&] { ::chmod(root.c_str(), 0777); },
+       root + " belongs to another user or others can write it"},
+      {root, [&] { ::chmod(root.c_str(), 0770); },
+       root + " belongs to another user or others can write it"},
+      {root, [&] { ::chmod((root + "/nvrtc").c_str(), 0722); },
+       root + "/nvrtc belongs to another user or others can write it"},
+      {link, [] {},
+       link + " is a symbolic link; ens's cache directory must be a "
+              "directory of the user's own"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.message);
+    c.setUp();
+    KernelCache cache(c.cacheDirectory);
+    llvm::Expected<CompiledCuda> result = get(cache, "key");
+    ASSERT_FALSE(bool(result));
+    EXPECT_EQ(llvm::toString(result.takeError()), c.message);
+    ::chmod(root.c_str(), 0700);
+    ::chmod((root + "/nvrtc").c_str(), 0700);
+  }
+  EXPECT_EQ(compiles, 1);
+  ::unlink(link.c_str());
 }
 
 TEST_F(KernelCacheTest, NvrtcResultsComeBackFromDisk) {

@@ -1,0 +1,97 @@
+//===- DiskCache.h - Private, verified cache files --------------*- C++ -*-===//
+//
+// Private to the CUDA backend: the on-disk half of its caches (NVRTC's
+// CUBIN in KernelCache.cpp, the emulator's shared objects in Emulator.cpp),
+// written once so that both give the same guarantees.
+//
+// Where. Each kind of entry has a subdirectory of the cache directory
+// (getCacheDirectory). ens creates missing directories with mode 0700. An
+// existing cache directory or subdirectory must be a directory, not a
+// symbolic link, owned by the effective user and writable by no one else;
+// otherwise the cache refuses to be used, with an error that names the
+// directory and the reason. A directory that cannot be created (its parent
+// is a file, a read-only file system) turns the disk cache off, which
+// costs only the time to rebuild. The directories above the cache
+// directory are not checked.
+//
+// What. One file per key, `<key><suffix>`:
+//
+//   magic                      8 bytes, one per kind and format version
+//   N                          uint64, the number of fields
+//   N field lengths            uint64 each
+//   the fields                 the key first
+//   checksum                   uint64, XXH3 of every byte before it
+//
+// All integers are little-endian. A read opens the file once, without
+// following a symbolic link and without blocking, and accepts it only if
+// the descriptor is a regular file owned by the effective user of at most
+// kMaxCacheEntryBytes, and its bytes are a whole entry of the expected
+// magic and field count, with the right checksum, for the key asked for.
+// Anything else (missing, truncated, corrupted, another key, a link, a
+// FIFO, a device, another user's file) is a miss: the caller rebuilds the
+// entry and its write replaces the file. Writes go through
+// writeFileAtomically (mode 0600): readers see the old file or the whole
+// new one, also across a crash, and a failed write costs only the cache.
+//
+// The checksum detects corruption and foreign files; it is not a
+// signature. What keeps others from planting an entry is that the
+// directory and each file must be the user's own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_LIB_BACKEND_CUDA_DISKCACHE_H
+#define ENS_LIB_BACKEND_CUDA_DISKCACHE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::ens::cuda {
+
+/// The largest cache file ens reads or writes. A bigger result is used but
+/// not cached.
+constexpr uint64_t kMaxCacheEntryBytes = uint64_t(256) << 20;
+
+/// The key of a cache entry for what `what` describes: 128 bits of XXH3 as
+/// 32 lowercase hex digits.
+std::string getCacheKey(llvm::StringRef what);
+
+/// One kind of entry in a subdirectory of a cache directory.
+class DiskCache {
+public:
+  /// Entries `<root>/<subdirectory>/<key><suffix>` that start with
+  /// `magic` (8 bytes). An empty `root` is a cache that is always off.
+  DiskCache(llvm::StringRef root, llvm::StringRef subdirectory,
+            llvm::StringRef suffix, llvm::StringRef magic);
+
+  /// Creates the directories that are missing and checks them: true when
+  /// entries can be read, false when the cache is off, an error when a
+  /// directory is not the user's private one.
+  llvm::Expected<bool> open() const;
+
+  /// The file of the entry for `key`.
+  std::string getEntryPath(llvm::StringRef key) const;
+
+  /// The fields stored for `key` (without the key), if its file is a valid
+  /// entry of `numFields` fields besides the key; std::nullopt is a miss.
+  std::optional<std::vector<std::string>> read(llvm::StringRef key,
+                                               size_t numFields) const;
+
+  /// Stores `fields` for `key`, atomically replacing whatever the file
+  /// was. Failures are ignored: they cost only the cache.
+  void write(llvm::StringRef key, llvm::ArrayRef<llvm::StringRef> fields) const;
+
+private:
+  std::string directory;
+  std::string suffix;
+  std::string magic;
+};
+
+} // namespace mlir::ens::cuda
+
+#endif // ENS_LIB_BACKEND_CUDA_DISKCACHE_H
