@@ -52,16 +52,26 @@ static bool isComputedFromScalars(Operation *op) {
 }
 
 /// Whether the producer of `operand` has uses besides its consumer, all of
-/// them after the consumer in its block.
+/// them after the consumer in its block, and the consumer reads the
+/// producer through `operand` alone. Upstream fuses one operand: the
+/// producer would stay for the consumer's other operands and be fused again
+/// later, computing its elements twice (and, along a chain of such ops,
+/// doubling the fused body at each step).
 static bool isAlsoUsedAfter(OpOperand *operand) {
   Operation *producer = operand->get().getDefiningOp();
   Operation *consumer = operand->getOwner();
   if (producer->hasOneUse())
     return false;
-  return llvm::all_of(producer->getUsers(), [&](Operation *user) {
-    Operation *ancestor = consumer->getBlock()->findAncestorOpInBlock(*user);
-    return user == consumer || (ancestor && consumer->isBeforeInBlock(ancestor));
-  });
+  bool readOnce = llvm::count_if(consumer->getOperands(), [&](Value value) {
+                    return value.getDefiningOp() == producer;
+                  }) == 1;
+  return readOnce && llvm::all_of(producer->getUsers(), [&](Operation *user) {
+           if (user == consumer)
+             return true;
+           Operation *ancestor =
+               consumer->getBlock()->findAncestorOpInBlock(*user);
+           return ancestor && consumer->isBeforeInBlock(ancestor);
+         });
 }
 
 /// Whether to fuse the producer of `operand` into its consumer, upstream's
@@ -80,13 +90,61 @@ static bool shouldFuse(OpOperand *operand) {
   return producer->hasOneUse() || onlyMovesElements(producer);
 }
 
+/// Whether `op` reads no result of another linalg.generic: a leaf of the
+/// trees that fusion contracts.
+static bool isLeaf(Operation *op) {
+  return llvm::none_of(op->getOperands(), [](Value operand) {
+    return isa_and_present<linalg::GenericOp>(operand.getDefiningOp());
+  });
+}
+
 namespace {
+/// Fusion in rounds, in O(n log n) time for a program of n ops. Each fusion
+/// clones the bodies of both ops into a new op, so fusing that op again at
+/// once, as a greedy rewrite does, clones a chain of n ops n times over.
+/// Within a round, ops created in it are not fused again, so a round pairs
+/// up neighbours in time linear in the program, and a chain fuses in log n
+/// rounds. A consumer fuses a leaf producer before the rest of a chain:
+/// otherwise the chain would fuse first and then take up the leaves hanging
+/// off it one per round, each round cloning the whole chain.
+struct RoundOfFusion : RewriterBase::Listener {
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    created.insert(op);
+  }
+  void notifyOperationErased(Operation *op) override { created.erase(op); }
+
+  /// Whether the producer of `operand` and its consumer both predate the
+  /// round.
+  bool mayFuse(OpOperand *operand) const {
+    return !created.contains(operand->getOwner()) &&
+           !created.contains(operand->get().getDefiningOp());
+  }
+
+  /// Whether to fuse the producer of `operand` into its consumer in this
+  /// round, given that upstream can fuse them.
+  bool fuseNow(OpOperand *operand) const {
+    if (!mayFuse(operand) || !shouldFuse(operand))
+      return false;
+    if (isLeaf(operand->get().getDefiningOp()))
+      return true;
+    return llvm::none_of(operand->getOwner()->getOpOperands(),
+                         [&](OpOperand &other) {
+                           return linalg::areElementwiseOpsFusable(&other) &&
+                                  isLeaf(other.get().getDefiningOp()) &&
+                                  mayFuse(&other) && shouldFuse(&other);
+                         });
+  }
+
+  DenseSet<Operation *> created;
+};
+
 /// Fuses a producer whose results are also used after its consumer: the
 /// fused op computes the producer's elements once and yields them for
 /// those later uses, so the producer goes away.
 struct FuseSharedProducer : OpRewritePattern<linalg::GenericOp> {
-  FuseSharedProducer(MLIRContext *context)
-      : OpRewritePattern(context, /*benefit=*/2) {}
+  FuseSharedProducer(MLIRContext *context, const RoundOfFusion &round)
+      : OpRewritePattern(context, /*benefit=*/2), round(round) {}
 
   LogicalResult matchAndRewrite(linalg::GenericOp consumer,
                                 PatternRewriter &rewriter) const override {
@@ -98,7 +156,7 @@ struct FuseSharedProducer : OpRewritePattern<linalg::GenericOp> {
       if (!linalg::areElementwiseOpsFusable(&operand) ||
           !consumer.getMatchingIndexingMap(&operand).isPermutation() ||
           onlyMovesElements(operand.get().getDefiningOp()) ||
-          !isAlsoUsedAfter(&operand))
+          !round.mayFuse(&operand) || !isAlsoUsedAfter(&operand))
         continue;
       Operation *producer = operand.get().getDefiningOp();
       FailureOr<linalg::ElementwiseOpFusionResult> fused =
@@ -119,23 +177,40 @@ struct FuseSharedProducer : OpRewritePattern<linalg::GenericOp> {
     }
     return failure();
   }
+
+private:
+  const RoundOfFusion &round;
 };
 
 struct FuseElementwisePass
     : ens::impl::EnsFuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
+    RoundOfFusion round;
     RewritePatternSet patterns(&getContext());
-    linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
-    patterns.add<FuseSharedProducer>(&getContext());
+    linalg::populateElementwiseOpsFusionPatterns(
+        patterns, [&](OpOperand *operand) { return round.fuseNow(operand); });
+    patterns.add<FuseSharedProducer>(&getContext(), round);
     // A reshape of an op computed from scalars becomes that op in the new
     // shape, which its consumers can then fuse.
     linalg::populateFoldReshapeOpsByExpansionPatterns(
         patterns, [](OpOperand *operand) {
           return isComputedFromScalars(operand->get().getDefiningOp());
         });
-    if (failed(applyBounded(getOperation(), std::move(patterns),
-                            "elementwise fusion")))
-      signalPassFailure();
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    GreedyRewriteConfig config = boundedRewrites();
+    config.listener = &round;
+    // Rounds until one changes nothing. Each is bounded like any greedy
+    // rewrite; a round that fuses nothing ends them.
+    for (bool changed = true; changed;) {
+      round.created.clear();
+      if (failed(applyPatternsAndFoldGreedily(getOperation(), frozen, config,
+                                              &changed))) {
+        getOperation()->emitError()
+            << "elementwise fusion did not converge within " << kMaxRewrites
+            << " rewrites";
+        return signalPassFailure();
+      }
+    }
   }
 };
 } // namespace

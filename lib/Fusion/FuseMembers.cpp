@@ -15,6 +15,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::ens {
 #define GEN_PASS_DEF_ENSFUSEMEMBERS
@@ -48,8 +49,12 @@ std::optional<int64_t> getMemberExtent(Operation *op) {
     if (!linalgOp.hasPureTensorSemantics() || linalgOp.getNumLoops() == 0 ||
         linalgOp.getIteratorTypesArray()[0] != utils::IteratorType::parallel)
       return std::nullopt;
+    // An op with a loop of no iterations computes nothing per member, and
+    // upstream tiling cannot split it: a tile size of 0 means "untiled"
+    // there. It stays a whole op.
     SmallVector<int64_t> extents = linalgOp.getStaticLoopRanges();
-    if (ShapedType::isDynamicShape(extents) || extents[0] < 2)
+    if (ShapedType::isDynamicShape(extents) || extents[0] < 2 ||
+        llvm::is_contained(extents, 0))
       return std::nullopt;
     for (OpOperand &init : linalgOp.getDpsInitsMutable())
       if (!isSplitByLoop0(linalgOp.getMatchingIndexingMap(&init)))
@@ -62,7 +67,8 @@ std::optional<int64_t> getMemberExtent(Operation *op) {
     if (groups.empty() || groups.front().size() != 1 ||
         !op.getSrcType().hasStaticShape() ||
         !op.getResultType().hasStaticShape() ||
-        op.getSrcType().getDimSize(0) < 2)
+        op.getSrcType().getDimSize(0) < 2 ||
+        llvm::is_contained(op.getSrcType().getShape(), 0))
       return std::nullopt;
     return op.getSrcType().getDimSize(0);
   };
@@ -150,14 +156,15 @@ SmallVector<SmallVector<Operation *>> findMemberGroups(Block &block) {
 }
 
 /// The iterations of the loops of `op`, or 0 for an op that is not a
-/// linalg op.
-int64_t getWork(Operation *op) {
+/// linalg op. Only compared with a threshold, so it saturates rather than
+/// overflows.
+uint64_t getWork(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
     return 0;
-  int64_t work = 1;
+  uint64_t work = 1;
   for (int64_t extent : linalgOp.getStaticLoopRanges())
-    work *= extent;
+    work = llvm::SaturatingMultiply(work, static_cast<uint64_t>(extent));
   return work;
 }
 
@@ -281,10 +288,11 @@ struct FuseMembersPass : ens::impl::EnsFuseMembersBase<FuseMembersPass> {
     IRRewriter rewriter(&getContext());
     for (Block &block : getOperation().getBody())
       for (SmallVector<Operation *> &group : findMemberGroups(block)) {
-        int64_t work = 0;
+        uint64_t work = 0;
         for (Operation *op : group)
-          work += getWork(op);
-        if (work >= minWork && failed(fuseMemberGroup(rewriter, group)))
+          work = llvm::SaturatingAdd(work, getWork(op));
+        if (work >= static_cast<uint64_t>(std::max<int64_t>(minWork, 0)) &&
+            failed(fuseMemberGroup(rewriter, group)))
           return signalPassFailure();
       }
     // Slices of empty tensors become empty tensors in the loops, so that a

@@ -161,3 +161,31 @@ func.func @used_after(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   } -> tensor<4xf32>
   return %x, %y : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A producer read twice by one consumer is computed once: fusing it through
+// one operand would leave it in place for the other and fuse it again.
+#id = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @read_twice
+// CHECK: linalg.generic
+// CHECK: math.tanh
+// CHECK-NOT: math.tanh
+// CHECK: arith.mulf
+// CHECK-NOT: linalg.generic
+func.func @read_twice(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.tanh %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%t, %t : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %z: f32, %o: f32):
+    %r = arith.mulf %x, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}

@@ -54,3 +54,50 @@ func.func @two_groups(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
 // STEP-NOT: tensor<128x256
 // STEP-NOT: scf.forall (
 // STEP: return
+
+// -----
+
+// Ops with a loop of no iterations stay whole: a member's contraction over
+// K = 0 and an op over an empty tensor (upstream tiling crashed on them).
+// Their neighbours still form loops.
+#lhs = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#rhs = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+#out = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @zero_size
+// CHECK: linalg.generic
+// CHECK-SAME: "reduction"
+// CHECK-SAME: tensor<3x2x0xf32>, tensor<3x0x4xf32>
+// CHECK: scf.forall
+// CHECK: math.tanh
+// CHECK: } -> tensor<1x2x4xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<3x0x4xf32>)
+// CHECK-NOT: scf.forall
+func.func @zero_size(%a: tensor<3x2x0xf32>, %b: tensor<3x0x4xf32>,
+                     %init: tensor<3x2x4xf32>)
+    -> (tensor<3x2x4xf32>, tensor<3x0x4xf32>) {
+  %c = linalg.generic {indexing_maps = [#lhs, #rhs, #out],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<3x2x0xf32>, tensor<3x0x4xf32>) outs(%init : tensor<3x2x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<3x2x4xf32>
+  %e = tensor.empty() : tensor<3x2x4xf32>
+  %t = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c : tensor<3x2x4xf32>) outs(%e : tensor<3x2x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.tanh %x : f32
+    linalg.yield %r : f32
+  } -> tensor<3x2x4xf32>
+  %e0 = tensor.empty() : tensor<3x0x4xf32>
+  %n = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%b : tensor<3x0x4xf32>) outs(%e0 : tensor<3x0x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.negf %x : f32
+    linalg.yield %r : f32
+  } -> tensor<3x0x4xf32>
+  return %t, %n : tensor<3x2x4xf32>, tensor<3x0x4xf32>
+}

@@ -34,6 +34,10 @@ def EnsFuseElementwise
 
     becomes one `linalg.generic` over `%a` and `%b` whose body computes
     `tanh` and then `mulf`.
+
+    Fusion runs in rounds: an op created in a round is not fused again in
+    it, so a chain of n ops fuses in log n rounds, each linear in the
+    program, rather than cloning a growing op n times.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
@@ -74,7 +78,8 @@ def EnsFuseMembers : Pass<"ens-fuse-members", "::mlir::func::FuncOp"> {
     ```
 
     Groups with fewer loop iterations in all than `min-work` are left as
-    they are.
+    they are, and so are ops with a loop of no iterations (a dimension of
+    size 0), which compute nothing per member.
   }];
   let options = [
     Option<"minWork", "min-work", "int64_t", /*default=*/"0",
