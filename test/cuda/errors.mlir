@@ -25,3 +25,17 @@ func.func @double(%a: tensor<4xf32>) -> tensor<4xf32> {
   %b = ens.add %a, %a : tensor<4xf32>
   return %b : tensor<4xf32>
 }
+
+// The emulator bounds its work: a vmap over 4,000,000 members would run for
+// minutes thread by thread; it is refused at once.
+// RUN: not ens-run %s --entry=many_members --random-inputs=1 --backend=cuda-emu 2>&1 | FileCheck %s --check-prefix=WORK
+// WORK: ens-run: error: cuda-emu runs at most 67108864 threads a call; this plan launches {{[0-9]+}} (cuda-emu is for checking programs: run large ones with --backend=cpu or cuda)
+func.func @twice(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %b = ens.add %a, %a : tensor<2xf32>
+  return %b : tensor<2xf32>
+}
+
+func.func @many_members(%a: tensor<4000000x2xf32>) -> tensor<4000000x2xf32> {
+  %r = ens.vmap @twice(%a) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 4000000 : i64} : (tensor<4000000x2xf32>) -> tensor<4000000x2xf32>
+  return %r : tensor<4000000x2xf32>
+}

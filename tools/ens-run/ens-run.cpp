@@ -40,6 +40,7 @@
 #include "llvm/Support/WithColor.h"
 
 #include <cmath>
+#include <csignal>
 #include <random>
 
 using namespace mlir;
@@ -322,6 +323,9 @@ FailureOr<func::FuncOp> findEntry(ModuleOp module, std::string &error) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Past a file-size limit (ulimit -f), a write then fails with EFBIG and is
+  // reported like a full disk, instead of SIGXFSZ killing the run.
+  std::signal(SIGXFSZ, SIG_IGN);
   cl::ParseCommandLineOptions(argc, argv, "Run an ens function on .npy inputs\n");
   if (maxBufferBytes < 0) {
     llvm::WithColor::error() << "--max-buffer-bytes must not be negative\n";

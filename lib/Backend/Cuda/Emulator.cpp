@@ -32,6 +32,8 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -220,6 +222,32 @@ static const char *const kCompilerOptions[] = {
 /// The most of the compiler's output an error message includes.
 static constexpr uint64_t kMaxLogBytes = uint64_t(16) << 20;
 
+/// The most threads the emulator runs in one call, over all launches: each
+/// runs on the CPU one after another (some as fibers), at roughly 10-100 ns
+/// apiece, so this bounds a call to seconds. The emulator checks programs;
+/// it is no way to run large ones.
+static constexpr uint64_t kMaxEmulatedThreads = uint64_t(1) << 26;
+
+/// An error when `plan` launches more than kMaxEmulatedThreads threads.
+static llvm::Error checkEmulatedWork(const LaunchPlan &plan) {
+  uint64_t threads = 0;
+  for (const KernelLaunch &launch : plan.launches) {
+    uint64_t launched = 1;
+    for (unsigned size : llvm::concat<const unsigned>(launch.grid,
+                                                      launch.block))
+      launched = llvm::SaturatingMultiply(launched, uint64_t(size));
+    threads = llvm::SaturatingAdd(threads, launched);
+  }
+  if (threads <= kMaxEmulatedThreads)
+    return llvm::Error::success();
+  return error(llvm::formatv("cuda-emu runs at most {0} threads a call; this "
+                             "plan launches {1} (cuda-emu is for checking "
+                             "programs: run large ones with --backend=cpu or "
+                             "cuda)",
+                             kMaxEmulatedThreads, threads)
+                   .str());
+}
+
 /// An error "<what>: <strerror(errno)>".
 static llvm::Error errnoError(const Twine &what) {
   return error(what + ": " + std::strerror(errno));
@@ -355,6 +383,8 @@ static llvm::Expected<void *> loadObject(StringRef bytes) {
 
 llvm::Expected<std::unique_ptr<EmulatedExecutable>>
 EmulatedExecutable::compile(CudaProgram program, StringRef cacheDirectory) {
+  if (llvm::Error tooMuch = checkEmulatedWork(program.plan))
+    return std::move(tooMuch);
   const char *fromEnv = std::getenv("ENS_HOST_CXX");
   std::string compilerName = fromEnv && *fromEnv ? fromEnv : "c++";
   llvm::ErrorOr<std::string> compiler =
