@@ -338,9 +338,10 @@ func.func @reshape_scalar_element_count(%a: tensor<f32>) {
 
 // -----
 
-// 2^62 x 4 elements wrap around to 0 in 64-bit arithmetic.
+// 2^62 x 4 elements wrap around to 0 in 64-bit arithmetic; every ens op
+// refuses an operand or result whose size overflows.
 func.func @reshape_element_count_overflow(%a: tensor<4611686018427387904x4xf32>) {
-  // expected-error @+1 {{'ens.reshape' op cannot reshape 4611686018427387904x4 to 0: the element count overflows 64 bits}}
+  // expected-error @+1 {{'ens.reshape' op operand 0: tensor<4611686018427387904x4xf32> has shape 4611686018427387904x4, whose element count overflows 64 bits}}
   %0 = ens.reshape %a : tensor<4611686018427387904x4xf32> -> tensor<0xf32>
   return
 }

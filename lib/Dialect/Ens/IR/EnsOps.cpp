@@ -94,7 +94,11 @@ llvm::Error mlir::ens::checkTypeSize(Type type) {
   return bytes ? llvm::Error::success() : bytes.takeError();
 }
 
-LogicalResult mlir::ens::verifyResultSizes(Operation *op) {
+LogicalResult mlir::ens::verifyValueSizes(Operation *op) {
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (llvm::Error error = checkTypeSize(type))
+      return op->emitOpError()
+             << "operand " << i << ": " << llvm::toString(std::move(error));
   for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
     if (llvm::Error error = checkTypeSize(type))
       return op->emitOpError()
@@ -179,21 +183,15 @@ OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
 LogicalResult ReshapeOp::verify() {
   ArrayRef<int64_t> operand = shapeOf(getOperand());
   ArrayRef<int64_t> result = shapeOf(getResult());
-  llvm::Expected<int64_t> operandCount =
-      getCheckedNumElements(operand, "the operand");
-  llvm::Expected<int64_t> resultCount =
-      getCheckedNumElements(result, "the result");
-  if (!operandCount || !resultCount) {
-    llvm::consumeError(operandCount.takeError());
-    llvm::consumeError(resultCount.takeError());
-    return emitOpError() << "cannot reshape " << formatShape(operand) << " to "
-                         << formatShape(result)
-                         << ": the element count overflows 64 bits";
-  }
-  if (*operandCount != *resultCount)
+  // Ens_SizedValues has checked that neither count overflows.
+  int64_t operandCount =
+      llvm::cantFail(getCheckedNumElements(operand, "the operand"));
+  int64_t resultCount =
+      llvm::cantFail(getCheckedNumElements(result, "the result"));
+  if (operandCount != resultCount)
     return emitOpError() << "cannot reshape " << formatShape(operand) << " ("
-                         << *operandCount << " elements) to "
-                         << formatShape(result) << " (" << *resultCount
+                         << operandCount << " elements) to "
+                         << formatShape(result) << " (" << resultCount
                          << " elements)";
   return success();
 }

@@ -29,15 +29,16 @@ def Ens_Dialect : Dialect {
   let hasConstantMaterializer = 1;
 }
 
-/// Every result's size in bytes fits in 64 bits. Checked on every ens op,
-/// so that a pass that builds a type (a vmap that adds a member dimension,
-/// say) cannot hand an overflowing size to the code that allocates it.
-def Ens_SizedResults : NativeOpTrait<"SizedResults"> {
+/// Every operand's and result's size in bytes fits in 64 bits. Checked on
+/// every ens op, so that neither an input nor a pass that builds a type (a
+/// vmap that adds a member dimension, say) can hand an overflowing size to
+/// the code that allocates it.
+def Ens_SizedValues : NativeOpTrait<"SizedValues"> {
   let cppNamespace = "::mlir::ens::OpTrait";
 }
 
 class Ens_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Ens_Dialect, mnemonic, [Ens_SizedResults] # traits>;
+    : Op<Ens_Dialect, mnemonic, [Ens_SizedValues] # traits>;
 
 //===----------------------------------------------------------------------===//
 // Type constraints

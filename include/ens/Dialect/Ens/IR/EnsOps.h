@@ -29,18 +29,18 @@ LogicalResult verifyShapesAgree(Operation *op);
 /// sizes count as 1).
 llvm::Error checkTypeSize(Type type);
 
-/// Checks that the size in bytes of every result fits in 64 bits, naming
-/// the result and its type when it does not.
-LogicalResult verifyResultSizes(Operation *op);
+/// Checks that the size in bytes of every operand and result fits in 64
+/// bits, naming the value and its type when it does not.
+LogicalResult verifyValueSizes(Operation *op);
 
 namespace OpTrait {
-/// Every result's size in bytes fits in 64 bits.
+/// Every operand's and result's size in bytes fits in 64 bits.
 template <typename ConcreteType>
-class SizedResults
-    : public mlir::OpTrait::TraitBase<ConcreteType, SizedResults> {
+class SizedValues
+    : public mlir::OpTrait::TraitBase<ConcreteType, SizedValues> {
 public:
   static LogicalResult verifyTrait(Operation *op) {
-    return verifyResultSizes(op);
+    return verifyValueSizes(op);
   }
 };
 
