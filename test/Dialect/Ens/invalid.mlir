@@ -494,10 +494,12 @@ func.func @concat_size_mismatch(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
 
 // -----
 
-func.func @concat_size_overflow(%a: tensor<9223372036854775807xf32>, %b: tensor<3xf32>) {
+// One-byte elements, so that each input's size fits and only their sum
+// overflows.
+func.func @concat_size_overflow(%a: tensor<9223372036854775807xi1>, %b: tensor<3xi1>) {
   // expected-error @+2 {{the sizes of dimension 0 of the inputs overflow a 64-bit size}}
   // expected-error @+1 {{'ens.concat' op failed to infer returned types}}
-  %0 = ens.concat %a, %b {dim = 0 : i64} : tensor<9223372036854775807xf32>, tensor<3xf32> -> tensor<2xf32>
+  %0 = ens.concat %a, %b {dim = 0 : i64} : tensor<9223372036854775807xi1>, tensor<3xi1> -> tensor<2xi1>
   return
 }
 
