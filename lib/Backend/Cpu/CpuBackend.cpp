@@ -114,7 +114,8 @@ createEngine(ModuleOp module, llvm::orc::JITTargetMachineBuilder host,
                                 machine->get());
   std::string vectorBits = std::to_string(vectorBytes * 8);
   ExecutionEngineOptions options;
-  options.transformer = [optimize, vectorBits](llvm::Module *llvmModule) {
+  // options.transformer is a function_ref: the lambda must outlive create.
+  auto transformer = [optimize, vectorBits](llvm::Module *llvmModule) {
     for (llvm::Function &function : *llvmModule) {
       if (function.isDeclaration())
         continue;
@@ -123,6 +124,7 @@ createEngine(ModuleOp module, llvm::orc::JITTargetMachineBuilder host,
     }
     return optimize(llvmModule);
   };
+  options.transformer = transformer;
   options.sharedLibPaths = sharedLibPaths;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(module, options, std::move(*machine));
