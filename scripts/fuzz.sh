@@ -28,8 +28,9 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build" --parallel "$(nproc)" \
   --target "${targets[@]/#/ens-fuzz-}"
 
-# The options the test suite uses (cmake/EnsSanitizers.cmake).
-export ASAN_OPTIONS="allow_user_poisoning=0:abort_on_error=1:detect_leaks=1"
+# The options the fuzz tests use (cmake/EnsSanitizers.cmake): leaks are
+# checked but in the program target, whose JIT threads LeakSanitizer cannot
+# walk here.
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1"
 # cuda-emu caches one shared object per program it builds: the program
 # target's cache goes to a scratch directory, removed at the end.
@@ -57,6 +58,9 @@ for target in "${targets[@]}"; do
   if [[ -n "${dicts[$target]:-}" ]]; then
     options+=(-dict="$root/test/fuzz/${dicts[$target]}")
   fi
+  leaks=1
+  [[ "$target" == program ]] && leaks=0
+  export ASAN_OPTIONS="allow_user_poisoning=0:abort_on_error=1:detect_leaks=$leaks"
   log="$build/fuzz-$target.log"
   echo "fuzz.sh: $target for ${seconds}s (log: $log)"
   result=clean

@@ -12,7 +12,7 @@ config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ens_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
-                   "unittests", "FakeDriver"]
+                   "unittests", "FakeDriver", "fuzz"]
 
 config.substitutions.append(("%ens_src_root", config.ens_src_root))
 # Stand-ins for the CUDA driver (test/cuda/FakeDriver), one per directory.
