@@ -8,9 +8,10 @@
 // The flags and their checks live in ens-train.cpp's anonymous namespace,
 // next to main, so this target compiles that file itself with main renamed.
 // Arguments that make LLVM's option parser print help or the version and
-// exit are dropped: ens-train never sees them. That is any argument whose
-// name starts with "h" (the parser takes "-h" as a prefix: "--hx" prints
-// help too) or "version".
+// exit are dropped: ens-train never sees them. Those are names, other than
+// ens-train's options, that hold an "h" (--help*, and the parser reads "--hx"
+// and "--Wh" as groups of one-letter options, one of them -h) or start with
+// "version".
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,10 +20,14 @@
 #undef main
 
 namespace {
-/// Whether LLVM's parser would print something and exit for `arg`.
+/// Whether LLVM's parser might print something and exit for `arg`.
 bool exitsTheParser(llvm::StringRef arg) {
   llvm::StringRef name = arg.ltrim('-').split('=').first;
-  return name.starts_with("h") || name.starts_with("version");
+  auto option = cl::getRegisteredOptions().find(name);
+  if (option != cl::getRegisteredOptions().end() &&
+      llvm::is_contained(option->second->Categories, &category))
+    return false;
+  return name.contains('h') || name.starts_with("version");
 }
 } // namespace
 
