@@ -18,7 +18,8 @@
 // the largest finite |ref| of that result, so that values lost to
 // cancellation in a differently ordered sum compare by the sum's magnitude.
 // Where the interpreter gives NaN or an infinity, the backend must give a
-// non-finite value too.
+// non-finite value too. The API must accept every op the generator builds:
+// an ens::Error while building the program escapes and fails the run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -423,7 +424,9 @@ void compare(const std::string &program, const char *backend,
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Choices input(data, size);
-  static const ens::Context context;
+  // A context per input: the constants of one input must not stay interned
+  // for the rest of a long run, and a failing input must fail alone too.
+  ens::Context context;
   ens::Module module = context.createModule();
   Values values(input.inRange<uint32_t>(0, UINT32_MAX));
 
