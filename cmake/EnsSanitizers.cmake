@@ -2,17 +2,18 @@
 #
 # ENS_SANITIZE=address,undefined builds every ens target with those
 # sanitizers; ENS_FUZZ=ON (clang only) adds libFuzzer's coverage
-# instrumentation to ens code and builds the targets under test/fuzz. Included
-# from the top-level CMakeLists.txt after HandleLLVMOptions, before any target.
+# instrumentation to ens code and links the targets under test/fuzz with
+# libFuzzer. Included from the top-level CMakeLists.txt after
+# HandleLLVMOptions, before any target.
 #
 # The LLVM and MLIR libraries stay uninstrumented (Debian builds them with
 # gcc): ASan checks ens's own accesses and every heap buffer, UBSan checks ens
 # code. Kernels that the cuda-emu backend builds at run time with the host
 # compiler are not instrumented either: they are loaded with dlopen into the
 # sanitized process, which needs no runtime flags for them, and their reads
-# and writes of ens-allocated (ASan-tracked) buffers go unchecked. The CPU JIT's
-# code is likewise uninstrumented; the buffers it is handed are checked by
-# ens's own size checks, not by ASan.
+# and writes of ens-allocated (ASan-tracked) buffers go unchecked. The CPU
+# JIT's code is likewise uninstrumented; the buffers it is handed are checked
+# by ens's own size checks, not by ASan.
 #
 #===----------------------------------------------------------------------===#
 

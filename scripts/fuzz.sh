@@ -60,17 +60,21 @@ for target in "${targets[@]}"; do
   fi
   leaks=1
   [[ "$target" == program ]] && leaks=0
-  export ASAN_OPTIONS="allow_user_poisoning=0:abort_on_error=1:detect_leaks=$leaks"
+  export ASAN_OPTIONS="allow_user_poisoning=0:abort_on_error=1"
+  ASAN_OPTIONS+=":detect_leaks=$leaks"
   log="$build/fuzz-$target.log"
   echo "fuzz.sh: $target for ${seconds}s (log: $log)"
   result=clean
   if ! "$build/test/fuzz/ens-fuzz-$target" "${options[@]}" "$corpus" \
       "${inputs[@]}" > "$log" 2>&1; then
-    result="FAILED: $(grep -o "Test unit written to .*" "$log" || echo "see $log")"
+    result="FAILED: $(grep -o "Test unit written to .*" "$log" ||
+      echo "see $log")"
     status=1
   fi
-  runs="$(grep -o "number_of_executed_units: [0-9]*" "$log" | grep -o "[0-9]*$" || echo "?")"
-  rate="$(grep -o "average_exec_per_sec: *[0-9]*" "$log" | grep -o "[0-9]*$" || echo "?")"
+  runs="$(grep -o "number_of_executed_units: [0-9]*" "$log" |
+    grep -o "[0-9]*$" || echo "?")"
+  rate="$(grep -o "average_exec_per_sec: *[0-9]*" "$log" |
+    grep -o "[0-9]*$" || echo "?")"
   summary+=("$(printf "%-12s %8ss %12s runs %8s/s  %s" "$target" "$seconds" \
     "$runs" "$rate" "$result")")
 done

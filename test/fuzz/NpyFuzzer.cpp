@@ -41,8 +41,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (size_t i = 0; same && i < tensor->values.size(); ++i) {
     double before = tensor->values[i], after = again->values[i];
     // NaNs may be quieted on the way; any other value must be kept exactly.
-    same = std::isnan(before) ? std::isnan(after)
-                              : std::memcmp(&before, &after, sizeof(double)) == 0;
+    same = std::isnan(before)
+               ? std::isnan(after)
+               : std::memcmp(&before, &after, sizeof(double)) == 0;
   }
   if (!same) {
     llvm::errs() << "fuzz: a .npy round trip changed the tensor\n";

@@ -20,6 +20,7 @@
 // Where the interpreter gives NaN or an infinity, the backend must give a
 // non-finite value too. The API must accept every op the generator builds:
 // an ens::Error while building the program escapes and fails the run.
+// ENS_FUZZ_PRINT_PROGRAM=1 in the environment prints each program first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,8 +127,7 @@ public:
       y = softmax(x);
       break;
     case 9:
-      y = f.select(f.cmp(static_cast<ens::Predicate>(
-                             input.inRange<int>(0, 5)),
+      y = f.select(f.cmp(static_cast<ens::Predicate>(input.inRange<int>(0, 5)),
                          x, sameShape(x)),
                    x, sameShape(x));
       break;
@@ -140,15 +140,12 @@ public:
   std::vector<ens::Value> results() {
     std::vector<ens::Value> results = {pool.back()};
     if (pool.size() > 1 && input.flip())
-      results.push_back(pool[input.inRange<size_t>(
-          0, pool.size() - 2)]);
+      results.push_back(pool[input.inRange<size_t>(0, pool.size() - 2)]);
     return results;
   }
 
 private:
-  ens::Value pick() {
-    return pool[input.inRange<size_t>(0, pool.size() - 1)];
-  }
+  ens::Value pick() { return pool[input.inRange<size_t>(0, pool.size() - 1)]; }
   int64_t size() { return input.inRange<int64_t>(1, 3); }
   ens::Value constant(const Shape &shape) {
     return f.constant({ens::DType::F32, shape}, values.next(shape));
@@ -160,8 +157,7 @@ private:
       if (value.type() == x.type())
         candidates.push_back(value);
     if (input.flip())
-      return candidates[input.inRange<size_t>(
-          0, candidates.size() - 1)];
+      return candidates[input.inRange<size_t>(0, candidates.size() - 1)];
     return constant(x.type().shape);
   }
 
@@ -196,11 +192,10 @@ private:
   }
   ens::Value ones(ens::Value x) {
     const Shape &shape = x.type().shape;
-    return f.constant({ens::DType::F32, shape},
-                      std::vector<double>(ens::TensorType{ens::DType::F32,
-                                                          shape}
-                                              .numElements(),
-                                          1.0));
+    return f.constant(
+        {ens::DType::F32, shape},
+        std::vector<double>(
+            ens::TensorType{ens::DType::F32, shape}.numElements(), 1.0));
   }
   ens::Value binary(ens::Value x) {
     ens::Value y = sameShape(x);
@@ -317,9 +312,7 @@ private:
     case 1:
       if (shape.size() == 4)
         return std::nullopt;
-      shape.insert(shape.begin() + input.inRange<size_t>(
-                                       0, shape.size()),
-                   1);
+      shape.insert(shape.begin() + input.inRange<size_t>(0, shape.size()), 1);
       break;
     case 2: {
       auto one = std::find(shape.begin(), shape.end(), 1);
@@ -345,8 +338,7 @@ private:
       return std::nullopt;
     std::iota(permutation.begin(), permutation.end(), 0);
     for (size_t i = permutation.size() - 1; i > 0; --i)
-      std::swap(permutation[i],
-                permutation[input.inRange<size_t>(0, i)]);
+      std::swap(permutation[i], permutation[input.inRange<size_t>(0, i)]);
     return f.transpose(x, permutation);
   }
 
@@ -399,8 +391,8 @@ void compare(const std::string &program, const char *backend,
     const ens::Tensor &got = outcome.results[r];
     if (got.type() != want.type())
       disagree(program, backend,
-               "result " + std::to_string(r) + " has type " +
-                   got.type().str() + ", not " + want.type().str());
+               "result " + std::to_string(r) + " has type " + got.type().str() +
+                   ", not " + want.type().str());
     std::vector<double> wantValues = want.values(), gotValues = got.values();
     double scale = 0;
     for (double value : wantValues)
@@ -430,8 +422,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ens::Module module = context.createModule();
   Values values(input.inRange<uint32_t>(0, UINT32_MAX));
 
-  std::vector<ens::TensorType> argTypes(
-      input.inRange<size_t>(1, 3));
+  std::vector<ens::TensorType> argTypes(input.inRange<size_t>(1, 3));
   for (ens::TensorType &type : argTypes) {
     type.shape.resize(input.inRange<size_t>(0, 3));
     for (int64_t &dim : type.shape)
@@ -462,17 +453,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::vector<int64_t> inAxes(signature.inputs.size(), 0);
     for (size_t i = 1; i < inAxes.size(); ++i)
       inAxes[i] = input.flip() ? 0 : -1;
-    function = module.vmap(function, inAxes,
-                           std::vector<int64_t>(signature.results.size(), 0),
-                           members);
+    function =
+        module.vmap(function, inAxes,
+                    std::vector<int64_t>(signature.results.size(), 0), members);
   }
 
   std::vector<ens::Tensor> args;
   for (const ens::TensorType &type : module.signature(function).inputs)
     args.emplace_back(type, values.next(type.shape));
   std::string program = module.str();
-  Outcome reference =
-      runOn(module, function, ens::Target::Interpreter, args);
+  // For triage: a backend that crashes prints no disagreement, so the
+  // program can be printed before anything runs.
+  if (std::getenv("ENS_FUZZ_PRINT_PROGRAM"))
+    std::fprintf(stderr, "%s\n", program.c_str());
+  Outcome reference = runOn(module, function, ens::Target::Interpreter, args);
   compare(program, "cpu", reference,
           runOn(module, function, ens::Target::Cpu, args));
   compare(program, "cuda-emu", reference,

@@ -48,8 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   badOptionValue.clear();
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  if (!cl::ParseCommandLineOptions(argv.size(), argv.data(), "",
-                                   &errorStream))
+  if (!cl::ParseCommandLineOptions(argv.size(), argv.data(), "", &errorStream))
     return 0;
   try {
     settingsFromFlags();
