@@ -12,7 +12,7 @@ config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ens_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
-                   "unittests", "FakeDriver"]
+                   "unittests", "FakeDriver", "fuzz"]
 
 config.substitutions.append(("%ens_src_root", config.ens_src_root))
 # Stand-ins for the CUDA driver (test/cuda/FakeDriver), one per directory.
@@ -21,6 +21,12 @@ config.substitutions.append(
                                 "FakeDriver")))
 
 llvm_config.use_default_substitutions()
+# A sanitized build (ENS_SANITIZE) runs its tools with the options that
+# cmake/EnsSanitizers.cmake chose; lit passes neither variable through.
+for name, value in (("ASAN_OPTIONS", config.ens_asan_options),
+                    ("UBSAN_OPTIONS", config.ens_ubsan_options)):
+    if value:
+        config.environment[name] = value
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.ens_tools_dir, config.llvm_tools_dir]

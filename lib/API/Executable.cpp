@@ -166,7 +166,9 @@ static void checkSeparate(llvm::ArrayRef<me::BufferRef> args,
                           llvm::ArrayRef<me::BufferRef> results) {
   for (auto [r, result] : llvm::enumerate(results)) {
     auto [begin, end] = getExtent(result);
-    auto overlaps = [&](const me::BufferRef &other) {
+    // Copies: C++17 lambdas cannot capture structured bindings (clang).
+    auto overlaps = [&, begin = begin,
+                     end = end](const me::BufferRef &other) {
       auto [otherBegin, otherEnd] = getExtent(other);
       return begin < otherEnd && otherBegin < end;
     };
