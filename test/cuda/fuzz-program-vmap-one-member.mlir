@@ -1,6 +1,7 @@
 // Found by the program fuzz target (test/fuzz/ProgramFuzzer.cpp), reduced:
 // programs vmapped over one member that the interpreter and cpu run, but
-// cuda-emu fails with "the CUDA backend cannot find the buffer of a memref".
+// cuda-emu fails with "the CUDA backend cannot find the buffer of a memref
+// defined by 'memref.alloc'".
 // @f returns a transposed argument next to a contraction of a transposed
 // contraction; @g is the gradient of a logsumexp over a tensor with a unit
 // dimension. XFAIL until the CUDA backend handles them; then drop the XFAIL.

@@ -1,10 +1,9 @@
 // Found by the program fuzz target (test/fuzz/ProgramFuzzer.cpp): a vmapped
 // gradient through select and compare. ens-run's cpu backend dies with
 // SIGSEGV in TileAndVectorizePass, inside MLIR's isContractionBody (a read
-// near address 0), in the Release and in the ASan build. XFAIL until the
-// cpu pipeline is fixed; then drop the XFAIL.
+// near address 0), in the Release and in the ASan build. It no longer
+// does, and agrees with the interpreter.
 //
-// XFAIL: *
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: ens-run %s --entry=f_value_and_grad_vmap --random-inputs=1 --output-dir=%t
 // RUN: ens-run %s --entry=f_value_and_grad_vmap --random-inputs=1 --backend=cpu --rtol=1e-5 --atol=1e-6 --expect=%t/out0.npy --expect=%t/out1.npy

@@ -6,7 +6,9 @@
 // .npy file. The arrays that parse are written with serializeNpz (a .npz
 // that the fuzzer wrote itself would rarely pass the entries' CRC check;
 // NpzFuzzer.cpp fuzzes the container). Both files are then read back as
-// `ens-train --resume` does, for the model in Inputs/checkpoint-model.mlir.
+// `ens-train --resume` does (a checkpoint of format version 1, whose files
+// lie in the directory itself), for the model in
+// Inputs/checkpoint-model.mlir.
 // The properties: no crash or unbounded allocation, and no exception other
 // than Failure.
 //
@@ -77,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ens_fuzz::writeScratchFile("state.npz", serializeNpz(arrays));
   const std::string &directory = ens_fuzz::scratchDirectory();
   try {
-    readCheckpoint(directory, readManifest(directory), model);
+    readCheckpoint(findCheckpoint(directory), model);
   } catch (const Failure &) {
   }
   return 0;

@@ -473,8 +473,16 @@ llvm::Expected<Access> Codegen::getAccess(KernelBuilder &kernel,
   }
   Operation *view = memref.getDefiningOp();
   if (!view || view->getNumOperands() == 0 ||
-      !isa<MemRefType>(view->getOperand(0).getType()))
-    return error("the CUDA backend cannot find the buffer of a memref");
+      !isa<MemRefType>(view->getOperand(0).getType())) {
+    std::string what;
+    llvm::raw_string_ostream os(what);
+    if (view)
+      os << "'" << view->getName() << "'";
+    else
+      os << "a block argument";
+    return error("the CUDA backend cannot find the buffer of a memref "
+                 "defined by " + what);
+  }
   llvm::Expected<Access> source = getAccess(kernel, view->getOperand(0));
   if (!source)
     return source.takeError();
