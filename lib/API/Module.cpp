@@ -5,10 +5,9 @@
 #include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
-
-#include "mlir/IR/Verifier.h"
 #include "ens/Parser/Parser.h"
 
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 

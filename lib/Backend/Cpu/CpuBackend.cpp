@@ -12,6 +12,7 @@
 
 #include "ens/Backend/CpuBackend.h"
 #include "ens/Conversion/Passes.h"
+#include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/Interpreter/Interpreter.h"
 #include "ens/Support/Sizes.h"
@@ -144,6 +145,16 @@ createEngine(ModuleOp module, llvm::orc::JITTargetMachineBuilder host,
 /// on the benchmarks, a few microseconds of work per thread wake-up.
 static constexpr uint64_t kMinThreadedWork = uint64_t(1) << 22;
 
+/// A copy of `module` in which only `entry` stays public, so that symbol
+/// DCE drops what it does not call and the rest may be inlined away.
+static OwningOpRef<ModuleOp> cloneForEntry(ModuleOp module, StringRef entry) {
+  OwningOpRef<ModuleOp> clone = module.clone();
+  for (func::FuncOp other : clone->getOps<func::FuncOp>())
+    if (other.getSymName() != entry)
+      other.setPrivate();
+  return clone;
+}
+
 /// `bytes` as int64_t, saturated: a count past INT64_MAX is over any limit.
 static int64_t toCheckedBytes(uint64_t bytes) {
   return static_cast<int64_t>(
@@ -161,10 +172,7 @@ static llvm::Expected<uint64_t> checkBuffersAndEstimateWork(
   uint64_t signatureBytes = 0;
   FunctionType type = entry.getFunctionType();
   for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults())) {
-    auto tensor = cast<RankedTensorType>(t);
-    llvm::Expected<int64_t> bytes = getCheckedByteSize(
-        tensor.getShape(), getElementSize(*getDType(tensor.getElementType())),
-        "an argument or result");
+    llvm::Expected<int64_t> bytes = getTypeByteSize(cast<ShapedType>(t));
     if (!bytes)
       return bytes.takeError();
     signatureBytes = llvm::SaturatingAdd(signatureBytes, uint64_t(*bytes));
@@ -174,11 +182,7 @@ static llvm::Expected<uint64_t> checkBuffersAndEstimateWork(
           "@" + entry.getSymName().str() + "'s arguments and results"))
     return std::move(tooLarge);
 
-  OwningOpRef<ModuleOp> clone = module.clone();
-  // Only what the entry calls is compiled, and counted.
-  for (func::FuncOp other : clone->getOps<func::FuncOp>())
-    if (other.getSymName() != entry.getSymName())
-      other.setPrivate();
+  OwningOpRef<ModuleOp> clone = cloneForEntry(module, entry.getSymName());
   ScopedDiagnosticHandler silence(module.getContext(),
                                   [](Diagnostic &) { return success(); });
   PassManager pm(module.getContext());
@@ -195,15 +199,17 @@ static llvm::Expected<uint64_t> checkBuffersAndEstimateWork(
       auto tensor = dyn_cast<RankedTensorType>(result);
       if (!tensor || !tensor.hasStaticShape())
         continue;
-      int64_t bytes = toCheckedBytes(llvm::SaturatingMultiply(
-          uint64_t(tensor.getNumElements()),
-          uint64_t(tensor.getElementTypeBitWidth() + 7) / 8));
-      if (bytes <= maxBufferBytes)
+      llvm::Expected<int64_t> bytes = getTypeByteSize(tensor);
+      if (!bytes) {
+        tooLarge = bytes.takeError();
+        return WalkResult::interrupt();
+      }
+      if (*bytes <= maxBufferBytes)
         continue;
       std::string what;
       llvm::raw_string_ostream(what)
           << "a value of type " << tensor << " (" << op->getName() << ")";
-      tooLarge = checkBufferBytes(bytes, maxBufferBytes, what);
+      tooLarge = checkBufferBytes(*bytes, maxBufferBytes, what);
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -272,11 +278,7 @@ CpuExecutable::compile(ModuleOp module, StringRef entry,
   // Lowers a copy of the module to the LLVM dialect with `pipeline`.
   auto lower = [&](const cpu::PipelineOptions &pipeline)
       -> llvm::Expected<OwningOpRef<ModuleOp>> {
-    OwningOpRef<ModuleOp> clone = module.clone();
-    // Only the entry stays visible; everything else may be inlined away.
-    for (func::FuncOp other : clone->getOps<func::FuncOp>())
-      if (other.getSymName() != entry)
-        other.setPrivate();
+    OwningOpRef<ModuleOp> clone = cloneForEntry(module, entry);
     clone->lookupSymbol(entry)->setAttr(
         LLVM::LLVMDialect::getEmitCWrapperAttrName(),
         UnitAttr::get(module.getContext()));

@@ -73,6 +73,15 @@ static int64_t getElementBytes(ShapedType type) {
   return 8;
 }
 
+llvm::Expected<int64_t> mlir::ens::getTypeByteSize(ShapedType type) {
+  SmallVector<int64_t> sizes;
+  for (int64_t size : type.getShape())
+    sizes.push_back(ShapedType::isDynamic(size) ? 1 : size);
+  std::string what;
+  llvm::raw_string_ostream(what) << type;
+  return getCheckedByteSize(sizes, getElementBytes(type), what);
+}
+
 llvm::Error mlir::ens::checkTypeSize(Type type) {
   if (auto function = dyn_cast<FunctionType>(type)) {
     for (Type inner : llvm::concat<const Type>(function.getInputs(),
@@ -84,13 +93,7 @@ llvm::Error mlir::ens::checkTypeSize(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasRank())
     return llvm::Error::success();
-  SmallVector<int64_t> sizes;
-  for (int64_t size : shaped.getShape())
-    sizes.push_back(ShapedType::isDynamic(size) ? 1 : size);
-  std::string what;
-  llvm::raw_string_ostream(what) << type;
-  llvm::Expected<int64_t> bytes =
-      getCheckedByteSize(sizes, getElementBytes(shaped), what);
+  llvm::Expected<int64_t> bytes = getTypeByteSize(shaped);
   return bytes ? llvm::Error::success() : bytes.takeError();
 }
 

@@ -24,6 +24,11 @@ namespace mlir::ens {
 /// shape of operand 0, naming the shapes when they differ.
 LogicalResult verifyShapesAgree(Operation *op);
 
+/// The bytes a ranked shaped `type` occupies (each element rounded up to
+/// whole bytes; dynamic sizes count as 1), or an error naming the type when
+/// the count overflows 64 bits.
+llvm::Expected<int64_t> getTypeByteSize(ShapedType type);
+
 /// An error when `type`, or a type inside a function type, is a shaped type
 /// whose static sizes make a byte count that overflows 64 bits (dynamic
 /// sizes count as 1).
