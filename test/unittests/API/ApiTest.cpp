@@ -308,6 +308,33 @@ func.func @members(%x: tensor<64x32xf32>, %w: tensor<16x32x8xf32>) -> tensor<16x
               "threads must be 0 (one per core) or more, got -1");
 }
 
+TEST(ApiTest, RefusesProgramsOverTheBufferLimit) {
+  ens::Context context;
+  ens::Module module = context.parse(kScale);
+  // @scale's arguments and result take 24 + 12 + 24 = 60 bytes.
+  ens::CompileOptions tight;
+  tight.maxBufferBytes = 59;
+  expectError([&] { module.compile("scale", ens::Target::Cpu, tight); },
+              "@scale's arguments and results needs 60 bytes, over the "
+              "buffer limit of 59 bytes");
+  expectError([&] { module.compile("scale", ens::Target::CudaEmu, tight); },
+              "@scale (arguments, results, constants and temporaries "
+              "together) needs ");
+  ens::CompileOptions enough;
+  enough.maxBufferBytes = 60;
+  std::vector<ens::Tensor> args{
+      ens::Tensor({DType::F32, {2, 3}}, {1, 2, 3, 4, 5, 6}),
+      ens::Tensor({DType::F32, {3}}, {2, 3, 4})};
+  EXPECT_EQ(module.compile("scale", ens::Target::Cpu, enough)
+                .run(args)[0]
+                .values(),
+            (std::vector<double>{2, 6, 12, 8, 15, 24}));
+  ens::CompileOptions negative;
+  negative.maxBufferBytes = -1;
+  expectError([&] { module.compile("scale", ens::Target::Cpu, negative); },
+              "maxBufferBytes must be 0 (the default limit) or more, got -1");
+}
+
 TEST(ApiTest, CompilesAndRunsFromManyThreads) {
   ens::Context context;
   ens::Module module = context.parse(kScale);
