@@ -22,6 +22,7 @@
 int main(int argc, char **argv) {
   // Before MLIR registers its options, which --help shows.
   mlir::ens::hideUnrelatedOptions();
+  mlir::ens::registerDebugOptions();
   mlir::DialectRegistry registry;
   mlir::ens::registerLoweringDialects(registry);
   mlir::ens::registerAllPasses();

@@ -749,6 +749,7 @@ int main(int argc, char **argv) {
   // reported like a full disk, instead of SIGXFSZ killing the run.
   std::signal(SIGXFSZ, SIG_IGN);
   mlir::ens::hideUnrelatedOptions(&category);
+  mlir::ens::registerDebugOptions();
   std::string parseErrors;
   llvm::raw_string_ostream errors(parseErrors);
   if (!cl::ParseCommandLineOptions(

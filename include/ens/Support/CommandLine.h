@@ -23,6 +23,12 @@ namespace mlir::ens {
 void hideUnrelatedOptions(
     llvm::ArrayRef<const llvm::cl::OptionCategory *> keep = {});
 
+/// Registers `-debug` and `-debug-only=<types>`, which turn on LLVM_DEBUG
+/// output, when ens is built with assertions (ENS_ENABLE_ASSERTIONS) and
+/// the LLVM library has not registered them itself, as a release build of
+/// LLVM does not. Does nothing otherwise: LLVM_DEBUG is then compiled out.
+void registerDebugOptions();
+
 } // namespace mlir::ens
 
 #endif // ENS_SUPPORT_COMMANDLINE_H
