@@ -68,6 +68,12 @@ Value lowering::convertScalar(OpBuilder &b, Location loc, Value x, Type to) {
       return b.create<arith::UIToFPOp>(loc, to, x);
     if (from.isInteger(32))
       return b.create<arith::SIToFPOp>(loc, to, x);
+    // f16 and bf16 have the same width, so neither arith.extf nor
+    // arith.truncf converts between them; going through f32, which holds
+    // both exactly, rounds once, as the interpreter does.
+    if (from.getIntOrFloatBitWidth() == to.getIntOrFloatBitWidth())
+      return b.create<arith::TruncFOp>(
+          loc, to, b.create<arith::ExtFOp>(loc, b.getF32Type(), x));
     return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
                ? b.create<arith::ExtFOp>(loc, to, x).getResult()
                : b.create<arith::TruncFOp>(loc, to, x).getResult();

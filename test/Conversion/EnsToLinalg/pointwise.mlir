@@ -377,3 +377,20 @@ func.func @convert_ints(%i: tensor<4xi32>, %m: tensor<4xi1>, %a: tensor<4xf32>) 
   %4 = ens.convert %m : tensor<4xi1> -> tensor<4xi32>
   return %0, %1, %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xi32>
 }
+
+// f16 and bf16 have the same width, so each converts to the other through
+// f32, which holds both exactly: one rounding, as in the interpreter.
+// CHECK-LABEL: func.func @convert_half_floats
+// CHECK:         ^bb0(%[[B:[^:]+]]: bf16, %{{[^:]+}}: f16):
+// CHECK-NEXT:      %[[B32:.*]] = arith.extf %[[B]] : bf16 to f32
+// CHECK-NEXT:      %[[H:.*]] = arith.truncf %[[B32]] : f32 to f16
+// CHECK-NEXT:      linalg.yield %[[H]] : f16
+// CHECK:         ^bb0(%[[H2:[^:]+]]: f16, %{{[^:]+}}: bf16):
+// CHECK-NEXT:      %[[H32:.*]] = arith.extf %[[H2]] : f16 to f32
+// CHECK-NEXT:      %[[B2:.*]] = arith.truncf %[[H32]] : f32 to bf16
+// CHECK-NEXT:      linalg.yield %[[B2]] : bf16
+func.func @convert_half_floats(%b: tensor<4xbf16>, %h: tensor<4xf16>) -> (tensor<4xf16>, tensor<4xbf16>) {
+  %0 = ens.convert %b : tensor<4xbf16> -> tensor<4xf16>
+  %1 = ens.convert %h : tensor<4xf16> -> tensor<4xbf16>
+  return %0, %1 : tensor<4xf16>, tensor<4xbf16>
+}
