@@ -27,15 +27,15 @@ static Value dropDims(OpBuilder &b, Location loc, Value x,
   for (auto [d, size] : llvm::enumerate(tensorType(x).getShape()))
     if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
       shape.push_back(size);
-  return reshapeTo(b, loc, x,
-                   RankedTensorType::get(shape, tensorType(x).getElementType()));
+  return reshapeTo(
+      b, loc, x, RankedTensorType::get(shape, tensorType(x).getElementType()));
 }
 
 /// Fails, with the diagnostic of getEinsumForm, when the contraction needs
 /// more labels than the einsum form has letters.
 template <typename OpTy>
-static FailureOr<Value> lowerContraction(OpTy op, typename OpTy::Adaptor adaptor,
-                                         OpBuilder &b) {
+static FailureOr<Value>
+lowerContraction(OpTy op, typename OpTy::Adaptor adaptor, OpBuilder &b) {
   FailureOr<EinsumForm> form = getEinsumForm(op);
   if (failed(form))
     return failure();

@@ -80,7 +80,8 @@ static FailureOr<Value> lowerScatterAdd(ScatterAddOp op,
             clampedRow(nb, nloc, indices, at.slice(axis, indexRank), rows));
         target.append(at.begin() + axis + indexRank, at.end());
         Value sum = addScalar(
-            nb, nloc, nb.create<tensor::ExtractOp>(nloc, accumulated[0], target),
+            nb, nloc,
+            nb.create<tensor::ExtractOp>(nloc, accumulated[0], target),
             nb.create<tensor::ExtractOp>(nloc, updates, at));
         return {nb.create<tensor::InsertOp>(nloc, sum, accumulated[0], target)};
       });

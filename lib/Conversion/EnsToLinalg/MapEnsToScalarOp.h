@@ -1,4 +1,4 @@
-//===- MapEnsToScalarOp.h - ens ops as arith and math on scalars -*- C++ -*-===//
+//===- MapEnsToScalarOp.h - ens ops as scalar arith and math ----*- C++ -*-===//
 //
 // Private to lib/Conversion/EnsToLinalg: what one element of an elementwise
 // ens op computes, as arith and math ops on scalars. It is the body of the

@@ -138,8 +138,8 @@ static Value lowerDraw(OpTy op, Value keys, OpBuilder &b, bool normal) {
         KeyWords key =
             keyAt(nb, loc, keys, ArrayRef<Value>(at).take_front(keyRank));
         Value counter = linearIndex(nb, loc, type.getShape(), at, keyRank);
-        auto [w0, w1] =
-            threefry(nb, loc, key, {scalar(nb, loc, nb.getI32Type(), 0), counter});
+        auto [w0, w1] = threefry(
+            nb, loc, key, {scalar(nb, loc, nb.getI32Type(), 0), counter});
         Type element = type.getElementType();
         return normal ? normalFromBits(nb, loc, w0, w1, element)
                       : uniformFromBits(nb, loc, w0, w1, element);
@@ -160,20 +160,18 @@ static FailureOr<Value> lowerRandomNormal(RandomNormalOp op,
 
 /// A key tensor whose key at the leading indices comes from
 /// `derive(indices)`; the last dimension selects the word.
-static Value
-deriveKeys(OpBuilder &b, Location loc, RankedTensorType type,
-           function_ref<KeyWords(OpBuilder &, Location, ArrayRef<Value>)>
-               derive) {
-  return generic(b, loc, type, {}, {},
-                 [&](OpBuilder &nb, Location nloc, ValueRange) -> Value {
-                   SmallVector<Value> at = loopIndices(nb, nloc, type.getRank());
-                   auto [w0, w1] =
-                       derive(nb, nloc, ArrayRef<Value>(at).drop_back());
-                   Value second = nb.create<arith::CmpIOp>(
-                       nloc, arith::CmpIPredicate::eq, at.back(),
-                       index(nb, nloc, 1));
-                   return nb.create<arith::SelectOp>(nloc, second, w1, w0);
-                 });
+static Value deriveKeys(
+    OpBuilder &b, Location loc, RankedTensorType type,
+    function_ref<KeyWords(OpBuilder &, Location, ArrayRef<Value>)> derive) {
+  return generic(
+      b, loc, type, {}, {},
+      [&](OpBuilder &nb, Location nloc, ValueRange) -> Value {
+        SmallVector<Value> at = loopIndices(nb, nloc, type.getRank());
+        auto [w0, w1] = derive(nb, nloc, ArrayRef<Value>(at).drop_back());
+        Value second = nb.create<arith::CmpIOp>(nloc, arith::CmpIPredicate::eq,
+                                                at.back(), index(nb, nloc, 1));
+        return nb.create<arith::SelectOp>(nloc, second, w1, w0);
+      });
 }
 
 /// Key j of the result is Threefry of the key and the counter (1, j).

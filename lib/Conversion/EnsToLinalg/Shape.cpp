@@ -38,8 +38,9 @@ static FailureOr<Value> lowerBroadcastInDim(BroadcastInDimOp op,
                         ? b.getAffineConstantExpr(0)
                         : b.getAffineDimExpr(d));
   AffineMap map = AffineMap::get(result.getRank(), 0, exprs, b.getContext());
-  return generic(b, op.getLoc(), result, adaptor.getOperand(), map,
-                 [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+  return generic(
+      b, op.getLoc(), result, adaptor.getOperand(), map,
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
 }
 
 static FailureOr<Value> lowerReshape(ReshapeOp op, ReshapeOp::Adaptor adaptor,
