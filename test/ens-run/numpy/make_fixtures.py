@@ -520,8 +520,9 @@ def main():
             np.save(os.path.join(INPUTS, f"{name}.out{k}.npy"), r)
             flags.append(f"--expect=%S/Inputs/{name}.out{k}.npy")
         for backend in BACKENDS:
-            run_lines[family].append("// RUN: ens-run %s " + " ".join(flags) +
-                             f" --backend={backend} --rtol=1e-5 --atol=1e-6")
+            run_lines[family].append(
+                "// RUN: ens-run %s " + " ".join(flags) +
+                f" --backend={backend} --rtol=1e-5 --atol=1e-6")
 
         params = ", ".join(f"%a{k}: {ty(a)}" for k, a in enumerate(args))
         result_types = ", ".join(ty(r) for r in results)
