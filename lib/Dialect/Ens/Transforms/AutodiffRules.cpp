@@ -444,8 +444,7 @@ void mlir::ens::registerAutodiffRules(DialectRegistry &registry) {
     TensordotOp::attachInterface<VJP<TensordotOp, contraction<TensordotOp>>>(
         *ctx);
     MatmulOp::attachInterface<VJP<MatmulOp, contraction<MatmulOp>>>(*ctx);
-    RandomUniformOp::attachInterface<NoGradient<RandomUniformOp, kDraws>>(
-        *ctx);
+    RandomUniformOp::attachInterface<NoGradient<RandomUniformOp, kDraws>>(*ctx);
     RandomNormalOp::attachInterface<NoGradient<RandomNormalOp, kDraws>>(*ctx);
     RandomSplitOp::attachInterface<NoGradient<RandomSplitOp, kKeys>>(*ctx);
     RandomFoldInOp::attachInterface<NoGradient<RandomFoldInOp, kKeys>>(*ctx);
