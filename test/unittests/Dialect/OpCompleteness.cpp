@@ -121,8 +121,8 @@ public:
 private:
   void report(Piece piece, const Twine &what);
   bool isMissing(Piece piece) const {
-    return llvm::any_of(missing,
-                        [&](const MissingPiece &m) { return m.piece == piece; });
+    return llvm::any_of(
+        missing, [&](const MissingPiece &m) { return m.piece == piece; });
   }
   /// The diagnostics since the last call.
   std::string takeDiagnostics() { return std::exchange(diagnostics, ""); }
@@ -160,16 +160,16 @@ private:
 void Checker::report(Piece piece, const Twine &what) {
   if (isMissing(piece))
     return;
-  missing.push_back({piece, ("'" + name.getStringRef() + "': " +
-                             getPieceName(piece) + ": " + what)
+  missing.push_back({piece, ("'" + name.getStringRef() +
+                             "': " + getPieceName(piece) + ": " + what)
                                 .str()});
 }
 
 OwningOpRef<ModuleOp> Checker::parse(StringRef text) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
   if (!module)
-    report(Piece::Sample, "the program does not parse:" + takeDiagnostics() +
-                              "\n" + text);
+    report(Piece::Sample,
+           "the program does not parse:" + takeDiagnostics() + "\n" + text);
   return module;
 }
 
@@ -269,7 +269,7 @@ void Checker::checkInterfaces(Operation *op) {
 void Checker::checkBatching(FunctionType type, ArrayRef<int64_t> inAxes) {
   if (isMissing(Piece::BatchingRule) || isMissing(Piece::Sample))
     return;
-  std::string text = sample.source.str() + buildVmapMain(type, inAxes);
+  std::string text = sample.source + buildVmapMain(type, inAxes);
   OwningOpRef<ModuleOp> module = parse(text);
   if (!module)
     return;
@@ -307,8 +307,7 @@ void Checker::checkBatching(FunctionType type, ArrayRef<int64_t> inAxes) {
   std::string mismatch = findMismatch(*loop, *got, 1e-5, 1e-6);
   if (!mismatch.empty())
     report(Piece::BatchingRule,
-           where + ", the batched program differs from the loop: " +
-               mismatch);
+           where + ", the batched program differs from the loop: " + mismatch);
 }
 
 void Checker::checkGradient(FunctionType type, Operation *op) {
@@ -321,7 +320,7 @@ void Checker::checkGradient(FunctionType type, Operation *op) {
   if (wrt.empty() || llvm::none_of(type.getResults(), isFloatTensor))
     return;
   OwningOpRef<ModuleOp> module =
-      parse(sample.source.str() + buildLossAndGrad(type, wrt));
+      parse(sample.source + buildLossAndGrad(type, wrt));
   if (!module)
     return;
   OwningOpRef<ModuleOp> lowered = module->clone();
@@ -337,8 +336,7 @@ void Checker::checkGradient(FunctionType type, Operation *op) {
   llvm::append_range(
       args, randomInputs(loss.getArgumentTypes().drop_front(inputs.size())));
   Interpreter interpreter(*lowered);
-  llvm::Expected<std::vector<HostTensor>> grads =
-      interpreter.run("grad", args);
+  llvm::Expected<std::vector<HostTensor>> grads = interpreter.run("grad", args);
   if (!grads) {
     report(Piece::VjpRule,
            "the gradient does not run: " + llvm::toString(grads.takeError()));

@@ -48,9 +48,9 @@ struct MissingPiece {
 /// A small program that uses one op.
 struct OpSample {
   /// The op's full name, e.g. "ens.add".
-  llvm::StringRef opName;
+  std::string opName;
   /// A module whose function @f uses the op.
-  llvm::StringRef source;
+  std::string source;
   /// Float arguments of @f are drawn uniformly from [lo, hi); i32 arguments
   /// from [0, indexBound), i1 arguments are fair coins.
   double lo = -2, hi = 2;
@@ -65,8 +65,8 @@ const OpSample *findOpSample(llvm::StringRef opName);
 
 /// The ops of the loaded dialect `dialectNamespace` that the sample table
 /// lacks, by name.
-std::vector<std::string> findOpsWithoutSamples(MLIRContext &context,
-                                               llvm::StringRef dialectNamespace);
+std::vector<std::string>
+findOpsWithoutSamples(MLIRContext &context, llvm::StringRef dialectNamespace);
 
 /// The pieces that op `name` lacks, at most one per piece, found with
 /// `sample`. The context must have every ens dialect and the CPU backend's

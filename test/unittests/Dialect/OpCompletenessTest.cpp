@@ -94,12 +94,12 @@ TEST_P(EnsOpTest, HasEveryPiece) {
     ADD_FAILURE() << missing.message;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    RegisteredOps, EnsOpTest, ::testing::ValuesIn(getEnsOpNames()),
-    [](const ::testing::TestParamInfo<std::string> &info) {
-      // "ens.reduce_sum" -> "reduce_sum".
-      return info.param.substr(info.param.find('.') + 1);
-    });
+INSTANTIATE_TEST_SUITE_P(RegisteredOps, EnsOpTest,
+                         ::testing::ValuesIn(getEnsOpNames()),
+                         [](const ::testing::TestParamInfo<std::string> &info) {
+                           // "ens.reduce_sum" -> "reduce_sum".
+                           return info.param.substr(info.param.find('.') + 1);
+                         });
 
 /// The parameterized test would pass vacuously if it found no ops.
 TEST_F(OpCompletenessTest, FindsOpsOfEveryFamily) {
@@ -110,15 +110,14 @@ TEST_F(OpCompletenessTest, FindsOpsOfEveryFamily) {
 }
 
 TEST_F(OpCompletenessTest, EverySampleNamesAnEnsOp) {
-  std::set<StringRef> seen;
+  std::set<std::string> seen;
   for (const OpSample &sample : getOpSamples()) {
     std::optional<RegisteredOperationName> name =
         RegisteredOperationName::lookup(sample.opName, &context);
     EXPECT_TRUE(name && name->getDialectNamespace() == "ens")
-        << "the sample of '" << sample.opName.str()
-        << "' names no registered ens op";
+        << "the sample of '" << sample.opName << "' names no registered ens op";
     EXPECT_TRUE(seen.insert(sample.opName).second)
-        << "two samples of '" << sample.opName.str() << "'";
+        << "two samples of '" << sample.opName << "'";
   }
 }
 
@@ -151,8 +150,8 @@ func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
         << piece.message;
   }
   std::multiset<Piece> expected = {
-      Piece::BatchingRule, Piece::VjpRule, Piece::InterpreterKernel,
-      Piece::LinalgLowering, Piece::Cuda, Piece::Cpu};
+      Piece::BatchingRule,   Piece::VjpRule, Piece::InterpreterKernel,
+      Piece::LinalgLowering, Piece::Cuda,    Piece::Cpu};
   EXPECT_EQ(pieces, expected);
 }
 

@@ -127,8 +127,9 @@ std::string test::buildLossAndGrad(FunctionType type, ArrayRef<int64_t> wrt) {
     std::string value = "%p" + n;
     if (resultType.getRank() != 0) {
       auto dims = llvm::to_vector(llvm::seq<int64_t>(0, resultType.getRank()));
-      text += "  %s" + n + " = ens.reduce_sum " + value + " {dims = " +
-              i64Array(dims) + "} : " + tensor + " -> " + scalar + "\n";
+      text += "  %s" + n + " = ens.reduce_sum " + value +
+              " {dims = " + i64Array(dims) + "} : " + tensor + " -> " + scalar +
+              "\n";
       value = "%s" + n;
     }
     if (!resultType.getElementType().isF64()) {
