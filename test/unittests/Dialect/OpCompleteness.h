@@ -14,10 +14,16 @@
 #ifndef ENS_TEST_UNITTESTS_DIALECT_OPCOMPLETENESS_H
 #define ENS_TEST_UNITTESTS_DIALECT_OPCOMPLETENESS_H
 
+#include "TestSupport.h"
+#include "ens/Support/HostTensor.h"
+
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 #include <vector>
@@ -45,6 +51,11 @@ struct MissingPiece {
   std::string message;
 };
 
+/// The missing `piece` of the op named `opName`, with a message that names
+/// both and then says `what` went wrong.
+MissingPiece describeMissingPiece(llvm::StringRef opName, Piece piece,
+                                  const llvm::Twine &what);
+
 /// A small program that uses one op.
 struct OpSample {
   /// The op's full name, e.g. "ens.add".
@@ -68,12 +79,36 @@ const OpSample *findOpSample(llvm::StringRef opName);
 std::vector<std::string>
 findOpsWithoutSamples(MLIRContext &context, llvm::StringRef dialectNamespace);
 
+/// Random arguments of `types` for `sample`'s @f, in the sample's ranges.
+std::vector<HostTensor> randomInputs(const OpSample &sample, TypeRange types,
+                                     RandomSource &random);
+
+/// Runs `entry` of `module` as ens-run does: after ens-autodiff, which
+/// lowers `ens.value_and_grad`, on the interpreter. `module` is unchanged.
+llvm::Expected<std::vector<HostTensor>>
+interpretLowered(ModuleOp module, llvm::StringRef entry,
+                 llvm::ArrayRef<HostTensor> args);
+
+/// Where `actual` first differs from `expected` by more than
+/// 1e-5 * |expected| + 1e-6 (exactly, for integers and masks; NaN matches
+/// NaN), or "" where they agree.
+std::string findMismatch(llvm::ArrayRef<HostTensor> expected,
+                         llvm::ArrayRef<HostTensor> actual);
+
 /// The pieces that op `name` lacks, at most one per piece, found with
 /// `sample`. The context must have every ens dialect and the CPU backend's
 /// dialects loaded or registered.
 std::vector<MissingPiece> findMissingPieces(MLIRContext &context,
                                             OperationName name,
                                             const OpSample &sample);
+
+/// Runs `samples` on cuda-emu, as one program so that the host compiler
+/// builds the generated source once, and reports the CUDA backend of each
+/// op whose results differ from the interpreter's. A program that cannot
+/// be generated, built or run is an error.
+llvm::Expected<std::vector<MissingPiece>>
+findCudaEmuMismatches(MLIRContext &context,
+                      llvm::ArrayRef<const OpSample *> samples);
 
 } // namespace mlir::ens::test
 

@@ -2,9 +2,10 @@
 //
 // One test per op that the ens dialect registers, taken from the context
 // rather than from a list kept by hand: each op must have a sample and
-// every piece the checker looks for (OpCompleteness.h). The checker's own
-// tests give it an op of a test dialect that lacks every piece, and check
-// that it reports exactly those.
+// every piece the checker looks for (OpCompleteness.h), and the samples of
+// all of them, built into one program, must run on cuda-emu as on the
+// interpreter. The checker's own tests give it an op of a test dialect that
+// lacks every piece, and check that it reports exactly those.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,6 +101,19 @@ INSTANTIATE_TEST_SUITE_P(RegisteredOps, EnsOpTest,
                            // "ens.reduce_sum" -> "reduce_sum".
                            return info.param.substr(info.param.find('.') + 1);
                          });
+
+TEST_F(OpCompletenessTest, EveryOpRunsOnCudaEmuAsOnTheInterpreter) {
+  std::vector<const OpSample *> samples;
+  for (const std::string &opName : getEnsOpNames())
+    if (const OpSample *sample = findOpSample(opName))
+      samples.push_back(sample);
+  llvm::Expected<std::vector<MissingPiece>> mismatches =
+      findCudaEmuMismatches(context, samples);
+  if (!mismatches)
+    FAIL() << llvm::toString(mismatches.takeError());
+  for (const MissingPiece &mismatch : *mismatches)
+    ADD_FAILURE() << mismatch.message;
+}
 
 /// The parameterized test would pass vacuously if it found no ops.
 TEST_F(OpCompletenessTest, FindsOpsOfEveryFamily) {
