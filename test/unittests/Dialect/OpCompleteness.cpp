@@ -65,23 +65,6 @@ MissingPiece test::describeMissingPiece(StringRef opName, Piece piece,
           ("'" + opName + "': " + getPieceName(piece) + ": " + what).str()};
 }
 
-const OpSample *test::findOpSample(StringRef opName) {
-  for (const OpSample &sample : getOpSamples())
-    if (sample.opName == opName)
-      return &sample;
-  return nullptr;
-}
-
-std::vector<std::string>
-test::findOpsWithoutSamples(MLIRContext &context, StringRef dialectNamespace) {
-  std::vector<std::string> missing;
-  for (RegisteredOperationName name : context.getRegisteredOperations())
-    if (name.getDialectNamespace() == dialectNamespace &&
-        !findOpSample(name.getStringRef()))
-      missing.push_back(name.getStringRef().str());
-  return missing;
-}
-
 std::vector<HostTensor> test::randomInputs(const OpSample &sample,
                                            TypeRange types,
                                            RandomSource &random) {

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+using namespace mlir;
+using namespace mlir::ens;
 using namespace mlir::ens::test;
 
 namespace {
@@ -45,7 +47,7 @@ func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
 )mlir";
 
 /// The sample of the op named `opName` from a family's `pattern`.
-OpSample fromPattern(llvm::StringRef opName, llvm::StringRef pattern) {
+OpSample fromPattern(StringRef opName, StringRef pattern) {
   std::string source = pattern.str();
   source.replace(source.find("ens.OP"), 6, opName.str());
   return {opName.str(), source};
@@ -267,7 +269,24 @@ func.func @f(%x: tensor<3xf64>) -> (tensor<f64>, tensor<3xf64>) {
 
 } // namespace
 
-llvm::ArrayRef<OpSample> mlir::ens::test::getOpSamples() {
+ArrayRef<OpSample> test::getOpSamples() {
   static const std::vector<OpSample> samples = buildSamples();
   return samples;
+}
+
+const OpSample *test::findOpSample(StringRef opName) {
+  for (const OpSample &sample : getOpSamples())
+    if (sample.opName == opName)
+      return &sample;
+  return nullptr;
+}
+
+std::vector<std::string>
+test::findOpsWithoutSamples(MLIRContext &context, StringRef dialectNamespace) {
+  std::vector<std::string> missing;
+  for (RegisteredOperationName name : context.getRegisteredOperations())
+    if (name.getDialectNamespace() == dialectNamespace &&
+        !findOpSample(name.getStringRef()))
+      missing.push_back(name.getStringRef().str());
+  return missing;
 }
