@@ -46,13 +46,18 @@ std::string messageOf(llvm::Error error) {
   return llvm::toString(std::move(error));
 }
 
+/// Registers in `context` the dialects of every target.
+void addDialects(MLIRContext &context) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerCpuBackendDialects(registry);
+  context.appendDialectRegistry(registry);
+}
+
 class ExecutableTest : public ::testing::TestWithParam<Target> {
 protected:
   void SetUp() override {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    registerCpuBackendDialects(registry);
-    context.appendDialectRegistry(registry);
+    addDialects(context);
     module = parseSourceString<ModuleOp>(kProgram, &context);
     ASSERT_TRUE(module);
     llvm::Expected<std::unique_ptr<Executable>> compiled =
@@ -178,7 +183,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 /// A module with one function, @f, that returns its argument.
 OwningOpRef<ModuleOp> parseIdentity(MLIRContext &context) {
-  context.loadDialect<func::FuncDialect>();
+  addDialects(context);
   return parseSourceString<ModuleOp>(
       "func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
       "  return %x : tensor<2xf32>\n}\n",
@@ -214,9 +219,12 @@ TEST(TargetTest, UnknownFunctionIsAnError) {
   MLIRContext context;
   OwningOpRef<ModuleOp> module = parseIdentity(context);
   ASSERT_TRUE(module);
-  llvm::Expected<std::unique_ptr<Executable>> compiled =
-      compileExecutable(*module, "g", Target::Interpreter);
-  EXPECT_EQ(messageOf(compiled.takeError()), "no function named 'g'");
+  for (Target target : {Target::Interpreter, Target::Cpu, Target::CudaEmu}) {
+    llvm::Expected<std::unique_ptr<Executable>> compiled =
+        compileExecutable(*module, "g", target);
+    EXPECT_EQ(messageOf(compiled.takeError()), "no function named 'g'")
+        << getTargetName(target).str();
+  }
 }
 
 } // namespace
