@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/CudaBackend.h"
-#include "ens/Interpreter/Interpreter.h"
+#include "ens/Support/TensorTypes.h"
 
 #include "llvm/ADT/STLExtras.h"
 
