@@ -3,6 +3,7 @@
 #ifndef ENS_INITALLPASSES_H
 #define ENS_INITALLPASSES_H
 
+#include "ens/Bufferization/Passes.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/Fusion/Passes.h"
@@ -15,6 +16,7 @@ inline void registerAllPasses() {
   registerEnsPasses();
   registerEnsConversionPasses();
   registerEnsFusionPasses();
+  registerEnsBufferizationPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();

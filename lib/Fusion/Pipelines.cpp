@@ -1,7 +1,7 @@
 //===- Pipelines.cpp - Pass sequences both backends run -------------------===//
 //
-// The CPU and CUDA backends lower and fuse alike and bufferize alike;
-// between and after these sequences each runs passes of its own.
+// The CPU and CUDA backends lower and fuse alike; after this sequence each
+// runs passes of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,7 +10,6 @@
 #include "ens/Conversion/Passes.h"
 #include "ens/Support/BoundedRewrites.h"
 
-#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -26,22 +25,4 @@ void mlir::ens::buildLinalgFusionPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createEnsFuseElementwise());
   pm.addPass(createBoundedCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createEnsFuseMembers({minMemberWork}));
-}
-
-void mlir::ens::buildBufferizationPipeline(
-    OpPassManager &pm,
-    const bufferization::BufferResultsToOutParamsOpts &outParams) {
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
-  bufferization::OneShotBufferizationOptions bufferization;
-  bufferization.bufferizeFunctionBoundaries = true;
-  bufferization.setFunctionBoundaryTypeConversion(
-      bufferization::LayoutMapOption::IdentityLayoutMap);
-  bufferization.memCpyFn = outParams.memCpyFn;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
-  // Loops that carried tensors now carry the same buffer throughout; folding
-  // them away shows which results are fresh allocations.
-  pm.addPass(createBoundedCanonicalizerPass());
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  pm.addNestedPass<func::FuncOp>(createEnsForwardResults());
 }

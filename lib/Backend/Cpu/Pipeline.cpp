@@ -33,6 +33,7 @@
 
 #include "Pipeline.h"
 
+#include "ens/Bufferization/Passes.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/Fusion/Passes.h"

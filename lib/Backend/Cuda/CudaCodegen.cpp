@@ -25,6 +25,7 @@
 
 #include "ens/Backend/CudaBackend.h"
 #include "ens/Backend/Liveness.h"
+#include "ens/Bufferization/Passes.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/Fusion/Passes.h"
