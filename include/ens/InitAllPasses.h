@@ -11,9 +11,11 @@
 
 namespace mlir::ens {
 
-/// Registers every ens pass and the upstream passes ens pipelines use.
+/// Registers every ens pass and pipeline, and the upstream passes ens
+/// pipelines use.
 inline void registerAllPasses() {
   registerEnsPasses();
+  registerEnsFrontPipeline();
   registerEnsConversionPasses();
   registerEnsFusionPasses();
   registerEnsBufferizationPasses();

@@ -45,8 +45,10 @@ Executable Module::compile(const std::string &function, Target target,
   case Target::Interpreter: {
     impl->module = std::move(finished);
     mlir::PassManager pm(context);
-    pm.addPass(me::createEnsStdlib());
-    pm.addPass(me::createEnsAutodiff());
+    // The interpreter runs ens.vmap by its definition, member by member.
+    me::EnsFrontPipelineOptions front;
+    front.batch = false;
+    me::buildEnsFrontPipeline(pm, front);
     if (failed(pm.run(*impl->module)))
       diagnostics.fail("cannot prepare @" + function + " for the interpreter");
     break;

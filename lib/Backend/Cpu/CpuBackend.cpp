@@ -187,9 +187,7 @@ static llvm::Expected<uint64_t> checkBuffersAndEstimateWork(
                                   [](Diagnostic &) { return success(); });
   PassManager pm(module.getContext());
   pm.addPass(createSymbolDCEPass());
-  pm.addPass(createEnsStdlib());
-  pm.addPass(createEnsAutodiff());
-  pm.addPass(createEnsBatch());
+  buildEnsFrontPipeline(pm);
   pm.addPass(createConvertEnsToLinalg());
   if (failed(pm.run(*clone)))
     return std::numeric_limits<uint64_t>::max();

@@ -507,9 +507,7 @@ LogicalResult copyWithLinalg(OpBuilder &b, Location loc, Value from, Value to) {
 } // namespace
 
 void cpu::buildPipeline(PassManager &pm, const PipelineOptions &options) {
-  pm.addPass(createEnsStdlib());
-  pm.addPass(createEnsAutodiff());
-  pm.addPass(createEnsBatch());
+  buildEnsFrontPipeline(pm);
 
   // Fusion, tiling and vectorization on tensors.
   buildLinalgFusionPipeline(pm, kMinParallelWork);

@@ -1626,9 +1626,7 @@ mlir::ens::cuda::generateCuda(ModuleOp module, StringRef entry,
   PassManager front(context);
   // Only what the entry calls is compiled.
   front.addPass(createSymbolDCEPass());
-  front.addPass(createEnsStdlib());
-  front.addPass(createEnsAutodiff());
-  front.addPass(createEnsBatch());
+  buildEnsFrontPipeline(front);
   if (failed(front.run(*clone)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
   tagEnsOps(*clone);
