@@ -3,6 +3,7 @@
 #ifndef ENS_INITALLPASSES_H
 #define ENS_INITALLPASSES_H
 
+#include "ens/Backend/Cpu/Passes.h"
 #include "ens/Bufferization/Passes.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
@@ -19,6 +20,7 @@ inline void registerAllPasses() {
   registerEnsConversionPasses();
   registerEnsFusionPasses();
   registerEnsBufferizationPasses();
+  registerEnsCpuPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();
