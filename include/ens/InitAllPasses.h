@@ -4,6 +4,7 @@
 #define ENS_INITALLPASSES_H
 
 #include "ens/Backend/Cpu/Passes.h"
+#include "ens/Backend/Cuda/Passes.h"
 #include "ens/Bufferization/Passes.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
@@ -21,6 +22,8 @@ inline void registerAllPasses() {
   registerEnsFusionPasses();
   registerEnsBufferizationPasses();
   registerEnsCpuPasses();
+  registerEnsCpuPipeline();
+  registerEnsCudaPipeline();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();

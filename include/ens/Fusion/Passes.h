@@ -19,8 +19,8 @@ namespace mlir::ens {
 #define GEN_PASS_REGISTRATION
 #include "ens/Fusion/Passes.h.inc"
 
-/// The front both backends run after the function transforms:
-/// convert-ens-to-linalg, inlining, removal of dead functions,
+/// The fusion stage both backends run on the output of
+/// convert-ens-to-linalg: inlining, removal of dead functions,
 /// ens-fuse-elementwise and ens-fuse-members (for groups of at least
 /// `minMemberWork` loop iterations), with bounded canonicalization between.
 void buildLinalgFusionPipeline(OpPassManager &pm, int64_t minMemberWork);

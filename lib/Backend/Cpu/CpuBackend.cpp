@@ -1,12 +1,12 @@
 //===- CpuBackend.cpp - JIT-compiled ens functions on the CPU -------------===//
 //
-// Compiles through the pipeline of Pipeline.cpp (fusion, tiling over
-// threads and registers, vectorization, bufferization with results as
-// out-parameters so the caller owns every output buffer) and LLVM, for the
-// host CPU and its vector width. Multi-threaded code loads LLVM's OpenMP
-// runtime into the JIT; without one, the code runs on one thread. The entry
-// is called through its C interface with one memref descriptor per argument
-// and result.
+// Compiles through ens-front, convert-ens-to-linalg and ens-cpu-pipeline
+// (fusion, tiling over threads and registers, vectorization, bufferization
+// with results as out-parameters so the caller owns every output buffer) and
+// LLVM, for the host CPU and its vector width. Multi-threaded code loads LLVM's
+// OpenMP runtime into the JIT; without one, the code runs on one thread. The
+// entry is called through its C interface with one memref descriptor per
+// argument and result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +20,6 @@
 
 #include "BufferCache.h"
 #include "OpenMPRuntime.h"
-#include "Pipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -55,6 +54,15 @@ void mlir::ens::registerCpuBackendDialects(DialectRegistry &registry) {
 
 static llvm::Error error(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// A diagnostic handler that appends each diagnostic to `text` on a line of
+/// its own.
+static DiagnosticEngine::HandlerTy appendTo(std::string &text) {
+  return [&text](Diagnostic &diagnostic) {
+    text += "\n  " + diagnostic.str();
+    return success();
+  };
 }
 
 /// The width of the host's widest vector registers in bytes.
@@ -129,14 +137,10 @@ static int64_t toCheckedBytes(uint64_t bytes) {
       std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max()));
 }
 
-/// Lowers a copy of `module` to linalg on tensors, where every tensor value
-/// is a buffer the compiled code may allocate, and checks each against
-/// `maxBufferBytes` (arguments and results together too). Returns the total
-/// iterations of the linalg ops: an estimate of one call's work (each
-/// function counted once). A module that does not lower is left to the real
-/// compile to report, with the work taken as "large".
-static llvm::Expected<uint64_t> checkBuffersAndEstimateWork(
-    ModuleOp module, func::FuncOp entry, int64_t maxBufferBytes) {
+/// Checks that the arguments and results of `entry` together fit in
+/// `maxBufferBytes`.
+static llvm::Error checkSignatureBytes(func::FuncOp entry,
+                                       int64_t maxBufferBytes) {
   uint64_t signatureBytes = 0;
   FunctionType type = entry.getFunctionType();
   for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults())) {
@@ -145,22 +149,19 @@ static llvm::Expected<uint64_t> checkBuffersAndEstimateWork(
       return bytes.takeError();
     signatureBytes = llvm::SaturatingAdd(signatureBytes, uint64_t(*bytes));
   }
-  if (llvm::Error tooLarge = checkBufferBytes(
-          toCheckedBytes(signatureBytes), maxBufferBytes,
-          "@" + entry.getSymName().str() + "'s arguments and results"))
-    return std::move(tooLarge);
+  return checkBufferBytes(toCheckedBytes(signatureBytes), maxBufferBytes,
+                          "@" + entry.getSymName().str() +
+                              "'s arguments and results");
+}
 
-  OwningOpRef<ModuleOp> clone = cloneForEntry(module, entry.getSymName());
-  ScopedDiagnosticHandler silence(module.getContext(),
-                                  [](Diagnostic &) { return success(); });
-  PassManager pm(module.getContext());
-  pm.addPass(createSymbolDCEPass());
-  buildEnsFrontPipeline(pm);
-  pm.addPass(createConvertEnsToLinalg());
-  if (failed(pm.run(*clone)))
-    return std::numeric_limits<uint64_t>::max();
+/// Checks each tensor value of `module`, ens lowered to linalg on tensors,
+/// where every tensor value is a buffer the compiled code may allocate,
+/// against `maxBufferBytes`. Returns the total iterations of the linalg
+/// ops: an estimate of one call's work (each function counted once).
+static llvm::Expected<uint64_t>
+checkBuffersAndEstimateWork(ModuleOp module, int64_t maxBufferBytes) {
   llvm::Error tooLarge = llvm::Error::success();
-  clone->walk([&](Operation *op) {
+  module->walk([&](Operation *op) {
     for (Type result : op->getResultTypes()) {
       auto tensor = dyn_cast<RankedTensorType>(result);
       if (!tensor || !tensor.hasStaticShape())
@@ -183,7 +184,7 @@ static llvm::Expected<uint64_t> checkBuffersAndEstimateWork(
   if (tooLarge)
     return std::move(tooLarge);
   uint64_t work = 0;
-  clone->walk([&](linalg::LinalgOp op) {
+  module->walk([&](linalg::LinalgOp op) {
     uint64_t iterations = 1;
     for (int64_t extent : op.getStaticLoopRanges())
       iterations = ShapedType::isDynamic(extent)
@@ -220,7 +221,7 @@ CpuExecutable::compile(ModuleOp module, StringRef entry,
   if (!host)
     return host.takeError();
 
-  cpu::PipelineOptions pipeline;
+  EnsCpuPipelineOptions pipeline;
   pipeline.vectorBytes = getVectorBytes(*host);
   pipeline.threads = options.threads > 0
                          ? options.threads
@@ -228,8 +229,28 @@ CpuExecutable::compile(ModuleOp module, StringRef entry,
   int64_t maxBufferBytes = options.maxBufferBytes > 0
                                ? options.maxBufferBytes
                                : getDefaultMaxBufferBytes();
+  if (llvm::Error tooLarge = checkSignatureBytes(function, maxBufferBytes))
+    return std::move(tooLarge);
+
+  // The program in linalg on tensors, once: the buffer check and the work
+  // estimate read it, and every lowering below starts from a copy of it.
+  MLIRContext *context = module.getContext();
+  OwningOpRef<ModuleOp> linalg = cloneForEntry(module, entry);
+  linalg->lookupSymbol(entry)->setAttr(
+      LLVM::LLVMDialect::getEmitCWrapperAttrName(), UnitAttr::get(context));
+  std::string frontDiagnostics;
+  {
+    ScopedDiagnosticHandler collect(context, appendTo(frontDiagnostics));
+    PassManager pm(context);
+    pm.addPass(createSymbolDCEPass());
+    buildEnsFrontPipeline(pm);
+    pm.addPass(createConvertEnsToLinalg());
+    if (failed(pm.run(*linalg)))
+      return error("cannot compile @" + entry +
+                   " for the CPU:" + frontDiagnostics);
+  }
   llvm::Expected<uint64_t> work =
-      checkBuffersAndEstimateWork(module, function, maxBufferBytes);
+      checkBuffersAndEstimateWork(*linalg, maxBufferBytes);
   if (!work)
     return work.takeError();
   // Waking threads costs more than a small program's whole step.
@@ -241,21 +262,14 @@ CpuExecutable::compile(ModuleOp module, StringRef entry,
   if (!openMP)
     pipeline.threads = 1;
 
-  // Lowers a copy of the module to the LLVM dialect with `pipeline`.
-  auto lower = [&](const cpu::PipelineOptions &pipeline)
+  // Lowers a copy of the linalg program to the LLVM dialect with `pipeline`.
+  auto lower = [&](const EnsCpuPipelineOptions &pipeline)
       -> llvm::Expected<OwningOpRef<ModuleOp>> {
-    OwningOpRef<ModuleOp> clone = cloneForEntry(module, entry);
-    clone->lookupSymbol(entry)->setAttr(
-        LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-        UnitAttr::get(module.getContext()));
-    std::string diagnostics;
-    ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &d) {
-      diagnostics += "\n  " + d.str();
-      return success();
-    });
-    PassManager pm(module.getContext());
-    pm.addPass(createSymbolDCEPass());
-    cpu::buildPipeline(pm, pipeline);
+    OwningOpRef<ModuleOp> clone = linalg->clone();
+    std::string diagnostics = frontDiagnostics;
+    ScopedDiagnosticHandler collect(context, appendTo(diagnostics));
+    PassManager pm(context);
+    buildEnsCpuPipeline(pm, pipeline);
     if (failed(pm.run(*clone)))
       return error("cannot compile @" + entry + " for the CPU:" + diagnostics);
     return std::move(clone);

@@ -1,13 +1,12 @@
-//===- Pipelines.cpp - Pass sequences both backends run -------------------===//
+//===- Passes.cpp - The fusion stage both backends run --------------------===//
 //
-// The CPU and CUDA backends lower and fuse alike; after this sequence each
-// runs passes of its own.
+// The CPU and CUDA backends fuse the output of convert-ens-to-linalg alike;
+// before bufferization each then runs passes of its own.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ens/Fusion/Passes.h"
 
-#include "ens/Conversion/Passes.h"
 #include "ens/Support/BoundedRewrites.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -18,7 +17,6 @@ using namespace mlir::ens;
 
 void mlir::ens::buildLinalgFusionPipeline(OpPassManager &pm,
                                           int64_t minMemberWork) {
-  pm.addPass(createConvertEnsToLinalg());
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createBoundedCanonicalizerPass());
