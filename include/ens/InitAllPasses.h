@@ -3,6 +3,9 @@
 #ifndef ENS_INITALLPASSES_H
 #define ENS_INITALLPASSES_H
 
+#include "ens/Backend/Cpu/Passes.h"
+#include "ens/Backend/Cuda/Passes.h"
+#include "ens/Bufferization/Passes.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/Fusion/Passes.h"
@@ -10,11 +13,17 @@
 
 namespace mlir::ens {
 
-/// Registers every ens pass and the upstream passes ens pipelines use.
+/// Registers every ens pass and pipeline, and the upstream passes ens
+/// pipelines use.
 inline void registerAllPasses() {
   registerEnsPasses();
+  registerEnsFrontPipeline();
   registerEnsConversionPasses();
   registerEnsFusionPasses();
+  registerEnsBufferizationPasses();
+  registerEnsCpuPasses();
+  registerEnsCpuPipeline();
+  registerEnsCudaPipeline();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();

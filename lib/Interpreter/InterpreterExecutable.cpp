@@ -37,8 +37,10 @@ llvm::Expected<std::unique_ptr<Executable>>
 mlir::ens::compileInterpreterExecutable(ModuleOp module, StringRef function) {
   OwningOpRef<ModuleOp> prepared = module.clone();
   PassManager pm(module.getContext());
-  pm.addPass(createEnsStdlib());
-  pm.addPass(createEnsAutodiff());
+  // The interpreter runs ens.vmap by its definition, member by member.
+  EnsFrontPipelineOptions front;
+  front.batch = false;
+  buildEnsFrontPipeline(pm, front);
   if (failed(pm.run(*prepared)))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot prepare @" + function +

@@ -25,6 +25,9 @@ int main(int argc, char **argv) {
   mlir::ens::registerDebugOptions();
   mlir::DialectRegistry registry;
   mlir::ens::registerLoweringDialects(registry);
+  // What the backend pipelines produce and need (vector, OpenMP, LLVM, the
+  // bufferization models), so that their passes run and print here too.
+  mlir::ens::registerEnsCpuPipelineDialects(registry);
   mlir::ens::registerAllPasses();
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "ens optimizer driver\n", registry);

@@ -320,8 +320,10 @@ int main(int argc, char **argv) {
     return fail(inputFile + " is not a valid ens program");
 
   PassManager lowering(&context);
-  lowering.addPass(createEnsStdlib());
-  lowering.addPass(createEnsAutodiff());
+  // The interpreter runs ens.vmap by its definition, member by member.
+  EnsFrontPipelineOptions front;
+  front.batch = false;
+  buildEnsFrontPipeline(lowering, front);
   if (failed(lowering.run(*module)))
     return fail("cannot prepare " + inputFile + " for the interpreter");
 

@@ -1,8 +1,7 @@
 //===- Passes.td - ens fusion passes -----------------------*- tablegen -*-===//
 //
-// Fusion of the linalg program that convert-ens-to-linalg produces, and the
-// forwarding of results after bufferization, shared by the CPU and CUDA
-// backends.
+// Fusion of the linalg program that convert-ens-to-linalg produces, shared
+// by the CPU and CUDA backends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,40 +88,6 @@ def EnsFuseMembers : Pass<"ens-fuse-members", "::mlir::func::FuncOp"> {
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
   ];
-}
-
-def EnsForwardResults : Pass<"ens-forward-results", "::mlir::func::FuncOp"> {
-  let summary = "Write results straight into the caller's buffers";
-  let description = [{
-    After bufferization with results as out-parameters
-    (`buffer-results-to-out-params`), a function that computed a result in
-    a buffer of its own copies it into the caller's buffer at the end.
-    Where such a trailing copy comes from an allocation of the function and
-    goes to a result buffer nothing else uses, the result buffer replaces
-    the allocation and the copy goes away. (Upstream's
-    `hoist-static-allocs` option does this too, but erases an allocation
-    returned twice twice.) The caller's result buffers must not overlap its
-    arguments, which the ens API checks.
-
-    ```mlir
-    func.func @f(%a: memref<4xf32>, %out: memref<4xf32>) {
-      %t = memref.alloc() : memref<4xf32>
-      linalg.generic ... ins(%a) outs(%t)
-      memref.copy %t, %out : memref<4xf32> to memref<4xf32>
-      return
-    }
-    ```
-
-    becomes
-
-    ```mlir
-    func.func @f(%a: memref<4xf32>, %out: memref<4xf32>) {
-      linalg.generic ... ins(%a) outs(%out)
-      return
-    }
-    ```
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 #endif // ENS_FUSION_PASSES_TD

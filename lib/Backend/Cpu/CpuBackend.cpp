@@ -1,16 +1,17 @@
 //===- CpuBackend.cpp - JIT-compiled ens functions on the CPU -------------===//
 //
-// Compiles through the pipeline of Pipeline.cpp (fusion, tiling over
-// threads and registers, vectorization, bufferization with results as
-// out-parameters so the caller owns every output buffer) and LLVM, for the
-// host CPU and its vector width. Multi-threaded code loads LLVM's OpenMP
-// runtime into the JIT; without one, the code runs on one thread. The entry
-// is called through its C interface with one memref descriptor per argument
-// and result.
+// Compiles through ens-front, convert-ens-to-linalg and ens-cpu-pipeline
+// (fusion, tiling over threads and registers, vectorization, bufferization
+// with results as out-parameters so the caller owns every output buffer) and
+// LLVM, for the host CPU and its vector width. Multi-threaded code loads LLVM's
+// OpenMP runtime into the JIT; without one, the code runs on one thread. The
+// entry is called through its C interface with one memref descriptor per
+// argument and result.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/CpuBackend.h"
+#include "ens/Backend/Cpu/Passes.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
@@ -19,29 +20,10 @@
 
 #include "BufferCache.h"
 #include "OpenMPRuntime.h"
-#include "Pipeline.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -64,22 +46,7 @@ using namespace mlir;
 using namespace mlir::ens;
 
 void mlir::ens::registerCpuBackendDialects(DialectRegistry &registry) {
-  registry.insert<affine::AffineDialect, arith::ArithDialect,
-                  bufferization::BufferizationDialect, linalg::LinalgDialect,
-                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-                  omp::OpenMPDialect, scf::SCFDialect, tensor::TensorDialect,
-                  vector::VectorDialect>();
-  arith::registerBufferizableOpInterfaceExternalModels(registry);
-  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
-      registry);
-  linalg::registerBufferizableOpInterfaceExternalModels(registry);
-  linalg::registerTilingInterfaceExternalModels(registry);
-  scf::registerBufferizableOpInterfaceExternalModels(registry);
-  tensor::registerBufferizableOpInterfaceExternalModels(registry);
-  tensor::registerSubsetOpInterfaceExternalModels(registry);
-  vector::registerBufferizableOpInterfaceExternalModels(registry);
-  vector::registerSubsetOpInterfaceExternalModels(registry);
-  func::registerInlinerExtension(registry);
+  registerEnsCpuPipelineDialects(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
@@ -87,6 +54,15 @@ void mlir::ens::registerCpuBackendDialects(DialectRegistry &registry) {
 
 static llvm::Error error(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// A diagnostic handler that appends each diagnostic to `text` on a line of
+/// its own.
+static DiagnosticEngine::HandlerTy appendTo(std::string &text) {
+  return [&text](Diagnostic &diagnostic) {
+    text += "\n  " + diagnostic.str();
+    return success();
+  };
 }
 
 /// The width of the host's widest vector registers in bytes.
@@ -161,14 +137,10 @@ static int64_t toCheckedBytes(uint64_t bytes) {
       std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max()));
 }
 
-/// Lowers a copy of `module` to linalg on tensors, where every tensor value
-/// is a buffer the compiled code may allocate, and checks each against
-/// `maxBufferBytes` (arguments and results together too). Returns the total
-/// iterations of the linalg ops: an estimate of one call's work (each
-/// function counted once). A module that does not lower is left to the real
-/// compile to report, with the work taken as "large".
-static llvm::Expected<uint64_t> checkBuffersAndEstimateWork(
-    ModuleOp module, func::FuncOp entry, int64_t maxBufferBytes) {
+/// Checks that the arguments and results of `entry` together fit in
+/// `maxBufferBytes`.
+static llvm::Error checkSignatureBytes(func::FuncOp entry,
+                                       int64_t maxBufferBytes) {
   uint64_t signatureBytes = 0;
   FunctionType type = entry.getFunctionType();
   for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults())) {
@@ -177,24 +149,19 @@ static llvm::Expected<uint64_t> checkBuffersAndEstimateWork(
       return bytes.takeError();
     signatureBytes = llvm::SaturatingAdd(signatureBytes, uint64_t(*bytes));
   }
-  if (llvm::Error tooLarge = checkBufferBytes(
-          toCheckedBytes(signatureBytes), maxBufferBytes,
-          "@" + entry.getSymName().str() + "'s arguments and results"))
-    return std::move(tooLarge);
+  return checkBufferBytes(toCheckedBytes(signatureBytes), maxBufferBytes,
+                          "@" + entry.getSymName().str() +
+                              "'s arguments and results");
+}
 
-  OwningOpRef<ModuleOp> clone = cloneForEntry(module, entry.getSymName());
-  ScopedDiagnosticHandler silence(module.getContext(),
-                                  [](Diagnostic &) { return success(); });
-  PassManager pm(module.getContext());
-  pm.addPass(createSymbolDCEPass());
-  pm.addPass(createEnsStdlib());
-  pm.addPass(createEnsAutodiff());
-  pm.addPass(createEnsBatch());
-  pm.addPass(createConvertEnsToLinalg());
-  if (failed(pm.run(*clone)))
-    return std::numeric_limits<uint64_t>::max();
+/// Checks each tensor value of `module`, ens lowered to linalg on tensors,
+/// where every tensor value is a buffer the compiled code may allocate,
+/// against `maxBufferBytes`. Returns the total iterations of the linalg
+/// ops: an estimate of one call's work (each function counted once).
+static llvm::Expected<uint64_t>
+checkBuffersAndEstimateWork(ModuleOp module, int64_t maxBufferBytes) {
   llvm::Error tooLarge = llvm::Error::success();
-  clone->walk([&](Operation *op) {
+  module->walk([&](Operation *op) {
     for (Type result : op->getResultTypes()) {
       auto tensor = dyn_cast<RankedTensorType>(result);
       if (!tensor || !tensor.hasStaticShape())
@@ -217,7 +184,7 @@ static llvm::Expected<uint64_t> checkBuffersAndEstimateWork(
   if (tooLarge)
     return std::move(tooLarge);
   uint64_t work = 0;
-  clone->walk([&](linalg::LinalgOp op) {
+  module->walk([&](linalg::LinalgOp op) {
     uint64_t iterations = 1;
     for (int64_t extent : op.getStaticLoopRanges())
       iterations = ShapedType::isDynamic(extent)
@@ -254,7 +221,7 @@ CpuExecutable::compile(ModuleOp module, StringRef entry,
   if (!host)
     return host.takeError();
 
-  cpu::PipelineOptions pipeline;
+  EnsCpuPipelineOptions pipeline;
   pipeline.vectorBytes = getVectorBytes(*host);
   pipeline.threads = options.threads > 0
                          ? options.threads
@@ -262,8 +229,28 @@ CpuExecutable::compile(ModuleOp module, StringRef entry,
   int64_t maxBufferBytes = options.maxBufferBytes > 0
                                ? options.maxBufferBytes
                                : getDefaultMaxBufferBytes();
+  if (llvm::Error tooLarge = checkSignatureBytes(function, maxBufferBytes))
+    return std::move(tooLarge);
+
+  // The program in linalg on tensors, once: the buffer check and the work
+  // estimate read it, and every lowering below starts from a copy of it.
+  MLIRContext *context = module.getContext();
+  OwningOpRef<ModuleOp> linalg = cloneForEntry(module, entry);
+  linalg->lookupSymbol(entry)->setAttr(
+      LLVM::LLVMDialect::getEmitCWrapperAttrName(), UnitAttr::get(context));
+  std::string frontDiagnostics;
+  {
+    ScopedDiagnosticHandler collect(context, appendTo(frontDiagnostics));
+    PassManager pm(context);
+    pm.addPass(createSymbolDCEPass());
+    buildEnsFrontPipeline(pm);
+    pm.addPass(createConvertEnsToLinalg());
+    if (failed(pm.run(*linalg)))
+      return error("cannot compile @" + entry +
+                   " for the CPU:" + frontDiagnostics);
+  }
   llvm::Expected<uint64_t> work =
-      checkBuffersAndEstimateWork(module, function, maxBufferBytes);
+      checkBuffersAndEstimateWork(*linalg, maxBufferBytes);
   if (!work)
     return work.takeError();
   // Waking threads costs more than a small program's whole step.
@@ -275,21 +262,14 @@ CpuExecutable::compile(ModuleOp module, StringRef entry,
   if (!openMP)
     pipeline.threads = 1;
 
-  // Lowers a copy of the module to the LLVM dialect with `pipeline`.
-  auto lower = [&](const cpu::PipelineOptions &pipeline)
+  // Lowers a copy of the linalg program to the LLVM dialect with `pipeline`.
+  auto lower = [&](const EnsCpuPipelineOptions &pipeline)
       -> llvm::Expected<OwningOpRef<ModuleOp>> {
-    OwningOpRef<ModuleOp> clone = cloneForEntry(module, entry);
-    clone->lookupSymbol(entry)->setAttr(
-        LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-        UnitAttr::get(module.getContext()));
-    std::string diagnostics;
-    ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &d) {
-      diagnostics += "\n  " + d.str();
-      return success();
-    });
-    PassManager pm(module.getContext());
-    pm.addPass(createSymbolDCEPass());
-    cpu::buildPipeline(pm, pipeline);
+    OwningOpRef<ModuleOp> clone = linalg->clone();
+    std::string diagnostics = frontDiagnostics;
+    ScopedDiagnosticHandler collect(context, appendTo(diagnostics));
+    PassManager pm(context);
+    buildEnsCpuPipeline(pm, pipeline);
     if (failed(pm.run(*clone)))
       return error("cannot compile @" + entry + " for the CPU:" + diagnostics);
     return std::move(clone);

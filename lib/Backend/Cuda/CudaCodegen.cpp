@@ -23,19 +23,16 @@
 
 #include "KernelBody.h"
 
+#include "ens/Backend/Cuda/Passes.h"
 #include "ens/Backend/CudaBackend.h"
 #include "ens/Backend/Liveness.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
-#include "ens/Fusion/Passes.h"
-#include "ens/Support/BoundedRewrites.h"
 #include "ens/Support/Escape.h"
 #include "ens/Support/Sizes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -1634,27 +1631,14 @@ mlir::ens::cuda::generateCuda(ModuleOp module, StringRef entry,
   PassManager front(context);
   // Only what the entry calls is compiled.
   front.addPass(createSymbolDCEPass());
-  front.addPass(createEnsStdlib());
-  front.addPass(createEnsAutodiff());
-  front.addPass(createEnsBatch());
+  buildEnsFrontPipeline(front);
   if (failed(front.run(*clone)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
   tagEnsOps(*clone);
 
   PassManager pm(context);
-  buildLinalgFusionPipeline(pm, /*minMemberWork=*/0);
-  pm.addPass(createBoundedCanonicalizerPass());
-  // Static: the pass keeps a reference to the options' filter function.
-  static const bufferization::BufferResultsToOutParamsOpts outParams = [] {
-    bufferization::BufferResultsToOutParamsOpts options;
-    options.hoistStaticAllocs = false;
-    return options;
-  }();
-  buildBufferizationPipeline(pm, outParams);
-  // A loop that wrote a result in place now copies each slice onto itself
-  // through two equal views; once they are one, the copies fold away.
-  pm.addPass(createCSEPass());
-  pm.addPass(createBoundedCanonicalizerPass());
+  pm.addPass(createConvertEnsToLinalg());
+  buildEnsCudaPipeline(pm);
   if (failed(pm.run(*clone)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
 

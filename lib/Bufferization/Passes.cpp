@@ -1,32 +1,19 @@
-//===- Pipelines.cpp - Pass sequences both backends run -------------------===//
+//===- Passes.cpp - The bufferization stage both backends run -------------===//
 //
-// The CPU and CUDA backends lower and fuse alike and bufferize alike;
-// between and after these sequences each runs passes of its own.
+// From linalg on tensors to linalg on buffers, with every result of the
+// entry written into a buffer the caller provides.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Fusion/Passes.h"
+#include "ens/Bufferization/Passes.h"
 
-#include "ens/Conversion/Passes.h"
 #include "ens/Support/BoundedRewrites.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::ens;
-
-void mlir::ens::buildLinalgFusionPipeline(OpPassManager &pm,
-                                          int64_t minMemberWork) {
-  pm.addPass(createConvertEnsToLinalg());
-  pm.addPass(createInlinerPass());
-  pm.addPass(createSymbolDCEPass());
-  pm.addPass(createBoundedCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createEnsFuseElementwise());
-  pm.addPass(createBoundedCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createEnsFuseMembers({minMemberWork}));
-}
 
 void mlir::ens::buildBufferizationPipeline(
     OpPassManager &pm,

@@ -5,11 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Fusion/Passes.h"
+#include "ens/Bufferization/Passes.h"
 
 namespace mlir::ens {
 #define GEN_PASS_DEF_ENSFORWARDRESULTS
-#include "ens/Fusion/Passes.h.inc"
+#include "ens/Bufferization/Passes.h.inc"
 } // namespace mlir::ens
 
 using namespace mlir;

@@ -1,0 +1,220 @@
+//===- Passes.td - CPU backend passes ----------------------*- tablegen -*-===//
+//
+// The passes of the CPU backend's own, which ens-cpu-pipeline runs between
+// the upstream passes that take fused linalg on tensors to the LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_BACKEND_CPU_PASSES_TD
+#define ENS_BACKEND_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def EnsCpuTileAndVectorize
+    : Pass<"ens-cpu-tile-and-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops over threads and registers and vectorize them";
+  let description = [{
+    Cuts every linalg op on tensors with static shapes into register tiles
+    and turns each register tile into vector code. The vector loop is the
+    innermost dimension of the result for a contraction (each step of the
+    reduction is then an outer product) and otherwise the innermost
+    dimension of the largest operand; a register tile holds one vector
+    along it, and for a contraction `8` rows of the result, so that 8
+    accumulators stay in registers while the reduction runs. Tiles divide
+    the loops evenly, so shapes stay static; the loops over them are
+    `scf.for`, reductions innermost.
+
+    With more than one thread (`threads`), an op of at least 16384 loop
+    iterations outside a loop over members first has its first parallel
+    loop tiled into an `scf.forall`, about one chunk per thread. Ops of i1,
+    full reductions to a scalar and ops with dynamic shapes stay as they
+    are; they become loops later.
+
+    Vectorization is followed by what upstream's
+    `vectorize_children_and_apply_patterns` applies: multiplications
+    reduced along a dimension become `vector.contract`, and transfers
+    through slices read the whole tensor at an offset.
+
+    Before (`vector-bytes=16`: 4 lanes of f32):
+
+    ```mlir
+    %r = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x8xf32>)
+        outs(%fill : tensor<8x8xf32>) -> tensor<8x8xf32>
+    ```
+
+    After, a loop over two register tiles of 8 rows by 4 columns, each
+    reducing over 16 steps:
+
+    ```mlir
+    %r = scf.for %j = %c0 to %c8 step %c4 iter_args(%acc = %fill) {
+      %t = scf.for %k = %c0 to %c16 step %c1 iter_args(%tile = %acc) {
+        %va = vector.transfer_read %a[%c0, %k] ... : tensor<8x16xf32>, vector<8x1xf32>
+        %vb = vector.transfer_read %b[%k, %j] ... : tensor<16x8xf32>, vector<1x4xf32>
+        %vc = vector.transfer_read %tile[%c0, %j] ... : tensor<8x8xf32>, vector<8x4xf32>
+        %m = vector.contract {...} %va, %vb, %vc
+            : vector<8x1xf32>, vector<1x4xf32> into vector<8x4xf32>
+        %w = vector.transfer_write %m, %tile[%c0, %j] ... : vector<8x4xf32>, tensor<8x8xf32>
+        scf.yield %w : tensor<8x8xf32>
+      }
+      scf.yield %t : tensor<8x8xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads that will run the code: with more than one, large ops "
+           "are split into an scf.forall">,
+    Option<"vectorBytes", "vector-bytes", "unsigned", /*default=*/"16",
+           "The width of the target's widest vector registers in bytes">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def EnsCpuHoistTransfers
+    : Pass<"ens-cpu-hoist-transfers", "::mlir::func::FuncOp"> {
+  let summary = "Hoist loop-invariant vector transfers out of scf.for loops";
+  let description = [{
+    Keeps the accumulators of reduction loops in registers: where each
+    iteration of an `scf.for` reads a vector from a buffer at indices that
+    do not change in the loop and writes it back at the end, the read moves
+    before the loop, the write after it, and the vector becomes a value the
+    loop carries. Runs after bufferization, on memrefs.
+
+    Before:
+
+    ```mlir
+    scf.for %k = %c0 to %c16 step %c1 {
+      %acc = vector.transfer_read %out[%c0, %c0], %zero : memref<8x4xf32>, vector<8x4xf32>
+      %r = vector.contract {...} %va, %vb, %acc : ... into vector<8x4xf32>
+      vector.transfer_write %r, %out[%c0, %c0] : vector<8x4xf32>, memref<8x4xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %init = vector.transfer_read %out[%c0, %c0], %zero : memref<8x4xf32>, vector<8x4xf32>
+    %sum = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %init) -> (vector<8x4xf32>) {
+      %r = vector.contract {...} %va, %vb, %acc : ... into vector<8x4xf32>
+      scf.yield %r : vector<8x4xf32>
+    }
+    vector.transfer_write %sum, %out[%c0, %c0] : vector<8x4xf32>, memref<8x4xf32>
+    ```
+  }];
+}
+
+def EnsCpuLowerVectors : Pass<"ens-cpu-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Lower vector ops to 1-D vector ops and FMAs";
+  let description = [{
+    Lowers vector ops, in stages, to the 1-D vector ops that LLVM turns
+    into good code: `vector.contract` to outer products and those to FMAs
+    along the rows, n-D transfers to 1-D loads and stores, reductions along
+    outer dimensions to elementwise arithmetic, transposes to shuffles.
+    Each stage is its own bounded rewrite, with no canonicalization mixed
+    in: together with these patterns it can rewrite without end.
+
+    Before:
+
+    ```mlir
+    %r = vector.contract {indexing_maps = [...], iterator_types =
+           ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+        %a, %b, %acc : vector<2x1xf32>, vector<1x4xf32> into vector<2x4xf32>
+    ```
+
+    After, one FMA per row of the result:
+
+    ```mlir
+    %b0 = vector.extract %b[0] : vector<4xf32> from vector<1x4xf32>
+    %a0 = vector.extract %a[0, 0] : f32 from vector<2x1xf32>
+    %s0 = vector.splat %a0 : vector<4xf32>
+    %c0 = vector.extract %acc[0] : vector<4xf32> from vector<2x4xf32>
+    %r0 = vector.fma %s0, %b0, %c0 : vector<4xf32>
+    %t0 = vector.insert %r0, %zero [0] : vector<4xf32> into vector<2x4xf32>
+    %a1 = vector.extract %a[1, 0] : f32 from vector<2x1xf32>
+    ...
+    %r = vector.insert %r1, %t0 [1] : vector<4xf32> into vector<2x4xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def EnsCpuApproximateTanh
+    : Pass<"ens-cpu-approximate-tanh", "::mlir::ModuleOp"> {
+  let summary = "Replace f32 tanh with a vectorizable polynomial approximation";
+  let description = [{
+    Replaces `math.tanh` on f32 (scalars and vectors) with upstream's
+    polynomial approximation, a rational function of clamped inputs in
+    `arith` ops. The approximation vectorizes; the libm call it replaces
+    would be made once per element. Other math ops are left to the
+    conversions that follow.
+
+    Before:
+
+    ```mlir
+    %t = math.tanh %x : vector<4xf32>
+    ```
+
+    After (abridged):
+
+    ```mlir
+    %0 = arith.cmpf ult, %x, %bound : vector<4xf32>
+    %1 = arith.select %0, %x, %bound : vector<4xi1>, vector<4xf32>
+    %2 = arith.cmpf ugt, %1, %minus_bound : vector<4xf32>
+    %clamped = arith.select %2, %1, %minus_bound : vector<4xi1>, vector<4xf32>
+    %abs = math.absf %x : vector<4xf32>
+    %tiny = arith.cmpf olt, %abs, %threshold : vector<4xf32>
+    %x2 = arith.mulf %clamped, %clamped : vector<4xf32>
+    %p0 = math.fma %x2, %alpha13, %alpha11 : vector<4xf32>
+    ...
+    %odd = arith.mulf %clamped, %p : vector<4xf32>
+    ...
+    %ratio = arith.divf %odd, %q : vector<4xf32>
+    %t = arith.select %tiny, %clamped, %ratio : vector<4xi1>, vector<4xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def EnsCpuScheduleDynamically
+    : Pass<"ens-cpu-schedule-dynamically", "::mlir::ModuleOp"> {
+  let summary = "Give OpenMP worksharing loops a dynamic schedule";
+  let description = [{
+    Hands out the iterations of every `omp.wsloop` one at a time, to
+    whichever thread is free: a thread that the system preempts, or that
+    gets the slower members of an ensemble, then holds up no one.
+
+    Before:
+
+    ```mlir
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c128) step (%c1) { ... }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    omp.wsloop schedule(dynamic) {
+      omp.loop_nest (%i) : index = (%c0) to (%c128) step (%c1) { ... }
+    }
+    ```
+  }];
+}
+
+#endif // ENS_BACKEND_CPU_PASSES_TD

@@ -1,0 +1,28 @@
+//===- Passes.h - CUDA backend pipeline -------------------------*- C++ -*-===//
+//
+// The passes that take linalg on tensors to the linalg on buffers from
+// which the CUDA backend emits its kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_BACKEND_CUDA_PASSES_H
+#define ENS_BACKEND_CUDA_PASSES_H
+
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::ens {
+
+/// Adds ens-cuda-pipeline: the passes from linalg on tensors, as
+/// convert-ens-to-linalg leaves it, to the linalg on buffers that the CUDA
+/// code generator reads. They fuse every run of batched ops into one loop
+/// over the members (one kernel), bufferize with every result of a
+/// function written into a buffer its caller provides, and fold the copies
+/// that bufferization leaves between equal views.
+void buildEnsCudaPipeline(OpPassManager &pm);
+
+/// Registers the ens-cuda-pipeline pipeline with the pass registry.
+void registerEnsCudaPipeline();
+
+} // namespace mlir::ens
+
+#endif // ENS_BACKEND_CUDA_PASSES_H

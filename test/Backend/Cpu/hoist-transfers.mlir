@@ -1,0 +1,67 @@
+// RUN: ens-opt %s --split-input-file --ens-cpu-hoist-transfers | FileCheck %s
+
+// The accumulator of a reduction loop, read and written at the same indices
+// in every iteration, is read once before the loop, carried through it in a
+// register and written once after it. The operands read at indices that
+// change stay in the loop.
+// CHECK-LABEL: func.func @accumulator
+// CHECK-SAME:    (%[[A:.*]]: memref<8x16xf32>, %[[B:.*]]: memref<16x4xf32>, %[[OUT:.*]]: memref<8x4xf32>)
+// CHECK:         %[[INIT:.*]] = vector.transfer_read %[[OUT]][%c0, %c0]{{.*}} : memref<8x4xf32>, vector<8x4xf32>
+// CHECK-NEXT:    %[[SUM:.*]] = scf.for %[[K:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<8x4xf32>)
+// CHECK-NEXT:      %[[VA:.*]] = vector.transfer_read %[[A]][%c0, %[[K]]]
+// CHECK-NEXT:      %[[VB:.*]] = vector.transfer_read %[[B]][%[[K]], %c0]
+// CHECK-NEXT:      %[[R:.*]] = vector.contract {{.*}} %[[VA]], %[[VB]], %[[ACC]]
+// CHECK-NEXT:      scf.yield %[[R]] : vector<8x4xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    vector.transfer_write %[[SUM]], %[[OUT]][%c0, %c0]{{.*}} : vector<8x4xf32>, memref<8x4xf32>
+// CHECK-NEXT:    return
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @accumulator(%a: memref<8x16xf32>, %b: memref<16x4xf32>,
+                       %out: memref<8x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %k = %c0 to %c16 step %c1 {
+    %va = vector.transfer_read %a[%c0, %k], %zero {in_bounds = [true, true]}
+        : memref<8x16xf32>, vector<8x1xf32>
+    %vb = vector.transfer_read %b[%k, %c0], %zero {in_bounds = [true, true]}
+        : memref<16x4xf32>, vector<1x4xf32>
+    %acc = vector.transfer_read %out[%c0, %c0], %zero
+        {in_bounds = [true, true]} : memref<8x4xf32>, vector<8x4xf32>
+    %r = vector.contract {indexing_maps = [#a, #b, #c],
+                          iterator_types = ["parallel", "parallel",
+                                            "reduction"],
+                          kind = #vector.kind<add>}
+        %va, %vb, %acc : vector<8x1xf32>, vector<1x4xf32> into vector<8x4xf32>
+    vector.transfer_write %r, %out[%c0, %c0] {in_bounds = [true, true]}
+        : vector<8x4xf32>, memref<8x4xf32>
+  }
+  return
+}
+
+// -----
+
+// A vector read and written at indices that change with the loop is a
+// different vector in each iteration: nothing moves.
+// CHECK-LABEL: func.func @moving
+// CHECK:         scf.for %[[I:.*]] =
+// CHECK-NEXT:      %[[V:.*]] = vector.transfer_read %{{.*}}[%[[I]]]
+// CHECK-NEXT:      %[[E:.*]] = math.exp %[[V]]
+// CHECK-NEXT:      vector.transfer_write %[[E]], %{{.*}}[%[[I]]]
+func.func @moving(%buffer: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c64 step %c4 {
+    %v = vector.transfer_read %buffer[%i], %zero {in_bounds = [true]}
+        : memref<64xf32>, vector<4xf32>
+    %e = math.exp %v : vector<4xf32>
+    vector.transfer_write %e, %buffer[%i] {in_bounds = [true]}
+        : vector<4xf32>, memref<64xf32>
+  }
+  return
+}

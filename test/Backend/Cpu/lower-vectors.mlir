@@ -1,0 +1,76 @@
+// RUN: ens-opt %s --split-input-file --ens-cpu-lower-vectors \
+// RUN:   | FileCheck %s --implicit-check-not=vector.contract \
+// RUN:       --implicit-check-not=vector.outerproduct \
+// RUN:       --implicit-check-not=vector.transfer_read \
+// RUN:       --implicit-check-not=vector.multi_reduction \
+// RUN:       --implicit-check-not=vector.transpose
+
+// A contraction of a 2x1 column and a 1x4 row into a 2x4 accumulator (one
+// step of a register tile's reduction) becomes one FMA per row: the row of
+// %b times a broadcast element of %a, plus that row of the accumulator.
+// CHECK-LABEL: func.func @contract
+// CHECK-SAME:    (%[[A:.*]]: vector<2x1xf32>, %[[B:.*]]: vector<1x4xf32>, %[[ACC:.*]]: vector<2x4xf32>)
+// CHECK:         %[[ROW:.*]] = vector.extract %[[B]][0] : vector<4xf32> from vector<1x4xf32>
+// CHECK:         %[[A0:.*]] = vector.extract %[[A]][0, 0] : f32 from vector<2x1xf32>
+// CHECK:         %[[S0:.*]] = vector.splat %[[A0]] : vector<4xf32>
+// CHECK:         %[[C0:.*]] = vector.extract %[[ACC]][0] : vector<4xf32> from vector<2x4xf32>
+// CHECK:         %[[R0:.*]] = vector.fma %[[S0]], %[[ROW]], %[[C0]] : vector<4xf32>
+// CHECK:         %[[A1:.*]] = vector.extract %[[A]][1, 0] : f32 from vector<2x1xf32>
+// CHECK:         %[[S1:.*]] = vector.splat %[[A1]] : vector<4xf32>
+// CHECK:         %[[C1:.*]] = vector.extract %[[ACC]][1] : vector<4xf32> from vector<2x4xf32>
+// CHECK:         %[[R1:.*]] = vector.fma %[[S1]], %[[ROW]], %[[C1]] : vector<4xf32>
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @contract(%a: vector<2x1xf32>, %b: vector<1x4xf32>,
+                    %acc: vector<2x4xf32>) -> vector<2x4xf32> {
+  %r = vector.contract {indexing_maps = [#a, #b, #c],
+                        iterator_types = ["parallel", "parallel", "reduction"],
+                        kind = #vector.kind<add>}
+      %a, %b, %acc : vector<2x1xf32>, vector<1x4xf32> into vector<2x4xf32>
+  return %r : vector<2x4xf32>
+}
+
+// -----
+
+// A 2-D transfer becomes a 1-D load per row.
+// CHECK-LABEL: func.func @transfer
+// CHECK-SAME:    (%[[M:.*]]: memref<2x4xf32>)
+// CHECK-DAG:     %[[I0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[I1:.*]] = arith.constant 1 : index
+// CHECK:         vector.load %[[M]][%[[I0]], %[[I0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK:         vector.load %[[M]][%[[I1]], %[[I0]]] : memref<2x4xf32>, vector<4xf32>
+func.func @transfer(%m: memref<2x4xf32>) -> vector<2x4xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %v = vector.transfer_read %m[%c0, %c0], %zero {in_bounds = [true, true]}
+      : memref<2x4xf32>, vector<2x4xf32>
+  return %v : vector<2x4xf32>
+}
+
+// -----
+
+// A reduction along the outer dimension adds whole rows.
+// CHECK-LABEL: func.func @reduce
+// CHECK-SAME:    (%[[V:.*]]: vector<4x8xf32>, %[[ACC:.*]]: vector<8xf32>)
+// CHECK:         %[[V0:.*]] = vector.extract %[[V]][0] : vector<8xf32> from vector<4x8xf32>
+// CHECK-NEXT:    %[[S0:.*]] = arith.addf %[[V0]], %[[ACC]] : vector<8xf32>
+// CHECK:         %[[S1:.*]] = arith.addf %{{.*}}, %[[S0]] : vector<8xf32>
+// CHECK:         %[[S2:.*]] = arith.addf %{{.*}}, %[[S1]] : vector<8xf32>
+// CHECK:         %[[S3:.*]] = arith.addf %{{.*}}, %[[S2]] : vector<8xf32>
+// CHECK-NEXT:    return %[[S3]]
+func.func @reduce(%v: vector<4x8xf32>, %acc: vector<8xf32>) -> vector<8xf32> {
+  %r = vector.multi_reduction <add>, %v, %acc [0]
+      : vector<4x8xf32> to vector<8xf32>
+  return %r : vector<8xf32>
+}
+
+// -----
+
+// A transpose becomes a shuffle of the flattened rows.
+// CHECK-LABEL: func.func @transpose
+// CHECK:         vector.shuffle %{{.*}}, %{{.*}} [0, 4, 1, 5, 2, 6, 3, 7] : vector<8xf32>, vector<8xf32>
+func.func @transpose(%v: vector<2x4xf32>) -> vector<4x2xf32> {
+  %t = vector.transpose %v, [1, 0] : vector<2x4xf32> to vector<4x2xf32>
+  return %t : vector<4x2xf32>
+}

@@ -1,0 +1,101 @@
+// RUN: ens-opt %s --split-input-file --ens-cpu-tile-and-vectorize \
+// RUN:   | FileCheck %s --implicit-check-not=linalg.
+// RUN: ens-opt %s --split-input-file \
+// RUN:   --ens-cpu-tile-and-vectorize="threads=2 vector-bytes=64" \
+// RUN:   | FileCheck %s --check-prefix=THREADS --implicit-check-not=linalg.
+
+// A contraction becomes register tiles of 8 rows by one vector (4 lanes of
+// f32 in 16 bytes), each reducing over k: a vector.contract of an 8x1 column
+// of %a and a 1x4 row of %b into the 8x4 accumulator. The fill is written a
+// vector at a time.
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME:    (%[[A:.*]]: tensor<8x16xf32>, %[[B:.*]]: tensor<16x8xf32>)
+// CHECK-NOT:     scf.forall
+// CHECK:         %[[FILLED:.*]] = scf.for
+// CHECK:           vector.transfer_write {{.*}} : vector<1x4xf32>, tensor<8x8xf32>
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c4 iter_args(%{{.*}} = %[[FILLED]])
+// CHECK-NEXT:      scf.for %[[K:.*]] = %{{.*}} to %c16 step %c1 iter_args(%[[TILE:.*]] = %{{.*}})
+// CHECK-NEXT:        %[[VA:.*]] = vector.transfer_read %[[A]][%c0, %[[K]]]{{.*}} : tensor<8x16xf32>, vector<8x1xf32>
+// CHECK-NEXT:        %[[VB:.*]] = vector.transfer_read %[[B]][%[[K]], %[[J]]]{{.*}} : tensor<16x8xf32>, vector<1x4xf32>
+// CHECK-NEXT:        %[[ACC:.*]] = vector.transfer_read %[[TILE]][%c0, %[[J]]]{{.*}} : tensor<8x8xf32>, vector<8x4xf32>
+// CHECK-NEXT:        %[[SUM:.*]] = vector.contract {{.*}} %[[VA]], %[[VB]], %[[ACC]] : vector<8x1xf32>, vector<1x4xf32> into vector<8x4xf32>
+// CHECK-NEXT:        vector.transfer_write %[[SUM]], %[[TILE]][%c0, %[[J]]]{{.*}} : vector<8x4xf32>, tensor<8x8xf32>
+// THREADS-LABEL: func.func @matmul
+// THREADS-NOT:     scf.forall
+// THREADS:         vector.contract {{.*}} : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
+func.func @matmul(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>)
+    -> tensor<8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<8x8xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<8x8xf32>)
+      -> tensor<8x8xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x8xf32>)
+      outs(%fill : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}
+
+// -----
+
+// An op of 64 x 512 iterations: on one thread, one loop nest over vectors;
+// on two, its rows are spread over an scf.forall first, and the vectors are
+// as wide as 64 bytes allow.
+// CHECK-LABEL: func.func @tanh
+// CHECK-NOT:     scf.forall
+// CHECK:         scf.for {{.*}} step %c1
+// CHECK-NEXT:      scf.for {{.*}} step %c4
+// CHECK-NEXT:        vector.transfer_read {{.*}} : tensor<64x512xf32>, vector<1x4xf32>
+// CHECK-NEXT:        math.tanh {{.*}} : vector<1x4xf32>
+// CHECK-NEXT:        vector.transfer_write {{.*}} : vector<1x4xf32>, tensor<64x512xf32>
+// THREADS-LABEL: func.func @tanh
+// THREADS:         scf.forall (%[[ROW:.*]]) in (64)
+// THREADS:           scf.for %[[COL:.*]] = %c0 to %c512 step %c16
+// THREADS-NEXT:        vector.transfer_read %{{.*}}[%[[ROW]], %[[COL]]]{{.*}} : tensor<64x512xf32>, vector<1x16xf32>
+// THREADS-NEXT:        math.tanh {{.*}} : vector<1x16xf32>
+// THREADS:           tensor.parallel_insert_slice {{.*}}[%[[ROW]], 0] [1, 512] [1, 1] : tensor<1x512xf32> into tensor<64x512xf32>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @tanh(%x: tensor<64x512xf32>) -> tensor<64x512xf32> {
+  %empty = tensor.empty() : tensor<64x512xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x512xf32>) outs(%empty : tensor<64x512xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  } -> tensor<64x512xf32>
+  return %r : tensor<64x512xf32>
+}
+
+// -----
+
+// In a loop over members, which is what runs on the threads, an op is cut
+// into register tiles only, however large.
+// THREADS-LABEL: func.func @in_member_loop
+// THREADS:         scf.forall (%{{.*}}) in (4)
+// THREADS-NOT:       scf.forall
+// THREADS:           scf.for {{.*}} step %c1
+// THREADS-NEXT:        scf.for {{.*}} step %c16
+// THREADS-NEXT:          vector.transfer_read {{.*}} : tensor<4x128x128xf32>, vector<1x16xf32>
+// THREADS:           scf.forall.in_parallel
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @in_member_loop(%x: tensor<4x128x128xf32>)
+    -> tensor<4x128x128xf32> {
+  %init = tensor.empty() : tensor<4x128x128xf32>
+  %r = scf.forall (%m) in (4) shared_outs(%out = %init)
+      -> (tensor<4x128x128xf32>) {
+    %xm = tensor.extract_slice %x[%m, 0, 0] [1, 128, 128] [1, 1, 1]
+        : tensor<4x128x128xf32> to tensor<128x128xf32>
+    %e = tensor.empty() : tensor<128x128xf32>
+    %t = linalg.generic {indexing_maps = [#id, #id],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%xm : tensor<128x128xf32>) outs(%e : tensor<128x128xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %v = math.tanh %in : f32
+      linalg.yield %v : f32
+    } -> tensor<128x128xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %t into %out[%m, 0, 0] [1, 128, 128]
+          [1, 1, 1] : tensor<128x128xf32> into tensor<4x128x128xf32>
+    }
+  }
+  return %r : tensor<4x128x128xf32>
+}
