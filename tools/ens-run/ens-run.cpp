@@ -191,8 +191,8 @@ cl::opt<int64_t> maxBufferBytes(
 
 cl::opt<std::string> cudaDump(
     "cuda-dump", cl::Hidden,
-    cl::desc("With --backend=cuda-emu, write the CUDA source, launch plan "
-             "and NVRTC logs for sm_80 and sm_90 to DIR"),
+    cl::desc("With --backend=cuda-emu, write the CUDA source, launch plan, "
+             "and NVRTC logs and CUBINs for sm_80 and sm_90 to DIR"),
     cl::value_desc("DIR"));
 cl::opt<std::string> cudaCompile(
     "cuda-nvrtc-compile", cl::Hidden,
@@ -268,8 +268,11 @@ runCuda(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
           cuda::compileWithNvrtc(program->source, name, arch);
       if (!compiled)
         return compiled.takeError();
-      if (!cudaDump.empty())
+      if (!cudaDump.empty()) {
         write(("nvrtc-" + arch + ".log").str(), compiled->log);
+        write((entry.getSymName() + "." + arch + ".cubin").str(),
+              compiled->cubin);
+      }
     }
   if (backend == Backend::Cuda) {
     cuda::DeviceOptions options;
