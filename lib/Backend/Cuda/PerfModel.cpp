@@ -1,8 +1,8 @@
 //===- PerfModel.cpp - Static time estimates for CUDA kernels -------------===//
 //
 // The model charges each launch the slowest of its throughput terms on the
-// busiest SM (arithmetic, instruction issue, the L1/shared-memory data path,
-// and its share of L2 and DRAM bandwidth), or the DRAM latency its resident
+// busiest SM (arithmetic, instruction issue, load/store units, the
+// L1/shared-memory data path, and its share of L2 and DRAM bandwidth), or the DRAM latency its resident
 // warps cannot hide, plus a fixed launch cost. Work is counted on the
 // busiest SM, which runs ceil(blocks / SMs) blocks, so a partial last wave
 // costs as much as a full one. docs/cuda.md describes the model and cites
@@ -40,6 +40,7 @@ static GpuSpec makeDatacenterSpec() {
   GpuSpec spec;
   spec.issuePerClockPerSm = 4;         // 4 schedulers per SM [A100-WP].
   spec.sharedBytesPerClockPerSm = 128; // 32 banks x 4 B [CUDA-PG].
+  spec.loadStoreUnitsPerSm = 32;       // 8 per SM partition [A100-WP].
   spec.maxThreadsPerSm = 2048;         // [CUDA-PG]
   spec.maxBlocksPerSm = 32;            // [CUDA-PG]
   spec.regsPerSm = 65536;              // [CUDA-PG]
@@ -85,7 +86,7 @@ const GpuSpec &cuda::getH100Sxm() {
     spec.name = "H100-SXM5-80GB";
     spec.computeMajor = 9;
     spec.smCount = 132;        // [H100-WP]
-    spec.fp32LanesPerSm = 128; // [H100-WP]
+    spec.fp32LanesPerSm = 128; // [H100-WP]; 8 LD/ST units per partition.
     // 67 TFLOP/s FP32 [H100-DS] = 2 x 128 lanes x 132 SMs x 1.98 GHz.
     spec.clockGHz = 1.98;
     spec.tf32Tflops = 494.7; // Dense TF32 (989 with sparsity) [H100-DS].
@@ -108,7 +109,8 @@ const GpuSpec &cuda::getRtxA6000() {
     spec.computeMajor = 8;
     spec.computeMinor = 6;
     spec.smCount = 84;         // [GA102-WP], [A6000-DS]: 10752 CUDA cores.
-    spec.fp32LanesPerSm = 128; // [GA102-WP]
+    spec.fp32LanesPerSm = 128;     // [GA102-WP]
+    spec.loadStoreUnitsPerSm = 16; // 4 per SM partition [GA102-WP].
     // 38.7 TFLOP/s FP32 [A6000-DS] = 2 x 128 lanes x 84 SMs x 1.80 GHz.
     spec.clockGHz = 1.80;
     spec.tf32Tflops = 77.4; // Dense TF32, half of dense FP16 [GA102-WP].
@@ -202,11 +204,13 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
                             : (kernel.tensorCores ? 0 : fp32Instructions);
   estimate.issueUs =
       instructions * share / (gpu.issuePerClockPerSm * clock) * 1e6;
+  estimate.lsuUs = kernel.memoryInstructions * share *
+                   (32.0 / gpu.loadStoreUnitsPerSm) / clock * 1e6;
   estimate.sharedUs =
       kernel.sharedBytes * share / (gpu.sharedBytesPerClockPerSm * clock) *
       1e6;
   // L2 and DRAM bandwidth are shared evenly by the SMs.
-  double l2Bytes = kernel.l2Bytes > 0 ? kernel.l2Bytes : kernel.dramBytes;
+  double l2Bytes = std::max(kernel.l2Bytes, kernel.dramBytes);
   estimate.l2Us = l2Bytes * share / (gpu.l2GBs * 1e9 / sms) * 1e6;
   estimate.dramUs =
       kernel.dramBytes * share / (gpu.dramGBs * 1e9 / sms) * 1e6;
@@ -220,23 +224,24 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
   double chain = estimate.waves * kernel.dependentLoadsPerThread * latency;
   estimate.latencyUs = std::max(hidden, chain) * 1e6;
 
-  std::pair<double, StringRef> terms[] = {
-      {estimate.computeUs, "compute"}, {estimate.issueUs, "issue"},
-      {estimate.sharedUs, "shared"},   {estimate.l2Us, "l2"},
-      {estimate.dramUs, "dram"},       {estimate.latencyUs, "latency"}};
-  auto *binding = std::max_element(
-      std::begin(terms), std::end(terms),
-      [](const auto &a, const auto &b) { return a.first < b.first; });
+  // The slowest term binds; every term scales with the launches.
+  struct Term {
+    double *us;
+    StringRef name;
+  } terms[] = {{&estimate.computeUs, "compute"}, {&estimate.issueUs, "issue"},
+               {&estimate.lsuUs, "lsu"},         {&estimate.sharedUs, "shared"},
+               {&estimate.l2Us, "l2"},           {&estimate.dramUs, "dram"},
+               {&estimate.latencyUs, "latency"}};
+  const Term *binding = &terms[0];
+  for (const Term &term : terms)
+    if (*term.us > *binding->us)
+      binding = &term;
+  estimate.bound = *binding->us > 0 ? binding->name : "launch";
   double launches = std::max<int64_t>(kernel.launches, 0);
+  for (Term &term : terms)
+    *term.us *= launches;
   estimate.launchUs = gpu.launchUs * launches;
-  estimate.us = binding->first * launches + estimate.launchUs;
-  estimate.bound = binding->first > 0 ? binding->second : "launch";
-  estimate.computeUs *= launches;
-  estimate.issueUs *= launches;
-  estimate.sharedUs *= launches;
-  estimate.l2Us *= launches;
-  estimate.dramUs *= launches;
-  estimate.latencyUs *= launches;
+  estimate.us = *binding->us + estimate.launchUs;
 
   double peak = kernel.tensorCores ? gpu.tf32Tflops * 1e12
                                    : gpu.getPeakFp32();

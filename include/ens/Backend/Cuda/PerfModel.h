@@ -38,6 +38,9 @@ struct GpuSpec {
   /// Bytes per clock per SM through the L1/shared-memory data path: one
   /// 128-byte wavefront.
   int sharedBytesPerClockPerSm = 128;
+  /// Load/store units per SM: a warp's memory instruction takes 32 / units
+  /// clocks of its SM to issue to the L1/shared-memory pipeline.
+  int loadStoreUnitsPerSm = 32;
   /// L2 and DRAM bandwidth in GB/s.
   double l2GBs = 0, dramGBs = 0;
   /// Latency of a load that misses in L2, in nanoseconds.
@@ -75,8 +78,8 @@ struct KernelDescription {
   bool tensorCores = false;
   /// Bytes moved from DRAM: each byte the kernel needs once (unique).
   double dramBytes = 0;
-  /// Bytes the SMs fetch from L2 (DRAM bytes included; 0 means the same as
-  /// `dramBytes`).
+  /// Bytes the SMs fetch from L2; never fewer than `dramBytes`, which pass
+  /// through L2.
   double l2Bytes = 0;
   /// Bytes through the L1/shared-memory data path, counted in 128-byte
   /// wavefronts: a warp access touching n distinct 128-byte lines (global)
@@ -84,6 +87,8 @@ struct KernelDescription {
   double sharedBytes = 0;
   /// Warp instructions issued in all, if known (0: only the FP32 ones).
   double warpInstructions = 0;
+  /// Warp load and store instructions to global and shared memory, if known.
+  double memoryInstructions = 0;
   /// Longest chain of dependent global loads per thread: each costs a DRAM
   /// latency that only other warps can hide.
   double dependentLoadsPerThread = 0;
@@ -105,16 +110,16 @@ struct Estimate {
   /// The estimate and the roofline bound, max(FLOPs / peak, DRAM bytes /
   /// DRAM bandwidth), which it never undercuts.
   double us = 0, rooflineUs = 0;
-  /// The terms: arithmetic, instruction issue, L1/shared, L2 and DRAM
-  /// throughput, DRAM latency not hidden, launch cost.
-  double computeUs = 0, issueUs = 0, sharedUs = 0, l2Us = 0, dramUs = 0,
-         latencyUs = 0, launchUs = 0;
+  /// The terms: arithmetic, instruction issue, load/store units, L1/shared,
+  /// L2 and DRAM throughput, DRAM latency not hidden, launch cost.
+  double computeUs = 0, issueUs = 0, lsuUs = 0, sharedUs = 0, l2Us = 0,
+         dramUs = 0, latencyUs = 0, launchUs = 0;
   /// Resident blocks per SM (0 if the launch cannot run at all) and waves of
   /// the grid over the SMs, the last possibly partial.
   int blocksPerSm = 0;
   double waves = 0;
-  /// The term that binds: "compute", "issue", "shared", "l2", "dram",
-  /// "latency" or "launch".
+  /// The term that binds: "compute", "issue", "lsu", "shared", "l2",
+  /// "dram", "latency" or "launch".
   StringRef bound;
 };
 
