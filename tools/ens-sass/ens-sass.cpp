@@ -94,6 +94,7 @@ struct Counts {
   }
 };
 
+/// A kernel's SASS, and the bytes ptxas reports it spills.
 struct Kernel {
   std::string name;
   std::vector<Instruction> code;
@@ -113,7 +114,8 @@ static bool isFusedMultiplyAdd(StringRef op) {
 }
 
 static bool isFloatArithmetic(StringRef op) {
-  return isFusedMultiplyAdd(op) || llvm::is_contained(kOtherFloatArithmetic, op);
+  return isFusedMultiplyAdd(op) ||
+         llvm::is_contained(kOtherFloatArithmetic, op);
 }
 
 static Counts count(ArrayRef<Instruction> code) {

@@ -2,8 +2,8 @@
 //
 // The model charges each launch the slowest of its throughput terms on the
 // busiest SM (arithmetic, instruction issue, load/store units, the
-// L1/shared-memory data path, and its share of L2 and DRAM bandwidth), or the DRAM latency its resident
-// warps cannot hide, plus a fixed launch cost. Work is counted on the
+// L1/shared-memory data path, and its share of L2 and DRAM bandwidth), or
+// the DRAM latency its resident warps cannot hide, plus a fixed launch cost. Work is counted on the
 // busiest SM, which runs ceil(blocks / SMs) blocks, so a partial last wave
 // costs as much as a full one. docs/cuda.md describes the model and cites
 // every constant below.
