@@ -4,8 +4,8 @@
 // kernel and for each of its innermost loops (a backward branch whose range
 // holds no other), the evidence the performance claims of docs/cuda.md rest
 // on: the share of float arithmetic done by fused multiply-adds (FFMA, HMMA,
-// ...), the global and shared loads per fused multiply-add, and spills (local
-// loads and stores, and ptxas's spill report when its log is given). A CUDA
+// ...), the global and shared loads per fused multiply-add, and spills
+// (local loads and stores: ptxas spills through local memory). A CUDA
 // source is first compiled with NVRTC with the options given. With --check,
 // the exit status says whether every hot loop meets the thresholds.
 //
@@ -43,14 +43,8 @@ cl::opt<std::string> arch("arch",
                           cl::init("sm_80"));
 cl::list<std::string>
     nvrtcOptions("nvrtc-option",
-                 cl::desc("An NVRTC option for .cu inputs (repeatable; "
-                          "--ptxas-options=-v is always added)"),
+                 cl::desc("An NVRTC option for .cu inputs (repeatable)"),
                  cl::value_desc("OPTION"));
-cl::opt<std::string>
-    ptxasLog("ptxas-log",
-             cl::desc("NVRTC's log for the .cubin inputs, for ptxas's spill "
-                      "report (ens-run --cuda-dump writes nvrtc-<arch>.log)"),
-             cl::value_desc("FILE"));
 cl::opt<bool> printCuobjdump(
     "print-cuobjdump",
     cl::desc("Print the cuobjdump ens-sass runs and exit; exit with 1 if "
@@ -94,11 +88,10 @@ struct Counts {
   }
 };
 
-/// A kernel's SASS, and the bytes ptxas reports it spills.
+/// A kernel's SASS.
 struct Kernel {
   std::string name;
   std::vector<Instruction> code;
-  int64_t ptxasSpillBytes = 0;
 };
 } // namespace
 
@@ -142,7 +135,7 @@ static std::vector<Kernel> parseSass(StringRef text) {
   for (StringRef line : lines) {
     StringRef trimmed = line.trim();
     if (trimmed.consume_front("Function : ")) {
-      kernels.push_back({trimmed.str(), {}, 0});
+      kernels.push_back({trimmed.str(), {}});
       continue;
     }
     if (kernels.empty() || !trimmed.consume_front("/*"))
@@ -171,30 +164,6 @@ static std::vector<Kernel> parseSass(StringRef text) {
     kernels.back().code.push_back(std::move(instruction));
   }
   return kernels;
-}
-
-/// Spill bytes per kernel in ptxas's log (the lines after "Compiling entry
-/// function 'NAME'").
-static llvm::StringMap<int64_t> parseSpills(StringRef log) {
-  llvm::StringMap<int64_t> spills;
-  int64_t *current = nullptr;
-  SmallVector<StringRef> lines;
-  log.split(lines, '\n');
-  for (StringRef line : lines) {
-    if (size_t at = line.find("Compiling entry function '");
-        at != StringRef::npos) {
-      current = &spills[line.drop_front(at + 26).split('\'').first];
-      continue;
-    }
-    for (StringRef kind : {" bytes spill stores", " bytes spill loads"}) {
-      size_t at = line.find(kind);
-      int64_t bytes = 0;
-      if (current && at != StringRef::npos &&
-          !line.take_front(at).rsplit(' ').second.getAsInteger(10, bytes))
-        *current += bytes;
-    }
-  }
-  return spills;
 }
 
 /// The innermost loops of `kernel` as index ranges [first, last] of its
@@ -241,9 +210,8 @@ static bool report(const Kernel &kernel, llvm::raw_ostream &os) {
   Counts total = count(kernel.code);
   os << "kernel " << kernel.name << ": ";
   printCounts(os, total);
-  bool spills = total.localLoads || total.localStores || kernel.ptxasSpillBytes;
-  os << "  spills: " << (spills ? "yes" : "no") << " (ptxas "
-     << kernel.ptxasSpillBytes << " bytes)\n";
+  bool spills = total.localLoads || total.localStores;
+  os << "  spills: " << (spills ? "yes" : "no") << "\n";
   bool meets = !spills;
   for (auto [first, last] : findInnermostLoops(kernel)) {
     Counts loop = count(ArrayRef(kernel.code).slice(first, last - first + 1));
@@ -265,25 +233,22 @@ static llvm::Error error(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// The CUBIN of `input` (compiled first if it is CUDA source) in a
-/// temporary file, with ptxas's spill bytes per kernel when known.
-static llvm::Expected<std::string>
-getCubin(StringRef input, llvm::StringMap<int64_t> &spills,
-         llvm::FileRemover &remover) {
+/// The CUBIN of `input`, compiled first into a temporary file if it is CUDA
+/// source.
+static llvm::Expected<std::string> getCubin(StringRef input,
+                                            llvm::FileRemover &remover) {
   if (!input.ends_with(".cu"))
     return input.str();
   auto source = llvm::MemoryBuffer::getFile(input);
   if (!source)
     return error("cannot read " + input);
   std::vector<std::string> options(nvrtcOptions.begin(), nvrtcOptions.end());
-  options.push_back("--ptxas-options=-v");
   llvm::Expected<cuda::CompiledCuda> compiled =
       cuda::compileWithNvrtcOptions((*source)->getBuffer(),
                                     llvm::sys::path::filename(input), arch,
                                     options);
   if (!compiled)
     return compiled.takeError();
-  spills = parseSpills(compiled->log);
   SmallString<128> path;
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("ens-sass", "cubin", path))
@@ -349,30 +314,18 @@ int main(int argc, char **argv) {
     llvm::outs() << *program << "\n";
     return 0;
   }
-  llvm::StringMap<int64_t> logSpills;
-  if (!ptxasLog.empty()) {
-    auto log = llvm::MemoryBuffer::getFile(ptxasLog);
-    if (!log) {
-      llvm::WithColor::error() << "cannot read " << ptxasLog << "\n";
-      return 2;
-    }
-    logSpills = parseSpills((*log)->getBuffer());
-  }
   bool meets = true;
   for (const std::string &input : inputs) {
-    llvm::StringMap<int64_t> spills = logSpills;
     llvm::FileRemover remover;
-    llvm::Expected<std::string> cubin = getCubin(input, spills, remover);
+    llvm::Expected<std::string> cubin = getCubin(input, remover);
     llvm::Expected<std::string> sass =
         cubin ? disassemble(*cubin) : cubin.takeError();
     if (!sass) {
       llvm::WithColor::error() << llvm::toString(sass.takeError()) << "\n";
       return 2;
     }
-    for (Kernel &kernel : parseSass(*sass)) {
-      kernel.ptxasSpillBytes = spills.lookup(kernel.name);
+    for (const Kernel &kernel : parseSass(*sass))
       meets &= report(kernel, llvm::outs());
-    }
   }
   if (check && !meets) {
     llvm::outs() << llvm::format("thresholds missed: FMA share >= %g, loads "

@@ -94,8 +94,9 @@ cuda::KernelCache::compile(StringRef source, StringRef name, StringRef arch) {
   for (const char *option : kOptions)
     what += std::string(option) + "\n";
   what += source.str();
-  return getOrCompile(getCacheKey(what),
-                      [&] { return compileUncached(source, name, arch, kOptions); });
+  return getOrCompile(getCacheKey(what), [&] {
+    return compileUncached(source, name, arch, kOptions);
+  });
 #endif
 }
 
