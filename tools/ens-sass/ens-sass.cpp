@@ -154,9 +154,9 @@ static std::vector<Kernel> parseSass(StringRef text) {
     instruction.opcode =
         opcode == "HFMA2.MMA" ? opcode.str() : opcode.split('.').first.str();
     if (instruction.opcode == "BRA") {
-      StringRef target = operands.trim().rsplit(' ').second.trim();
-      if (target.empty())
-        target = operands.trim();
+      // The target is the last operand, an absolute address.
+      StringRef target = operands.trim();
+      target = target.drop_front(target.rfind(' ') + 1);
       uint64_t address = 0;
       if (target.consume_front("0x") && !target.getAsInteger(16, address))
         instruction.target = address;
