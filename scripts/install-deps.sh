@@ -2,7 +2,8 @@
 #===- scripts/install-deps.sh - Install ens build dependencies -----------===#
 #
 # Idempotent: installs the pinned Debian bookworm packages that ens needs to
-# build and test. Run as root on a fresh machine. Packages already present at
+# build and test, and cuobjdump and nvdisasm from PyPI where the CUDA toolkit
+# lacks them. Run as root on a fresh machine. Packages already present at
 # the pinned version are left alone, so a second run costs one dpkg query.
 #
 #===----------------------------------------------------------------------===#
@@ -40,6 +41,31 @@ packages=(
   python3
 )
 
+# cuobjdump and nvdisasm, which ens-sass (tools/ens-sass) runs on CUBINs.
+# The CUDA toolkit here lacks them; NVIDIA publishes them on PyPI, and pip
+# puts them in $CUDA_TOOLS_DIR/nvidia/cu13/bin, where CMake looks.
+CUDA_TOOLS_DIR=/opt/ens/cuda-tools
+CUDA_TOOLS_VERSION=13.5.37
+
+install_cuda_tools() {
+  local bin="$CUDA_TOOLS_DIR/nvidia/cu13/bin"
+  if [[ -x /usr/local/cuda/bin/cuobjdump && -x /usr/local/cuda/bin/nvdisasm ]] ||
+     [[ -x "$bin/cuobjdump" && -x "$bin/nvdisasm" ]]; then
+    echo "install-deps: cuobjdump and nvdisasm present"
+    return 0
+  fi
+  if [[ "$(id -u)" != 0 ]]; then
+    echo "install-deps: cuobjdump and nvdisasm missing; run this script as" \
+      "root to install them in $CUDA_TOOLS_DIR" >&2
+    return 1
+  fi
+  python3 -m pip install --quiet --disable-pip-version-check \
+    --target "$CUDA_TOOLS_DIR" \
+    "nvidia-cuda-cuobjdump==$CUDA_TOOLS_VERSION" \
+    "nvidia-cuda-nvdisasm==$CUDA_TOOLS_VERSION"
+  echo "install-deps: installed cuobjdump and nvdisasm in $bin"
+}
+
 missing=()
 for spec in "${packages[@]}"; do
   name="${spec%%=*}"
@@ -54,6 +80,7 @@ done
 
 if ((${#missing[@]} == 0)); then
   echo "install-deps: all dependencies present"
+  install_cuda_tools
   exit 0
 fi
 
@@ -67,3 +94,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
 echo "install-deps: installed ${missing[*]}"
+install_cuda_tools

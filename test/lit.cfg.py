@@ -1,6 +1,7 @@
 # -*- Python -*- lit configuration for the ens regression tests.
 
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -33,5 +34,13 @@ for name, value in (("ASAN_OPTIONS", config.ens_asan_options),
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.ens_tools_dir, config.llvm_tools_dir]
-tools = ["ens-opt", "ens-run", "ens-train"]
+tools = ["ens-opt", "ens-run", "ens-sass", "ens-train"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The SASS tests need cuobjdump, which the CUDA toolkit may lack
+# (scripts/install-deps.sh installs it), and NVRTC; ens-sass knows whether
+# the build has both.
+ens_sass = os.path.join(config.ens_tools_dir, "ens-sass")
+if os.path.exists(ens_sass) and subprocess.run(
+        [ens_sass, "--print-cuobjdump"], capture_output=True).returncode == 0:
+    config.available_features.add("cuobjdump")

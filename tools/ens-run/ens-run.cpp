@@ -190,8 +190,8 @@ cl::opt<int64_t> maxBufferBytes(
 
 cl::opt<std::string> cudaDump(
     "cuda-dump", cl::Hidden,
-    cl::desc("With --backend=cuda-emu, write the CUDA source, launch plan "
-             "and NVRTC logs for sm_80 and sm_90 to DIR"),
+    cl::desc("With --backend=cuda-emu, write the CUDA source, launch plan, "
+             "and NVRTC logs and CUBINs for sm_80 and sm_90 to DIR"),
     cl::value_desc("DIR"));
 cl::opt<std::string> cudaCompile(
     "cuda-nvrtc-compile", cl::Hidden,

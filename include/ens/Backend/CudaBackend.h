@@ -146,6 +146,14 @@ struct CompiledCuda {
 llvm::Expected<CompiledCuda> compileWithNvrtc(StringRef source, StringRef name,
                                               StringRef arch);
 
+/// Compiles hand-written `source` for `arch` with NVRTC and `options`
+/// instead of ens's own (only the toolkit's include directory is added),
+/// without the cache: for tools and tests that need other options, such as
+/// fused multiply-add on.
+llvm::Expected<CompiledCuda>
+compileWithNvrtcOptions(StringRef source, StringRef name, StringRef arch,
+                        ArrayRef<std::string> options);
+
 /// The directory of ens's on-disk caches: $ENS_CACHE_DIR, else
 /// $XDG_CACHE_HOME/ens, else ~/.cache/ens; empty (no disk cache) when none
 /// of them can be named. Each cache keeps its entries in a subdirectory of

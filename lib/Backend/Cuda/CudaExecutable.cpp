@@ -63,8 +63,10 @@ static llvm::Error dumpAndCheck(const cuda::CudaProgram &program,
           cuda::compileWithNvrtc(program.source, name, arch);
       if (!compiled)
         return compiled.takeError();
-      if (!cudaDump.empty())
+      if (!cudaDump.empty()) {
         write(("nvrtc-" + arch + ".log").str(), compiled->log);
+        write((entry + "." + arch + ".cubin").str(), compiled->cubin);
+      }
     }
   return llvm::Error::success();
 }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ens/Backend/Cuda/PerfModel.h"
 #include "ens/Backend/CudaBackend.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -16,10 +17,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <nlohmann/json.hpp>
-
-#ifdef ENS_HAVE_NVRTC
-#include <cuda_occupancy.h>
-#endif
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -69,48 +66,50 @@ static llvm::StringMap<Resources> parsePtxasLog(StringRef log) {
 /// (A100 for sm_80, H100 for sm_90), or 0 if unknown.
 static int getBlocksPerSm(StringRef arch, const KernelLaunch &launch,
                           int registers) {
-#ifdef ENS_HAVE_NVRTC
-  cudaOccDeviceProp device;
-  if (arch == "sm_80") {
-    device.computeMajor = 8;
-    device.computeMinor = 0;
-    device.numSms = 108;
-    device.sharedMemPerMultiprocessor = 164 * 1024;
-    device.sharedMemPerBlockOptin = 163 * 1024;
-  } else if (arch == "sm_90") {
-    device.computeMajor = 9;
-    device.computeMinor = 0;
-    device.numSms = 132;
-    device.sharedMemPerMultiprocessor = 228 * 1024;
-    device.sharedMemPerBlockOptin = 227 * 1024;
-  } else {
+  const GpuSpec *gpu = arch == "sm_80"   ? &getA100Sxm4_40GB()
+                       : arch == "sm_90" ? &getH100Sxm()
+                                         : nullptr;
+  if (!gpu)
     return 0;
+  return cuda::getBlocksPerSm(
+      *gpu, launch.block[0] * launch.block[1] * launch.block[2], registers,
+      launch.sharedBytes);
+}
+
+/// The performance model's estimates of one launch on an H100 and an A100
+/// (docs/cuda.md, "Performance model"), added to `totals`. NVRTC compiles
+/// with --fmad=false, so no FLOP is an FMA; the launch's global traffic is
+/// its DRAM traffic; each thread waits for at least one DRAM round trip.
+/// The registers are ptxas's for sm_90, for both GPUs, or 32 if unknown.
+static nlohmann::ordered_json estimateLaunch(const KernelInfo &kernel,
+                                             const KernelLaunch &launch,
+                                             int registers,
+                                             nlohmann::ordered_json &totals) {
+  KernelDescription description;
+  description.flops = kernel.flops;
+  description.fmaShare = 0;
+  description.dramBytes = kernel.bytesRead + kernel.bytesWritten;
+  description.dependentLoadsPerThread = 1;
+  description.gridBlocks =
+      int64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
+  description.threadsPerBlock =
+      launch.block[0] * launch.block[1] * launch.block[2];
+  description.registersPerThread = registers > 0 ? registers : 32;
+  description.sharedBytesPerBlock = launch.sharedBytes;
+  nlohmann::ordered_json estimates;
+  for (const GpuSpec *gpu : {&getH100Sxm(), &getA100Sxm4_40GB()}) {
+    Estimate estimate = estimateKernel(description, *gpu);
+    estimates[gpu->key.str()] = {{"us", estimate.us},
+                                 {"roofline_us", estimate.rooflineUs},
+                                 {"bound", estimate.bound.str()}};
+    nlohmann::ordered_json &total = totals[gpu->key.str()];
+    if (total.is_null())
+      total = {{"us", 0.0}, {"roofline_us", 0.0}};
+    total["us"] = total["us"].get<double>() + estimate.us;
+    total["roofline_us"] =
+        total["roofline_us"].get<double>() + estimate.rooflineUs;
   }
-  device.maxThreadsPerBlock = 1024;
-  device.maxThreadsPerMultiprocessor = 2048;
-  device.regsPerBlock = 65536;
-  device.regsPerMultiprocessor = 65536;
-  device.warpSize = 32;
-  device.sharedMemPerBlock = 48 * 1024;
-  device.reservedSharedMemPerBlock = 1024;
-  cudaOccFuncAttributes attributes;
-  attributes.maxThreadsPerBlock = 1024;
-  attributes.numRegs = registers;
-  attributes.maxDynamicSharedSizeBytes = launch.sharedBytes;
-  attributes.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-  cudaOccDeviceState state;
-  cudaOccResult result;
-  int threads = launch.block[0] * launch.block[1] * launch.block[2];
-  if (cudaOccMaxActiveBlocksPerMultiprocessor(&result, &device, &attributes,
-                                              &state, threads,
-                                              launch.sharedBytes) !=
-      CUDA_OCC_SUCCESS)
-    return 0;
-  return result.activeBlocksPerMultiprocessor;
-#else
-  (void)arch, (void)launch, (void)registers;
-  return 0;
-#endif
+  return estimates;
 }
 
 /// The report as data; both formats print it.
@@ -122,6 +121,7 @@ static nlohmann::ordered_json buildReport(const CudaProgram &program,
     resources = parsePtxasLog(compiled->log);
   nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
   int64_t flops = 0, read = 0, written = 0, peakShared = 0;
+  nlohmann::ordered_json estimates = nlohmann::ordered_json::object();
   for (const KernelLaunch &launch : plan.launches) {
     const KernelInfo &kernel = plan.kernels[launch.kernel];
     nlohmann::ordered_json entry = {
@@ -133,13 +133,15 @@ static nlohmann::ordered_json buildReport(const CudaProgram &program,
         {"flops", kernel.flops},
         {"bytes_read", kernel.bytesRead},
         {"bytes_written", kernel.bytesWritten}};
+    Resources used = resources.lookup(kernel.name);
     if (compiled) {
-      Resources used = resources.lookup(kernel.name);
       entry["registers"] = used.registers;
       entry["spill_bytes"] = used.spillBytes;
       entry["blocks_per_sm"] =
           getBlocksPerSm(compiled->arch, launch, used.registers);
     }
+    entry["estimate"] =
+        estimateLaunch(kernel, launch, used.registers, estimates);
     kernels.push_back(std::move(entry));
     flops += kernel.flops;
     read += kernel.bytesRead;
@@ -162,6 +164,7 @@ static nlohmann::ordered_json buildReport(const CudaProgram &program,
       {"peak_shared_bytes", peakShared},
       {"arena_bytes", plan.arenaBytes},
       {"peak_device_bytes", plan.getPeakDeviceBytes()},
+      {"estimate", std::move(estimates)},
       {"launches", std::move(kernels)}};
   return report;
 }

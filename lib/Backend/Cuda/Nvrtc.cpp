@@ -38,9 +38,10 @@ static const char *const kOptions[] = {"-std=c++17", "--fmad=false",
                                        "--ptxas-options=-v",
                                        "-I" ENS_CUDA_INCLUDE_DIR};
 
-/// Compiles without the cache.
+/// Compiles without the cache, with `options` after the architecture.
 static llvm::Expected<cuda::CompiledCuda>
-compileUncached(StringRef source, StringRef name, StringRef arch) {
+compileUncached(StringRef source, StringRef name, StringRef arch,
+                ArrayRef<const char *> options) {
   nvrtcProgram program;
   std::string text = source.str(), file = name.str();
   if (nvrtcResult result = nvrtcCreateProgram(&program, text.c_str(),
@@ -50,10 +51,10 @@ compileUncached(StringRef source, StringRef name, StringRef arch) {
     return error("NVRTC cannot create a program for " + name + ": " +
                  nvrtcGetErrorString(result));
   std::string archOption = ("--gpu-architecture=" + arch).str();
-  std::vector<const char *> options = {archOption.c_str()};
-  options.insert(options.end(), std::begin(kOptions), std::end(kOptions));
+  std::vector<const char *> allOptions = {archOption.c_str()};
+  allOptions.insert(allOptions.end(), options.begin(), options.end());
   nvrtcResult compiled =
-      nvrtcCompileProgram(program, options.size(), options.data());
+      nvrtcCompileProgram(program, allOptions.size(), allOptions.data());
   cuda::CompiledCuda result;
   result.arch = arch.str();
   size_t logSize = 0;
@@ -93,12 +94,27 @@ cuda::KernelCache::compile(StringRef source, StringRef name, StringRef arch) {
   for (const char *option : kOptions)
     what += std::string(option) + "\n";
   what += source.str();
-  return getOrCompile(getCacheKey(what),
-                      [&] { return compileUncached(source, name, arch); });
+  return getOrCompile(getCacheKey(what), [&] {
+    return compileUncached(source, name, arch, kOptions);
+  });
 #endif
 }
 
 llvm::Expected<cuda::CompiledCuda>
 cuda::compileWithNvrtc(StringRef source, StringRef name, StringRef arch) {
   return KernelCache::getDefault().compile(source, name, arch);
+}
+
+llvm::Expected<cuda::CompiledCuda>
+cuda::compileWithNvrtcOptions(StringRef source, StringRef name, StringRef arch,
+                              ArrayRef<std::string> options) {
+#ifndef ENS_HAVE_NVRTC
+  (void)source, (void)name, (void)arch, (void)options;
+  return error("NVRTC is not available in this build");
+#else
+  std::vector<const char *> pointers = {"-I" ENS_CUDA_INCLUDE_DIR};
+  for (const std::string &option : options)
+    pointers.push_back(option.c_str());
+  return compileUncached(source, name, arch, pointers);
+#endif
 }

@@ -166,4 +166,38 @@ TEST_F(KernelReportTest, TableNamesEveryKernelAndTheTotals) {
   EXPECT_NE(table.find("ens.tanh"), std::string::npos) << table;
 }
 
+TEST_F(KernelReportTest, EstimatesEveryLaunchAndTheStep) {
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      ENS_SOURCE_DIR "/examples/ensemble_train_step.mlir", &context);
+  ASSERT_TRUE(module);
+  nlohmann::json json = report(*module, "train_step");
+  ASSERT_FALSE(json.is_null());
+  // Peaks from the datasheets (docs/cuda.md): FP32 and DRAM bandwidth.
+  const std::pair<const char *, std::pair<double, double>> gpus[] = {
+      {"h100", {66.9e12, 3350e9}}, {"a100", {19.5e12, 1555e9}}};
+  for (const auto &[gpu, peaks] : gpus) {
+    double us = 0, rooflineUs = 0;
+    for (const nlohmann::json &launch : json["launches"]) {
+      const nlohmann::json &estimate = launch["estimate"][gpu];
+      double bytes = launch["bytes_read"].get<double>() +
+                     launch["bytes_written"].get<double>();
+      double roofline = 1e6 * std::max(launch["flops"].get<double>() /
+                                           peaks.first,
+                                       bytes / peaks.second);
+      EXPECT_NEAR(estimate["roofline_us"].get<double>(), roofline,
+                  0.01 * roofline)
+          << gpu;
+      EXPECT_GE(estimate["us"].get<double>(),
+                estimate["roofline_us"].get<double>())
+          << gpu;
+      us += estimate["us"].get<double>();
+      rooflineUs += estimate["roofline_us"].get<double>();
+    }
+    EXPECT_DOUBLE_EQ(json["estimate"][gpu]["us"].get<double>(), us) << gpu;
+    EXPECT_DOUBLE_EQ(json["estimate"][gpu]["roofline_us"].get<double>(),
+                     rooflineUs)
+        << gpu;
+  }
+}
+
 } // namespace

@@ -1,0 +1,138 @@
+//===- PerfModel.h - Static time estimates for CUDA kernels -----*- C++ -*-===//
+//
+// An analytical performance model: from what a kernel does (FLOPs, bytes at
+// each level of the memory hierarchy, instructions) and how it is launched
+// (grid, block, registers, shared memory), the time it takes on a described
+// GPU. It is the documented model behind the kernel report's estimates and
+// the speed claims made without a GPU; docs/cuda.md ("Performance model")
+// gives its equations, its constants and their sources, and how far it is
+// from published measurements.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_BACKEND_CUDA_PERFMODEL_H
+#define ENS_BACKEND_CUDA_PERFMODEL_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace mlir::ens::cuda {
+
+/// The figures of one GPU that the model uses. Every constant of the known
+/// GPUs is cited in PerfModel.cpp and docs/cuda.md.
+struct GpuSpec {
+  /// The key the kernel report uses ("h100") and the full name.
+  StringRef key, name;
+  int computeMajor = 0, computeMinor = 0;
+  int smCount = 0;
+  /// The boost clock, which the rates per clock below are multiplied by.
+  double clockGHz = 0;
+  /// FP32 lanes per SM: a warp FFMA takes 32 / lanes clocks of its SM.
+  int fp32LanesPerSm = 0;
+  /// Dense TF32 tensor-core peak in TFLOP/s.
+  double tf32Tflops = 0;
+  /// Warp instructions issued per clock per SM (one per scheduler).
+  int issuePerClockPerSm = 4;
+  /// Bytes per clock per SM through the L1/shared-memory data path: one
+  /// 128-byte wavefront.
+  int sharedBytesPerClockPerSm = 128;
+  /// Load/store units per SM: a warp's memory instruction takes 32 / units
+  /// clocks of its SM to issue to the L1/shared-memory pipeline.
+  int loadStoreUnitsPerSm = 32;
+  /// L2 and DRAM bandwidth in GB/s.
+  double l2GBs = 0, dramGBs = 0;
+  /// Latency of a load that misses in L2, in nanoseconds.
+  double dramLatencyNs = 0;
+  /// What a launch costs beyond the kernel's own time, in microseconds.
+  double launchUs = 0;
+  /// Occupancy limits.
+  int maxThreadsPerSm = 2048, maxBlocksPerSm = 32, regsPerSm = 65536;
+  int64_t sharedPerSm = 0, sharedPerBlockOptin = 0;
+  int64_t reservedSharedPerBlock = 1024;
+
+  /// Peak FP32 in FLOP/s (an FMA is two FLOPs).
+  double getPeakFp32() const {
+    return 2.0 * fp32LanesPerSm * smCount * clockGHz * 1e9;
+  }
+};
+
+/// NVIDIA A100-SXM4-40GB and -80GB (sm_80), H100-SXM5 (sm_90), and the RTX
+/// A6000 (sm_86) on which the published SGEMM measurements the model is
+/// validated against were taken.
+const GpuSpec &getA100Sxm4_40GB();
+const GpuSpec &getA100Sxm4_80GB();
+const GpuSpec &getH100Sxm();
+const GpuSpec &getRtxA6000();
+
+/// A kernel as the model sees it: totals over one launch of the whole grid.
+/// Byte counts not known are 0 and then cost nothing.
+struct KernelDescription {
+  /// Floating-point operations, an FMA counted as two.
+  double flops = 0;
+  /// Share of `flops` done by FMA instructions: an FMA does two FLOPs in one
+  /// issue, an FADD or FMUL one. 1 when unknown (the roofline's assumption).
+  double fmaShare = 1;
+  /// Whether the FLOPs run on TF32 tensor cores instead of the FP32 pipes.
+  bool tensorCores = false;
+  /// Bytes moved from DRAM: each byte the kernel needs once (unique).
+  double dramBytes = 0;
+  /// Bytes the SMs fetch from L2; never fewer than `dramBytes`, which pass
+  /// through L2.
+  double l2Bytes = 0;
+  /// Bytes through the L1/shared-memory data path, counted in 128-byte
+  /// wavefronts: a warp access touching n distinct 128-byte lines (global)
+  /// or needing n bank-conflict-free passes (shared) costs n * 128 bytes.
+  double sharedBytes = 0;
+  /// Warp instructions issued in all, if known (0: only the FP32 ones).
+  double warpInstructions = 0;
+  /// Warp load and store instructions to global and shared memory, if known.
+  double memoryInstructions = 0;
+  /// Longest chain of dependent global loads per thread: each costs a DRAM
+  /// latency that only other warps can hide.
+  double dependentLoadsPerThread = 0;
+  /// Bytes each thread keeps in flight per dependent load (its independent
+  /// loads issued together).
+  double bytesInFlightPerThread = 4;
+  /// The launch.
+  int64_t gridBlocks = 1;
+  int threadsPerBlock = 1;
+  int registersPerThread = 32;
+  int64_t sharedBytesPerBlock = 0;
+  /// How many times the kernel is launched.
+  int64_t launches = 1;
+};
+
+/// The model's answer for one kernel on one GPU, times in microseconds for
+/// all launches together.
+struct Estimate {
+  /// The estimate and the roofline bound, max(FLOPs / peak, DRAM bytes /
+  /// DRAM bandwidth), which it never undercuts.
+  double us = 0, rooflineUs = 0;
+  /// The terms: arithmetic, instruction issue, load/store units, L1/shared,
+  /// L2 and DRAM throughput, DRAM latency not hidden, launch cost.
+  double computeUs = 0, issueUs = 0, lsuUs = 0, sharedUs = 0, l2Us = 0,
+         dramUs = 0, latencyUs = 0, launchUs = 0;
+  /// Resident blocks per SM (0 if the launch cannot run at all) and waves of
+  /// the grid over the SMs, the last possibly partial.
+  int blocksPerSm = 0;
+  double waves = 0;
+  /// The term that binds: "compute", "issue", "lsu", "shared", "l2",
+  /// "dram", "latency" or "launch".
+  StringRef bound;
+};
+
+/// Resident blocks per SM of a launch on `gpu`, from the CUDA toolkit's
+/// occupancy calculator (cuda_occupancy.h) when the build has the toolkit,
+/// else from the same thread, register and shared-memory limits without
+/// allocation granularity.
+int getBlocksPerSm(const GpuSpec &gpu, int threadsPerBlock,
+                   int registersPerThread, int64_t sharedBytesPerBlock);
+
+/// Estimates the time of `kernel` on `gpu`.
+Estimate estimateKernel(const KernelDescription &kernel, const GpuSpec &gpu);
+
+} // namespace mlir::ens::cuda
+
+#endif // ENS_BACKEND_CUDA_PERFMODEL_H

@@ -1,0 +1,252 @@
+//===- PerfModel.cpp - Static time estimates for CUDA kernels -------------===//
+//
+// The model charges each launch the slowest of its throughput terms on the
+// busiest SM (arithmetic, instruction issue, load/store units, the
+// L1/shared-memory data path, and its share of L2 and DRAM bandwidth), or
+// the DRAM latency its resident warps cannot hide, plus a fixed launch cost. Work is counted on the
+// busiest SM, which runs ceil(blocks / SMs) blocks, so a partial last wave
+// costs as much as a full one. docs/cuda.md describes the model and cites
+// every constant below.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/Backend/Cuda/PerfModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#ifdef ENS_HAVE_NVRTC
+#include <cuda_occupancy.h>
+#endif
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+// Sources (full references in docs/cuda.md, "Performance model"):
+//   [A100-WP]  NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020).
+//   [A100-DS]  NVIDIA A100 Tensor Core GPU datasheet (40GB and 80GB SXM4).
+//   [H100-DS]  NVIDIA H100 Tensor Core GPU datasheet (H100 SXM).
+//   [H100-WP]  NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022).
+//   [A6000-DS] NVIDIA RTX A6000 datasheet.
+//   [GA102-WP] NVIDIA Ampere GA102 GPU Architecture whitepaper (2020).
+//   [CUDA-PG]  CUDA C++ Programming Guide, compute capability tables.
+// Figures marked "assumption" have no vendor source; docs/cuda.md says why
+// each value was chosen.
+
+/// Fills the occupancy limits that the CUDA Programming Guide lists for
+/// compute capability 8.0 and 9.0.
+static GpuSpec makeDatacenterSpec() {
+  GpuSpec spec;
+  spec.issuePerClockPerSm = 4;         // 4 schedulers per SM [A100-WP].
+  spec.sharedBytesPerClockPerSm = 128; // 32 banks x 4 B [CUDA-PG].
+  spec.loadStoreUnitsPerSm = 32;       // 8 per SM partition [A100-WP].
+  spec.maxThreadsPerSm = 2048;         // [CUDA-PG]
+  spec.maxBlocksPerSm = 32;            // [CUDA-PG]
+  spec.regsPerSm = 65536;              // [CUDA-PG]
+  spec.reservedSharedPerBlock = 1024;  // [CUDA-PG]
+  spec.launchUs = 3.0;                 // Assumption (see docs/cuda.md).
+  return spec;
+}
+
+static GpuSpec makeA100(StringRef key, StringRef name, double dramGBs) {
+  GpuSpec spec = makeDatacenterSpec();
+  spec.key = key;
+  spec.name = name;
+  spec.computeMajor = 8;
+  spec.smCount = 108;       // [A100-WP]
+  spec.clockGHz = 1.410;    // Boost clock [A100-WP].
+  spec.fp32LanesPerSm = 64; // 19.5 TFLOP/s FP32 [A100-DS].
+  spec.tf32Tflops = 156;    // Dense TF32 [A100-DS].
+  // "A100 L2 cache read bandwidth is 5120 Bytes/clk" [A100-WP].
+  spec.l2GBs = 5120 * 1.410;
+  spec.dramGBs = dramGBs;
+  spec.dramLatencyNs = 500; // Assumption (see docs/cuda.md).
+  spec.sharedPerSm = 164 * 1024;         // [CUDA-PG]
+  spec.sharedPerBlockOptin = 163 * 1024; // [CUDA-PG]
+  return spec;
+}
+
+const GpuSpec &cuda::getA100Sxm4_40GB() {
+  // 1555 GB/s HBM2 [A100-DS].
+  static const GpuSpec spec = makeA100("a100", "A100-SXM4-40GB", 1555);
+  return spec;
+}
+
+const GpuSpec &cuda::getA100Sxm4_80GB() {
+  // 2039 GB/s HBM2e [A100-DS].
+  static const GpuSpec spec = makeA100("a100-80gb", "A100-SXM4-80GB", 2039);
+  return spec;
+}
+
+const GpuSpec &cuda::getH100Sxm() {
+  static const GpuSpec spec = [] {
+    GpuSpec spec = makeDatacenterSpec();
+    spec.key = "h100";
+    spec.name = "H100-SXM5-80GB";
+    spec.computeMajor = 9;
+    spec.smCount = 132;        // [H100-WP]
+    spec.fp32LanesPerSm = 128; // [H100-WP]; 8 LD/ST units per partition.
+    // 67 TFLOP/s FP32 [H100-DS] = 2 x 128 lanes x 132 SMs x 1.98 GHz.
+    spec.clockGHz = 1.98;
+    spec.tf32Tflops = 494.7; // Dense TF32 (989 with sparsity) [H100-DS].
+    // Assumption: A100's 5120 bytes per clock at H100's clock.
+    spec.l2GBs = 5120 * 1.98;
+    spec.dramGBs = 3350;      // HBM3 [H100-DS].
+    spec.dramLatencyNs = 500; // Assumption.
+    spec.sharedPerSm = 228 * 1024;         // [CUDA-PG]
+    spec.sharedPerBlockOptin = 227 * 1024; // [CUDA-PG]
+    return spec;
+  }();
+  return spec;
+}
+
+const GpuSpec &cuda::getRtxA6000() {
+  static const GpuSpec spec = [] {
+    GpuSpec spec = makeDatacenterSpec();
+    spec.key = "a6000";
+    spec.name = "RTX A6000";
+    spec.computeMajor = 8;
+    spec.computeMinor = 6;
+    spec.smCount = 84;         // [GA102-WP], [A6000-DS]: 10752 CUDA cores.
+    spec.fp32LanesPerSm = 128;     // [GA102-WP]
+    spec.loadStoreUnitsPerSm = 16; // 4 per SM partition [GA102-WP].
+    // 38.7 TFLOP/s FP32 [A6000-DS] = 2 x 128 lanes x 84 SMs x 1.80 GHz.
+    spec.clockGHz = 1.80;
+    spec.tf32Tflops = 77.4; // Dense TF32, half of dense FP16 [GA102-WP].
+    // Assumption: half of A100's L2 bytes per clock (GA102 has 6 MB of L2
+    // against GA100's 40 MB).
+    spec.l2GBs = 2560 * 1.80;
+    spec.dramGBs = 768;       // GDDR6 [A6000-DS].
+    spec.dramLatencyNs = 500; // Assumption.
+    spec.maxThreadsPerSm = 1536;          // [CUDA-PG], 8.6.
+    spec.maxBlocksPerSm = 16;             // [CUDA-PG], 8.6.
+    spec.sharedPerSm = 100 * 1024;        // [CUDA-PG], 8.6.
+    spec.sharedPerBlockOptin = 99 * 1024; // [CUDA-PG], 8.6.
+    return spec;
+  }();
+  return spec;
+}
+
+int cuda::getBlocksPerSm(const GpuSpec &gpu, int threadsPerBlock,
+                         int registersPerThread, int64_t sharedBytesPerBlock) {
+  if (threadsPerBlock <= 0 || threadsPerBlock > 1024 ||
+      sharedBytesPerBlock > gpu.sharedPerBlockOptin)
+    return 0;
+#ifdef ENS_HAVE_NVRTC
+  cudaOccDeviceProp device;
+  device.computeMajor = gpu.computeMajor;
+  device.computeMinor = gpu.computeMinor;
+  device.numSms = gpu.smCount;
+  device.maxThreadsPerBlock = 1024;
+  device.maxThreadsPerMultiprocessor = gpu.maxThreadsPerSm;
+  device.regsPerBlock = gpu.regsPerSm;
+  device.regsPerMultiprocessor = gpu.regsPerSm;
+  device.warpSize = 32;
+  device.sharedMemPerBlock = 48 * 1024;
+  device.sharedMemPerMultiprocessor = gpu.sharedPerSm;
+  device.sharedMemPerBlockOptin = gpu.sharedPerBlockOptin;
+  device.reservedSharedMemPerBlock = gpu.reservedSharedPerBlock;
+  cudaOccFuncAttributes attributes;
+  attributes.maxThreadsPerBlock = 1024;
+  attributes.numRegs = registersPerThread;
+  attributes.maxDynamicSharedSizeBytes = sharedBytesPerBlock;
+  attributes.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+  cudaOccDeviceState state;
+  cudaOccResult result;
+  if (cudaOccMaxActiveBlocksPerMultiprocessor(&result, &device, &attributes,
+                                              &state, threadsPerBlock,
+                                              sharedBytesPerBlock) !=
+      CUDA_OCC_SUCCESS)
+    return 0;
+  return result.activeBlocksPerMultiprocessor;
+#else
+  int64_t warps = (threadsPerBlock + 31) / 32;
+  int64_t limit = std::min<int64_t>(gpu.maxBlocksPerSm,
+                                    gpu.maxThreadsPerSm / (warps * 32));
+  if (registersPerThread > 0)
+    limit = std::min<int64_t>(limit, gpu.regsPerSm / (warps * 32 *
+                                                      registersPerThread));
+  int64_t shared = sharedBytesPerBlock + gpu.reservedSharedPerBlock;
+  limit = std::min<int64_t>(limit, gpu.sharedPerSm / shared);
+  return static_cast<int>(limit);
+#endif
+}
+
+Estimate cuda::estimateKernel(const KernelDescription &kernel,
+                              const GpuSpec &gpu) {
+  Estimate estimate;
+  double clock = gpu.clockGHz * 1e9;
+  double sms = gpu.smCount;
+  double blocks = std::max<int64_t>(kernel.gridBlocks, 1);
+  estimate.blocksPerSm =
+      getBlocksPerSm(gpu, kernel.threadsPerBlock, kernel.registersPerThread,
+                     kernel.sharedBytesPerBlock);
+  // A launch that cannot be resident is estimated as if one block were.
+  double resident = std::max(estimate.blocksPerSm, 1);
+  // The busiest SM runs `perSm` blocks, `resident` at a time: the work of a
+  // partial last wave is charged as a full one.
+  double perSm = std::ceil(blocks / sms);
+  estimate.waves = std::ceil(perSm / resident);
+  double share = perSm / blocks; // Of each total, the busiest SM's part.
+
+  // Arithmetic: an FMA does two FLOPs per lane and issue, FADD/FMUL one.
+  double fp32Instructions =
+      kernel.flops * (kernel.fmaShare / 2 + (1 - kernel.fmaShare)) / 32;
+  double seconds = 0;
+  if (kernel.tensorCores)
+    seconds = kernel.flops * share / (gpu.tf32Tflops * 1e12 / sms);
+  else
+    seconds = fp32Instructions * share * (32.0 / gpu.fp32LanesPerSm) / clock;
+  estimate.computeUs = seconds * 1e6;
+  double instructions = kernel.warpInstructions > 0
+                            ? kernel.warpInstructions
+                            : (kernel.tensorCores ? 0 : fp32Instructions);
+  estimate.issueUs =
+      instructions * share / (gpu.issuePerClockPerSm * clock) * 1e6;
+  estimate.lsuUs = kernel.memoryInstructions * share *
+                   (32.0 / gpu.loadStoreUnitsPerSm) / clock * 1e6;
+  estimate.sharedUs =
+      kernel.sharedBytes * share / (gpu.sharedBytesPerClockPerSm * clock) *
+      1e6;
+  // L2 and DRAM bandwidth are shared evenly by the SMs.
+  double l2Bytes = std::max(kernel.l2Bytes, kernel.dramBytes);
+  estimate.l2Us = l2Bytes * share / (gpu.l2GBs * 1e9 / sms) * 1e6;
+  estimate.dramUs =
+      kernel.dramBytes * share / (gpu.dramGBs * 1e9 / sms) * 1e6;
+  // Little's law: the resident threads keep so many bytes in flight per DRAM
+  // latency; and each wave waits for its chain of dependent loads.
+  double latency = gpu.dramLatencyNs * 1e-9;
+  double inFlight = std::min(resident, perSm) * kernel.threadsPerBlock *
+                    kernel.bytesInFlightPerThread;
+  double hidden = inFlight > 0 ? kernel.dramBytes * share * latency / inFlight
+                               : 0;
+  double chain = estimate.waves * kernel.dependentLoadsPerThread * latency;
+  estimate.latencyUs = std::max(hidden, chain) * 1e6;
+
+  // The slowest term binds; every term scales with the launches.
+  struct Term {
+    double *us;
+    StringRef name;
+  } terms[] = {{&estimate.computeUs, "compute"}, {&estimate.issueUs, "issue"},
+               {&estimate.lsuUs, "lsu"},         {&estimate.sharedUs, "shared"},
+               {&estimate.l2Us, "l2"},           {&estimate.dramUs, "dram"},
+               {&estimate.latencyUs, "latency"}};
+  const Term *binding = &terms[0];
+  for (const Term &term : terms)
+    if (*term.us > *binding->us)
+      binding = &term;
+  estimate.bound = *binding->us > 0 ? binding->name : "launch";
+  double launches = std::max<int64_t>(kernel.launches, 0);
+  for (Term &term : terms)
+    *term.us *= launches;
+  estimate.launchUs = gpu.launchUs * launches;
+  estimate.us = *binding->us + estimate.launchUs;
+
+  double peak = kernel.tensorCores ? gpu.tf32Tflops * 1e12
+                                   : gpu.getPeakFp32();
+  estimate.rooflineUs = launches * 1e6 *
+                        std::max(kernel.flops / peak,
+                                 kernel.dramBytes / (gpu.dramGBs * 1e9));
+  return estimate;
+}

@@ -1,0 +1,337 @@
+//===- ens-sass.cpp - What the SASS of CUDA kernels does ------------------===//
+//
+// Disassembles CUBINs with the toolkit's cuobjdump and reports, for each
+// kernel and for each of its innermost loops (a backward branch whose range
+// holds no other), the evidence the performance claims of docs/cuda.md rest
+// on: the share of float arithmetic done by fused multiply-adds (FFMA, HMMA,
+// ...), the global and shared loads per fused multiply-add, and spills
+// (local loads and stores: ptxas spills through local memory). A CUDA
+// source is first compiled with NVRTC with the options given. With --check,
+// the exit status says whether every hot loop meets the thresholds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/Backend/CudaBackend.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::ens;
+namespace cl = llvm::cl;
+
+namespace {
+cl::list<std::string> inputs(cl::Positional, cl::ZeroOrMore,
+                             cl::desc("<file.cubin | file.cu>..."));
+cl::opt<std::string>
+    cuobjdumpPath("cuobjdump",
+                  cl::desc("The cuobjdump to run (default: the one CMake "
+                           "found, else the first on PATH)"),
+                  cl::value_desc("PATH"), cl::init(ENS_CUOBJDUMP));
+cl::opt<std::string> arch("arch",
+                          cl::desc("Architecture to compile .cu inputs for"),
+                          cl::init("sm_80"));
+cl::list<std::string>
+    nvrtcOptions("nvrtc-option",
+                 cl::desc("An NVRTC option for .cu inputs (repeatable)"),
+                 cl::value_desc("OPTION"));
+cl::opt<bool> printCuobjdump(
+    "print-cuobjdump",
+    cl::desc("Print the cuobjdump ens-sass runs and exit; exit with 1 if "
+             "there is none, or if the build has no NVRTC to compile the "
+             "kernels to analyse"));
+cl::opt<bool> check("check",
+                    cl::desc("Exit with 1 if a hot loop misses a threshold"));
+cl::opt<double> minFmaShare(
+    "min-fma-share",
+    cl::desc("--check: least share of float arithmetic in fused "
+             "multiply-adds in a hot loop"),
+    cl::init(0.7));
+cl::opt<double> maxLoadsPerFma(
+    "max-loads-per-fma",
+    cl::desc("--check: most global and shared loads per fused multiply-add "
+             "in a hot loop"),
+    cl::init(0.6));
+
+/// One SASS instruction: its address, base opcode (FFMA for FFMA.FTZ) and,
+/// for a branch, its target.
+struct Instruction {
+  uint64_t address = 0;
+  std::string opcode;
+  std::optional<uint64_t> target;
+};
+
+/// Instruction counts over a range of a kernel.
+struct Counts {
+  int64_t instructions = 0, floatArithmetic = 0, fusedMultiplyAdds = 0;
+  int64_t globalLoads = 0, sharedLoads = 0, localLoads = 0, localStores = 0;
+
+  double getFmaShare() const {
+    return floatArithmetic ? double(fusedMultiplyAdds) / floatArithmetic : 0;
+  }
+  /// Loads per fused multiply-add; a loop that loads without any has
+  /// infinitely many, reported as the load count.
+  double getLoadsPerFma() const {
+    int64_t loads = globalLoads + sharedLoads;
+    return fusedMultiplyAdds ? double(loads) / fusedMultiplyAdds
+                             : double(loads);
+  }
+};
+
+/// A kernel's SASS.
+struct Kernel {
+  std::string name;
+  std::vector<Instruction> code;
+};
+} // namespace
+
+/// Base opcodes of fused multiply-adds, scalar and matrix.
+static const StringRef kFusedMultiplyAdds[] = {"FFMA", "FFMA32I", "HFMA2",
+                                               "DFMA", "HMMA",    "DMMA"};
+/// Base opcodes of the other float additions and multiplications.
+static const StringRef kOtherFloatArithmetic[] = {
+    "FADD", "FADD32I", "FMUL", "FMUL32I", "HADD2", "HMUL2", "DADD", "DMUL"};
+
+static bool isFusedMultiplyAdd(StringRef op) {
+  return llvm::is_contained(kFusedMultiplyAdds, op);
+}
+
+static bool isFloatArithmetic(StringRef op) {
+  return isFusedMultiplyAdd(op) ||
+         llvm::is_contained(kOtherFloatArithmetic, op);
+}
+
+static Counts count(ArrayRef<Instruction> code) {
+  Counts counts;
+  for (const Instruction &instruction : code) {
+    StringRef op = instruction.opcode;
+    ++counts.instructions;
+    counts.floatArithmetic += isFloatArithmetic(op);
+    counts.fusedMultiplyAdds += isFusedMultiplyAdd(op);
+    counts.globalLoads += op == "LDG";
+    counts.sharedLoads += op == "LDS" || op == "LDSM";
+    counts.localLoads += op == "LDL";
+    counts.localStores += op == "STL";
+  }
+  return counts;
+}
+
+/// The kernels in cuobjdump -sass output: "Function : NAME" starts one, and
+/// each instruction line is "/*ADDR*/ [@P] OPCODE OPERANDS ; /*ENCODING*/".
+static std::vector<Kernel> parseSass(StringRef text) {
+  std::vector<Kernel> kernels;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (StringRef line : lines) {
+    StringRef trimmed = line.trim();
+    if (trimmed.consume_front("Function : ")) {
+      kernels.push_back({trimmed.str(), {}});
+      continue;
+    }
+    if (kernels.empty() || !trimmed.consume_front("/*"))
+      continue;
+    auto [addressText, rest] = trimmed.split("*/");
+    Instruction instruction;
+    if (addressText.getAsInteger(16, instruction.address))
+      continue;
+    StringRef body = rest.split(';').first.trim();
+    if (body.empty())
+      continue; // The second half of an encoding.
+    if (body.starts_with("@"))
+      body = body.split(' ').second.trim();
+    auto [opcode, operands] = body.split(' ');
+    // ptxas uses HFMA2.MMA to move constants into registers: not arithmetic.
+    instruction.opcode =
+        opcode == "HFMA2.MMA" ? opcode.str() : opcode.split('.').first.str();
+    if (instruction.opcode == "BRA") {
+      // The target is the last operand, an absolute address.
+      StringRef target = operands.trim();
+      target = target.drop_front(target.rfind(' ') + 1);
+      uint64_t address = 0;
+      if (target.consume_front("0x") && !target.getAsInteger(16, address))
+        instruction.target = address;
+    }
+    kernels.back().code.push_back(std::move(instruction));
+  }
+  return kernels;
+}
+
+/// The innermost loops of `kernel` as index ranges [first, last] of its
+/// code: a branch to an earlier address closes a loop, innermost if
+/// no other such range lies inside it.
+static std::vector<std::pair<size_t, size_t>>
+findInnermostLoops(const Kernel &kernel) {
+  std::vector<std::pair<size_t, size_t>> loops;
+  for (size_t last = 0; last < kernel.code.size(); ++last) {
+    const Instruction &branch = kernel.code[last];
+    // A branch to itself is the trap after the kernel's exit, not a loop.
+    if (!branch.target || *branch.target >= branch.address)
+      continue;
+    size_t first = last;
+    while (first > 0 && kernel.code[first].address > *branch.target)
+      --first;
+    loops.push_back({first, last});
+  }
+  std::vector<std::pair<size_t, size_t>> innermost;
+  for (auto loop : loops)
+    if (llvm::none_of(loops, [&](auto other) {
+          return other != loop && other.first >= loop.first &&
+                 other.second <= loop.second;
+        }))
+      innermost.push_back(loop);
+  return innermost;
+}
+
+static void printCounts(llvm::raw_ostream &os, const Counts &counts) {
+  os << llvm::format("instructions %lld, float arithmetic %lld, FMA %lld "
+                     "(%.1f%%), LDG %lld, LDS %lld, loads per FMA %.2f, "
+                     "LDL %lld, STL %lld\n",
+                     (long long)counts.instructions,
+                     (long long)counts.floatArithmetic,
+                     (long long)counts.fusedMultiplyAdds,
+                     100 * counts.getFmaShare(), (long long)counts.globalLoads,
+                     (long long)counts.sharedLoads, counts.getLoadsPerFma(),
+                     (long long)counts.localLoads,
+                     (long long)counts.localStores);
+}
+
+/// Prints the report of `kernel`; returns whether it meets the thresholds.
+static bool report(const Kernel &kernel, llvm::raw_ostream &os) {
+  Counts total = count(kernel.code);
+  os << "kernel " << kernel.name << ": ";
+  printCounts(os, total);
+  bool spills = total.localLoads || total.localStores;
+  os << "  spills: " << (spills ? "yes" : "no") << "\n";
+  bool meets = !spills;
+  for (auto [first, last] : findInnermostLoops(kernel)) {
+    Counts loop = count(ArrayRef(kernel.code).slice(first, last - first + 1));
+    os << llvm::format("  hot loop %#06llx-%#06llx: ",
+                       (unsigned long long)kernel.code[first].address,
+                       (unsigned long long)kernel.code[last].address);
+    printCounts(os, loop);
+    // A loop without float arithmetic (a copy, an index loop) is not hot.
+    if (!loop.floatArithmetic)
+      continue;
+    if (loop.getFmaShare() < minFmaShare ||
+        loop.getLoadsPerFma() > maxLoadsPerFma)
+      meets = false;
+  }
+  return meets;
+}
+
+static llvm::Error error(const Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The CUBIN of `input`, compiled first into a temporary file if it is CUDA
+/// source.
+static llvm::Expected<std::string> getCubin(StringRef input,
+                                            llvm::FileRemover &remover) {
+  if (!input.ends_with(".cu"))
+    return input.str();
+  auto source = llvm::MemoryBuffer::getFile(input);
+  if (!source)
+    return error("cannot read " + input);
+  std::vector<std::string> options(nvrtcOptions.begin(), nvrtcOptions.end());
+  llvm::Expected<cuda::CompiledCuda> compiled =
+      cuda::compileWithNvrtcOptions((*source)->getBuffer(),
+                                    llvm::sys::path::filename(input), arch,
+                                    options);
+  if (!compiled)
+    return compiled.takeError();
+  SmallString<128> path;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("ens-sass", "cubin", path))
+    return error("cannot create a temporary file: " + ec.message());
+  remover.setFile(path);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  os << compiled->cubin;
+  os.close();
+  if (ec || os.has_error())
+    return error("cannot write " + path);
+  return path.str().str();
+}
+
+/// The cuobjdump to run.
+static llvm::Expected<std::string> findCuobjdump() {
+  if (!cuobjdumpPath.empty())
+    return cuobjdumpPath;
+  llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("cuobjdump");
+  if (!found)
+    return error("cuobjdump not found: run scripts/install-deps.sh or pass "
+                 "--cuobjdump");
+  return *found;
+}
+
+/// Runs cuobjdump -sass on `cubin` and returns its output.
+static llvm::Expected<std::string> disassemble(StringRef cubin) {
+  llvm::Expected<std::string> program = findCuobjdump();
+  if (!program)
+    return program.takeError();
+  SmallString<128> output;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("ens-sass", "txt", output))
+    return error("cannot create a temporary file: " + ec.message());
+  llvm::FileRemover remover(output);
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(output),
+                                          std::nullopt};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(
+      *program, {*program, "-sass", cubin}, std::nullopt, redirects, 0, 0,
+      &message);
+  if (status != 0)
+    return error("cuobjdump -sass " + cubin + " failed" +
+                 (message.empty() ? "" : ": " + message));
+  auto text = llvm::MemoryBuffer::getFile(output);
+  if (!text)
+    return error("cannot read cuobjdump's output");
+  return (*text)->getBuffer().str();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "Report FMA share, loads per FMA and spills of CUDA kernels' SASS\n");
+  if (printCuobjdump) {
+    llvm::Expected<std::string> program = findCuobjdump();
+    if (!program || !llvm::sys::fs::can_execute(*program) ||
+        !cuda::isNvrtcAvailable()) {
+      llvm::consumeError(program.takeError());
+      return 1;
+    }
+    llvm::outs() << *program << "\n";
+    return 0;
+  }
+  bool meets = true;
+  for (const std::string &input : inputs) {
+    llvm::FileRemover remover;
+    llvm::Expected<std::string> cubin = getCubin(input, remover);
+    llvm::Expected<std::string> sass =
+        cubin ? disassemble(*cubin) : cubin.takeError();
+    if (!sass) {
+      llvm::WithColor::error() << llvm::toString(sass.takeError()) << "\n";
+      return 2;
+    }
+    for (const Kernel &kernel : parseSass(*sass))
+      meets &= report(kernel, llvm::outs());
+  }
+  if (check && !meets) {
+    llvm::outs() << llvm::format("thresholds missed: FMA share >= %g, loads "
+                                 "per FMA <= %g, no spills\n",
+                                 double(minFmaShare), double(maxLoadsPerFma));
+    return 1;
+  }
+  return 0;
+}
