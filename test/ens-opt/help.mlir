@@ -6,6 +6,8 @@
 // RUN: ens-opt --help-hidden | FileCheck %s --check-prefix=HIDDEN
 // RUN: ens-train --help | FileCheck %s --check-prefix=TRAIN
 // RUN: ens-train --help-hidden | FileCheck %s --check-prefix=HIDDEN
+// RUN: ens-run --help | FileCheck %s --check-prefix=RUNHELP
+// RUN: ens-run --help-hidden | FileCheck %s --check-prefix=HIDDEN
 
 // CHECK-NOT: --aarch64
 // CHECK-NOT: --amdgpu
@@ -36,3 +38,10 @@
 // TRAIN: ens-train options:
 // TRAIN: --members
 // TRAIN-NOT: --amdgpu
+
+// RUNHELP-NOT: --amdgpu
+// RUNHELP: --help
+// RUNHELP: ens-run options:
+// RUNHELP: --backend
+// RUNHELP: --max-buffer-bytes
+// RUNHELP-NOT: --amdgpu

@@ -21,6 +21,7 @@
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Parser/Parser.h"
+#include "ens/Support/CommandLine.h"
 #include "ens/Support/Npy.h"
 #include "ens/Support/SourceLimits.h"
 #include "ens/Support/TensorTypes.h"
@@ -49,48 +50,50 @@ using namespace mlir::ens;
 namespace cl = llvm::cl;
 
 namespace {
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
+cl::OptionCategory category("ens-run options");
+
+cl::opt<std::string> inputFile(cl::cat(category), cl::Positional, cl::desc("<program.mlir>"),
                                cl::Required);
 cl::opt<std::string>
-    entryName("entry",
+    entryName(cl::cat(category), "entry",
               cl::desc("Function to run (default: the only function)"),
               cl::value_desc("name"));
-cl::list<std::string> inputs("input",
+cl::list<std::string> inputs(cl::cat(category), "input",
                              cl::desc("A .npy file per function argument, in "
                                       "order"),
                              cl::value_desc("file.npy"));
 cl::opt<unsigned> randomSeed(
-    "random-inputs",
+    cl::cat(category), "random-inputs",
     cl::desc("Instead of --input files, fill every argument with "
              "pseudo-random values from this seed (floats uniform in "
              "[-1, 1), i32 in [0, 8), i1 fair coins)"),
     cl::value_desc("seed"));
-cl::opt<std::string> outputDir("output-dir",
+cl::opt<std::string> outputDir(cl::cat(category), "output-dir",
                                cl::desc("Write results as DIR/out<i>.npy"),
                                cl::value_desc("dir"));
-cl::opt<bool> printResults("print",
+cl::opt<bool> printResults(cl::cat(category), "print",
                            cl::desc("Print results (the default when no "
                                     "--output-dir is given)"));
 cl::list<std::string> expected(
-    "expect",
+    cl::cat(category), "expect",
     cl::desc("Check the results, in order, against these .npy files: same "
              "dtype and shape, |got - want| <= atol + rtol * |want| (NaN "
              "matches NaN); a mismatch is an error"),
     cl::value_desc("file.npy"));
-cl::opt<double> rtol("rtol", cl::desc("Relative tolerance of --expect"),
+cl::opt<double> rtol(cl::cat(category), "rtol", cl::desc("Relative tolerance of --expect"),
                      cl::init(1e-5));
-cl::opt<double> atol("atol", cl::desc("Absolute tolerance of --expect"),
+cl::opt<double> atol(cl::cat(category), "atol", cl::desc("Absolute tolerance of --expect"),
                      cl::init(1e-6));
 // Not "threads": libLLVM registers an option of that name.
 cl::opt<unsigned> threads(
-    "cpu-threads",
+    cl::cat(category), "cpu-threads",
     cl::desc("Threads for --backend=cpu (default: one per core)"),
     cl::init(0));
 cl::opt<bool> printSummary(
-    "summary", cl::desc("Print each result's type, minimum, mean and "
+    cl::cat(category), "summary", cl::desc("Print each result's type, minimum, mean and "
                         "maximum instead of its values"));
 cl::opt<Target> backend(
-    "backend", cl::desc("Where to run the function"),
+    cl::cat(category), "backend", cl::desc("Where to run the function"),
     cl::values(clEnumValN(Target::Interpreter, "interp",
                           "the reference interpreter"),
                clEnumValN(Target::Cpu, "cpu",
@@ -181,7 +184,7 @@ llvm::Error checkExpected(size_t index, const HostTensor &result,
 }
 
 cl::opt<int64_t> maxBufferBytes(
-    "max-buffer-bytes",
+    cl::cat(category), "max-buffer-bytes",
     cl::desc("The largest buffer compiled code may allocate, and the most a "
              "CUDA launch plan may take in all (default: half of physical "
              "memory, at most half of the address-space limit, or "
@@ -189,24 +192,24 @@ cl::opt<int64_t> maxBufferBytes(
     cl::value_desc("BYTES"), cl::init(0));
 
 cl::opt<std::string> cudaDump(
-    "cuda-dump", cl::Hidden,
+    cl::cat(category), "cuda-dump", cl::Hidden,
     cl::desc("With --backend=cuda-emu, write the CUDA source, launch plan, "
              "and NVRTC logs and CUBINs for sm_80 and sm_90 to DIR"),
     cl::value_desc("DIR"));
 cl::opt<std::string> cudaCompile(
-    "cuda-nvrtc-compile", cl::Hidden,
+    cl::cat(category), "cuda-nvrtc-compile", cl::Hidden,
     cl::desc("Compile the CUDA source FILE with NVRTC for sm_90, print its "
              "log and exit"),
     cl::value_desc("FILE"));
 
 cl::opt<bool> cudaGraph(
-    "cuda-graph",
+    cl::cat(category), "cuda-graph",
     cl::desc("With --backend=cuda, capture the kernel launches into a CUDA "
              "graph and replay it"));
 
 enum class ReportFormat { None, Table, Json };
 cl::opt<ReportFormat> kernelReport(
-    "kernel-report",
+    cl::cat(category), "kernel-report",
     cl::desc("Print the CUDA kernel report of the function (kernels, "
              "launches, FLOPs, global-memory traffic; registers, spills and "
              "occupancy for sm_90 when NVRTC is available) instead of "
@@ -279,6 +282,8 @@ int main(int argc, char **argv) {
   // Past a file-size limit (ulimit -f), a write then fails with EFBIG and is
   // reported like a full disk, instead of SIGXFSZ killing the run.
   std::signal(SIGXFSZ, SIG_IGN);
+  hideUnrelatedOptions(&category);
+  registerDebugOptions();
   cl::ParseCommandLineOptions(argc, argv, "Run an ens function on .npy inputs\n");
   if (maxBufferBytes < 0) {
     llvm::WithColor::error() << "--max-buffer-bytes must not be negative\n";
