@@ -1,4 +1,4 @@
-//===- InstantiateStdlib.cpp - The ens-stdlib pass ------------------------===//
+//===- StdlibPass.cpp - The ens-stdlib pass -------------------------------===//
 //
 // Library functions are MLIR text over the aliases !T (the tensor type the
 // function is generic in), !S (rank-0 of T's element type), !F (T flattened),

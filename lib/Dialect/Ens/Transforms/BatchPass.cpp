@@ -1,4 +1,4 @@
-//===- Batch.cpp - The ens-batch pass -------------------------------------===//
+//===- BatchPass.cpp - The ens-batch pass ---------------------------------===//
 
 #include "ens/Dialect/Ens/Transforms/FunctionTransformer.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"

@@ -1,4 +1,4 @@
-//===- Autodiff.cpp - The ens-autodiff pass -------------------------------===//
+//===- AutodiffPass.cpp - The ens-autodiff pass ---------------------------===//
 
 #include "ens/Dialect/Ens/Transforms/FunctionTransformer.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
