@@ -11,7 +11,9 @@
 #include "ens/ens.h"
 
 #include "ens/Backend/CpuBackend.h"
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/DeviceRuntime.h"
+#include "ens/Backend/Cuda/Emulator.h"
 #include "ens/Support/HostTensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -16,7 +16,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/CpuBackend.h"
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/DeviceRuntime.h"
+#include "ens/Backend/Cuda/Emulator.h"
+#include "ens/Backend/Cuda/KernelReport.h"
+#include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Interpreter/Interpreter.h"

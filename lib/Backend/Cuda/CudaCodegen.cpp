@@ -23,7 +23,7 @@
 
 #include "KernelBody.h"
 
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Codegen.h"
 #include "ens/Backend/Liveness.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/KernelReport.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
