@@ -10,6 +10,7 @@
 #ifndef ENS_BACKEND_CUDA_CODEGEN_H
 #define ENS_BACKEND_CUDA_CODEGEN_H
 
+#include "ens/Backend/Cuda/KernelConfig.h"
 #include "ens/Backend/Cuda/LaunchPlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -22,8 +23,10 @@ namespace mlir::ens::cuda {
 /// (registerCpuBackendDialects). An op the generator cannot handle yet is
 /// reported as an error that names it, and so is a buffer, or a whole
 /// plan, larger than `maxBufferBytes` (0: getDefaultMaxBufferBytes()).
-llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
-                                         int64_t maxBufferBytes = 0);
+/// Loops over members are shared out with `strategy`.
+llvm::Expected<CudaProgram>
+generateCuda(ModuleOp module, StringRef entry, int64_t maxBufferBytes = 0,
+             Strategy strategy = Strategy::MemberPerBlock);
 
 } // namespace mlir::ens::cuda
 

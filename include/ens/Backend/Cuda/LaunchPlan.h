@@ -9,6 +9,7 @@
 #ifndef ENS_BACKEND_CUDA_LAUNCHPLAN_H
 #define ENS_BACKEND_CUDA_LAUNCHPLAN_H
 
+#include "ens/Backend/Cuda/KernelConfig.h"
 #include "ens/Support/HostTensor.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -91,6 +92,10 @@ struct LaunchPlan {
   /// same time share memory.
   int64_t arenaBytes = 0;
 
+  /// Places the temporaries in the arena by their live ranges over the
+  /// launches, setting their offsets and the arena's size.
+  void placeArena();
+
   /// Device memory a call needs at its peak: arguments, results, constants
   /// and the arena.
   int64_t getPeakDeviceBytes() const;
@@ -109,6 +114,9 @@ struct LaunchPlan {
 struct CudaProgram {
   std::string source;
   LaunchPlan plan;
+  /// The decisions behind each kernel of a loop over members, in the order
+  /// of their kernels.
+  std::vector<KernelConfig> configs;
   FunctionType type;
 };
 
