@@ -442,7 +442,6 @@ void MemberLoopPlanner::planStaging(linalg::GenericOp generic,
 
 llvm::Error MemberLoopPlanner::planPhases() {
   StagingArea staging(temporaryBytes);
-  plan.config.stageOffset = staging.getStart();
   for (Operation &op : forall.getBody()->without_terminator()) {
     if (fills.fills.contains(&op) || epilogues.contains(&op))
       continue;

@@ -56,9 +56,6 @@ public:
   /// would pass the budget.
   std::optional<int64_t> allocate(int64_t bytes);
 
-  /// Where the area starts.
-  int64_t getStart() const { return start; }
-
   /// The dynamic shared memory a block needs: the temporaries, and the
   /// operands of the op that stages most after them.
   int64_t getSharedBytes(int64_t temporaryBytes) const {

@@ -59,7 +59,8 @@ enum class MemorySpace {
 struct TemporaryConfig {
   /// Its type as MLIR prints it ("memref<256x32xf32>").
   std::string type;
-  /// Bytes of one member's temporary; 0 when nothing uses it.
+  /// Bytes of one member's temporary in memory; 0 when nothing uses it or
+  /// it lives in registers.
   int64_t bytes = 0;
   MemorySpace space = MemorySpace::Shared;
   /// In shared memory: its byte offset in the block's dynamic shared memory.
@@ -115,8 +116,6 @@ struct KernelConfig {
   /// Dynamic shared memory per block: the temporaries, then the operands
   /// that the op staging most stages.
   int64_t sharedBytes = 0;
-  /// Where staged operands start: after the temporaries, aligned.
-  int64_t stageOffset = 0;
   /// In the order of their allocations in the loop body.
   std::vector<TemporaryConfig> temporaries;
   /// In the order the block runs them.
