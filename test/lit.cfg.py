@@ -21,6 +21,9 @@ config.substitutions.append(
                                 "FakeDriver")))
 
 llvm_config.use_default_substitutions()
+# ENS_ENABLE_ASSERTIONS: tests of -debug-only output need LLVM_DEBUG.
+if config.ens_enable_assertions.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("asserts")
 # A sanitized build (ENS_SANITIZE) runs its tools with the options that
 # cmake/EnsSanitizers.cmake chose; lit passes neither variable through.
 for name, value in (("ASAN_OPTIONS", config.ens_asan_options),

@@ -2,13 +2,22 @@
 
 #include "Internal.h"
 
-#include "ens/Dialect/Ens/Transforms/Passes.h"
-#include "ens/Interpreter/Interpreter.h"
-
-#include "mlir/Pass/PassManager.h"
-
 using namespace ens;
 namespace me = mlir::ens;
+
+me::Target ens::toInternal(Target target) {
+  switch (target) {
+  case Target::Interpreter:
+    return me::Target::Interpreter;
+  case Target::Cpu:
+    return me::Target::Cpu;
+  case Target::Cuda:
+    return me::Target::Cuda;
+  case Target::CudaEmu:
+    return me::Target::CudaEmu;
+  }
+  throw Error("unknown target " + std::to_string(static_cast<int>(target)));
+}
 
 Executable Module::compile(const std::string &function, Target target,
                            const CompileOptions &options) const {
@@ -36,59 +45,19 @@ Executable Module::compile(const std::string &function, Target target,
       it != impl_->context->compiled.end())
     return Executable(it->second);
 
+  me::ExecutableOptions executableOptions;
+  executableOptions.maxBufferBytes = options.maxBufferBytes;
+  executableOptions.cpu.threads = options.threads;
+  llvm::Expected<std::unique_ptr<me::Executable>> executable =
+      me::compileExecutable(*finished, function, toInternal(target),
+                            executableOptions);
+  if (!executable)
+    diagnostics.fail(llvm::toString(executable.takeError()));
   auto impl = std::make_shared<Executable::Impl>();
   impl->context = impl_->context;
   impl->target = target;
   impl->signature = toSignature(entry.getFunctionType());
-  impl->function = function;
-  switch (target) {
-  case Target::Interpreter: {
-    impl->module = std::move(finished);
-    mlir::PassManager pm(context);
-    pm.addPass(me::createEnsStdlib());
-    pm.addPass(me::createEnsAutodiff());
-    if (failed(pm.run(*impl->module)))
-      diagnostics.fail("cannot prepare @" + function + " for the interpreter");
-    break;
-  }
-  case Target::Cpu: {
-    me::CpuOptions cpuOptions;
-    cpuOptions.threads = options.threads;
-    cpuOptions.maxBufferBytes = options.maxBufferBytes;
-    llvm::Expected<std::unique_ptr<me::CpuExecutable>> cpu =
-        me::CpuExecutable::compile(*finished, function, cpuOptions);
-    if (!cpu)
-      throw Error(llvm::toString(cpu.takeError()));
-    impl->cpu = std::move(*cpu);
-    break;
-  }
-  case Target::Cuda: {
-    if (llvm::Error noDevice = me::cuda::loadCudaDriver())
-      throw Error(llvm::toString(std::move(noDevice)));
-    llvm::Expected<me::cuda::CudaProgram> program =
-        me::cuda::generateCuda(*finished, function, options.maxBufferBytes);
-    if (!program)
-      throw Error(llvm::toString(program.takeError()));
-    llvm::Expected<std::unique_ptr<me::cuda::DeviceExecutable>> device =
-        me::cuda::DeviceExecutable::compile(std::move(*program));
-    if (!device)
-      throw Error(llvm::toString(device.takeError()));
-    impl->device = std::move(*device);
-    break;
-  }
-  case Target::CudaEmu: {
-    llvm::Expected<me::cuda::CudaProgram> program =
-        me::cuda::generateCuda(*finished, function, options.maxBufferBytes);
-    if (!program)
-      throw Error(llvm::toString(program.takeError()));
-    llvm::Expected<std::unique_ptr<me::cuda::EmulatedExecutable>> emulated =
-        me::cuda::EmulatedExecutable::compile(std::move(*program));
-    if (!emulated)
-      throw Error(llvm::toString(emulated.takeError()));
-    impl->emulated = std::move(*emulated);
-    break;
-  }
-  }
+  impl->executable = std::move(*executable);
   impl_->context->compiled.emplace(std::move(key), impl);
   return Executable(std::move(impl));
 }
@@ -101,118 +70,25 @@ const Signature &Executable::signature() const { return impl_->signature; }
 Target Executable::target() const { return impl_->target; }
 
 unsigned Executable::threads() const {
-  return impl_->cpu ? impl_->cpu->getNumThreads() : 1;
+  return impl_->executable->getNumThreads();
 }
 
-/// A view of `tensor` for the CPU backend.
+/// A view of `tensor` for the internal executable.
 static me::BufferRef toBuffer(const Tensor &tensor) {
   return {const_cast<void *>(tensor.data()), toInternal(tensor.type().dtype),
           tensor.type().shape};
 }
 
-/// Runs `run` on host-tensor copies of `args` and copies its results into
-/// `results`: for the backends that do not run on caller memory.
-static void runOnCopies(
-    llvm::ArrayRef<me::BufferRef> args, llvm::ArrayRef<me::BufferRef> results,
-    llvm::function_ref<llvm::Expected<std::vector<me::HostTensor>>(
-        llvm::ArrayRef<me::HostTensor>)>
-        run) {
-  std::vector<me::HostTensor> hostArgs;
-  for (const me::BufferRef &arg : args) {
-    Tensor copy(TensorType{toPublic(arg.dtype),
-                           std::vector<int64_t>(arg.shape.begin(),
-                                                arg.shape.end())});
-    std::memcpy(copy.data(), arg.data, copy.byteSize());
-    hostArgs.emplace_back(arg.dtype, arg.shape, copy.values());
-  }
-  llvm::Expected<std::vector<me::HostTensor>> values = run(hostArgs);
-  if (!values)
-    throw Error(llvm::toString(values.takeError()));
-  for (auto [result, value] : llvm::zip_equal(results, *values)) {
-    Tensor tensor(TensorType{toPublic(value.dtype),
-                             std::vector<int64_t>(value.shape.begin(),
-                                                  value.shape.end())},
-                  value.values);
-    std::memcpy(result.data, tensor.data(), tensor.byteSize());
-  }
-}
-
-/// Checks buffers against types, as the CPU backend does for its own.
-static void check(const char *what, llvm::ArrayRef<me::BufferRef> buffers,
-                  const std::vector<TensorType> &types) {
-  if (buffers.size() != types.size())
-    throw Error(std::string("expected ") + std::to_string(types.size()) + " " +
-                what + ", got " + std::to_string(buffers.size()));
-  for (auto [i, buffer, type] : llvm::enumerate(buffers, types)) {
-    TensorType given{toPublic(buffer.dtype),
-                     std::vector<int64_t>(buffer.shape.begin(),
-                                          buffer.shape.end())};
-    if (given != type)
-      throw Error(std::string(what) + " " + std::to_string(i) +
-                  ": expected " + type.str() + ", got " + given.str());
-  }
-}
-
-/// The bytes of `buffer`.
-static std::pair<uintptr_t, uintptr_t> getExtent(const me::BufferRef &buffer) {
-  auto begin = reinterpret_cast<uintptr_t>(buffer.data);
-  return {begin, begin + me::getNumElements(buffer.shape) *
-                             me::getElementSize(buffer.dtype)};
-}
-
-/// Compiled code writes results while it still reads arguments (and other
-/// results), so no result may share memory with another buffer.
-static void checkSeparate(llvm::ArrayRef<me::BufferRef> args,
-                          llvm::ArrayRef<me::BufferRef> results) {
-  for (auto [r, result] : llvm::enumerate(results)) {
-    auto [begin, end] = getExtent(result);
-    // Copies: C++17 lambdas cannot capture structured bindings (clang).
-    auto overlaps = [&, begin = begin,
-                     end = end](const me::BufferRef &other) {
-      auto [otherBegin, otherEnd] = getExtent(other);
-      return begin < otherEnd && otherBegin < end;
-    };
-    for (auto [a, arg] : llvm::enumerate(args))
-      if (overlaps(arg))
-        throw Error("result " + std::to_string(r) + " overlaps argument " +
-                    std::to_string(a) +
-                    ": results must be memory of their own");
-    for (auto [o, other] : llvm::enumerate(results.take_front(r)))
-      if (overlaps(other))
-        throw Error("result " + std::to_string(r) + " overlaps result " +
-                    std::to_string(o) +
-                    ": results must be memory of their own");
-  }
-}
-
 static void runOnBuffers(const Executable::Impl &impl,
                          llvm::ArrayRef<me::BufferRef> args,
                          llvm::ArrayRef<me::BufferRef> results) {
-  check("arguments", args, impl.signature.inputs);
-  check("results", results, impl.signature.results);
-  checkSeparate(args, results);
-  if (impl.cpu) {
-    if (llvm::Error error = impl.cpu->run(args, results))
-      throw Error(llvm::toString(std::move(error)));
-    return;
-  }
-  if (impl.emulated) {
-    runOnCopies(args, results, [&](llvm::ArrayRef<me::HostTensor> hostArgs) {
-      return impl.emulated->run(hostArgs);
-    });
-    return;
-  }
-  if (impl.device) {
-    runOnCopies(args, results, [&](llvm::ArrayRef<me::HostTensor> hostArgs) {
-      return impl.device->run(hostArgs);
-    });
-    return;
-  }
-  runOnCopies(args, results, [&](llvm::ArrayRef<me::HostTensor> hostArgs) {
-    // The interpreter reads IR, which other threads may be creating.
-    std::lock_guard<std::recursive_mutex> lock(impl.context->mutex);
-    return me::Interpreter(*impl.module).run(impl.function, hostArgs);
-  });
+  // The interpreter reads IR, which other threads may be creating.
+  std::unique_lock<std::recursive_mutex> lock(impl.context->mutex,
+                                              std::defer_lock);
+  if (impl.target == Target::Interpreter)
+    lock.lock();
+  if (llvm::Error error = impl.executable->run(args, results))
+    throw Error(llvm::toString(std::move(error)));
 }
 
 std::vector<Tensor> Executable::run(const std::vector<Tensor> &args) const {

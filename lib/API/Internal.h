@@ -10,10 +10,7 @@
 
 #include "ens/ens.h"
 
-#include "ens/Backend/CpuBackend.h"
-#include "ens/Backend/Cuda/Codegen.h"
-#include "ens/Backend/Cuda/DeviceRuntime.h"
-#include "ens/Backend/Cuda/Emulator.h"
+#include "ens/Backend/Executable.h"
 #include "ens/Support/HostTensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,15 +47,7 @@ struct Executable::Impl {
   std::shared_ptr<Context::Impl> context;
   Target target;
   Signature signature;
-  std::string function;
-  /// For the interpreter: the module with its function transforms lowered.
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  /// For the CPU.
-  std::unique_ptr<mlir::ens::CpuExecutable> cpu;
-  /// For the CPU emulation of the CUDA kernels.
-  std::unique_ptr<mlir::ens::cuda::EmulatedExecutable> emulated;
-  /// For a GPU.
-  std::unique_ptr<mlir::ens::cuda::DeviceExecutable> device;
+  std::unique_ptr<mlir::ens::Executable> executable;
 };
 
 struct FunctionBuilder::Impl {
@@ -95,6 +84,7 @@ mlir::OwningOpRef<mlir::ModuleOp> cloneFinished(mlir::ModuleOp module);
 /// Conversions between the public and the internal spellings.
 mlir::ens::DType toInternal(DType dtype);
 DType toPublic(mlir::ens::DType dtype);
+mlir::ens::Target toInternal(Target target);
 mlir::Type toElementType(mlir::MLIRContext *context, DType dtype);
 mlir::RankedTensorType toMlirType(mlir::MLIRContext *context,
                                   const TensorType &type);

@@ -2,6 +2,7 @@
 
 #include "Internal.h"
 
+#include "ens/Backend/CpuBackend.h"
 #include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"

@@ -2,43 +2,43 @@
 
 #include "Internal.h"
 
-#include "ens/Interpreter/Interpreter.h"
-
-#include "llvm/ADT/APFloat.h"
-
-#include <cstring>
+#include "ens/Support/TensorTypes.h"
 
 using namespace ens;
+namespace me = mlir::ens;
 
 const char *ens::toString(DType dtype) {
-  return mlir::ens::getDTypeName(toInternal(dtype)).data();
+  return me::getDTypeName(toInternal(dtype)).data();
 }
 
-mlir::ens::DType ens::toInternal(DType dtype) {
-  return static_cast<mlir::ens::DType>(dtype);
-}
+// The public and the internal DType list the same element types in the same
+// order, so that one converts to the other as it is; these tie each public
+// enumerator to its internal twin, so that neither list can change alone.
+static_assert(static_cast<int>(DType::F16) == static_cast<int>(me::DType::F16));
+static_assert(static_cast<int>(DType::BF16) ==
+              static_cast<int>(me::DType::BF16));
+static_assert(static_cast<int>(DType::F32) == static_cast<int>(me::DType::F32));
+static_assert(static_cast<int>(DType::F64) == static_cast<int>(me::DType::F64));
+static_assert(static_cast<int>(DType::I32) == static_cast<int>(me::DType::I32));
+static_assert(static_cast<int>(DType::I1) == static_cast<int>(me::DType::I1));
 
-DType ens::toPublic(mlir::ens::DType dtype) {
-  return static_cast<DType>(dtype);
-}
-
-mlir::Type ens::toElementType(mlir::MLIRContext *context, DType dtype) {
-  mlir::Builder b(context);
+me::DType ens::toInternal(DType dtype) {
   switch (dtype) {
   case DType::F16:
-    return b.getF16Type();
   case DType::BF16:
-    return b.getBF16Type();
   case DType::F32:
-    return b.getF32Type();
   case DType::F64:
-    return b.getF64Type();
   case DType::I32:
-    return b.getI32Type();
   case DType::I1:
-    return b.getI1Type();
+    return static_cast<me::DType>(dtype);
   }
-  throw Error("unknown dtype");
+  throw Error("unknown dtype " + std::to_string(static_cast<int>(dtype)));
+}
+
+DType ens::toPublic(me::DType dtype) { return static_cast<DType>(dtype); }
+
+mlir::Type ens::toElementType(mlir::MLIRContext *context, DType dtype) {
+  return me::getElementType(context, toInternal(dtype));
 }
 
 mlir::RankedTensorType ens::toMlirType(mlir::MLIRContext *context,
@@ -53,7 +53,7 @@ mlir::RankedTensorType ens::toMlirType(mlir::MLIRContext *context,
 TensorType ens::toTensorType(mlir::Type type) {
   auto tensorType = mlir::cast<mlir::RankedTensorType>(type);
   return TensorType{
-      toPublic(*mlir::ens::getDType(tensorType.getElementType())),
+      toPublic(*me::getDType(tensorType.getElementType())),
       std::vector<int64_t>(tensorType.getShape().begin(),
                            tensorType.getShape().end())};
 }
@@ -68,7 +68,7 @@ Signature ens::toSignature(mlir::FunctionType type) {
 }
 
 int64_t TensorType::numElements() const {
-  return mlir::ens::getNumElements(shape);
+  return me::getNumElements(shape);
 }
 
 std::string TensorType::str() const {
@@ -87,23 +87,7 @@ std::string TensorType::str() const {
 Tensor::Tensor(TensorType type)
     : type_(std::move(type)),
       bytes_(type_.numElements() *
-             mlir::ens::getElementSize(toInternal(type_.dtype))) {}
-
-/// Rounds through APFloat for the 16-bit formats, returning the bits.
-static uint16_t toHalfBits(double value, const llvm::fltSemantics &semantics) {
-  llvm::APFloat f(value);
-  bool losesInfo;
-  f.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-  return static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
-}
-
-static double fromHalfBits(uint16_t bits, const llvm::fltSemantics &semantics) {
-  llvm::APFloat f(semantics, llvm::APInt(16, bits));
-  bool losesInfo;
-  f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
-            &losesInfo);
-  return f.convertToDouble();
-}
+             me::getElementSize(toInternal(type_.dtype))) {}
 
 Tensor::Tensor(TensorType type, const std::vector<double> &values)
     : Tensor(std::move(type)) {
@@ -111,59 +95,17 @@ Tensor::Tensor(TensorType type, const std::vector<double> &values)
     throw Error("a tensor " + type_.str() + " needs " +
                 std::to_string(type_.numElements()) + " values, got " +
                 std::to_string(values.size()));
-  for (size_t i = 0; i < values.size(); ++i) {
-    double value = mlir::ens::roundToDType(values[i], toInternal(type_.dtype));
-    std::byte *at = bytes_.data() + i * mlir::ens::getElementSize(
-                                            toInternal(type_.dtype));
-    auto put = [&](auto typed) { std::memcpy(at, &typed, sizeof(typed)); };
-    switch (type_.dtype) {
-    case DType::F16:
-      put(toHalfBits(value, llvm::APFloat::IEEEhalf()));
-      break;
-    case DType::BF16:
-      put(toHalfBits(value, llvm::APFloat::BFloat()));
-      break;
-    case DType::F32:
-      put(static_cast<float>(value));
-      break;
-    case DType::F64:
-      put(value);
-      break;
-    case DType::I32:
-      put(static_cast<int32_t>(value));
-      break;
-    case DType::I1:
-      put(static_cast<uint8_t>(value != 0));
-      break;
-    }
-  }
+  me::DType dtype = toInternal(type_.dtype);
+  for (size_t i = 0; i < values.size(); ++i)
+    me::storeElement(bytes_.data(), dtype, i,
+                     me::roundToDType(values[i], dtype));
 }
 
 double Tensor::at(int64_t i) const {
   if (i < 0 || i >= type_.numElements())
     throw Error("index " + std::to_string(i) + " is out of range for " +
                 type_.str());
-  const std::byte *at =
-      bytes_.data() + i * mlir::ens::getElementSize(toInternal(type_.dtype));
-  auto get = [&](auto typed) {
-    std::memcpy(&typed, at, sizeof(typed));
-    return typed;
-  };
-  switch (type_.dtype) {
-  case DType::F16:
-    return fromHalfBits(get(uint16_t()), llvm::APFloat::IEEEhalf());
-  case DType::BF16:
-    return fromHalfBits(get(uint16_t()), llvm::APFloat::BFloat());
-  case DType::F32:
-    return get(float());
-  case DType::F64:
-    return get(double());
-  case DType::I32:
-    return get(int32_t());
-  case DType::I1:
-    return get(uint8_t()) & 1;
-  }
-  throw Error("unknown dtype");
+  return me::loadElement(bytes_.data(), toInternal(type_.dtype), i);
 }
 
 std::vector<double> Tensor::values() const {

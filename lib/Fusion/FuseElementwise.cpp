@@ -10,6 +10,10 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ens-fuse-elementwise"
+
 namespace mlir::ens {
 #define GEN_PASS_DEF_ENSFUSEELEMENTWISE
 #include "ens/Fusion/Passes.h.inc"
@@ -126,14 +130,20 @@ struct RoundOfFusion : RewriterBase::Listener {
   bool fuseNow(OpOperand *operand) const {
     if (!mayFuse(operand) || !shouldFuse(operand))
       return false;
-    if (isLeaf(operand->get().getDefiningOp()))
-      return true;
-    return llvm::none_of(operand->getOwner()->getOpOperands(),
-                         [&](OpOperand &other) {
-                           return linalg::areElementwiseOpsFusable(&other) &&
-                                  isLeaf(other.get().getDefiningOp()) &&
-                                  mayFuse(&other) && shouldFuse(&other);
-                         });
+    bool now = isLeaf(operand->get().getDefiningOp()) ||
+               llvm::none_of(operand->getOwner()->getOpOperands(),
+                             [&](OpOperand &other) {
+                               return linalg::areElementwiseOpsFusable(&other) &&
+                                      isLeaf(other.get().getDefiningOp()) &&
+                                      mayFuse(&other) && shouldFuse(&other);
+                             });
+    LLVM_DEBUG(llvm::dbgs()
+               << "[" DEBUG_TYPE "] operand " << operand->getOperandNumber()
+               << " of the op at " << operand->getOwner()->getLoc() << ": "
+               << (now ? "fuse its producer now"
+                       : "a leaf producer first, this one in a later round")
+               << "\n");
+    return now;
   }
 
   DenseSet<Operation *> created;
@@ -159,6 +169,10 @@ struct FuseSharedProducer : OpRewritePattern<linalg::GenericOp> {
           !round.mayFuse(&operand) || !isAlsoUsedAfter(&operand))
         continue;
       Operation *producer = operand.get().getDefiningOp();
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] producer at "
+                              << producer->getLoc()
+                              << " also used later: fused, its results "
+                                 "yielded for those uses\n");
       FailureOr<linalg::ElementwiseOpFusionResult> fused =
           linalg::fuseElementwiseOps(rewriter, &operand);
       if (failed(fused))
@@ -202,6 +216,7 @@ struct FuseElementwisePass
     // Rounds until one changes nothing. Each is bounded like any greedy
     // rewrite; a round that fuses nothing ends them.
     for (bool changed = true; changed;) {
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] a round of fusion\n");
       round.created.clear();
       if (failed(applyPatternsAndFoldGreedily(getOperation(), frozen, config,
                                               &changed))) {

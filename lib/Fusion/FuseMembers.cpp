@@ -15,7 +15,10 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "ens-fuse-members"
 
 namespace mlir::ens {
 #define GEN_PASS_DEF_ENSFUSEMEMBERS
@@ -291,8 +294,19 @@ struct FuseMembersPass : ens::impl::EnsFuseMembersBase<FuseMembersPass> {
         uint64_t work = 0;
         for (Operation *op : group)
           work = llvm::SaturatingAdd(work, getWork(op));
-        if (work >= static_cast<uint64_t>(std::max<int64_t>(minWork, 0)) &&
-            failed(fuseMemberGroup(rewriter, group)))
+        bool worthALoop =
+            work >= static_cast<uint64_t>(std::max<int64_t>(minWork, 0));
+        LLVM_DEBUG({
+          llvm::dbgs() << "[" DEBUG_TYPE "] group of " << group.size()
+                       << " ops over " << *getMemberExtent(group.front())
+                       << " members, " << work << " iterations (minimum "
+                       << minWork << "): "
+                       << (worthALoop ? "one loop" : "left as is") << "\n";
+          for (Operation *op : group)
+            llvm::dbgs() << "  " << op->getName() << " at " << op->getLoc()
+                         << "\n";
+        });
+        if (worthALoop && failed(fuseMemberGroup(rewriter, group)))
           return signalPassFailure();
       }
     // Slices of empty tensors become empty tensors in the loops, so that a

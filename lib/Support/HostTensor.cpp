@@ -104,13 +104,34 @@ size_t mlir::ens::getElementSize(DType dtype) {
   llvm_unreachable("unknown dtype");
 }
 
-/// Writes element `i` of memory laid out as getElementSize says.
-static void storeElement(void *data, DType dtype, int64_t i, double value) {
+/// The bits of `value` rounded to a 16-bit float format.
+static uint16_t toHalfBits(double value, const llvm::fltSemantics &semantics) {
+  llvm::APFloat f(value);
+  bool losesInfo;
+  f.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
+}
+
+/// The value of the bits of a 16-bit float format.
+static double fromHalfBits(uint16_t bits, const llvm::fltSemantics &semantics) {
+  llvm::APFloat f(semantics, llvm::APInt(16, bits));
+  bool losesInfo;
+  f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return f.convertToDouble();
+}
+
+void mlir::ens::storeElement(void *data, DType dtype, int64_t i,
+                             double value) {
   auto put = [&](auto typed) {
     std::memcpy(static_cast<char *>(data) + i * sizeof(typed), &typed,
                 sizeof(typed));
   };
   switch (dtype) {
+  case DType::F16:
+    return put(toHalfBits(value, llvm::APFloat::IEEEhalf()));
+  case DType::BF16:
+    return put(toHalfBits(value, llvm::APFloat::BFloat()));
   case DType::F64:
     return put(value);
   case DType::F32:
@@ -119,21 +140,21 @@ static void storeElement(void *data, DType dtype, int64_t i, double value) {
     return put(static_cast<int32_t>(value));
   case DType::I1:
     return put(static_cast<uint8_t>(value != 0));
-  case DType::F16:
-  case DType::BF16:
-    break;
   }
-  llvm_unreachable("storeElement takes f64, f32, i32 or i1");
+  llvm_unreachable("unknown dtype");
 }
 
-/// Reads element `i` of such memory.
-static double loadElement(const void *data, DType dtype, int64_t i) {
+double mlir::ens::loadElement(const void *data, DType dtype, int64_t i) {
   auto get = [&](auto typed) {
     std::memcpy(&typed, static_cast<const char *>(data) + i * sizeof(typed),
                 sizeof(typed));
     return typed;
   };
   switch (dtype) {
+  case DType::F16:
+    return fromHalfBits(get(uint16_t()), llvm::APFloat::IEEEhalf());
+  case DType::BF16:
+    return fromHalfBits(get(uint16_t()), llvm::APFloat::BFloat());
   case DType::F64:
     return get(double());
   case DType::F32:
@@ -142,11 +163,8 @@ static double loadElement(const void *data, DType dtype, int64_t i) {
     return get(int32_t());
   case DType::I1:
     return get(uint8_t()) & 1;
-  case DType::F16:
-  case DType::BF16:
-    break;
   }
-  llvm_unreachable("loadElement takes f64, f32, i32 or i1");
+  llvm_unreachable("unknown dtype");
 }
 
 void HostTensor::storeTo(void *data) const {
@@ -196,7 +214,8 @@ void HostTensor::roundToDType() {
     value = mlir::ens::roundToDType(value, dtype);
 }
 
-std::string HostTensor::getTypeString() const {
+std::string mlir::ens::getTensorTypeString(DType dtype,
+                                           llvm::ArrayRef<int64_t> shape) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "tensor<";
@@ -204,6 +223,10 @@ std::string HostTensor::getTypeString() const {
     os << size << "x";
   os << getDTypeName(dtype) << ">";
   return text;
+}
+
+std::string HostTensor::getTypeString() const {
+  return getTensorTypeString(dtype, shape);
 }
 
 /// Appends one element in the shortest form that reads back exactly.

@@ -1,12 +1,13 @@
 // Found by the program fuzz target (test/fuzz/ProgramFuzzer.cpp), reduced:
-// programs vmapped over one member that the interpreter and cpu run, but
-// cuda-emu fails with "the CUDA backend cannot find the buffer of a memref
-// defined by 'memref.alloc'".
+// programs vmapped over one member that the interpreter and cpu ran, but
+// cuda-emu failed with "the CUDA backend cannot find the buffer of a memref
+// defined by 'memref.alloc'": a contraction's fused epilogue wrote a buffer
+// whose memref.alloc came after the contraction, before the backend had
+// defined it.
 // @f returns a transposed argument next to a contraction of a transposed
 // contraction; @g is the gradient of a logsumexp over a tensor with a unit
-// dimension. XFAIL until the CUDA backend handles them; then drop the XFAIL.
+// dimension.
 //
-// XFAIL: *
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: ens-run %s --entry=f_vmap --random-inputs=1 --output-dir=%t
 // RUN: ens-run %s --entry=f_vmap --random-inputs=1 --backend=cpu --rtol=1e-5 --atol=1e-6 --expect=%t/out0.npy --expect=%t/out1.npy

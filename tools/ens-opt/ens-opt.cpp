@@ -9,6 +9,7 @@
 
 #include "ens/InitAllDialects.h"
 #include "ens/InitAllPasses.h"
+#include "ens/Support/CommandLine.h"
 #include "ens/Support/SourceLimits.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -19,6 +20,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  // Before MLIR registers its options, which --help shows.
+  mlir::ens::hideUnrelatedOptions();
+  mlir::ens::registerDebugOptions();
   mlir::DialectRegistry registry;
   mlir::ens::registerLoweringDialects(registry);
   mlir::ens::registerAllPasses();

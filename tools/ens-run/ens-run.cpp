@@ -17,16 +17,15 @@
 
 #include "ens/Backend/CpuBackend.h"
 #include "ens/Backend/Cuda/Codegen.h"
-#include "ens/Backend/Cuda/DeviceRuntime.h"
-#include "ens/Backend/Cuda/Emulator.h"
 #include "ens/Backend/Cuda/KernelReport.h"
 #include "ens/Backend/Cuda/Nvrtc.h"
+#include "ens/Backend/Executable.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
-#include "ens/Interpreter/Interpreter.h"
 #include "ens/Parser/Parser.h"
 #include "ens/Support/Npy.h"
 #include "ens/Support/SourceLimits.h"
+#include "ens/Support/TensorTypes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -52,8 +51,6 @@ using namespace mlir::ens;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Backend { Interp, Cpu, CudaEmu, Cuda };
-
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
                                cl::Required);
 cl::opt<std::string>
@@ -94,16 +91,16 @@ cl::opt<unsigned> threads(
 cl::opt<bool> printSummary(
     "summary", cl::desc("Print each result's type, minimum, mean and "
                         "maximum instead of its values"));
-cl::opt<Backend> backend(
+cl::opt<Target> backend(
     "backend", cl::desc("Where to run the function"),
-    cl::values(clEnumValN(Backend::Interp, "interp",
+    cl::values(clEnumValN(Target::Interpreter, "interp",
                           "the reference interpreter"),
-               clEnumValN(Backend::Cpu, "cpu",
+               clEnumValN(Target::Cpu, "cpu",
                           "native code JIT-compiled through LLVM"),
-               clEnumValN(Backend::CudaEmu, "cuda-emu",
+               clEnumValN(Target::CudaEmu, "cuda-emu",
                           "CUDA kernels emulated on the host CPU"),
-               clEnumValN(Backend::Cuda, "cuda", "CUDA kernels on a GPU")),
-    cl::init(Backend::Interp));
+               clEnumValN(Target::Cuda, "cuda", "CUDA kernels on a GPU")),
+    cl::init(Target::Interpreter));
 
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "ens-run") << message << "\n";
@@ -271,68 +268,22 @@ llvm::Error printKernelReport(ModuleOp module, func::FuncOp entry) {
   return llvm::Error::success();
 }
 
-/// Runs `entry` as CUDA kernels: emulated, after checking with NVRTC that
-/// every kernel compiles for sm_80 and sm_90, or on a GPU.
-llvm::Expected<std::vector<HostTensor>>
-runCuda(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
-  if (backend == Backend::Cuda)
-    if (llvm::Error failure = cuda::loadCudaDriver())
-      return std::move(failure);
-  llvm::Expected<cuda::CudaProgram> program =
-      generateCudaProgram(module, entry);
-  if (!program)
-    return program.takeError();
-  std::string name = (entry.getSymName() + ".cu").str();
-  auto write = [&](StringRef file, StringRef text) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os((cudaDump + "/" + file).str(), ec);
-    os << text;
-  };
-  if (!cudaDump.empty()) {
-    llvm::sys::fs::create_directories(cudaDump);
-    write(name, program->source);
-    write("plan.txt", program->plan.print());
-  }
-  // The emulated kernels must also be CUDA for the architectures ens
-  // supports; on a GPU, the runtime compiles for the device's own.
-  bool checkArchs = backend == Backend::CudaEmu && cuda::isNvrtcAvailable();
-  if (!cudaDump.empty() || checkArchs)
-    for (StringRef arch : {"sm_80", "sm_90"}) {
-      llvm::Expected<cuda::CompiledCuda> compiled =
-          cuda::compileWithNvrtc(program->source, name, arch);
-      if (!compiled)
-        return compiled.takeError();
-      if (!cudaDump.empty())
-        write(("nvrtc-" + arch + ".log").str(), compiled->log);
-    }
-  if (backend == Backend::Cuda) {
-    cuda::DeviceOptions options;
-    options.useGraph = cudaGraph;
-    llvm::Expected<std::unique_ptr<cuda::DeviceExecutable>> executable =
-        cuda::DeviceExecutable::compile(std::move(*program), options);
-    if (!executable)
-      return executable.takeError();
-    return (*executable)->run(args);
-  }
-  llvm::Expected<std::unique_ptr<cuda::EmulatedExecutable>> executable =
-      cuda::EmulatedExecutable::compile(std::move(*program));
-  if (!executable)
-    return executable.takeError();
-  return (*executable)->run(args);
+/// The options of every target, from the command line.
+ExecutableOptions getExecutableOptions() {
+  ExecutableOptions options;
+  options.maxBufferBytes = maxBufferBytes;
+  options.cpu.threads = threads;
+  options.cuda.dumpDirectory = cudaDump;
+  options.cuda.checkWithNvrtc = true;
+  options.cuda.useGraph = cudaGraph;
+  return options;
 }
 
 /// Runs `entry` on the chosen backend.
 llvm::Expected<std::vector<HostTensor>>
 run(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
-  if (backend == Backend::Interp)
-    return Interpreter(module).run(entry, args);
-  if (backend == Backend::Cuda || backend == Backend::CudaEmu)
-    return runCuda(module, entry, args);
-  CpuOptions options;
-  options.threads = threads;
-  options.maxBufferBytes = maxBufferBytes;
-  llvm::Expected<std::unique_ptr<CpuExecutable>> executable =
-      CpuExecutable::compile(module, entry.getSymName(), options);
+  llvm::Expected<std::unique_ptr<Executable>> executable = compileExecutable(
+      module, entry.getSymName(), backend, getExecutableOptions());
   if (!executable)
     return executable.takeError();
   return (*executable)->run(args);

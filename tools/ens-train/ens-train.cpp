@@ -31,6 +31,7 @@
 #include "Program.h"
 #include "Settings.h"
 
+#include "ens/Support/CommandLine.h"
 #include "ens/Support/Sizes.h"
 #include "ens/Support/SourceLimits.h"
 #include "ens/ens.h"
@@ -747,7 +748,8 @@ int main(int argc, char **argv) {
   // Past a file-size limit (ulimit -f), a write then fails with EFBIG and is
   // reported like a full disk, instead of SIGXFSZ killing the run.
   std::signal(SIGXFSZ, SIG_IGN);
-  cl::HideUnrelatedOptions(category);
+  mlir::ens::hideUnrelatedOptions(&category);
+  mlir::ens::registerDebugOptions();
   std::string parseErrors;
   llvm::raw_string_ostream errors(parseErrors);
   if (!cl::ParseCommandLineOptions(

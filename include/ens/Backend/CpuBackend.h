@@ -28,14 +28,6 @@ namespace mlir::ens {
 /// dialects it lowers through and their bufferization and LLVM interfaces.
 void registerCpuBackendDialects(DialectRegistry &registry);
 
-/// A dense row-major tensor in memory the caller owns. Elements are laid
-/// out as in C: f32 as float, f64 as double, i32 as int32_t, i1 as one byte.
-struct BufferRef {
-  void *data;
-  DType dtype;
-  llvm::ArrayRef<int64_t> shape;
-};
-
 /// How to compile for the CPU.
 struct CpuOptions {
   /// The threads that run the compiled code; 0 means one per core. More

@@ -11,6 +11,7 @@
 
 #include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Support/HostTensor.h"
+#include "ens/Support/TensorTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -20,22 +21,6 @@
 #include <vector>
 
 namespace mlir::ens {
-
-/// The DType of an MLIR element type, if ens supports it.
-std::optional<DType> getDType(mlir::Type elementType);
-
-/// The most elements the interpreter holds in one tensor: 2 GiB of doubles.
-inline constexpr int64_t kMaxTensorElements = int64_t(1) << 28;
-
-/// Checks that the interpreter can hold a value of `type`: a statically
-/// shaped tensor of an ens element type with at most kMaxTensorElements
-/// elements.
-llvm::Error checkTensorType(mlir::Type type);
-
-/// Checks that `args` match the inputs of `type` in number, shape and
-/// element type; the error names the first argument that does not.
-llvm::Error checkArguments(mlir::FunctionType type,
-                           llvm::ArrayRef<HostTensor> args);
 
 /// Runs the functions of one verified module.
 class Interpreter {

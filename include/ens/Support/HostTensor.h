@@ -46,6 +46,23 @@ llvm::SmallVector<int64_t, 4> getRowMajorStrides(llvm::ArrayRef<int64_t> shape);
 /// The number of elements of a tensor of `shape` (1 for rank 0).
 int64_t getNumElements(llvm::ArrayRef<int64_t> shape);
 
+/// Formats a tensor type as in MLIR, e.g. "tensor<2x3xf32>".
+std::string getTensorTypeString(DType dtype, llvm::ArrayRef<int64_t> shape);
+
+/// Writes `value` as element `i` of memory laid out as getElementSize says,
+/// rounding it to nearest-even for the 16-bit floats.
+void storeElement(void *data, DType dtype, int64_t i, double value);
+/// Reads element `i` of such memory.
+double loadElement(const void *data, DType dtype, int64_t i);
+
+/// A dense row-major tensor in memory the caller owns, with elements laid
+/// out as getElementSize says.
+struct BufferRef {
+  void *data;
+  DType dtype;
+  llvm::ArrayRef<int64_t> shape;
+};
+
 /// A dense row-major tensor in host memory.
 struct HostTensor {
   DType dtype = DType::F32;
@@ -64,7 +81,7 @@ struct HostTensor {
   /// Rounds every element to the element type.
   void roundToDType();
   /// Writes the elements in the element type to memory laid out as
-  /// getElementSize says; f64, f32, i32 and i1 only.
+  /// getElementSize says.
   void storeTo(void *data) const;
   /// A tensor of `dtype` and `shape` read from such memory.
   static HostTensor loadFrom(DType dtype, llvm::ArrayRef<int64_t> shape,

@@ -14,8 +14,8 @@
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
-#include "ens/Interpreter/Interpreter.h"
 #include "ens/Support/Sizes.h"
+#include "ens/Support/TensorTypes.h"
 
 #include "BufferCache.h"
 #include "OpenMPRuntime.h"
@@ -370,27 +370,6 @@ std::vector<int64_t> makeDescriptor(const BufferRef &buffer) {
   return descriptor;
 }
 
-/// Checks that `buffers` match `types` in number, shape and element type.
-llvm::Error checkBuffers(StringRef what, ArrayRef<BufferRef> buffers,
-                         TypeRange types) {
-  if (buffers.size() != types.size())
-    return error("expected " + Twine(types.size()) + " " + what + ", got " +
-                 Twine(buffers.size()));
-  for (auto [i, buffer, type] : llvm::enumerate(buffers, types)) {
-    auto tensorType = cast<RankedTensorType>(type);
-    if (!buffer.data && tensorType.getNumElements() != 0)
-      return error(what + " " + Twine(i) + " has no data");
-    if (buffer.shape != tensorType.getShape() ||
-        getDType(tensorType.getElementType()) != buffer.dtype)
-      return error(what + " " + Twine(i) + ": expected " +
-                   HostTensor(*getDType(tensorType.getElementType()),
-                              tensorType.getShape())
-                       .getTypeString() +
-                   ", got " + HostTensor(buffer.dtype, buffer.shape)
-                                  .getTypeString());
-  }
-  return llvm::Error::success();
-}
 } // namespace
 
 llvm::Error CpuExecutable::run(ArrayRef<BufferRef> args,

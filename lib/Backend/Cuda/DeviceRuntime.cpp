@@ -16,7 +16,7 @@
 
 #include "ens/Backend/Cuda/DeviceRuntime.h"
 #include "ens/Backend/Cuda/Nvrtc.h"
-#include "ens/Interpreter/Interpreter.h"
+#include "ens/Support/TensorTypes.h"
 
 #include "llvm/ADT/STLExtras.h"
 

@@ -27,8 +27,8 @@
 #include "DiskCache.h"
 
 #include "ens/Backend/Cuda/Emulator.h"
-#include "ens/Interpreter/Interpreter.h"
 #include "ens/Support/FileSystem.h"
+#include "ens/Support/TensorTypes.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"

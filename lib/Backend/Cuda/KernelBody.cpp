@@ -9,6 +9,8 @@
 
 #include "KernelBody.h"
 
+#include "ens/Support/TensorTypes.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -61,15 +63,11 @@ static std::string getUnsignedCType(Type type) {
 }
 
 std::optional<DType> cuda::getBufferDType(Type type) {
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF64())
-    return DType::F64;
-  if (type.isInteger(32))
-    return DType::I32;
-  if (type.isInteger(1))
-    return DType::I1;
-  return std::nullopt;
+  // The kernels have no 16-bit floats yet.
+  std::optional<DType> dtype = getDType(type);
+  if (dtype == DType::F16 || dtype == DType::BF16)
+    return std::nullopt;
+  return dtype;
 }
 
 std::string cuda::floatLiteral(double value, bool isDouble) {

@@ -300,9 +300,9 @@ llvm::Error KernelEmitter::run(unsigned numInputs) {
     views.bufferOf[value] = *buffer;
     return llvm::Error::success();
   };
+  // Every buffer is known before any kernel is emitted: a kernel may write
+  // one defined further down, through an epilogue fused into it.
   for (Operation &op : function.getBody().front()) {
-    if (fills.fills.contains(&op) || fusedEpilogues.contains(&op))
-      continue;
     llvm::Error err =
         llvm::TypeSwitch<Operation *, llvm::Error>(&op)
             .Case([&](memref::AllocOp alloc) {
@@ -321,14 +321,23 @@ llvm::Error KernelEmitter::run(unsigned numInputs) {
                              get.getName());
               return define(get, BufferKind::Constant, std::move(*bytes));
             })
+            .Default([](Operation *) { return llvm::Error::success(); });
+    if (err)
+      return err;
+  }
+  for (Operation &op : function.getBody().front()) {
+    if (fills.fills.contains(&op) || fusedEpilogues.contains(&op))
+      continue;
+    llvm::Error err =
+        llvm::TypeSwitch<Operation *, llvm::Error>(&op)
             .Case([&](linalg::GenericOp generic) {
               return emitGeneric(generic);
             })
             .Case([&](scf::ForOp loop) { return emitSerial(loop); })
             .Case([&](scf::ForallOp forall) { return emitForall(forall); })
-            .Case<memref::SubViewOp, memref::CollapseShapeOp,
-                  memref::ExpandShapeOp, memref::CastOp, memref::DeallocOp,
-                  func::ReturnOp>(
+            .Case<memref::AllocOp, memref::GetGlobalOp, memref::SubViewOp,
+                  memref::CollapseShapeOp, memref::ExpandShapeOp,
+                  memref::CastOp, memref::DeallocOp, func::ReturnOp>(
                 [](Operation *) { return llvm::Error::success(); })
             .Default([&](Operation *other) -> llvm::Error {
               if (isScalarOp(other))

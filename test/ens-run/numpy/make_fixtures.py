@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Generates the NumPy agreement tests of ens-run: ops.mlir and Inputs/*.npy.
+"""Generates the NumPy agreement tests of ens-run: <family>.mlir, Inputs/*.npy.
 
 Every ens op (except the random ops and the function transforms vmap and
 value_and_grad) gets one or more test cases. A case is one function
-`@<case>` in ops.mlir, its arguments Inputs/<case>.in<k>.npy and its expected
-results Inputs/<case>.out<k>.npy, plus lit RUN lines that run the
-function with ens-run on every backend (the reference interpreter, the CPU
-JIT, the CUDA kernels emulated on the host) and check the results to rtol
-1e-5, atol 1e-6.
+`@<case>` in the lit test of its op family (FAMILIES), its arguments
+Inputs/<case>.in<k>.npy and its expected results Inputs/<case>.out<k>.npy,
+plus lit RUN lines that run the function with ens-run on every backend (the
+reference interpreter, the CPU JIT, the CUDA kernels emulated on the host)
+and check the results to rtol 1e-5, atol 1e-6. One test per family, so that
+a failing op hides only the cases of its own family.
 
 Expected results are computed by NumPy in float64 from the float32 (or
 float64) inputs and then cast to the result dtype (float32 for f32 results);
@@ -18,10 +19,12 @@ root, with:
 
     python3 test/ens-run/numpy/make_fixtures.py
 
-The script rewrites ops.mlir and replaces every .npy file under Inputs/.
+The script rewrites the <family>.mlir files and replaces every .npy file
+under Inputs/.
 """
 
 import os
+import textwrap
 
 import numpy as np
 
@@ -33,6 +36,18 @@ BACKENDS = ("interp", "cpu", "cuda-emu")
 rng = np.random.default_rng(20240611)
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
+
+# The op families of lib/Conversion/EnsToLinalg that have cases here (the
+# random ops have none), each written to <family>.mlir, with what it covers.
+FAMILIES = {
+    "pointwise": "elementwise arithmetic, math, cmp, select and convert",
+    "shape": "constant, broadcast_in_dim, reshape, transpose, slice, pad and "
+             "concat",
+    "gather": "take, scatter_add and one_hot",
+    "reduction": "reduce_sum, reduce_max, reduce_mean, softmax, log_softmax "
+                 "and logsumexp",
+    "contraction": "einsum, tensordot and matmul",
+}
 
 # ---------------------------------------------------------------------------
 # Helpers
@@ -82,14 +97,16 @@ def wrap_i32(a):
 CASES = []
 
 
-def case(name, args, results, body):
-    """Adds `@name(args) -> results`. `body` holds the op lines; the
-    arguments are %a0, %a1, ... and it defines the results %r0, %r1, ..."""
-    assert all(c[0] != name for c in CASES), name
+def case(family, name, args, results, body):
+    """Adds `@name(args) -> results` to the test of `family`. `body` holds
+    the op lines; the arguments are %a0, %a1, ... and it defines the results
+    %r0, %r1, ..."""
+    assert family in FAMILIES, (name, family)
+    assert all(c[1] != name for c in CASES), name
     for a in list(args) + list(results):
         assert a.dtype in _ELEMENT, (name, a.dtype)
     lines = [body] if isinstance(body, str) else list(body)
-    CASES.append((name, [np.array(a, order="C") for a in args],
+    CASES.append((family, name, [np.array(a, order="C") for a in args],
                   [np.array(r, order="C") for r in results], lines))
 
 
@@ -101,24 +118,24 @@ x, y = f32(3, 4), f32(3, 4)
 for op, fn in [("add", np.add), ("sub", np.subtract), ("mul", np.multiply),
                ("max", np.maximum), ("min", np.minimum)]:
     r = as_f32(fn(d(x), d(y)))
-    case(f"{op}_f32", [x, y], [r], f"%r0 = ens.{op} %a0, %a1 : {ty(r)}")
+    case("pointwise", f"{op}_f32", [x, y], [r], f"%r0 = ens.{op} %a0, %a1 : {ty(r)}")
 
 # Division away from zero denominators.
 den = f32(3, 4, low=0.5, high=2.0) * rng.choice([-1, 1], size=(3, 4))
 den = den.astype(np.float32)
 r = as_f32(d(x) / d(den))
-case("div_f32", [x, den], [r], f"%r0 = ens.div %a0, %a1 : {ty(r)}")
+case("pointwise", "div_f32", [x, den], [r], f"%r0 = ens.div %a0, %a1 : {ty(r)}")
 
 base, expo = pos32(3, 4), f32(3, 4)
 r = as_f32(np.power(d(base), d(expo)))
-case("pow_f32", [base, expo], [r], f"%r0 = ens.pow %a0, %a1 : {ty(r)}")
+case("pointwise", "pow_f32", [base, expo], [r], f"%r0 = ens.pow %a0, %a1 : {ty(r)}")
 
 # max and min propagate NaN (like np.maximum, unlike np.fmax).
 xn, yn = f32(2, 3), f32(2, 3)
 xn[0, 1] = np.nan
 yn[1, 2] = np.nan
 r0, r1 = as_f32(np.maximum(d(xn), d(yn))), as_f32(np.minimum(d(xn), d(yn)))
-case("max_min_nan_f32", [xn, yn], [r0, r1],
+case("pointwise", "max_min_nan_f32", [xn, yn], [r0, r1],
      [f"%r0 = ens.max %a0, %a1 : {ty(r0)}", f"%r1 = ens.min %a0, %a1 : {ty(r1)}"])
 
 x = f32(3, 4)
@@ -137,7 +154,7 @@ for op, fn, arg in [
 ]:
     arg = np.asarray(arg, dtype=np.float32)
     r = as_f32(fn(d(arg)))
-    case(f"{op}_f32", [arg], [r], f"%r0 = ens.{op} %a0 : {ty(r)}")
+    case("pointwise", f"{op}_f32", [arg], [r], f"%r0 = ens.{op} %a0 : {ty(r)}")
 
 # ---------------------------------------------------------------------------
 # Elementwise, i32 (wrapping)
@@ -151,10 +168,10 @@ A, B = ia.astype(np.int64), ib.astype(np.int64)
 for op, exact in [("add", A + B), ("sub", A - B), ("mul", A * B),
                   ("max", np.maximum(A, B)), ("min", np.minimum(A, B))]:
     r = wrap_i32(exact)
-    case(f"{op}_i32", [ia, ib], [r], f"%r0 = ens.{op} %a0, %a1 : {ty(r)}")
+    case("pointwise", f"{op}_i32", [ia, ib], [r], f"%r0 = ens.{op} %a0, %a1 : {ty(r)}")
 for op, exact in [("neg", -A), ("abs", np.abs(A)), ("square", A * A)]:
     r = wrap_i32(exact)
-    case(f"{op}_i32", [ia], [r], f"%r0 = ens.{op} %a0 : {ty(r)}")
+    case("pointwise", f"{op}_i32", [ia], [r], f"%r0 = ens.{op} %a0 : {ty(r)}")
 
 # ---------------------------------------------------------------------------
 # Comparison, select and conversion
@@ -168,18 +185,18 @@ for pred, fn in [("lt", np.less), ("le", np.less_equal), ("gt", np.greater),
                  ("ge", np.greater_equal), ("eq", np.equal),
                  ("ne", np.not_equal)]:
     r = fn(d(ca), d(cb))
-    case(f"cmp_{pred}_f32", [ca, cb], [r],
+    case("pointwise", f"cmp_{pred}_f32", [ca, cb], [r],
          f"%r0 = ens.cmp {pred}, %a0, %a1 : {ty(ca)}")
 
 ci = rng.integers(-3, 3, size=(2, 5)).astype(np.int32)
 cj = rng.integers(-3, 3, size=(2, 5)).astype(np.int32)
 r = ci < cj
-case("cmp_lt_i32", [ci, cj], [r], f"%r0 = ens.cmp lt, %a0, %a1 : {ty(ci)}")
+case("pointwise", "cmp_lt_i32", [ci, cj], [r], f"%r0 = ens.cmp lt, %a0, %a1 : {ty(ci)}")
 
 cond = rng.random((3, 4)) < 0.5
 t, f = f32(3, 4), f32(3, 4)
 r = np.where(cond, t, f).astype(np.float32)
-case("select_f32", [cond, t, f], [r],
+case("pointwise", "select_f32", [cond, t, f], [r],
      f"%r0 = ens.select %a0, %a1, %a2 : {ty(cond)}, {ty(r)}")
 
 # f32 -> i32 truncates toward zero and saturates; NaN gives 0.
@@ -189,24 +206,24 @@ cv = np.array([[-2.75, -0.5, -0.0, 0.5, 1.0, 2.999],
 sat = np.where(np.isnan(d(cv)), 0.0,
                np.clip(np.trunc(np.nan_to_num(d(cv))), I32_MIN, I32_MAX))
 r = sat.astype(np.int64).astype(np.int32)
-case("convert_f32_i32", [cv], [r],
+case("pointwise", "convert_f32_i32", [cv], [r],
      f"%r0 = ens.convert %a0 : {ty(cv)} -> {ty(r)}")
 
 x = f32(2, 3)
 r = d(x)
-case("convert_f32_f64", [x], [r], f"%r0 = ens.convert %a0 : {ty(x)} -> {ty(r)}")
+case("pointwise", "convert_f32_f64", [x], [r], f"%r0 = ens.convert %a0 : {ty(x)} -> {ty(r)}")
 
 iv = np.array([0, -5, 16777217, I32_MAX, I32_MIN, 12345], dtype=np.int32)
 r = as_f32(iv.astype(np.float64))
-case("convert_i32_f32", [iv], [r], f"%r0 = ens.convert %a0 : {ty(iv)} -> {ty(r)}")
+case("pointwise", "convert_i32_f32", [iv], [r], f"%r0 = ens.convert %a0 : {ty(iv)} -> {ty(r)}")
 
 bv = np.array([0.0, -0.0, 1.0e-30, -3.5, np.nan, 2.0], dtype=np.float32)
 r = d(bv) != 0
-case("convert_f32_i1", [bv], [r], f"%r0 = ens.convert %a0 : {ty(bv)} -> {ty(r)}")
+case("pointwise", "convert_f32_i1", [bv], [r], f"%r0 = ens.convert %a0 : {ty(bv)} -> {ty(r)}")
 
 mv = rng.random((2, 3)) < 0.5
 r = mv.astype(np.float32)
-case("convert_i1_f32", [mv], [r], f"%r0 = ens.convert %a0 : {ty(mv)} -> {ty(r)}")
+case("pointwise", "convert_i1_f32", [mv], [r], f"%r0 = ens.convert %a0 : {ty(mv)} -> {ty(r)}")
 
 # ---------------------------------------------------------------------------
 # Constants and shape manipulation
@@ -225,7 +242,7 @@ def literal(v):
 
 k0 = f32(2, 3)
 k1 = np.array([[1, -2, I32_MAX], [I32_MIN, 0, 42]], dtype=np.int32)
-case("constant", [], [k0, k1],
+case("shape", "constant", [], [k0, k1],
      [f"%r0 = ens.constant dense<{literal(k0)}> : {ty(k0)}",
       f"%r1 = ens.constant dense<{literal(k1)}> : {ty(k1)}"])
 
@@ -242,32 +259,32 @@ def broadcast_in_dim(a, shape, dims):
 
 x = f32(3, 1)
 r = broadcast_in_dim(x, (4, 2, 3), [2, 0])  # non-monotonic; dim 1 (size 1) expands
-case("broadcast_in_dim_f32", [x], [r],
+case("shape", "broadcast_in_dim_f32", [x], [r],
      f"%r0 = ens.broadcast_in_dim %a0 {{dims = array<i64: 2, 0>}} : {ty(x)} -> {ty(r)}")
 
 x = f32(2, 4)
 r = broadcast_in_dim(x, (4, 3, 2), [2, 0])  # transposes and adds a new dim
-case("broadcast_in_dim_transpose_f32", [x], [r],
+case("shape", "broadcast_in_dim_transpose_f32", [x], [r],
      f"%r0 = ens.broadcast_in_dim %a0 {{dims = array<i64: 2, 0>}} : {ty(x)} -> {ty(r)}")
 
 x = f32(2, 3, 4)
 r = x.reshape(4, 6)
-case("reshape_f32", [x], [r], f"%r0 = ens.reshape %a0 : {ty(x)} -> {ty(r)}")
+case("shape", "reshape_f32", [x], [r], f"%r0 = ens.reshape %a0 : {ty(x)} -> {ty(r)}")
 
 x = f32(2, 3, 4)
 r = np.transpose(x, (2, 0, 1)).copy()
-case("transpose_f32", [x], [r],
+case("shape", "transpose_f32", [x], [r],
      f"%r0 = ens.transpose %a0 {{permutation = array<i64: 2, 0, 1>}} : {ty(x)} -> {ty(r)}")
 
 x = f32(7, 9)
 r = x[1:6:2, 2:8:3].copy()
-case("slice_f32", [x], [r],
+case("shape", "slice_f32", [x], [r],
      f"%r0 = ens.slice %a0 {{start = array<i64: 1, 2>, limit = array<i64: 6, 8>, "
      f"stride = array<i64: 2, 3>}} : {ty(x)} -> {ty(r)}")
 
 x = f32(4, 5, 6)
 r = x[0:4:3, 1:5:1, 5:6:4].copy()
-case("slice_rank3_f32", [x], [r],
+case("shape", "slice_rank3_f32", [x], [r],
      f"%r0 = ens.slice %a0 {{start = array<i64: 0, 1, 5>, limit = array<i64: 4, 5, 6>, "
      f"stride = array<i64: 3, 1, 4>}} : {ty(x)} -> {ty(r)}")
 
@@ -283,45 +300,49 @@ def pad(a, low, high, interior):
 
 x = f32(3, 4)
 r = pad(x, [1, 0], [2, 1], [1, 2])
-case("pad_f32", [x], [r],
+case("shape", "pad_f32", [x], [r],
      f"%r0 = ens.pad %a0 {{low = array<i64: 1, 0>, high = array<i64: 2, 1>, "
      f"interior = array<i64: 1, 2>}} : {ty(x)} -> {ty(r)}")
 
 x = f32(2, 3, 2)
 r = pad(x, [0, 2, 1], [1, 0, 0], [0, 1, 3])
-case("pad_rank3_f32", [x], [r],
+case("shape", "pad_rank3_f32", [x], [r],
      f"%r0 = ens.pad %a0 {{low = array<i64: 0, 2, 1>, high = array<i64: 1, 0, 0>, "
      f"interior = array<i64: 0, 1, 3>}} : {ty(x)} -> {ty(r)}")
 
 c0, c1, c2 = f32(2, 1), f32(2, 3), f32(2, 2)
 r = np.concatenate([c0, c1, c2], axis=1)
-case("concat3_f32", [c0, c1, c2], [r],
+case("shape", "concat3_f32", [c0, c1, c2], [r],
      f"%r0 = ens.concat %a0, %a1, %a2 {{dim = 1 : i64}} : "
      f"{ty(c0)}, {ty(c1)}, {ty(c2)} -> {ty(r)}")
 
 c0, c1, c2 = f32(1, 3), f32(3, 3), f32(2, 3)
 r = np.concatenate([c0, c1, c2], axis=0)
-case("concat3_dim0_f32", [c0, c1, c2], [r],
+case("shape", "concat3_dim0_f32", [c0, c1, c2], [r],
      f"%r0 = ens.concat %a0, %a1, %a2 {{dim = 0 : i64}} : "
      f"{ty(c0)}, {ty(c1)}, {ty(c2)} -> {ty(r)}")
+
+# ---------------------------------------------------------------------------
+# Indexing
+# ---------------------------------------------------------------------------
 
 # take: indices clamp to [0, size - 1] (numpy.take with mode="clip").
 table = f32(3, 5, 2)
 ids = np.array([[4, 0, 7], [-1, 2, 2]], dtype=np.int32)  # 7 and -1 clamp
 r = np.take(table, ids, axis=1, mode="clip")
-case("take_axis1_f32", [table, ids], [r],
+case("gather", "take_axis1_f32", [table, ids], [r],
      f"%r0 = ens.take %a0, %a1 {{axis = 1 : i64}} : {ty(table)}, {ty(ids)} -> {ty(r)}")
 
 table = f32(6, 3)
 ids = np.array([5, 0, 9, -3], dtype=np.int32)
 r = np.take(table, ids, axis=0, mode="clip")
-case("take_axis0_f32", [table, ids], [r],
+case("gather", "take_axis0_f32", [table, ids], [r],
      f"%r0 = ens.take %a0, %a1 {{axis = 0 : i64}} : {ty(table)}, {ty(ids)} -> {ty(r)}")
 
 itable = rng.integers(-100, 100, size=(4, 3)).astype(np.int32)
 ids = np.array([[3, 1], [1, 8]], dtype=np.int32)
 r = np.take(itable, ids, axis=0, mode="clip")
-case("take_i32", [itable, ids], [r],
+case("gather", "take_i32", [itable, ids], [r],
      f"%r0 = ens.take %a0, %a1 {{axis = 0 : i64}} : {ty(itable)}, {ty(ids)} -> {ty(r)}")
 
 
@@ -338,20 +359,20 @@ def scatter_add(updates, ids, axis, shape):
 ids = np.array([[1, 3, 1], [0, 9, 3]], dtype=np.int32)  # repeats; 9 clamps to 3
 upd = f32(2, *ids.shape, 3)
 r = as_f32(scatter_add(upd, ids, 1, (2, 4, 3)))
-case("scatter_add_axis1_f32", [upd, ids], [r],
+case("gather", "scatter_add_axis1_f32", [upd, ids], [r],
      f"%r0 = ens.scatter_add %a0, %a1 {{axis = 1 : i64}} : {ty(upd)}, {ty(ids)} -> {ty(r)}")
 
 ids = np.array([2, 2, 0, -4, 2], dtype=np.int32)  # repeats; -4 clamps to 0
 upd = f32(5, 4)
 r = as_f32(scatter_add(upd, ids, 0, (5, 4)))
-case("scatter_add_axis0_f32", [upd, ids], [r],
+case("gather", "scatter_add_axis0_f32", [upd, ids], [r],
      f"%r0 = ens.scatter_add %a0, %a1 {{axis = 0 : i64}} : {ty(upd)}, {ty(ids)} -> {ty(r)}")
 
 ids = np.array([[0, 3, 5], [-1, 1, 3]], dtype=np.int32)  # 5 and -1 out of range
 r = (ids[..., None] == np.arange(4)).astype(np.float32)
-case("one_hot_f32", [ids], [r], f"%r0 = ens.one_hot %a0 : {ty(ids)} -> {ty(r)}")
+case("gather", "one_hot_f32", [ids], [r], f"%r0 = ens.one_hot %a0 : {ty(ids)} -> {ty(r)}")
 r = (ids[..., None] == np.arange(6)).astype(np.int32)
-case("one_hot_i32", [ids], [r], f"%r0 = ens.one_hot %a0 : {ty(ids)} -> {ty(r)}")
+case("gather", "one_hot_i32", [ids], [r], f"%r0 = ens.one_hot %a0 : {ty(ids)} -> {ty(r)}")
 
 # ---------------------------------------------------------------------------
 # Reductions and normalisations
@@ -361,18 +382,18 @@ x = f32(3, 4, 5)
 for op, fn in [("reduce_sum", np.sum), ("reduce_max", np.max),
                ("reduce_mean", np.mean)]:
     r = as_f32(fn(d(x), axis=(0, 2)))
-    case(f"{op}_f32", [x], [r],
+    case("reduction", f"{op}_f32", [x], [r],
          f"%r0 = ens.{op} %a0 {{dims = array<i64: 0, 2>}} : {ty(x)} -> {ty(r)}")
 r = as_f32(np.sum(d(x), axis=(0, 1, 2)))
-case("reduce_sum_all_f32", [x], [r],
+case("reduction", "reduce_sum_all_f32", [x], [r],
      f"%r0 = ens.reduce_sum %a0 {{dims = array<i64: 0, 1, 2>}} : {ty(x)} -> {ty(r)}")
 
 xi = rng.integers(I32_MAX // 4, I32_MAX, size=(3, 4)).astype(np.int32)
 r = wrap_i32(xi.astype(np.int64).sum(axis=1))
-case("reduce_sum_i32", [xi], [r],
+case("reduction", "reduce_sum_i32", [xi], [r],
      f"%r0 = ens.reduce_sum %a0 {{dims = array<i64: 1>}} : {ty(xi)} -> {ty(r)}")
 r = xi.max(axis=0)
-case("reduce_max_i32", [xi], [r],
+case("reduction", "reduce_max_i32", [xi], [r],
      f"%r0 = ens.reduce_max %a0 {{dims = array<i64: 0>}} : {ty(xi)} -> {ty(r)}")
 
 x = f32(3, 4, 5) * 10  # large logits: the stable forms matter
@@ -385,12 +406,12 @@ def log_softmax(v, axis):
 
 
 r = as_f32(np.exp(log_softmax(d(x), 1)))
-case("softmax_f32", [x], [r], f"%r0 = ens.softmax %a0 {{dim = 1 : i64}} : {ty(x)}")
+case("reduction", "softmax_f32", [x], [r], f"%r0 = ens.softmax %a0 {{dim = 1 : i64}} : {ty(x)}")
 r = as_f32(log_softmax(d(x), 2))
-case("log_softmax_f32", [x], [r], f"%r0 = ens.log_softmax %a0 {{dim = 2 : i64}} : {ty(x)}")
+case("reduction", "log_softmax_f32", [x], [r], f"%r0 = ens.log_softmax %a0 {{dim = 2 : i64}} : {ty(x)}")
 m = np.max(d(x), axis=(0, 2))
 r = as_f32(m + np.log(np.sum(np.exp(d(x) - m[None, :, None]), axis=(0, 2))))
-case("logsumexp_f32", [x], [r],
+case("reduction", "logsumexp_f32", [x], [r],
      f"%r0 = ens.logsumexp %a0 {{dims = array<i64: 0, 2>}} : {ty(x)} -> {ty(r)}")
 
 # ---------------------------------------------------------------------------
@@ -408,18 +429,18 @@ EINSUMS = [
 for spec, tag, ls, rs in EINSUMS:
     lhs, rhs = f32(*ls), f32(*rs)
     r = as_f32(np.einsum(spec, d(lhs), d(rhs)))
-    case(f"einsum_{tag}", [lhs, rhs], [r],
+    case("contraction", f"einsum_{tag}", [lhs, rhs], [r],
          f'%r0 = ens.einsum %a0, %a1 {{spec = "{spec}"}} : {ty(lhs)}, {ty(rhs)} -> {ty(r)}')
 
 # The spec's tensordot example, then dims out of order.
 lhs, rhs = f32(3, 2), f32(3, 2, 1)
 r = as_f32(np.tensordot(d(lhs), d(rhs), axes=([0, 1], [0, 1])))
-case("tensordot_01_01", [lhs, rhs], [r],
+case("contraction", "tensordot_01_01", [lhs, rhs], [r],
      f"%r0 = ens.tensordot %a0, %a1 {{lhs_dims = array<i64: 0, 1>, rhs_dims = array<i64: 0, 1>}} : "
      f"{ty(lhs)}, {ty(rhs)} -> {ty(r)}")
 lhs, rhs = f32(2, 3, 4), f32(4, 2, 5)
 r = as_f32(np.tensordot(d(lhs), d(rhs), axes=([2, 0], [0, 1])))
-case("tensordot_20_01", [lhs, rhs], [r],
+case("contraction", "tensordot_20_01", [lhs, rhs], [r],
      f"%r0 = ens.tensordot %a0, %a1 {{lhs_dims = array<i64: 2, 0>, rhs_dims = array<i64: 0, 1>}} : "
      f"{ty(lhs)}, {ty(rhs)} -> {ty(r)}")
 
@@ -430,14 +451,14 @@ for tag, ls, rs in [("2d", (3, 4), (4, 5)),
                     ("batch_broadcast", (2, 1, 3, 4), (5, 4, 2))]:
     lhs, rhs = f32(*ls), f32(*rs)
     r = as_f32(np.matmul(d(lhs), d(rhs)))
-    case(f"matmul_{tag}", [lhs, rhs], [r],
+    case("contraction", f"matmul_{tag}", [lhs, rhs], [r],
          f"%r0 = ens.matmul %a0, %a1 : {ty(lhs)}, {ty(rhs)} -> {ty(r)}")
 
 # Integer contraction wraps.
 li = rng.integers(-2**20, 2**20, size=(3, 4)).astype(np.int32)
 ri = rng.integers(-2**20, 2**20, size=(4, 2)).astype(np.int32)
 r = wrap_i32(li.astype(np.int64) @ ri.astype(np.int64))
-case("matmul_i32", [li, ri], [r],
+case("contraction", "matmul_i32", [li, ri], [r],
      f"%r0 = ens.matmul %a0, %a1 : {ty(li)}, {ty(ri)} -> {ty(r)}")
 
 # ---------------------------------------------------------------------------
@@ -445,27 +466,31 @@ case("matmul_i32", [li, ri], [r],
 # ---------------------------------------------------------------------------
 
 x = f64(3, 4)
-case("tanh_f64", [x], [np.tanh(x)], f"%r0 = ens.tanh %a0 : {ty(x)}")
+case("pointwise", "tanh_f64", [x], [np.tanh(x)], f"%r0 = ens.tanh %a0 : {ty(x)}")
 y = f64(3, 4, low=0.5, high=2.0)
 r = x / y
-case("div_f64", [x, y], [r], f"%r0 = ens.div %a0, %a1 : {ty(r)}")
+case("pointwise", "div_f64", [x, y], [r], f"%r0 = ens.div %a0, %a1 : {ty(r)}")
 lhs, rhs = f64(2, 3, 4), f64(2, 4, 5)
 r = np.einsum("bij,bjk->bik", lhs, rhs)
-case("einsum_bij_bjk_bik_f64", [lhs, rhs], [r],
+case("contraction", "einsum_bij_bjk_bik_f64", [lhs, rhs], [r],
      f'%r0 = ens.einsum %a0, %a1 {{spec = "bij,bjk->bik"}} : {ty(lhs)}, {ty(rhs)} -> {ty(r)}')
 x = f64(2, 5) * 10
 r = np.exp(log_softmax(x, 1))
-case("softmax_f64", [x], [r], f"%r0 = ens.softmax %a0 {{dim = 1 : i64}} : {ty(x)}")
+case("reduction", "softmax_f64", [x], [r], f"%r0 = ens.softmax %a0 {{dim = 1 : i64}} : {ty(x)}")
 
 # ---------------------------------------------------------------------------
 # Output
 # ---------------------------------------------------------------------------
 
+INTRO = (
+    "NumPy agreement tests of the {family} ops ({ops}): every op run by "
+    "ens-run on fixed inputs and checked against NumPy (rtol 1e-5, atol "
+    "1e-6; integer and i1 results must match exactly). The other op families "
+    "have their own files here. GENERATED by make_fixtures.py -- do not "
+    "edit; regenerate these files and Inputs/*.npy, from the repository "
+    "root, with:")
+
 HEADER = f"""\
-// NumPy agreement tests: every ens op run by ens-run on fixed inputs and
-// checked against NumPy (rtol 1e-5, atol 1e-6; integer and i1 results must
-// match exactly). GENERATED by make_fixtures.py -- do not edit; regenerate
-// this file and Inputs/*.npy, from the repository root, with:
 //
 //   {REGENERATE}
 //
@@ -484,8 +509,9 @@ def main():
         if entry.endswith(".npy"):
             os.remove(os.path.join(INPUTS, entry))
 
-    run_lines, functions = [], []
-    for name, args, results, body in CASES:
+    run_lines = {family: [] for family in FAMILIES}
+    functions = {family: [] for family in FAMILIES}
+    for family, name, args, results, body in CASES:
         flags = [f"--entry={name}"]
         for k, a in enumerate(args):
             np.save(os.path.join(INPUTS, f"{name}.in{k}.npy"), a)
@@ -494,22 +520,28 @@ def main():
             np.save(os.path.join(INPUTS, f"{name}.out{k}.npy"), r)
             flags.append(f"--expect=%S/Inputs/{name}.out{k}.npy")
         for backend in BACKENDS:
-            run_lines.append("// RUN: ens-run %s " + " ".join(flags) +
-                             f" --backend={backend} --rtol=1e-5 --atol=1e-6")
+            run_lines[family].append(
+                "// RUN: ens-run %s " + " ".join(flags) +
+                f" --backend={backend} --rtol=1e-5 --atol=1e-6")
 
         params = ", ".join(f"%a{k}: {ty(a)}" for k, a in enumerate(args))
         result_types = ", ".join(ty(r) for r in results)
         returned = ", ".join(f"%r{k}" for k in range(len(results)))
-        functions.append("\n".join(
+        functions[family].append("\n".join(
             [f"func.func @{name}({params}) -> ({result_types}) {{"] +
             [f"  {line}" for line in body] +
             [f"  return {returned} : {result_types}", "}"]))
 
-    with open(os.path.join(HERE, "ops.mlir"), "w") as out:
-        out.write(HEADER + "\n")
-        out.write("\n".join(run_lines) + "\n\n")
-        out.write("\n\n".join(functions) + "\n")
-    print(f"wrote {len(CASES)} cases to {os.path.relpath(HERE)}")
+    for family, ops in FAMILIES.items():
+        with open(os.path.join(HERE, f"{family}.mlir"), "w") as out:
+            intro = INTRO.format(family=family, ops=ops)
+            out.write(textwrap.fill(intro, width=78, initial_indent="// ",
+                                    subsequent_indent="// ") + "\n")
+            out.write(HEADER + "\n")
+            out.write("\n".join(run_lines[family]) + "\n\n")
+            out.write("\n\n".join(functions[family]) + "\n")
+    print(f"wrote {len(CASES)} cases in {len(FAMILIES)} files to "
+          f"{os.path.relpath(HERE)}")
 
 
 if __name__ == "__main__":

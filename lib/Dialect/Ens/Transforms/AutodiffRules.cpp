@@ -8,8 +8,9 @@
 //  - reduce_max: tied maxima share the gradient equally;
 //  - relu and abs at 0: gradient 0;
 //  - pow: the exponent's gradient is 0 where the base is 0.
-// Constants, comparisons, one_hot, integer conversions and random ops have
-// none.
+// Integer conversions have none. Constants, comparisons, one_hot and random
+// ops are non-differentiable: their model says why, through
+// AutodiffOpInterface::getNonDifferentiableReason.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,11 +100,22 @@ struct VJP : AutodiffOpInterface::ExternalModel<VJP<OpTy, rule>, OpTy> {
   }
 };
 
-/// For ops through which no gradient flows.
-template <typename OpTy>
-Grads none(OpTy op, Emitter &, Value) {
-  return SmallVector<Value>(op->getNumOperands(), Value());
-}
+/// The model of an op through which no gradient flows, for `reason`: its
+/// float results may still get adjoints, which stop here.
+template <typename OpTy, const char *reason>
+struct NoGradient
+    : AutodiffOpInterface::ExternalModel<NoGradient<OpTy, reason>, OpTy> {
+  Grads vjp(Operation *op, OpBuilder &, ValueRange) const {
+    return SmallVector<Value>(op->getNumOperands(), Value());
+  }
+  StringRef getNonDifferentiableReason(Operation *) const { return reason; }
+};
+
+constexpr char kMask[] = "its result is a mask, constant almost everywhere";
+constexpr char kNoOperands[] = "it has no operands";
+constexpr char kIndices[] = "its result depends only on integer indices";
+constexpr char kDraws[] = "its draws depend only on an integer key";
+constexpr char kKeys[] = "it derives integer keys from integers";
 
 //===----------------------------------------------------------------------===//
 // Elementwise
@@ -408,8 +420,8 @@ void mlir::ens::registerAutodiffRules(DialectRegistry &registry) {
     RsqrtOp::attachInterface<VJP<RsqrtOp, rsqrt>>(*ctx);
     AbsOp::attachInterface<VJP<AbsOp, abs>>(*ctx);
     SquareOp::attachInterface<VJP<SquareOp, square>>(*ctx);
-    CmpOp::attachInterface<VJP<CmpOp, none<CmpOp>>>(*ctx);
-    ConstantOp::attachInterface<VJP<ConstantOp, none<ConstantOp>>>(*ctx);
+    CmpOp::attachInterface<NoGradient<CmpOp, kMask>>(*ctx);
+    ConstantOp::attachInterface<NoGradient<ConstantOp, kNoOperands>>(*ctx);
     SelectOp::attachInterface<VJP<SelectOp, select>>(*ctx);
     ConvertOp::attachInterface<VJP<ConvertOp, convert>>(*ctx);
     BroadcastInDimOp::attachInterface<VJP<BroadcastInDimOp, broadcastInDim>>(
@@ -421,7 +433,7 @@ void mlir::ens::registerAutodiffRules(DialectRegistry &registry) {
     ConcatOp::attachInterface<VJP<ConcatOp, concat>>(*ctx);
     TakeOp::attachInterface<VJP<TakeOp, take>>(*ctx);
     ScatterAddOp::attachInterface<VJP<ScatterAddOp, scatterAdd>>(*ctx);
-    OneHotOp::attachInterface<VJP<OneHotOp, none<OneHotOp>>>(*ctx);
+    OneHotOp::attachInterface<NoGradient<OneHotOp, kIndices>>(*ctx);
     ReduceSumOp::attachInterface<VJP<ReduceSumOp, reduceSum>>(*ctx);
     ReduceMeanOp::attachInterface<VJP<ReduceMeanOp, reduceMean>>(*ctx);
     ReduceMaxOp::attachInterface<VJP<ReduceMaxOp, reduceMax>>(*ctx);
@@ -432,13 +444,9 @@ void mlir::ens::registerAutodiffRules(DialectRegistry &registry) {
     TensordotOp::attachInterface<VJP<TensordotOp, contraction<TensordotOp>>>(
         *ctx);
     MatmulOp::attachInterface<VJP<MatmulOp, contraction<MatmulOp>>>(*ctx);
-    RandomUniformOp::attachInterface<VJP<RandomUniformOp,
-                                         none<RandomUniformOp>>>(*ctx);
-    RandomNormalOp::attachInterface<VJP<RandomNormalOp,
-                                        none<RandomNormalOp>>>(*ctx);
-    RandomSplitOp::attachInterface<VJP<RandomSplitOp, none<RandomSplitOp>>>(
-        *ctx);
-    RandomFoldInOp::attachInterface<VJP<RandomFoldInOp,
-                                        none<RandomFoldInOp>>>(*ctx);
+    RandomUniformOp::attachInterface<NoGradient<RandomUniformOp, kDraws>>(*ctx);
+    RandomNormalOp::attachInterface<NoGradient<RandomNormalOp, kDraws>>(*ctx);
+    RandomSplitOp::attachInterface<NoGradient<RandomSplitOp, kKeys>>(*ctx);
+    RandomFoldInOp::attachInterface<NoGradient<RandomFoldInOp, kKeys>>(*ctx);
   });
 }

@@ -15,6 +15,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ens-batch"
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -150,6 +153,14 @@ FunctionTransformer::createBatched(func::FuncOp callee,
     }
 
     SmallVector<BatchedValue> results;
+    LLVM_DEBUG({
+      llvm::dbgs() << "[" DEBUG_TYPE "] " << op.getName() << " at "
+                   << op.getLoc() << ", operand axes (";
+      llvm::interleaveComma(operands, llvm::dbgs(), [](auto &v) {
+        llvm::dbgs() << (v.isBatched() ? std::to_string(v.axis) : "shared");
+      });
+      llvm::dbgs() << ")\n";
+    });
     if (!drawsPerMember &&
         llvm::none_of(operands, [](auto &v) { return v.isBatched(); })) {
       Operation *clone = builder.clone(op, shared);

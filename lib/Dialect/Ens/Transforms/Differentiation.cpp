@@ -15,6 +15,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ens-autodiff"
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -99,6 +102,8 @@ FunctionTransformer::createGradient(func::FuncOp callee,
     auto rule = dyn_cast<AutodiffOpInterface>(op);
     if (!rule)
       return op->emitOpError() << "has no differentiation rule";
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] the VJP of " << op->getName()
+                            << " at " << op->getLoc() << "\n");
     FailureOr<SmallVector<Value>> grads = rule.vjp(builder, resultGrads);
     if (failed(grads))
       return failure();

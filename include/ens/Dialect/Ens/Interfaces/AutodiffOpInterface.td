@@ -31,6 +31,14 @@ def Ens_AutodiffOpInterface : OpInterface<"AutodiffOpInterface"> {
       "::mlir::FailureOr<::llvm::SmallVector<::mlir::Value>>", "vjp",
       (ins "::mlir::OpBuilder &":$builder,
            "::mlir::ValueRange":$resultGrads)>,
+    InterfaceMethod<[{
+        Why no gradient flows through this op, for an op whose `vjp` returns
+        no operand adjoints by design (its result is discrete, or depends
+        only on integers); empty for an op whose `vjp` computes them. This
+        tells a deliberate absence of gradients from a missing rule.
+      }],
+      "::llvm::StringRef", "getNonDifferentiableReason", (ins), [{}],
+      /*defaultImplementation=*/[{ return {}; }]>,
   ];
 }
 
