@@ -16,7 +16,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/CpuBackend.h"
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/KernelReport.h"
+#include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/Backend/Executable.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
@@ -207,6 +209,36 @@ cl::opt<bool> cudaGraph(
     cl::desc("With --backend=cuda, capture the kernel launches into a CUDA "
              "graph and replay it"));
 
+// The CUDA backend's GPU decisions (docs/cuda.md, "The launch plan").
+cl::opt<bool> cudaPlan(
+    cl::cat(category), "cuda-plan",
+    cl::desc("Print the CUDA plan of each loop over members (strategy, "
+             "threads, temporaries, staged operands, reductions) instead of "
+             "running the function"));
+cl::opt<std::string> cudaStrategy(
+    cl::cat(category), "cuda-strategy",
+    cl::desc("How CUDA kernels share out loops over members: "
+             "member-per-block (the default)"),
+    cl::value_desc("name"), cl::init("member-per-block"));
+
+/// The CUDA program of `entry`, with the strategy that --cuda-strategy
+/// names (main checks the name).
+llvm::Expected<cuda::CudaProgram> generateCudaProgram(ModuleOp module,
+                                                      func::FuncOp entry) {
+  return cuda::generateCuda(module, entry.getSymName(), maxBufferBytes,
+                            *cuda::symbolizeStrategy(cudaStrategy));
+}
+
+/// Prints the CUDA plan of `entry`.
+llvm::Error printCudaPlan(ModuleOp module, func::FuncOp entry) {
+  llvm::Expected<cuda::CudaProgram> program =
+      generateCudaProgram(module, entry);
+  if (!program)
+    return program.takeError();
+  llvm::outs() << cuda::printKernelConfigs(*program);
+  return llvm::Error::success();
+}
+
 enum class ReportFormat { None, Table, Json };
 cl::opt<ReportFormat> kernelReport(
     cl::cat(category), "kernel-report",
@@ -221,7 +253,7 @@ cl::opt<ReportFormat> kernelReport(
 /// Prints the kernel report of `entry`.
 llvm::Error printKernelReport(ModuleOp module, func::FuncOp entry) {
   llvm::Expected<cuda::CudaProgram> program =
-      cuda::generateCuda(module, entry.getSymName(), maxBufferBytes);
+      generateCudaProgram(module, entry);
   if (!program)
     return program.takeError();
   std::optional<cuda::CompiledCuda> compiled;
@@ -289,6 +321,10 @@ int main(int argc, char **argv) {
     llvm::WithColor::error() << "--max-buffer-bytes must not be negative\n";
     return 1;
   }
+  if (!cuda::symbolizeStrategy(cudaStrategy))
+    return fail("unknown CUDA strategy '" + cudaStrategy +
+                "' for --cuda-strategy (known: " + cuda::getStrategyNames() +
+                ")");
   if (!cudaCompile.empty()) {
     auto source = llvm::MemoryBuffer::getFile(cudaCompile);
     if (!source) {
@@ -335,6 +371,11 @@ int main(int argc, char **argv) {
   FailureOr<func::FuncOp> entry = findEntry(*module, errorMessage);
   if (failed(entry))
     return fail(errorMessage);
+  if (cudaPlan) {
+    if (llvm::Error failure = printCudaPlan(*module, *entry))
+      return fail(std::move(failure));
+    return 0;
+  }
   if (kernelReport != ReportFormat::None) {
     if (llvm::Error failure = printKernelReport(*module, *entry))
       return fail(std::move(failure));

@@ -6,7 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/DeviceRuntime.h"
+#include "ens/Backend/Cuda/Emulator.h"
+#include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/Backend/Executable.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -14,7 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/DeviceRuntime.h"
+#include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/Support/TensorTypes.h"
 
 #include "llvm/ADT/STLExtras.h"

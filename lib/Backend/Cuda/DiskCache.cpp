@@ -9,7 +9,7 @@
 
 #include "DiskCache.h"
 
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/KernelCache.h"
 #include "ens/Support/FileSystem.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -26,7 +26,7 @@
 
 #include "DiskCache.h"
 
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Emulator.h"
 #include "ens/Support/FileSystem.h"
 #include "ens/Support/TensorTypes.h"
 

@@ -10,7 +10,7 @@
 
 #include "DiskCache.h"
 
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/KernelCache.h"
 
 using namespace mlir;
 using namespace mlir::ens;

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ens/Backend/Cuda/KernelReport.h"
 #include "ens/Backend/Cuda/PerfModel.h"
-#include "ens/Backend/CudaBackend.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"

@@ -9,7 +9,8 @@
 
 #include "DiskCache.h"
 
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/KernelCache.h"
+#include "ens/Backend/Cuda/Nvrtc.h"
 
 #include <vector>
 

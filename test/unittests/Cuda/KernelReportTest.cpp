@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/CpuBackend.h"
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/KernelReport.h"
+#include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/InitAllDialects.h"
 
 #include "mlir/IR/BuiltinTypes.h"

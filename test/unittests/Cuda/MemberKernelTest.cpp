@@ -10,7 +10,9 @@
 #include "TestSupport.h"
 
 #include "ens/Backend/CpuBackend.h"
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/Emulator.h"
+#include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Interpreter/Interpreter.h"
 

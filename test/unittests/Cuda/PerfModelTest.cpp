@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/Cuda/PerfModel.h"
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Nvrtc.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

@@ -11,7 +11,8 @@
 #include "TestSupport.h"
 
 #include "ens/Backend/CpuBackend.h"
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/Emulator.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Interpreter/Interpreter.h"
 

@@ -11,7 +11,8 @@
 
 #include "OpCompleteness.h"
 
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/Emulator.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"

@@ -17,7 +17,8 @@
 
 #include "TestSupport.h"
 #include "ens/Backend/CpuBackend.h"
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Dialect/Ens/Interfaces/AutodiffOpInterface.h"

@@ -25,7 +25,9 @@
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Backend/CpuBackend.h"
-#include "ens/Backend/CudaBackend.h"
+#include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/Emulator.h"
+#include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/Interpreter/Interpreter.h"
 #include "ens/Support/HostTensor.h"
 

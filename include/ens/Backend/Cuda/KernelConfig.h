@@ -1,0 +1,131 @@
+//===- KernelConfig.h - The GPU decisions behind a kernel -------*- C++ -*-===//
+//
+// The decisions the CUDA backend takes for each kernel of a loop over the
+// members of an ensemble, as plain data: how the members are shared out
+// (the strategy), threads per block, where each temporary of a member lives,
+// and per op of the loop body how the block computes it, which operands it
+// stages in shared memory and whether an epilogue runs in registers.
+// Planning fills a KernelConfig; emission only reads it, and
+// `ens-run --cuda-plan` prints it (docs/cuda.md, "The launch plan").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_BACKEND_CUDA_KERNELCONFIG_H
+#define ENS_BACKEND_CUDA_KERNELCONFIG_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::ens::cuda {
+
+struct CudaProgram;
+
+/// How a loop over the members of an ensemble is shared out on the GPU.
+enum class Strategy {
+  /// One block per member: the block runs the ops of the loop body one
+  /// after another, separated by barriers, and its threads share out the
+  /// output elements of each op.
+  MemberPerBlock,
+};
+
+/// The name of `strategy` ("member-per-block"), as `--cuda-strategy` takes
+/// it and plans print it.
+StringRef stringifyStrategy(Strategy strategy);
+
+/// The strategy named `name`, if there is one.
+std::optional<Strategy> symbolizeStrategy(StringRef name);
+
+/// The names of all strategies, separated by ", ", for messages.
+std::string getStrategyNames();
+
+/// Where a temporary of one member lives while its kernel runs.
+enum class MemorySpace {
+  /// The block's dynamic shared memory.
+  Shared,
+  /// A plan buffer in global memory with one slice per member.
+  Global,
+  /// Nowhere: the result of a contraction that its fused epilogue consumes
+  /// in registers.
+  Registers,
+};
+
+/// A temporary (an allocation of the loop body) of one member.
+struct TemporaryConfig {
+  /// Its type as MLIR prints it ("memref<256x32xf32>").
+  std::string type;
+  /// Bytes of one member's temporary in memory; 0 when nothing uses it or
+  /// it lives in registers.
+  int64_t bytes = 0;
+  MemorySpace space = MemorySpace::Shared;
+  /// In shared memory: its byte offset in the block's dynamic shared memory.
+  /// In global memory: the plan buffer that holds it.
+  int64_t location = 0;
+};
+
+/// An operand that an op copies from global into shared memory before it
+/// reads it, since it reads each element many times.
+struct StagedOperand {
+  /// The operand number in the op.
+  unsigned operand = 0;
+  int64_t bytes = 0;
+  /// Its byte offset in the block's dynamic shared memory.
+  int64_t offset = 0;
+};
+
+/// How a block computes one op of the loop body.
+enum class PhaseKind {
+  /// Each thread computes whole output elements in turn.
+  Points,
+  /// The block walks the output elements together: each thread combines a
+  /// share of an element's reduction steps, and the block combines the
+  /// shares (ens_block_reduce).
+  BlockReduction,
+  /// Thread 0 runs an scf.for nest alone, in order.
+  Serial,
+};
+
+/// One op of the loop body, which the block computes between two barriers.
+struct PhaseConfig {
+  /// The ens ops it computes, with those of a fused epilogue.
+  std::string sourceOps;
+  PhaseKind kind = PhaseKind::Points;
+  /// For a block reduction: the op that combines two partial results
+  /// ("arith.addf").
+  std::string combiner;
+  /// Whether the elementwise op after this contraction runs on its
+  /// accumulators in registers, so that the contraction's result never
+  /// reaches memory.
+  bool fusedEpilogue = false;
+  llvm::SmallVector<StagedOperand, 2> staged;
+};
+
+/// The decisions behind the kernel of one loop over members.
+struct KernelConfig {
+  /// The kernel's position in the launch plan.
+  unsigned kernel = 0;
+  Strategy strategy = Strategy::MemberPerBlock;
+  /// The loop's trip count.
+  int64_t members = 0;
+  unsigned threadsPerBlock = 0;
+  /// Dynamic shared memory per block: the temporaries, then the operands
+  /// that the op staging most stages.
+  int64_t sharedBytes = 0;
+  /// In the order of their allocations in the loop body.
+  std::vector<TemporaryConfig> temporaries;
+  /// In the order the block runs them.
+  std::vector<PhaseConfig> phases;
+};
+
+/// The configs of `program` in the stable text form that
+/// `ens-run --cuda-plan` prints (docs/cuda.md describes it).
+std::string printKernelConfigs(const CudaProgram &program);
+
+} // namespace mlir::ens::cuda
+
+#endif // ENS_BACKEND_CUDA_KERNELCONFIG_H

@@ -1,0 +1,106 @@
+//===- IndexViews.cpp - How kernels reach memrefs -------------------------===//
+//
+// Resolves a memref to the base pointer a kernel reads it through and the
+// offset and strides of its elements, folding views into the index
+// arithmetic; an offset at the member index becomes `m`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IndexViews.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+/// The element `offset` of a subview as a C++ expression ("" for 0), or
+/// failure.
+static FailureOr<std::string> getOffsetTerm(OpFoldResult offset,
+                                            Value memberIndex) {
+  if (auto attr = dyn_cast<Attribute>(offset)) {
+    int64_t value = cast<IntegerAttr>(attr).getInt();
+    return value ? std::to_string(value) + "LL" : "";
+  }
+  if (cast<Value>(offset) == memberIndex)
+    return std::string("m");
+  return failure();
+}
+
+llvm::Expected<Access> BufferViews::getAccess(Value memref,
+                                              BindParam bindParam) const {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t staticOffset;
+  if (failed(getStridesAndOffset(type, strides, staticOffset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return error("the CUDA backend needs static strides");
+  if (auto shared = sharedName.find(memref); shared != sharedName.end())
+    return Access{shared->second, "0LL", {strides.begin(), strides.end()}};
+  // Never written out; an access would not compile.
+  if (inRegisters.contains(memref))
+    return Access{"/*in registers*/", "0LL", {strides.begin(), strides.end()}};
+  if (auto buffer = bufferOf.find(memref); buffer != bufferOf.end()) {
+    std::string param = bindParam(buffer->second, type.getElementType());
+    std::string offset = "0LL";
+    if (auto slice = memberSlice.find(memref); slice != memberSlice.end())
+      offset = "m * " + std::to_string(slice->second) + "LL";
+    return Access{param, offset, {strides.begin(), strides.end()}};
+  }
+  Operation *view = memref.getDefiningOp();
+  if (!view || view->getNumOperands() == 0 ||
+      !isa<MemRefType>(view->getOperand(0).getType())) {
+    std::string what;
+    llvm::raw_string_ostream os(what);
+    if (view)
+      os << "'" << view->getName() << "'";
+    else
+      os << "a block argument";
+    return error("the CUDA backend cannot find the buffer of a memref "
+                 "defined by " + what);
+  }
+  llvm::Expected<Access> source = getAccess(view->getOperand(0), bindParam);
+  if (!source)
+    return source.takeError();
+  Access access{source->param, source->offset,
+                {strides.begin(), strides.end()}};
+  if (auto subview = dyn_cast<memref::SubViewOp>(view)) {
+    for (auto [i, offset] : llvm::enumerate(subview.getMixedOffsets())) {
+      FailureOr<std::string> term = getOffsetTerm(offset, memberIndex);
+      if (failed(term))
+        return error("the CUDA backend cannot compile a subview at a "
+                     "computed offset");
+      if (!term->empty())
+        access.offset +=
+            " + " + *term + " * " + std::to_string(source->strides[i]) + "LL";
+    }
+    return access;
+  }
+  if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(
+          view))
+    return access;
+  return error("the CUDA backend cannot compile '" +
+               view->getName().getStringRef() + "' yet");
+}
+
+std::optional<int64_t> BufferViews::getGlobalBuffer(Value memref) const {
+  while (true) {
+    if (sharedName.count(memref))
+      return std::nullopt;
+    if (auto buffer = bufferOf.find(memref); buffer != bufferOf.end())
+      return buffer->second;
+    Operation *view = memref.getDefiningOp();
+    if (!view || view->getNumOperands() == 0)
+      return std::nullopt;
+    memref = view->getOperand(0);
+  }
+}
+
+void BufferViews::endMemberLoop() {
+  memberIndex = nullptr;
+  sharedName.clear();
+  memberSlice.clear();
+  inRegisters.clear();
+}

@@ -1,0 +1,92 @@
+//===- KernelConfig.cpp - The GPU decisions behind a kernel ---------------===//
+//
+// Names of strategies and the text form of kernel configs that
+// `ens-run --cuda-plan` prints. The form is stable: tests check it, and
+// docs/cuda.md ("The launch plan") describes it line by line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/Backend/Cuda/KernelConfig.h"
+#include "ens/Backend/Cuda/LaunchPlan.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+/// Every strategy, in the order of their names in messages.
+static constexpr Strategy kStrategies[] = {Strategy::MemberPerBlock};
+
+StringRef cuda::stringifyStrategy(Strategy strategy) {
+  switch (strategy) {
+  case Strategy::MemberPerBlock:
+    return "member-per-block";
+  }
+  llvm_unreachable("unknown strategy");
+}
+
+std::optional<Strategy> cuda::symbolizeStrategy(StringRef name) {
+  for (Strategy strategy : kStrategies)
+    if (stringifyStrategy(strategy) == name)
+      return strategy;
+  return std::nullopt;
+}
+
+std::string cuda::getStrategyNames() {
+  std::string names;
+  for (Strategy strategy : kStrategies)
+    names += (names.empty() ? "" : ", ") + stringifyStrategy(strategy).str();
+  return names;
+}
+
+static StringRef getPhaseKindName(PhaseKind kind) {
+  switch (kind) {
+  case PhaseKind::Points:
+    return "points";
+  case PhaseKind::BlockReduction:
+    return "block reduction";
+  case PhaseKind::Serial:
+    return "serial";
+  }
+  llvm_unreachable("unknown phase kind");
+}
+
+std::string cuda::printKernelConfigs(const CudaProgram &program) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (const KernelConfig &config : program.configs) {
+    os << "kernel " << program.plan.kernels[config.kernel].name << ": "
+       << stringifyStrategy(config.strategy) << ", " << config.members
+       << " members, " << config.threadsPerBlock << " threads, "
+       << config.sharedBytes << " bytes of shared memory\n";
+    for (auto [i, temporary] : llvm::enumerate(config.temporaries)) {
+      os << "  temporary " << i << ": " << temporary.type << ", ";
+      switch (temporary.space) {
+      case MemorySpace::Shared:
+        os << temporary.bytes << " bytes, shared at " << temporary.location;
+        break;
+      case MemorySpace::Global:
+        os << temporary.bytes << " bytes, global buffer "
+           << temporary.location;
+        break;
+      case MemorySpace::Registers:
+        os << "registers";
+        break;
+      }
+      os << "\n";
+    }
+    for (auto [i, phase] : llvm::enumerate(config.phases)) {
+      os << "  phase " << i << ": " << getPhaseKindName(phase.kind);
+      if (phase.kind == PhaseKind::BlockReduction)
+        os << " (" << phase.combiner << ")";
+      if (phase.fusedEpilogue)
+        os << " with fused epilogue";
+      os << "; " << phase.sourceOps << "\n";
+      for (const StagedOperand &staged : phase.staged)
+        os << "    stage operand " << staged.operand << ": " << staged.bytes
+           << " bytes, shared at " << staged.offset << "\n";
+    }
+  }
+  return text;
+}

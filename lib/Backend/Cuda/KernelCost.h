@@ -1,0 +1,35 @@
+//===- KernelCost.h - FLOPs and memory traffic of kernels -------*- C++ -*-===//
+//
+// Private to the CUDA backend: what a kernel computes and moves, for the
+// launch plan's KernelInfo and the kernel report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_LIB_BACKEND_CUDA_KERNELCOST_H
+#define ENS_LIB_BACKEND_CUDA_KERNELCOST_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir::ens::cuda {
+
+/// The floating-point operations of one execution of `op`: one per float
+/// arith or math op, times the iterations of the loops around it (a loop
+/// over members has its members as iterations).
+int64_t countFlops(Operation *op);
+
+/// Adds the plan buffers that `root` and the ops nested in it read to
+/// `read`, and those they write to `written`. `getGlobalBuffer` gives the
+/// plan buffer in global memory of a memref, if it has one.
+void collectTraffic(
+    Operation *root,
+    llvm::function_ref<std::optional<int64_t>(Value)> getGlobalBuffer,
+    llvm::SetVector<int64_t> &read, llvm::SetVector<int64_t> &written);
+
+} // namespace mlir::ens::cuda
+
+#endif // ENS_LIB_BACKEND_CUDA_KERNELCOST_H

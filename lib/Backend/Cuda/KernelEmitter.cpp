@@ -1,0 +1,354 @@
+//===- KernelEmitter.cpp - CUDA kernels from bufferized linalg ------------===//
+//
+// Walks a bufferized function and writes its kernels and launch plan:
+//
+//  - each loop over the members of an ensemble becomes ONE kernel, planned
+//    by planMemberLoop and written by MemberKernelEmitter.cpp;
+//  - each other linalg op becomes a grid-stride kernel over its points (or,
+//    for a reduction of few elements, a block per element);
+//  - each scf.for nest (scatter-add) becomes a one-thread kernel.
+//
+// A thread computes whole output elements, with reduction loops inside.
+// Named ops and copies are generalized first (Pipeline.cpp), so every
+// parallel op is a linalg.generic. The source starts with the device
+// prelude (Prelude.cuh), embedded at build time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "KernelCost.h"
+
+#include "ens/Support/Sizes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+// kPrelude: the text of Prelude.cuh below its banner.
+#include "Prelude.inc"
+
+/// The bytes of a constant buffer from its initial value.
+static FailureOr<std::vector<uint8_t>> getConstantBytes(ElementsAttr value) {
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return failure();
+  Type type = dense.getElementType();
+  std::vector<uint8_t> bytes;
+  auto append = [&](auto v) {
+    const uint8_t *p = reinterpret_cast<const uint8_t *>(&v);
+    bytes.insert(bytes.end(), p, p + sizeof(v));
+  };
+  if (type.isF32()) {
+    for (APFloat v : dense.getValues<APFloat>())
+      append(v.convertToFloat());
+  } else if (type.isF64()) {
+    for (APFloat v : dense.getValues<APFloat>())
+      append(v.convertToDouble());
+  } else if (type.isInteger(32)) {
+    for (APInt v : dense.getValues<APInt>())
+      append(static_cast<int32_t>(v.getSExtValue()));
+  } else if (type.isInteger(1)) {
+    for (APInt v : dense.getValues<APInt>())
+      append(static_cast<uint8_t>(v.getBoolValue()));
+  } else {
+    return failure();
+  }
+  return bytes;
+}
+
+std::string KernelBuilder::bindParam(int64_t buffer, Type elementType) {
+  auto [param, inserted] =
+      paramOf.try_emplace(buffer, "b" + std::to_string(buffer));
+  if (inserted) {
+    std::string cType = *getCType(elementType) + " *";
+    params += (params.empty() ? "" : ", ") + cType + param->second;
+    info.paramTypes.push_back(cType);
+    launch.args.push_back({true, buffer});
+  }
+  return param->second;
+}
+
+llvm::Expected<int64_t> KernelEmitter::addBuffer(MemRefType type,
+                                                 BufferKind kind,
+                                                 unsigned index,
+                                                 std::vector<uint8_t> init) {
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return error("the CUDA backend needs static, row-major buffers");
+  std::optional<DType> dtype = getBufferDType(type.getElementType());
+  if (!dtype)
+    return error("the CUDA backend does not support buffers of " +
+                 llvm::formatv("{0}", type.getElementType()).str() + " yet");
+  BufferInfo info;
+  info.kind = kind;
+  info.index = index;
+  info.dtype = *dtype;
+  info.shape.assign(type.getShape().begin(), type.getShape().end());
+  llvm::Expected<int64_t> bytes = getCheckedByteSize(
+      type.getShape(), getElementSize(*dtype), "a buffer");
+  if (!bytes)
+    return bytes.takeError();
+  static const char *kinds[] = {"argument", "result", "temporary",
+                                "constant"};
+  if (llvm::Error tooLarge = checkBufferBytes(
+          *bytes, maxBufferBytes,
+          llvm::formatv("the {0} buffer {1}", kinds[static_cast<int>(kind)],
+                        type)
+              .str()))
+    return std::move(tooLarge);
+  info.bytes = *bytes;
+  info.init = std::move(init);
+  program.plan.buffers.push_back(std::move(info));
+  return static_cast<int64_t>(program.plan.buffers.size() - 1);
+}
+
+KernelBuilder KernelEmitter::beginKernel(Operation *root, StringRef kind) {
+  KernelBuilder kernel;
+  kernel.info.name =
+      ("k" + Twine(program.plan.kernels.size()) + "_" + kind).str();
+  kernel.info.sourceOps = getSourceOps(root);
+  kernel.info.flops = countFlops(root);
+  return kernel;
+}
+
+void KernelEmitter::finishKernel(KernelBuilder &kernel) {
+  for (int64_t buffer : kernel.read)
+    kernel.info.bytesRead += program.plan.buffers[buffer].bytes;
+  for (int64_t buffer : kernel.written)
+    kernel.info.bytesWritten += program.plan.buffers[buffer].bytes;
+  kernels += "\n// " + kernel.info.sourceOps + "\n";
+  kernels += "extern \"C\" __global__ void " + kernel.info.name + "(" +
+             kernel.params + ") {\n" + kernel.body + "}\n";
+  kernel.launch.kernel = program.plan.kernels.size();
+  program.plan.kernels.push_back(std::move(kernel.info));
+  program.plan.launches.push_back(std::move(kernel.launch));
+}
+
+llvm::Error KernelEmitter::bindMemrefs(KernelBuilder &kernel,
+                                       Operation *root) {
+  collectTraffic(
+      root, [&](Value memref) { return views.getGlobalBuffer(memref); },
+      kernel.read, kernel.written);
+  auto bindParam = [&](int64_t buffer, Type elementType) {
+    return kernel.bindParam(buffer, elementType);
+  };
+  llvm::Error failure = llvm::Error::success();
+  root->walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (!isa<MemRefType>(operand.getType()) ||
+          kernel.accesses.count(operand))
+        continue;
+      llvm::Expected<Access> access = views.getAccess(operand, bindParam);
+      if (!access) {
+        failure = access.takeError();
+        return WalkResult::interrupt();
+      }
+      kernel.accesses[operand] = std::move(*access);
+    }
+    return WalkResult::advance();
+  });
+  return failure;
+}
+
+llvm::Error KernelEmitter::emitCaptured(Operation *root, BodyEmitter &body,
+                                        unsigned indent,
+                                        ArrayRef<Value> extra) {
+  // The chains of pure scalar ops outside the kernel that it uses.
+  SmallVector<Operation *> chain;
+  std::set<Operation *> seen;
+  std::function<llvm::Error(Value)> visit = [&](Value value) -> llvm::Error {
+    if (isa<MemRefType>(value.getType()) || body.isBound(value))
+      return llvm::Error::success();
+    Operation *def = value.getDefiningOp();
+    if (!def || !isPure(def) || def->getNumRegions())
+      return error("the CUDA backend cannot pass a value computed outside "
+                   "kernels into '" + root->getName().getStringRef() + "'");
+    if (!seen.insert(def).second)
+      return llvm::Error::success();
+    for (Value operand : def->getOperands())
+      if (llvm::Error failure = visit(operand))
+        return failure;
+    chain.push_back(def);
+    return llvm::Error::success();
+  };
+  llvm::SetVector<Value> captured;
+  for (Region &region : root->getRegions())
+    getUsedValuesDefinedAbove(region, captured);
+  for (Value operand : root->getOperands())
+    if (!isa<MemRefType>(operand.getType()))
+      captured.insert(operand);
+  captured.insert(extra.begin(), extra.end());
+  for (Value value : captured)
+    if (llvm::Error failure = visit(value))
+      return failure;
+  for (Operation *op : chain)
+    if (llvm::Error failure = body.emit(op, indent))
+      return failure;
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::bindFused(KernelBuilder &kernel,
+                                     linalg::GenericOp generic,
+                                     linalg::GenericOp epilogue) {
+  if (llvm::Error failure = bindMemrefs(kernel, generic))
+    return failure;
+  if (!epilogue)
+    return llvm::Error::success();
+  if (llvm::Error failure = bindMemrefs(kernel, epilogue))
+    return failure;
+  // The contraction's result never reaches memory.
+  if (std::optional<int64_t> buffer =
+          views.getGlobalBuffer(generic.getDpsInits()[0])) {
+    kernel.read.remove(*buffer);
+    kernel.written.remove(*buffer);
+  }
+  fusedEpilogues.insert(epilogue);
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitGeneric(linalg::GenericOp generic) {
+  if (llvm::Error failure = checkGeneric(generic))
+    return failure;
+  int64_t points = 1;
+  for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
+                                          generic.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel)
+      points *= range;
+  if (points == 0)
+    return llvm::Error::success();
+  Operation *combiner = getBlockCombiner(generic, /*ownBlocks=*/true);
+  linalg::GenericOp epilogue =
+      combiner ? nullptr : getEpilogue(generic, fills.fills);
+  KernelBuilder kernel = beginKernel(generic, "generic");
+  if (epilogue) {
+    kernel.info.sourceOps = getSourceOps({generic, epilogue});
+    kernel.info.flops += countFlops(epilogue);
+  }
+  if (llvm::Error failure = bindFused(kernel, generic, epilogue))
+    return failure;
+  if (combiner) {
+    // A block per output element.
+    kernel.info.usesBarriers = true;
+    kernel.launch.grid = {static_cast<unsigned>(points), 1, 1};
+    kernel.launch.block = {kBlockSize, 1, 1};
+    if (llvm::Error failure = emitBlockReduction(
+            kernel, generic, combiner, "blockIdx.x", "gridDim.x", 2))
+      return failure;
+    finishKernel(kernel);
+    return llvm::Error::success();
+  }
+  // A grid-stride loop: a grid of at most 2^31 - 1 blocks covers any op.
+  int64_t blocks = std::min<int64_t>((points + kBlockSize - 1) / kBlockSize,
+                                     INT32_MAX);
+  kernel.launch.grid = {static_cast<unsigned>(blocks), 1, 1};
+  kernel.launch.block = {
+      static_cast<unsigned>(std::min<int64_t>(points, kBlockSize)), 1, 1};
+  if (llvm::Error failure = emitPoints(
+          kernel, generic, "(long long)blockIdx.x * blockDim.x + threadIdx.x",
+          "(long long)gridDim.x * blockDim.x", 2, epilogue))
+    return failure;
+  finishKernel(kernel);
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitSerial(Operation *op) {
+  KernelBuilder kernel = beginKernel(op, "serial");
+  if (llvm::Error failure = bindMemrefs(kernel, op))
+    return failure;
+  llvm::raw_string_ostream os(kernel.body);
+  os << "  // One thread runs the loop nest in order.\n";
+  os << "  if (blockIdx.x != 0 || threadIdx.x != 0) return;\n";
+  BodyEmitter body(kernel.body, kernel.accesses);
+  if (llvm::Error failure = emitCaptured(op, body, 2))
+    return failure;
+  if (llvm::Error failure = body.emit(op, 2))
+    return failure;
+  finishKernel(kernel);
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::run(unsigned numInputs) {
+  program.type = function.getFunctionType();
+  for (auto [i, arg] : llvm::enumerate(function.getArguments())) {
+    bool isInput = i < numInputs;
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type)
+      return error("the CUDA backend needs buffer arguments");
+    llvm::Expected<int64_t> buffer =
+        addBuffer(type, isInput ? BufferKind::Input : BufferKind::Output,
+                  isInput ? i : i - numInputs);
+    if (!buffer)
+      return buffer.takeError();
+    views.bufferOf[arg] = *buffer;
+  }
+  auto module = function->getParentOfType<ModuleOp>();
+  function.walk([&](Block *block) { fills.findIn(*block); });
+  auto define = [&](Value value, BufferKind kind,
+                    std::vector<uint8_t> init = {}) -> llvm::Error {
+    llvm::Expected<int64_t> buffer = addBuffer(
+        cast<MemRefType>(value.getType()), kind, 0, std::move(init));
+    if (!buffer)
+      return buffer.takeError();
+    views.bufferOf[value] = *buffer;
+    return llvm::Error::success();
+  };
+  // Every buffer is known before any kernel is emitted: a kernel may write
+  // one defined further down, through an epilogue fused into it.
+  for (Operation &op : function.getBody().front()) {
+    llvm::Error err =
+        llvm::TypeSwitch<Operation *, llvm::Error>(&op)
+            .Case([&](memref::AllocOp alloc) {
+              return define(alloc, BufferKind::Temporary);
+            })
+            .Case([&](memref::GetGlobalOp get) -> llvm::Error {
+              auto global =
+                  module.lookupSymbol<memref::GlobalOp>(get.getNameAttr());
+              FailureOr<std::vector<uint8_t>> bytes = failure();
+              if (global && global.getInitialValue())
+                if (auto init =
+                        dyn_cast<ElementsAttr>(*global.getInitialValue()))
+                  bytes = getConstantBytes(init);
+              if (failed(bytes))
+                return error("the CUDA backend cannot read the constant @" +
+                             get.getName());
+              return define(get, BufferKind::Constant, std::move(*bytes));
+            })
+            .Default([](Operation *) { return llvm::Error::success(); });
+    if (err)
+      return err;
+  }
+  for (Operation &op : function.getBody().front()) {
+    if (fills.fills.contains(&op) || fusedEpilogues.contains(&op))
+      continue;
+    llvm::Error err =
+        llvm::TypeSwitch<Operation *, llvm::Error>(&op)
+            .Case([&](linalg::GenericOp generic) {
+              return emitGeneric(generic);
+            })
+            .Case([&](scf::ForOp loop) { return emitSerial(loop); })
+            .Case([&](scf::ForallOp forall) { return emitForall(forall); })
+            .Case<memref::AllocOp, memref::GetGlobalOp, memref::SubViewOp,
+                  memref::CollapseShapeOp, memref::ExpandShapeOp,
+                  memref::CastOp, memref::DeallocOp, func::ReturnOp>(
+                [](Operation *) { return llvm::Error::success(); })
+            .Default([&](Operation *other) -> llvm::Error {
+              if (isScalarOp(other))
+                return llvm::Error::success();
+              return error("the CUDA backend cannot compile '" +
+                           other->getName().getStringRef() + "' yet");
+            });
+    if (err)
+      return err;
+  }
+  program.source = std::string(kPrelude) + kernels;
+  program.plan.placeArena();
+  return llvm::Error::success();
+}

@@ -1,0 +1,125 @@
+//===- KernelEmitter.h - CUDA kernels from bufferized linalg ----*- C++ -*-===//
+//
+// Private to the CUDA backend: the writer of a function's kernels and launch
+// plan. It follows the decisions of Planning.h; its methods are defined in
+// KernelEmitter.cpp (the function's ops, buffers and grid-wide kernels),
+// LoopNestEmitter.cpp (the loop nests of a linalg.generic) and
+// MemberKernelEmitter.cpp (the kernel of a loop over members).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_LIB_BACKEND_CUDA_KERNELEMITTER_H
+#define ENS_LIB_BACKEND_CUDA_KERNELEMITTER_H
+
+#include "IndexViews.h"
+#include "KernelBody.h"
+#include "Planning.h"
+
+#include "ens/Backend/Cuda/KernelConfig.h"
+#include "ens/Backend/Cuda/LaunchPlan.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::ens::cuda {
+
+class GenericWriter;
+
+/// A kernel being written.
+struct KernelBuilder {
+  /// Makes plan buffer `buffer`, of elements of `elementType`, a parameter
+  /// of the kernel if it is not one yet; returns the parameter's name.
+  std::string bindParam(int64_t buffer, Type elementType);
+
+  KernelInfo info;
+  KernelLaunch launch;
+  std::string params;
+  /// The parameter name of each plan buffer the kernel uses.
+  DenseMap<int64_t, std::string> paramOf;
+  DenseMap<Value, Access> accesses;
+  /// The statements of the kernel.
+  std::string body;
+  /// The plan buffers the kernel reads and writes.
+  llvm::SetVector<int64_t> read, written;
+};
+
+/// Writes the kernels and the launch plan of one bufferized function.
+class KernelEmitter {
+public:
+  KernelEmitter(func::FuncOp function, int64_t maxBufferBytes,
+                Strategy strategy)
+      : function(function), maxBufferBytes(maxBufferBytes),
+        strategy(strategy) {}
+
+  /// Writes `program` for the function, whose first `numInputs` arguments
+  /// are its inputs and the others its results.
+  llvm::Error run(unsigned numInputs);
+
+  CudaProgram program;
+
+private:
+  llvm::Expected<int64_t> addBuffer(MemRefType type, BufferKind kind,
+                                    unsigned index,
+                                    std::vector<uint8_t> init = {});
+  KernelBuilder beginKernel(Operation *root, StringRef kind);
+  void finishKernel(KernelBuilder &kernel);
+  /// Binds every memref that `root` and the ops nested in it use, and
+  /// records the plan buffers they read and write.
+  llvm::Error bindMemrefs(KernelBuilder &kernel, Operation *root);
+  /// Writes the pure scalar ops from outside `root` that it uses, and those
+  /// that `extra` needs.
+  llvm::Error emitCaptured(Operation *root, BodyEmitter &body,
+                           unsigned indent, ArrayRef<Value> extra = {});
+  /// Binds the memrefs of `generic` and of `epilogue`, which reads the
+  /// result of `generic` in registers instead of memory.
+  llvm::Error bindFused(KernelBuilder &kernel, linalg::GenericOp generic,
+                        linalg::GenericOp epilogue);
+  llvm::Error emitGeneric(linalg::GenericOp generic);
+  llvm::Error emitSerial(Operation *op);
+
+  /// Names the member index and writes the scalars `generic` uses from
+  /// outside (with the values of fills folded into it).
+  llvm::Error beginBody(BodyEmitter &body, linalg::GenericOp generic,
+                        unsigned indent);
+  /// Writes a loop over the parallel points of `generic` from `first` by
+  /// `step`, each thread computing whole output elements, and `epilogue`
+  /// on the accumulators of each.
+  llvm::Error emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
+                         StringRef first, StringRef step, unsigned indent,
+                         linalg::GenericOp epilogue = nullptr);
+  /// Writes `epilogue` at the end of the contraction that `writer` writes
+  /// the point loop of, starting from its accumulator.
+  llvm::Error emitEpilogue(KernelBuilder &kernel, GenericWriter &writer,
+                           linalg::GenericOp epilogue, unsigned indent);
+  /// Writes a loop over the output elements of `generic` from `first` by
+  /// `step`, for each of which the block's threads share the steps.
+  llvm::Error emitBlockReduction(KernelBuilder &kernel,
+                                 linalg::GenericOp generic,
+                                 Operation *combiner, StringRef first,
+                                 StringRef step, unsigned indent);
+
+  llvm::Error emitForall(scf::ForallOp forall);
+  /// Writes the copies of the operands of `generic` that `phase` stages
+  /// into shared memory, and points the kernel's accesses at the copies;
+  /// returns the accesses they replaced.
+  SmallVector<std::pair<Value, Access>>
+  stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
+                const PhaseConfig &phase);
+
+  func::FuncOp function;
+  /// The largest buffer, and the largest plan, the program may allocate.
+  int64_t maxBufferBytes;
+  /// How loops over members are shared out.
+  Strategy strategy;
+  /// Where memrefs live.
+  BufferViews views;
+  FoldedFills fills;
+  /// Epilogues written with the contraction before them.
+  DenseSet<Operation *> fusedEpilogues;
+  /// The source of the kernels written so far.
+  std::string kernels;
+};
+
+} // namespace mlir::ens::cuda
+
+#endif // ENS_LIB_BACKEND_CUDA_KERNELEMITTER_H

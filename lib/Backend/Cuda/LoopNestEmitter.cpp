@@ -1,0 +1,328 @@
+//===- LoopNestEmitter.cpp - The loop nests of a linalg.generic -----------===//
+//
+// Writes one linalg.generic as loops inside a kernel: a loop over its
+// parallel points shared out among threads (from `first` by `step`), each
+// point's accumulators in registers, the reduction loops inside, and a
+// fused epilogue on the accumulators; or, for a block reduction, a loop
+// over the output elements whose steps the block's threads share and
+// combine with ens_block_reduce.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+namespace mlir::ens::cuda {
+/// Writes the pieces of a linalg.generic's loop nest: the loop variables of
+/// a flat iteration index, the operands' elements and the body's ops.
+class GenericWriter {
+public:
+  /// Names loop variables and inputs with `prefix` ("d0", "in1").
+  GenericWriter(linalg::GenericOp generic, KernelBuilder &kernel,
+                BodyEmitter &body, StringRef prefix = "")
+      : generic(generic), body(body), os(kernel.body),
+        ranges(generic.getStaticLoopRanges()), prefix(prefix) {
+    for (auto [i, iterator] :
+         llvm::enumerate(generic.getIteratorTypesArray()))
+      (iterator == utils::IteratorType::parallel ? parallel : reduction)
+          .push_back(i);
+    for (unsigned i = 0; i < ranges.size(); ++i)
+      dims.push_back(prefix.str() + "d" + std::to_string(i));
+    generic.getBody()->walk([&](linalg::IndexOp index) {
+      body.bind(index.getResult(), dims[index.getDim()]);
+    });
+  }
+
+  /// The iterations of `loops` together.
+  int64_t count(ArrayRef<unsigned> loops) const {
+    int64_t product = 1;
+    for (unsigned d : loops)
+      product *= ranges[d];
+    return product;
+  }
+
+  /// Declares the variables of `loops` from the flat index `flat`, the
+  /// last loop varying fastest.
+  void declareLoops(ArrayRef<unsigned> loops, StringRef flat,
+                    unsigned indent) {
+    std::string rest = "r_" + flat.str();
+    os.indent(indent) << "long long " << rest << " = " << flat << ";\n";
+    for (unsigned k = loops.size(); k-- > 0;) {
+      unsigned d = loops[k];
+      if (k == 0)
+        os.indent(indent) << "long long " << dims[d] << " = " << rest
+                          << ";\n";
+      else
+        os.indent(indent) << "long long " << dims[d] << " = " << rest << " % "
+                          << ranges[d] << "; " << rest << " /= " << ranges[d]
+                          << ";\n";
+    }
+  }
+
+  /// The element of `operand` at the current loop variables.
+  llvm::Expected<std::string> element(OpOperand &operand) {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    SmallVector<std::string> indices;
+    for (AffineExpr expr : map.getResults()) {
+      FailureOr<std::string> index = affineExpr(expr, dims);
+      if (failed(index))
+        return error("the CUDA backend cannot compile an indexing map");
+      indices.push_back(*index);
+    }
+    return body.element(operand.get(), indices);
+  }
+
+  /// Reads the inputs the body uses that have no value yet.
+  llvm::Error loadInputs(unsigned indent) {
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      BlockArgument arg = generic.getMatchingBlockArgument(input);
+      if (arg.use_empty() || body.isBound(arg))
+        continue;
+      if (!isa<MemRefType>(input->get().getType())) {
+        body.bind(arg, body.get(input->get()));
+        continue;
+      }
+      llvm::Expected<std::string> value = element(*input);
+      if (!value)
+        return value.takeError();
+      std::string name =
+          prefix.str() + "in" + std::to_string(input->getOperandNumber());
+      os.indent(indent) << *getCType(arg.getType()) << " " << name << " = "
+                        << *value << ";\n";
+      body.bind(arg, name);
+    }
+    return llvm::Error::success();
+  }
+
+  /// Emits the body's ops but `skip`.
+  llvm::Error emitOps(unsigned indent, Operation *skip = nullptr) {
+    for (Operation &op : generic.getBody()->without_terminator())
+      if (!isa<linalg::IndexOp>(op) && &op != skip)
+        if (llvm::Error failure = body.emit(&op, indent))
+          return failure;
+    return llvm::Error::success();
+  }
+
+  linalg::GenericOp generic;
+  BodyEmitter &body;
+  llvm::raw_string_ostream os;
+  SmallVector<int64_t> ranges;
+  StringRef prefix;
+  SmallVector<unsigned> parallel, reduction;
+  SmallVector<std::string> dims;
+};
+} // namespace mlir::ens::cuda
+
+llvm::Error KernelEmitter::beginBody(BodyEmitter &body,
+                                     linalg::GenericOp generic,
+                                     unsigned indent) {
+  if (views.memberIndex)
+    body.bind(views.memberIndex, "m");
+  return emitCaptured(generic, body, indent, fills.getValues(generic));
+}
+
+llvm::Error KernelEmitter::emitPoints(KernelBuilder &kernel,
+                                      linalg::GenericOp generic,
+                                      StringRef first, StringRef step,
+                                      unsigned indent,
+                                      linalg::GenericOp epilogue) {
+  BodyEmitter body(kernel.body, kernel.accesses);
+  if (llvm::Error failure = beginBody(body, generic, indent))
+    return failure;
+  if (epilogue)
+    if (llvm::Error failure = emitCaptured(epilogue, body, indent))
+      return failure;
+  GenericWriter writer(generic, kernel, body);
+  llvm::raw_string_ostream &os = writer.os;
+  ArrayRef<unsigned> reduction = writer.reduction;
+  // Each thread computes the output elements of its parallel points in
+  // turn, with the reduction loops inside.
+  os.indent(indent) << "for (long long p = " << first << "; p < "
+                    << writer.count(writer.parallel) << "LL; p += " << step
+                    << ") {\n";
+  indent += 2;
+  writer.declareLoops(writer.parallel, "p", indent);
+  // Accumulators: the outputs at this thread's point. An output indexed by
+  // a reduction loop (a fused producer's result) has an element per step of
+  // the reduction, read and written inside the loops.
+  SmallVector<std::string> outputs;
+  SmallVector<bool> perStep;
+  for (OpOperand &init : generic.getDpsInitsMutable()) {
+    llvm::Expected<std::string> element = writer.element(init);
+    if (!element)
+      return element.takeError();
+    AffineMap map = generic.getMatchingIndexingMap(&init);
+    perStep.push_back(llvm::any_of(
+        reduction, [&](unsigned d) { return map.isFunctionOfDim(d); }));
+    BlockArgument arg = generic.getMatchingBlockArgument(&init);
+    std::string acc = "acc" + std::to_string(outputs.size());
+    os.indent(indent) << *getCType(arg.getType()) << " " << acc;
+    if (Value fill = fills.filledWith.lookup(&init))
+      os << " = " << body.get(fill);
+    else if (!arg.use_empty() && !perStep.back())
+      os << " = " << *element;
+    os << ";\n";
+    body.bind(arg, acc);
+    outputs.push_back(*element);
+  }
+  unsigned bodyIndent = indent;
+  for (unsigned d : reduction) {
+    os.indent(bodyIndent) << "for (long long " << writer.dims[d] << " = 0; "
+                          << writer.dims[d] << " < " << writer.ranges[d]
+                          << "LL; ++" << writer.dims[d] << ") {\n";
+    bodyIndent += 2;
+  }
+  for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable()))
+    if (perStep[i] && !generic.getMatchingBlockArgument(&init).use_empty())
+      os.indent(bodyIndent) << "acc" << i << " = " << outputs[i] << ";\n";
+  if (llvm::Error failure = writer.loadInputs(bodyIndent))
+    return failure;
+  if (llvm::Error failure = writer.emitOps(bodyIndent))
+    return failure;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  for (auto [i, value] : llvm::enumerate(yield.getValues()))
+    os.indent(bodyIndent) << "acc" << i << " = " << body.get(value) << ";\n";
+  for (auto [i, element] : llvm::enumerate(outputs))
+    if (perStep[i])
+      os.indent(bodyIndent) << element << " = acc" << i << ";\n";
+  for (; bodyIndent > indent; bodyIndent -= 2)
+    os.indent(bodyIndent - 2) << "}\n";
+  if (epilogue) {
+    if (llvm::Error failure = emitEpilogue(kernel, writer, epilogue, indent))
+      return failure;
+  } else {
+    for (auto [i, element] : llvm::enumerate(outputs))
+      if (!perStep[i])
+        os.indent(indent) << element << " = acc" << i << ";\n";
+  }
+  os.indent(indent - 2) << "}\n";
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitEpilogue(KernelBuilder &kernel,
+                                        GenericWriter &writer,
+                                        linalg::GenericOp epilogue,
+                                        unsigned indent) {
+  linalg::GenericOp contraction = writer.generic;
+  GenericWriter after(epilogue, kernel, writer.body, "e");
+  llvm::raw_string_ostream &os = after.os;
+  // The epilogue's loop variables from the contraction's: both index the
+  // contraction's result.
+  Value result = contraction.getDpsInits()[0];
+  AffineMap written = contraction.getIndexingMapsArray().back();
+  OpOperand *read = nullptr;
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    if (input->get() == result)
+      read = input;
+  AffineMap readMap = epilogue.getMatchingIndexingMap(read);
+  for (auto [k, expr] : llvm::enumerate(readMap.getResults()))
+    os.indent(indent) << "long long "
+                      << after.dims[cast<AffineDimExpr>(expr).getPosition()]
+                      << " = "
+                      << writer.dims[cast<AffineDimExpr>(written.getResult(k))
+                                         .getPosition()]
+                      << ";\n";
+  writer.body.bind(epilogue.getMatchingBlockArgument(read), "acc0");
+  for (OpOperand &init : epilogue.getDpsInitsMutable()) {
+    BlockArgument arg = epilogue.getMatchingBlockArgument(&init);
+    if (arg.use_empty())
+      continue;
+    llvm::Expected<std::string> element = after.element(init);
+    if (!element)
+      return element.takeError();
+    std::string name = "eout" + std::to_string(arg.getArgNumber());
+    os.indent(indent) << *getCType(arg.getType()) << " " << name << " = "
+                      << *element << ";\n";
+    writer.body.bind(arg, name);
+  }
+  if (llvm::Error failure = after.loadInputs(indent))
+    return failure;
+  if (llvm::Error failure = after.emitOps(indent))
+    return failure;
+  auto yield = cast<linalg::YieldOp>(epilogue.getBody()->getTerminator());
+  for (auto [init, value] :
+       llvm::zip(epilogue.getDpsInitsMutable(), yield.getValues())) {
+    llvm::Expected<std::string> element = after.element(init);
+    if (!element)
+      return element.takeError();
+    os.indent(indent) << *element << " = " << writer.body.get(value) << ";\n";
+  }
+  return llvm::Error::success();
+}
+
+/// A C++ lambda that combines two partial results as `combiner` does, and
+/// the identity of that combination.
+static std::pair<std::string, std::string> getCombination(Operation *combiner) {
+  Type type = combiner->getResult(0).getType();
+  std::string t = *getCType(type);
+  bool isDouble = type.isF64();
+  std::string lambda = "[](" + t + " a, " + t + " b) { return ";
+  if (isa<arith::AddFOp>(combiner))
+    return {lambda + "a + b; }", floatLiteral(-0.0, isDouble)};
+  if (isa<arith::MaximumFOp>(combiner))
+    return {lambda + (isDouble ? "ens_maximumd" : "ens_maximumf") +
+                "(a, b); }",
+            floatLiteral(-INFINITY, isDouble)};
+  // Integer addition wraps.
+  std::string u = type.isInteger(64) ? "unsigned long long" : "unsigned";
+  return {lambda + "(" + t + ")((" + u + ")a + (" + u + ")b); }",
+          "(" + t + ")0"};
+}
+
+llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
+                                              linalg::GenericOp generic,
+                                              Operation *combiner,
+                                              StringRef first, StringRef step,
+                                              unsigned indent) {
+  BodyEmitter body(kernel.body, kernel.accesses);
+  if (llvm::Error failure = beginBody(body, generic, indent))
+    return failure;
+  GenericWriter writer(generic, kernel, body);
+  llvm::raw_string_ostream &os = writer.os;
+  std::string t = *getCType(combiner->getResult(0).getType());
+  auto [combine, identity] = getCombination(combiner);
+  Value accumulator = generic.getRegionOutputArgs()[0];
+  Value stepValue = combiner->getOperand(0) == accumulator
+                        ? combiner->getOperand(1)
+                        : combiner->getOperand(0);
+  llvm::Expected<std::string> output =
+      writer.element(generic.getDpsInitsMutable()[0]);
+  if (!output)
+    return output.takeError();
+  // A block walks its output elements together; for each, every thread
+  // combines a share of the steps, then the block combines the shares.
+  os.indent(indent) << "__shared__ " << t << " scratch[32];\n";
+  os.indent(indent) << "auto combine = " << combine << ";\n";
+  os.indent(indent) << "for (long long p = " << first << "; p < "
+                    << writer.count(writer.parallel) << "LL; p += " << step
+                    << ") {\n";
+  writer.declareLoops(writer.parallel, "p", indent + 2);
+  os.indent(indent + 2) << t << " share = " << identity << ";\n";
+  os.indent(indent + 2) << "for (long long q = threadIdx.x; q < "
+                        << writer.count(writer.reduction)
+                        << "LL; q += blockDim.x) {\n";
+  writer.declareLoops(writer.reduction, "q", indent + 4);
+  if (llvm::Error failure = writer.loadInputs(indent + 4))
+    return failure;
+  if (llvm::Error failure = writer.emitOps(indent + 4, combiner))
+    return failure;
+  os.indent(indent + 4) << "share = combine(share, " << body.get(stepValue)
+                        << ");\n";
+  os.indent(indent + 2) << "}\n";
+  os.indent(indent + 2) << t << " total = ens_block_reduce(share, "
+                        << identity << ", scratch, combine);\n";
+  Value fill = fills.filledWith.lookup(&generic.getDpsInitsMutable()[0]);
+  os.indent(indent + 2) << "if (threadIdx.x == 0) " << *output
+                        << " = combine(" << (fill ? body.get(fill) : *output)
+                        << ", total);\n";
+  os.indent(indent) << "}\n";
+  return llvm::Error::success();
+}

@@ -1,0 +1,149 @@
+//===- MemberKernelEmitter.cpp - The kernel of a loop over members --------===//
+//
+// Writes the kernel of one loop over the members of an ensemble as its
+// KernelConfig says (planMemberLoop decides; this file only follows): with
+// the member-per-block strategy, block m computes member m, running the
+// phases of the loop body one after another, separated by __syncthreads();
+// the threads share out the points of each op. The member's temporaries
+// live where the config puts them (shared memory, a global slice per
+// member, or registers), and each op first copies the operands it stages
+// into shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+SmallVector<std::pair<Value, Access>>
+KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
+                             const PhaseConfig &phase) {
+  SmallVector<std::pair<Value, Access>> staged;
+  llvm::raw_string_ostream os(kernel.body);
+  for (const StagedOperand &operand : phase.staged) {
+    Value value = generic->getOperand(operand.operand);
+    auto type = cast<MemRefType>(value.getType());
+    // The whole view, copied by the block in row-major order.
+    std::string name = "staged" + std::to_string(staged.size());
+    std::string cType = *getCType(type.getElementType());
+    os << "    " << cType << " *" << name << " = (" << cType
+       << " *)(ens_shared + " << operand.offset << ");\n";
+    os << "    for (long long i = threadIdx.x; i < " << type.getNumElements()
+       << "LL; i += blockDim.x) {\n";
+    os << "      long long r_i = i;\n";
+    SmallVector<std::string> indices(type.getRank());
+    for (int64_t d = type.getRank(); d-- > 0;) {
+      indices[d] = "e" + std::to_string(d);
+      os << "      long long " << indices[d] << " = r_i";
+      if (d)
+        os << " % " << type.getDimSize(d) << "; r_i /= " << type.getDimSize(d);
+      os << ";\n";
+    }
+    BodyEmitter body(kernel.body, kernel.accesses);
+    os << "      " << name << "[i] = " << body.element(value, indices)
+       << ";\n";
+    os << "    }\n";
+    staged.push_back({value, kernel.accesses[value]});
+    SmallVector<int64_t> strides = getRowMajorStrides(type.getShape());
+    kernel.accesses[value] = {name, "0LL", {strides.begin(), strides.end()}};
+  }
+  if (!staged.empty())
+    os << "    __syncthreads();\n";
+  return staged;
+}
+
+llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
+  llvm::Expected<MemberLoopPlan> plan = planMemberLoop(
+      forall, strategy, program.plan.kernels.size(), fills, views,
+      [&](MemRefType type) {
+        return addBuffer(type, BufferKind::Temporary, 0);
+      });
+  if (!plan)
+    return plan.takeError();
+  const KernelConfig &config = plan->config;
+  if (config.members == 0)
+    return llvm::Error::success();
+  views.memberIndex = forall.getInductionVar(0);
+  // Where the member's temporaries live.
+  SmallVector<std::pair<Value, int64_t>> sharedOffsets;
+  for (auto [alloc, temporary] :
+       llvm::zip(plan->temporaries, config.temporaries)) {
+    Value value = alloc.getResult();
+    switch (temporary.space) {
+    case MemorySpace::Shared:
+      views.sharedName[value] = "t" + std::to_string(sharedOffsets.size());
+      sharedOffsets.push_back({value, temporary.location});
+      break;
+    case MemorySpace::Global:
+      views.bufferOf[value] = temporary.location;
+      views.memberSlice[value] = alloc.getType().getNumElements();
+      break;
+    case MemorySpace::Registers:
+      break;
+    }
+  }
+  // The results of contractions that fused epilogues consume.
+  for (const MemberLoopPlan::Phase &phase : plan->phases)
+    if (phase.epilogue)
+      views.inRegisters.insert(
+          cast<linalg::GenericOp>(phase.op).getDpsInits()[0]);
+
+  KernelBuilder kernel = beginKernel(forall, "members");
+  kernel.info.usesBarriers = true;
+  kernel.launch.grid = {static_cast<unsigned>(config.members), 1, 1};
+  kernel.launch.block = {config.threadsPerBlock, 1, 1};
+  kernel.launch.sharedBytes = static_cast<unsigned>(config.sharedBytes);
+  llvm::raw_string_ostream os(kernel.body);
+  os << "  // Block m computes member m; its temporaries live in shared "
+        "memory.\n";
+  os << "  ENS_DYNAMIC_SHARED(ens_shared);\n";
+  os << "  long long m = blockIdx.x;\n";
+  for (auto [value, offset] : sharedOffsets) {
+    std::string cType =
+        *getCType(cast<MemRefType>(value.getType()).getElementType());
+    os << "  " << cType << " *" << views.sharedName[value] << " = (" << cType
+       << " *)(ens_shared + " << offset << ");\n";
+  }
+  for (auto [i, phase, ir] : llvm::enumerate(config.phases, plan->phases)) {
+    if (i)
+      os << "  __syncthreads();\n";
+    if (llvm::Error failure = bindMemrefs(kernel, ir.op))
+      return failure;
+    os << "  { // " << phase.sourceOps << "\n";
+    if (phase.kind == PhaseKind::Serial) {
+      os << "    if (threadIdx.x == 0) {\n";
+      BodyEmitter body(kernel.body, kernel.accesses);
+      body.bind(views.memberIndex, "m");
+      if (llvm::Error failure = emitCaptured(ir.op, body, 6))
+        return failure;
+      if (llvm::Error failure = body.emit(ir.op, 6))
+        return failure;
+      os << "    }\n";
+    } else {
+      auto generic = cast<linalg::GenericOp>(ir.op);
+      if (llvm::Error failure = bindFused(kernel, generic, ir.epilogue))
+        return failure;
+      SmallVector<std::pair<Value, Access>> staged =
+          stageOperands(kernel, generic, phase);
+      llvm::Error emitted =
+          phase.kind == PhaseKind::BlockReduction
+              ? emitBlockReduction(kernel, generic, ir.combiner, "0", "1", 4)
+              : emitPoints(kernel, generic, "threadIdx.x", "blockDim.x", 4,
+                           ir.epilogue);
+      for (auto &[value, global] : staged)
+        kernel.accesses[value] = global;
+      if (emitted)
+        return emitted;
+    }
+    os << "  }\n";
+  }
+  finishKernel(kernel);
+  program.configs.push_back(config);
+  views.endMemberLoop();
+  return llvm::Error::success();
+}

@@ -1,0 +1,109 @@
+//===- Pipeline.cpp - The passes from ens to CUDA kernels -----------------===//
+//
+// Takes a function through the common front of the pipeline, fusion
+// (elementwise, then over the members of an ensemble) and one-shot
+// bufferization (results as out-parameters), generalizes named ops, and
+// hands the bufferized function to the kernel emitter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/Passes.h"
+#include "ens/Conversion/Passes.h"
+#include "ens/Dialect/Ens/Transforms/Passes.h"
+#include "ens/Support/Sizes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+/// Names each ens op in its location, so the kernels that come from it can
+/// say which ops they compute.
+static void tagEnsOps(ModuleOp module) {
+  module.walk([](Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "ens")
+      op->setLoc(NameLoc::get(
+          StringAttr::get(op->getContext(), op->getName().getStringRef()),
+          op->getLoc()));
+  });
+}
+
+/// Rewrites every named linalg op and memref.copy as a linalg.generic.
+static LogicalResult generalize(func::FuncOp function) {
+  IRRewriter rewriter(function.getContext());
+  SmallVector<memref::CopyOp> copies;
+  function.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+  for (memref::CopyOp copy : copies) {
+    rewriter.setInsertionPoint(copy);
+    rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                copy.getTarget());
+  }
+  SmallVector<linalg::LinalgOp> named;
+  function.walk([&](linalg::LinalgOp op) {
+    if (!isa<linalg::GenericOp>(op))
+      named.push_back(op);
+  });
+  for (linalg::LinalgOp op : named) {
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::generalizeNamedOp(rewriter, op)))
+      return op->emitError("cannot generalize");
+  }
+  return success();
+}
+
+llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
+                                               int64_t maxBufferBytes,
+                                               Strategy strategy) {
+  auto function = module.lookupSymbol<func::FuncOp>(entry);
+  if (!function)
+    return error("no function named '" + entry + "'");
+  FunctionType type = function.getFunctionType();
+  OwningOpRef<ModuleOp> clone = module.clone();
+  for (func::FuncOp other : clone->getOps<func::FuncOp>())
+    if (other.getSymName() != entry)
+      other.setPrivate();
+
+  MLIRContext *context = module.getContext();
+  std::string diagnostics;
+  ScopedDiagnosticHandler collect(context, [&](Diagnostic &d) {
+    diagnostics += "\n  " + d.str();
+    return success();
+  });
+  PassManager front(context);
+  // Only what the entry calls is compiled.
+  front.addPass(createSymbolDCEPass());
+  buildEnsFrontPipeline(front);
+  if (failed(front.run(*clone)))
+    return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
+  tagEnsOps(*clone);
+
+  PassManager pm(context);
+  pm.addPass(createConvertEnsToLinalg());
+  buildEnsCudaPipeline(pm);
+  if (failed(pm.run(*clone)))
+    return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
+
+  auto lowered = clone->lookupSymbol<func::FuncOp>(entry);
+  if (!lowered || !lowered.getBody().hasOneBlock())
+    return error("cannot compile @" + entry + " for CUDA: no function body");
+  if (failed(generalize(lowered)))
+    return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
+  KernelEmitter emitter(lowered, maxBufferBytes, strategy);
+  if (llvm::Error failure = emitter.run(type.getNumInputs()))
+    return std::move(failure);
+  if (llvm::Error tooLarge = checkBufferBytes(
+          emitter.program.plan.getPeakDeviceBytes(), maxBufferBytes,
+          "@" + entry.str() + " (arguments, results, constants and "
+                              "temporaries together)"))
+    return std::move(tooLarge);
+  emitter.program.type = type;
+  return std::move(emitter.program);
+}

@@ -1,0 +1,527 @@
+//===- Planning.cpp - The CUDA backend's GPU decisions --------------------===//
+//
+// Decides how each op runs before any kernel is written: which fills fold
+// into their consumer, which elementwise ops run as a contraction's
+// epilogue in registers, which reductions a block shares among its threads,
+// and, for a loop over members, where each temporary lives and which
+// operands each op stages in shared memory. A loop's decisions are recorded
+// in its KernelConfig, which emission follows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Planning.h"
+
+#include "SharedMemory.h"
+
+#include "ens/Support/Escape.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "ens-cuda-plan"
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+/// What combining the shares of a block costs, in steps of a reduction
+/// loop: two barriers and ten warp shuffles.
+static constexpr int64_t kBlockCombineCost = 12;
+
+/// Operands in global memory that a contraction reads at least this many
+/// times per element are staged into shared memory...
+static constexpr int64_t kMinStagedReuse = 4;
+/// ... if they take at most this many bytes.
+static constexpr int64_t kMaxStagedBytes = 16 * 1024;
+
+bool cuda::isScalarOp(Operation *op) {
+  return op->getNumRegions() == 0 && isPure(op) &&
+         llvm::none_of(op->getResultTypes(),
+                       [](Type type) { return isa<MemRefType>(type); });
+}
+
+/// The op after `op` in its block that computes something: not a view, an
+/// allocation or a scalar.
+static Operation *getNextComputeOp(Operation *op) {
+  Operation *next = op->getNextNode();
+  while (next && (isa<memref::SubViewOp, memref::CollapseShapeOp,
+                      memref::ExpandShapeOp, memref::AllocOp>(next) ||
+                  isScalarOp(next)))
+    next = next->getNextNode();
+  return next;
+}
+
+std::string cuda::getSourceOps(ArrayRef<Operation *> roots) {
+  llvm::SetVector<StringRef> names;
+  for (Operation *root : roots)
+    root->walk([&](Operation *op) {
+      op->getLoc()->walk([&](Location inner) {
+        if (auto name = dyn_cast<NameLoc>(inner))
+          if (name.getName().getValue().starts_with("ens."))
+            names.insert(name.getName().getValue());
+        return WalkResult::advance();
+      });
+    });
+  // Locations are input text: escaped, a crafted name stays in the comment.
+  return names.empty() ? std::string("(no ens op)")
+                       : escapeForComment(llvm::join(names.getArrayRef(), ", "));
+}
+
+llvm::Error cuda::checkGeneric(linalg::GenericOp generic) {
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return error("the CUDA backend needs static loop ranges");
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  for (AffineMap map : ArrayRef(maps).drop_front(generic.getNumDpsInputs()))
+    for (auto [d, iterator] :
+         llvm::enumerate(generic.getIteratorTypesArray()))
+      if (iterator == utils::IteratorType::parallel &&
+          !map.isFunctionOfDim(d))
+        return error("the CUDA backend cannot compile a linalg.generic whose "
+                     "output does not depend on every parallel loop");
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fills, epilogues and block reductions
+//===----------------------------------------------------------------------===//
+
+/// The value a fill writes: `op` is a linalg.generic (a generalized
+/// linalg.fill, or a lowered constant) that writes one scalar, an input or
+/// a value from outside its body, to every element of its one output; or
+/// null.
+static Value getFilledValue(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
+      !op.getIndexingMaps()[op.getNumDpsInputs()]
+           .cast<AffineMapAttr>()
+           .getValue()
+           .isIdentity())
+    return nullptr;
+  Value yielded = op.getBody()->getTerminator()->getOperand(0);
+  if (auto arg = dyn_cast<BlockArgument>(yielded);
+      arg && arg.getOwner() == op.getBody()) {
+    if (arg.getArgNumber() >= op.getNumDpsInputs())
+      return nullptr;
+    Value input = op.getDpsInputs()[arg.getArgNumber()];
+    return isa<ShapedType>(input.getType()) ? nullptr : input;
+  }
+  if (Operation *def = yielded.getDefiningOp(); def && op->isAncestor(def))
+    return nullptr;
+  return yielded;
+}
+
+void FoldedFills::findIn(Block &block) {
+  for (Operation &op : block) {
+    auto fill = dyn_cast<linalg::GenericOp>(op);
+    Value value = fill ? getFilledValue(fill) : nullptr;
+    if (!value)
+      continue;
+    auto consumer = dyn_cast_or_null<linalg::GenericOp>(getNextComputeOp(&op));
+    Value buffer = fill.getDpsInits()[0];
+    if (!consumer || llvm::is_contained(consumer.getDpsInputs(), buffer))
+      continue;
+    for (OpOperand &init : consumer.getDpsInitsMutable()) {
+      AffineMap map = consumer.getMatchingIndexingMap(&init);
+      if (init.get() != buffer || !map.isProjectedPermutation() ||
+          map.getNumResults() != consumer.getNumParallelLoops() ||
+          llvm::any_of(map.getResults(), [&](AffineExpr expr) {
+            return consumer.getIteratorTypesArray()
+                       [cast<AffineDimExpr>(expr).getPosition()] !=
+                   utils::IteratorType::parallel;
+          }))
+        continue;
+      LLVM_DEBUG(llvm::dbgs()
+                 << "fold the fill of " << getSourceOps(fill.getOperation())
+                 << " into " << getSourceOps(consumer.getOperation())
+                 << "\n");
+      filledWith[&init] = value;
+      fills.insert(fill);
+    }
+  }
+}
+
+SmallVector<Value> FoldedFills::getValues(linalg::GenericOp generic) const {
+  SmallVector<Value> values;
+  for (OpOperand &init : generic.getDpsInitsMutable())
+    if (Value fill = filledWith.lookup(&init))
+      values.push_back(fill);
+  return values;
+}
+
+linalg::GenericOp
+cuda::getEpilogue(linalg::GenericOp op,
+                  const DenseSet<Operation *> &foldedFills) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
+    return nullptr;
+  Value result = op.getDpsInits()[0];
+  AffineMap written = op.getIndexingMapsArray().back();
+  if (!written.isProjectedPermutation() ||
+      written.getNumResults() != op.getNumParallelLoops())
+    return nullptr;
+  for (AffineExpr expr : written.getResults())
+    if (op.getIteratorTypesArray()[cast<AffineDimExpr>(expr).getPosition()] !=
+        utils::IteratorType::parallel)
+      return nullptr;
+  // The result must be a private temporary: not the caller's buffer, not a
+  // slice of a loop's result, not read through a view.
+  auto alloc = result.getDefiningOp<memref::AllocOp>();
+  auto next = dyn_cast_or_null<linalg::GenericOp>(getNextComputeOp(op));
+  if (!alloc || !next || next.getNumReductionLoops() != 0)
+    return nullptr;
+  if (llvm::Error unsupported = checkGeneric(next)) {
+    llvm::consumeError(std::move(unsupported));
+    return nullptr;
+  }
+  OpOperand *read = nullptr;
+  for (OpOperand &operand : next->getOpOperands())
+    if (operand.get() == result) {
+      if (read || next.isDpsInit(&operand))
+        return nullptr;
+      read = &operand;
+    }
+  if (!read || !next.getMatchingIndexingMap(read).isPermutation())
+    return nullptr;
+  for (Operation *user : result.getUsers())
+    if (user != op && user != next && !foldedFills.contains(user) &&
+        !isa<memref::DeallocOp>(user))
+      return nullptr;
+  LLVM_DEBUG(llvm::dbgs() << "fuse " << getSourceOps(next.getOperation())
+                          << " into " << getSourceOps(op.getOperation())
+                          << " as its epilogue\n");
+  return next;
+}
+
+Operation *cuda::getBlockCombiner(linalg::GenericOp generic, bool ownBlocks) {
+  if (generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() == 0)
+    return nullptr;
+  int64_t points = 1, steps = 1;
+  for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
+                                          generic.getIteratorTypesArray()))
+    (iterator == utils::IteratorType::parallel ? points : steps) *= range;
+  int64_t rounds = (points + kBlockSize - 1) / kBlockSize;
+  int64_t perElement = (steps + kBlockSize - 1) / kBlockSize + kBlockCombineCost;
+  if (ownBlocks ? points >= kBlockSize || perElement >= steps
+                : points * perElement >= rounds * steps)
+    return nullptr;
+  AffineMap output = generic.getIndexingMapsArray().back();
+  for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction && output.isFunctionOfDim(d))
+      return nullptr;
+  BlockArgument accumulator = generic.getRegionOutputArgs()[0];
+  Value yielded = generic.getBody()->getTerminator()->getOperand(0);
+  Operation *combiner = yielded.getDefiningOp();
+  if (!combiner || !accumulator.hasOneUse() ||
+      *accumulator.getUsers().begin() != combiner ||
+      !isa<arith::AddFOp, arith::MaximumFOp, arith::AddIOp>(combiner) ||
+      combiner->getResult(0).getType().isInteger(1) ||
+      combiner->getOperand(0) == combiner->getOperand(1))
+    return nullptr;
+  LLVM_DEBUG(llvm::dbgs() << "share the " << steps << " steps of each of the "
+                          << points << " elements of "
+                          << getSourceOps(generic.getOperation())
+                          << " among a block's threads ("
+                          << combiner->getName() << ")\n");
+  return combiner;
+}
+
+//===----------------------------------------------------------------------===//
+// Loops over members
+//===----------------------------------------------------------------------===//
+
+/// The allocation that `memref` is, or is a view of, if it is one of
+/// `temporaries`.
+static memref::AllocOp
+getTemporary(Value memref, const DenseMap<Operation *, unsigned> &temporaries) {
+  while (Operation *def = memref.getDefiningOp()) {
+    if (temporaries.count(def))
+      return cast<memref::AllocOp>(def);
+    if (def->getNumOperands() == 0 ||
+        !isa<MemRefType>(def->getOperand(0).getType()))
+      break;
+    memref = def->getOperand(0);
+  }
+  return nullptr;
+}
+
+static std::string printType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+namespace {
+/// Plans one loop over members.
+class MemberLoopPlanner {
+public:
+  MemberLoopPlanner(scf::ForallOp forall, const FoldedFills &fills,
+                    const BufferViews &views)
+      : forall(forall), fills(fills), views(views) {}
+
+  /// Decides which contractions apply their epilogue in registers.
+  void planEpilogues();
+  /// Places the temporaries in shared or global memory.
+  llvm::Error placeTemporaries(
+      llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer);
+  /// Decides how the block computes each op, and what each op stages.
+  llvm::Error planPhases();
+
+  MemberLoopPlan plan;
+
+private:
+  /// Whether `memref` lives in global memory while the loop runs.
+  bool isInGlobalMemory(Value memref) const;
+  /// Stages the operands of `generic` that it reads many times from global
+  /// memory, and that fit, into `staging`.
+  void planStaging(linalg::GenericOp generic, PhaseConfig &phase,
+                   StagingArea &staging) const;
+
+  scf::ForallOp forall;
+  const FoldedFills &fills;
+  const BufferViews &views;
+  /// The contractions that apply an epilogue, and the position in the loop
+  /// body where each op's memory is used: an epilogue's uses happen at its
+  /// contraction's position, since the two run as one phase.
+  DenseMap<Operation *, linalg::GenericOp> epilogueOf;
+  DenseSet<Operation *> epilogues;
+  DenseMap<Operation *, unsigned> positionOf;
+  /// The position of each temporary in plan.temporaries.
+  DenseMap<Operation *, unsigned> temporaryOf;
+  /// The bytes of the temporaries in shared memory.
+  int64_t temporaryBytes = 0;
+};
+} // namespace
+
+void MemberLoopPlanner::planEpilogues() {
+  Block *body = forall.getBody();
+  for (auto [position, op] : llvm::enumerate(body->without_terminator()))
+    positionOf[&op] = position;
+  for (Operation &op : body->without_terminator())
+    if (auto generic = dyn_cast<linalg::GenericOp>(op))
+      if (!getBlockCombiner(generic))
+        if (linalg::GenericOp epilogue = getEpilogue(generic, fills.fills)) {
+          epilogueOf[generic] = epilogue;
+          epilogues.insert(epilogue);
+          positionOf[epilogue] = positionOf[generic];
+        }
+}
+
+llvm::Error MemberLoopPlanner::placeTemporaries(
+    llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer) {
+  Block *body = forall.getBody();
+  // The results of contractions that epilogues consume take no memory.
+  DenseSet<Value> inRegisters;
+  for (auto [contraction, epilogue] : epilogueOf)
+    inRegisters.insert(cast<linalg::GenericOp>(contraction).getDpsInits()[0]);
+  SmallVector<LiveRange> ranges;
+  SmallVector<unsigned> inMemory;
+  for (Operation &op : body->without_terminator()) {
+    auto alloc = dyn_cast<memref::AllocOp>(&op);
+    if (!alloc)
+      continue;
+    TemporaryConfig temporary;
+    temporary.type = printType(alloc.getType());
+    temporaryOf[alloc] = plan.temporaries.size();
+    plan.temporaries.push_back(alloc);
+    if (inRegisters.contains(alloc.getResult())) {
+      temporary.space = MemorySpace::Registers;
+      plan.config.temporaries.push_back(std::move(temporary));
+      continue;
+    }
+    MemRefType type = alloc.getType();
+    std::optional<DType> dtype = getBufferDType(type.getElementType());
+    if (!type.hasStaticShape() || !dtype)
+      return error("the CUDA backend needs static buffers of f32, f64, i32 "
+                   "or i1");
+    temporary.bytes =
+        static_cast<int64_t>(type.getNumElements() * getElementSize(*dtype));
+    inMemory.push_back(plan.config.temporaries.size());
+    ranges.push_back({temporary.bytes, ~0u, 0});
+    plan.config.temporaries.push_back(std::move(temporary));
+  }
+  // Each temporary lives from the first to the last phase that uses it.
+  DenseMap<unsigned, unsigned> rangeOf;
+  for (auto [range, temporary] : llvm::enumerate(inMemory))
+    rangeOf[temporary] = range;
+  for (Operation &op : body->without_terminator()) {
+    unsigned position = positionOf[&op];
+    op.walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (isa<MemRefType>(operand.getType()))
+          if (memref::AllocOp alloc = getTemporary(operand, temporaryOf)) {
+            auto it = rangeOf.find(temporaryOf[alloc]);
+            if (it == rangeOf.end())
+              continue;
+            LiveRange &range = ranges[it->second];
+            range.first = std::min(range.first, position);
+            range.last = std::max(range.last, position);
+          }
+    });
+  }
+  // One that nothing uses needs no memory.
+  for (auto [range, temporary] : llvm::zip(ranges, inMemory))
+    if (range.first > range.last) {
+      range = {0, 0, 0};
+      plan.config.temporaries[temporary].bytes = 0;
+    }
+  SharedAllocation allocation = allocateSharedMemory(ranges);
+  temporaryBytes = allocation.peak;
+  for (auto [temporary, offset] : llvm::zip(inMemory, allocation.offsets)) {
+    TemporaryConfig &config = plan.config.temporaries[temporary];
+    if (offset) {
+      config.space = MemorySpace::Shared;
+      config.location = *offset;
+      continue;
+    }
+    // Global memory, one slice per member.
+    MemRefType type = plan.temporaries[temporary].getType();
+    SmallVector<int64_t> shape = {plan.config.members};
+    llvm::append_range(shape, type.getShape());
+    llvm::Expected<int64_t> buffer =
+        addBuffer(MemRefType::get(shape, type.getElementType()));
+    if (!buffer)
+      return buffer.takeError();
+    LLVM_DEBUG(llvm::dbgs() << "temporary " << config.type << " ("
+                            << config.bytes << " bytes) does not fit in "
+                            << "shared memory: global buffer " << *buffer
+                            << "\n");
+    config.space = MemorySpace::Global;
+    config.location = *buffer;
+  }
+  LLVM_DEBUG(llvm::dbgs() << "temporaries take " << temporaryBytes
+                          << " bytes of shared memory\n");
+  return llvm::Error::success();
+}
+
+bool MemberLoopPlanner::isInGlobalMemory(Value memref) const {
+  if (memref::AllocOp alloc = getTemporary(memref, temporaryOf))
+    return plan.config.temporaries[temporaryOf.lookup(alloc)].space ==
+           MemorySpace::Global;
+  return views.getGlobalBuffer(memref).has_value();
+}
+
+void MemberLoopPlanner::planStaging(linalg::GenericOp generic,
+                                    PhaseConfig &phase,
+                                    StagingArea &staging) const {
+  staging.beginOp();
+  if (generic.getNumReductionLoops() == 0)
+    return;
+  int64_t iterations = 1;
+  for (int64_t range : generic.getStaticLoopRanges())
+    iterations *= range;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    Value value = input->get();
+    auto type = dyn_cast<MemRefType>(value.getType());
+    if (!type || !type.hasStaticShape() || !isInGlobalMemory(value) ||
+        generic.getMatchingBlockArgument(input).use_empty() ||
+        llvm::any_of(phase.staged, [&](const StagedOperand &staged) {
+          return generic->getOperand(staged.operand) == value;
+        }))
+      continue;
+    std::optional<DType> dtype = getBufferDType(type.getElementType());
+    int64_t elements = type.getNumElements();
+    if (!dtype || *dtype == DType::I1 || elements == 0 ||
+        iterations / elements < kMinStagedReuse)
+      continue;
+    int64_t bytes = elements * static_cast<int64_t>(getElementSize(*dtype));
+    std::optional<int64_t> offset;
+    if (bytes <= kMaxStagedBytes)
+      offset = staging.allocate(bytes);
+    LLVM_DEBUG(llvm::dbgs() << (offset ? "stage" : "do not stage")
+                            << " operand " << input->getOperandNumber()
+                            << " of " << phase.sourceOps << " (" << bytes
+                            << " bytes, read " << iterations / elements
+                            << " times per element)\n");
+    if (!offset)
+      continue;
+    phase.staged.push_back({input->getOperandNumber(), bytes, *offset});
+  }
+}
+
+llvm::Error MemberLoopPlanner::planPhases() {
+  StagingArea staging(temporaryBytes);
+  for (Operation &op : forall.getBody()->without_terminator()) {
+    if (fills.fills.contains(&op) || epilogues.contains(&op))
+      continue;
+    if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+      PhaseConfig phase;
+      MemberLoopPlan::Phase ir{generic, epilogueOf.lookup(generic),
+                               getBlockCombiner(generic)};
+      SmallVector<Operation *> roots = {generic};
+      if (ir.epilogue)
+        roots.push_back(ir.epilogue);
+      phase.sourceOps = getSourceOps(roots);
+      phase.fusedEpilogue = static_cast<bool>(ir.epilogue);
+      if (ir.combiner) {
+        phase.kind = PhaseKind::BlockReduction;
+        phase.combiner = ir.combiner->getName().getStringRef().str();
+      }
+      planStaging(generic, phase, staging);
+      plan.config.phases.push_back(std::move(phase));
+      plan.phases.push_back(ir);
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      PhaseConfig phase;
+      phase.sourceOps = getSourceOps(loop.getOperation());
+      phase.kind = PhaseKind::Serial;
+      plan.config.phases.push_back(std::move(phase));
+      plan.phases.push_back({loop, nullptr, nullptr});
+      continue;
+    }
+    if (isa<memref::AllocOp, memref::DeallocOp, memref::SubViewOp,
+            memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(
+            op) ||
+        isScalarOp(&op))
+      continue;
+    return error("the CUDA backend cannot compile '" +
+                 op.getName().getStringRef() + "' in a loop over members yet");
+  }
+  plan.config.sharedBytes = staging.getSharedBytes(temporaryBytes);
+  return llvm::Error::success();
+}
+
+llvm::Expected<MemberLoopPlan> cuda::planMemberLoop(
+    scf::ForallOp forall, Strategy strategy, unsigned kernel,
+    const FoldedFills &fills, const BufferViews &views,
+    llvm::function_ref<llvm::Expected<int64_t>(MemRefType)>
+        addTemporaryBuffer) {
+  if (forall.getRank() != 1 || forall.getStaticLowerBound()[0] != 0 ||
+      forall.getStaticStep()[0] != 1 ||
+      ShapedType::isDynamic(forall.getStaticUpperBound()[0]))
+    return error("the CUDA backend needs loops over members from 0 by 1");
+  MemberLoopPlanner planner(forall, fills, views);
+  KernelConfig &config = planner.plan.config;
+  config.kernel = kernel;
+  config.strategy = strategy;
+  config.members = forall.getStaticUpperBound()[0];
+  if (config.members == 0)
+    return std::move(planner.plan);
+  if (config.members > INT32_MAX)
+    return error("the CUDA backend cannot launch more than 2^31 blocks");
+  if (!forall.getTerminator().getYieldingOps().empty())
+    return error("the CUDA backend needs a bufferized loop over members");
+  // Every op is checked before any is planned or costed.
+  for (Operation &op : forall.getBody()->without_terminator())
+    if (auto generic = dyn_cast<linalg::GenericOp>(op))
+      if (llvm::Error failure = checkGeneric(generic))
+        return std::move(failure);
+  switch (strategy) {
+  case Strategy::MemberPerBlock:
+    config.threadsPerBlock = kBlockSize;
+    break;
+  }
+  LLVM_DEBUG(llvm::dbgs() << "plan k" << kernel << " ("
+                          << getSourceOps(forall.getOperation()) << "): "
+                          << stringifyStrategy(strategy) << ", "
+                          << config.members << " members, "
+                          << config.threadsPerBlock << " threads\n");
+  planner.planEpilogues();
+  if (llvm::Error failure = planner.placeTemporaries(addTemporaryBuffer))
+    return std::move(failure);
+  if (llvm::Error failure = planner.planPhases())
+    return std::move(failure);
+  return std::move(planner.plan);
+}

@@ -1,0 +1,114 @@
+//===- Planning.h - The CUDA backend's GPU decisions ------------*- C++ -*-===//
+//
+// Private to the CUDA backend: the heuristics that decide how each op runs
+// (fills folded into their consumer, epilogues fused into contractions,
+// reductions shared among a block's threads, operands staged in shared
+// memory) and the planning of a loop over members into a KernelConfig,
+// apart from the emission of the kernels that follows the plan.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_LIB_BACKEND_CUDA_PLANNING_H
+#define ENS_LIB_BACKEND_CUDA_PLANNING_H
+
+#include "IndexViews.h"
+
+#include "ens/Backend/Cuda/KernelConfig.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir::ens::cuda {
+
+/// Threads per block of every kernel but the serial ones.
+inline constexpr unsigned kBlockSize = 256;
+
+/// Whether `op` computes scalars only, which each kernel that uses them
+/// recomputes.
+bool isScalarOp(Operation *op);
+
+/// The names of the ens ops that the locations of `roots` and the ops
+/// nested in them record, for messages and the comments in kernels.
+std::string getSourceOps(ArrayRef<Operation *> roots);
+
+/// Checks that the CUDA backend can give each thread whole output elements
+/// of `generic`: static loop ranges and outputs that depend on every
+/// parallel loop.
+llvm::Error checkGeneric(linalg::GenericOp generic);
+
+/// The fills that emit nothing, since the next op that writes their buffer
+/// starts its accumulators from the filled value instead.
+struct FoldedFills {
+  /// Finds the fills of `block` that fold: the next op of the block that is
+  /// not a view or a scalar reads the filled buffer only as an output it
+  /// writes whole, outside its reduction loops.
+  void findIn(Block &block);
+
+  /// The values filled into `generic`'s outputs by fills folded into it.
+  SmallVector<Value> getValues(linalg::GenericOp generic) const;
+
+  /// The outputs of ops that a fill was folded into: the value filled in.
+  DenseMap<OpOperand *, Value> filledWith;
+  /// The folded fills.
+  DenseSet<Operation *> fills;
+};
+
+/// The op that contraction `op` feeds as an epilogue: the next op of the
+/// block that is not a view or a scalar, an elementwise linalg.generic that
+/// reads the result of `op` once per element, when that result is a
+/// temporary that nothing else but `foldedFills` uses; or null.
+linalg::GenericOp getEpilogue(linalg::GenericOp op,
+                              const DenseSet<Operation *> &foldedFills);
+
+/// The combiner of a reduction `generic` that a block finishes sooner by
+/// sharing each output element's steps among its threads than by giving
+/// each thread whole elements (one of few elements with many steps): one
+/// output, read only by the op that combines it with the value of a step,
+/// an addition or a maximum (what ens reductions lower to); or null.
+///
+/// In a loop over members, one block computes every element of the op; a
+/// grid-wide kernel instead gives each element a block of its own (with
+/// `ownBlocks`), so it shares only when the elements would not fill one
+/// block.
+Operation *getBlockCombiner(linalg::GenericOp generic, bool ownBlocks = false);
+
+/// A loop over members as planned: its config, and the IR each of its
+/// decisions is about.
+struct MemberLoopPlan {
+  /// The IR of one phase of the config.
+  struct Phase {
+    /// A linalg.generic or an scf.for.
+    Operation *op;
+    /// The epilogue fused into `op`, if any.
+    linalg::GenericOp epilogue;
+    /// The combiner of a block reduction.
+    Operation *combiner;
+  };
+
+  KernelConfig config;
+  /// The allocation of each of config.temporaries.
+  SmallVector<memref::AllocOp> temporaries;
+  /// The IR of each of config.phases.
+  SmallVector<Phase> phases;
+};
+
+/// Plans the kernel `kernel` of the plan that computes `forall` with
+/// `strategy`. `views` tells where memrefs from outside the loop live;
+/// `addTemporaryBuffer` adds a plan buffer for a temporary of all members
+/// that does not fit in shared memory, and returns its id. A loop without
+/// members is planned with no members and nothing else.
+llvm::Expected<MemberLoopPlan> planMemberLoop(
+    scf::ForallOp forall, Strategy strategy, unsigned kernel,
+    const FoldedFills &fills, const BufferViews &views,
+    llvm::function_ref<llvm::Expected<int64_t>(MemRefType)>
+        addTemporaryBuffer);
+
+} // namespace mlir::ens::cuda
+
+#endif // ENS_LIB_BACKEND_CUDA_PLANNING_H

@@ -1,0 +1,87 @@
+// The decisions of the member-per-block strategy (lib/Backend/Cuda/
+// Planning.cpp), apart from the kernels that follow them (test/cuda/):
+// threads per block, where each temporary of a member lives, which
+// operands each op stages in shared memory and at which offsets, and which
+// reductions a block shares among its threads. Each expected value is
+// worked out by hand from the heuristics, as the comments show.
+//
+// RUN: ens-run %s --entry=two_layers --cuda-plan | FileCheck %s --check-prefix=LAYERS
+// RUN: ens-run %s --entry=two_layers --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=LAYERS
+// RUN: ens-run %s --entry=sum_squares --cuda-plan | FileCheck %s --check-prefix=SUM
+// RUN: ens-run %s --entry=spill --cuda-plan | FileCheck %s --check-prefix=SPILL
+
+// Per member: h = tanh(x w1) (64x16), y = h w2 (64x8); x is shared.
+// Phase 0: x w1 has 64 * 16 * 32 = 32768 iterations; x (2048 elements,
+// 8 KiB) is read 16 times per element and w1 (512 elements, 2 KiB) 64
+// times: both are staged (at least 4 reads, at most 16 KiB), after the
+// temporaries (h, 4 KiB at 0): x at 4096, w1 at 4096 + 8192. tanh is the
+// epilogue, so x w1 stays in registers.
+// Phase 1: h w2 has 64 * 8 * 16 = 8192 iterations; h is in shared memory
+// already; w2 (128 elements, 512 bytes) is read 64 times: staged at 4096.
+// Shared memory: 4096 + the most one phase stages, 8192 + 2048.
+// LAYERS:      kernel k0_members: member-per-block, 8 members, 256 threads, 14336 bytes of shared memory
+// LAYERS-NEXT:   temporary 0: memref<1x64x16xf32>, registers
+// LAYERS-NEXT:   temporary 1: memref<1x64x16xf32>, 4096 bytes, shared at 0
+// LAYERS-NEXT:   phase 0: points with fused epilogue; {{.*}}ens.tanh
+// LAYERS-NEXT:     stage operand 0: 8192 bytes, shared at 4096
+// LAYERS-NEXT:     stage operand 1: 2048 bytes, shared at 12288
+// LAYERS-NEXT:   phase 1: points; {{.+}}
+// LAYERS-NEXT:     stage operand 1: 512 bytes, shared at 4096
+// LAYERS-NOT: {{.}}
+
+func.func @two_layers_member(%x: tensor<64x32xf32>, %w1: tensor<32x16xf32>,
+                             %w2: tensor<16x8xf32>) -> tensor<64x8xf32> {
+  %a = ens.matmul %x, %w1 : tensor<64x32xf32>, tensor<32x16xf32> -> tensor<64x16xf32>
+  %h = ens.tanh %a : tensor<64x16xf32>
+  %y = ens.matmul %h, %w2 : tensor<64x16xf32>, tensor<16x8xf32> -> tensor<64x8xf32>
+  return %y : tensor<64x8xf32>
+}
+
+func.func @two_layers(%x: tensor<64x32xf32>, %w1: tensor<8x32x16xf32>,
+                      %w2: tensor<8x16x8xf32>) -> tensor<8x64x8xf32> {
+  %y = ens.vmap @two_layers_member(%x, %w1, %w2) {in_axes = array<i64: -1, 0, 0>, out_axes = array<i64: 0>, size = 8 : i64}
+      : (tensor<64x32xf32>, tensor<8x32x16xf32>, tensor<8x16x8xf32>) -> tensor<8x64x8xf32>
+  return %y : tensor<8x64x8xf32>
+}
+
+// Per member: the sum of 4096 squares, one output element. Whole elements
+// per thread would take 4096 steps; shared among 256 threads, 4096 / 256 +
+// 12 (the combination) = 28: the block shares them. Each element of x is
+// read once, so nothing is staged; no temporary needs shared memory.
+// SUM:      kernel k0_members: member-per-block, 6 members, 256 threads, 0 bytes of shared memory
+// SUM-NEXT:   phase 0: block reduction (arith.addf); {{.*}}ens.reduce_sum
+// SUM-NOT: {{.}}
+
+func.func @sum_squares_member(%x: tensor<4096xf32>) -> tensor<f32> {
+  %s = ens.mul %x, %x : tensor<4096xf32>
+  %r = ens.reduce_sum %s {dims = array<i64: 0>} : tensor<4096xf32> -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+func.func @sum_squares(%x: tensor<6x4096xf32>) -> tensor<6xf32> {
+  %r = ens.vmap @sum_squares_member(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 6 : i64}
+      : (tensor<6x4096xf32>) -> tensor<6xf32>
+  return %r : tensor<6xf32>
+}
+
+// Per member: t = tanh(x), 256x256 floats = 256 KiB, more than the 161 KiB
+// budget: t moves to global memory, a buffer after the argument (0) and the
+// result (1). t t reads t 256 times per element, but 256 KiB is more than
+// the 16 KiB a staged operand may take.
+// SPILL:      kernel k0_members: member-per-block, 2 members, 256 threads, 0 bytes of shared memory
+// SPILL-NEXT:   temporary 0: memref<1x256x256xf32>, 262144 bytes, global buffer 2
+// SPILL-NEXT:   phase 0: points; {{.*}}ens.tanh
+// SPILL-NEXT:   phase 1: points; {{.+}}
+// SPILL-NOT: {{.}}
+
+func.func @spill_member(%x: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %t = ens.tanh %x : tensor<256x256xf32>
+  %y = ens.matmul %t, %t : tensor<256x256xf32>, tensor<256x256xf32> -> tensor<256x256xf32>
+  return %y : tensor<256x256xf32>
+}
+
+func.func @spill(%x: tensor<2x256x256xf32>) -> tensor<2x256x256xf32> {
+  %y = ens.vmap @spill_member(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 2 : i64}
+      : (tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+  return %y : tensor<2x256x256xf32>
+}
