@@ -4,7 +4,8 @@
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Configures ./build-fuzz (or $ENS_FUZZ_BUILD_DIR) with clang-14,
-# ENS_FUZZ=ON and ASan+UBSan, builds the fuzz targets, runs each named
+# ENS_FUZZ=ON, ASan+UBSan and assertions (as scripts/sanitize.sh does, so
+# that one build serves both), builds the fuzz targets, runs each named
 # target (default: all of test/fuzz) for SECONDS (default 3600), one after
 # another, and prints the runs each made. The corpus grows in
 # build-fuzz/test/fuzz/corpus/TARGET; a failing input is written to
@@ -24,7 +25,8 @@ fi
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DENS_FUZZ=ON -DENS_SANITIZE=address,undefined > /dev/null
+  -DENS_FUZZ=ON -DENS_SANITIZE=address,undefined -DENS_ENABLE_ASSERTIONS=ON \
+  > /dev/null
 cmake --build "$build" --parallel "$(nproc)" \
   --target "${targets[@]/#/ens-fuzz-}"
 
