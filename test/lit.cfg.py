@@ -16,9 +16,10 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
                    "unittests", "FakeDriver", "fuzz"]
 
 config.substitutions.append(("%ens_src_root", config.ens_src_root))
-# Stand-ins for the CUDA driver (test/cuda/FakeDriver), one per directory.
+# Stand-ins for the CUDA driver (test/Backend/Cuda/FakeDriver), one per
+# directory.
 config.substitutions.append(
-    ("%fake_cuda", os.path.join(config.ens_obj_root, "test", "cuda",
+    ("%fake_cuda", os.path.join(config.ens_obj_root, "test", "Backend", "Cuda",
                                 "FakeDriver")))
 
 llvm_config.use_default_substitutions()

@@ -1,5 +1,5 @@
 // The decisions of the member-per-block strategy (lib/Backend/Cuda/
-// Planning.cpp), apart from the kernels that follow them (test/cuda/):
+// Planning.cpp), apart from the kernels that follow them (the other tests here):
 // threads per block, where each temporary of a member lives, which
 // operands each op stages in shared memory and at which offsets, and which
 // reductions a block shares among its threads. Each expected value is
