@@ -23,6 +23,15 @@
 // CHECK-DAG: --ens-fuse-elementwise
 // CHECK-DAG: --ens-fuse-members
 // CHECK-DAG: --ens-stdlib
+// CHECK-DAG: --ens-forward-results
+// CHECK-DAG: --ens-cpu-approximate-tanh
+// CHECK-DAG: --ens-cpu-hoist-transfers
+// CHECK-DAG: --ens-cpu-lower-vectors
+// CHECK-DAG: --ens-cpu-schedule-dynamically
+// CHECK-DAG: --ens-cpu-tile-and-vectorize
+// CHECK-DAG: --ens-front
+// CHECK-DAG: --ens-cpu-pipeline
+// CHECK-DAG: --ens-cuda-pipeline
 // CHECK-NOT: --amdgpu
 // CHECK-NOT: --x86-
 // CHECK-NOT: --polly
