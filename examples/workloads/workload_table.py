@@ -1,0 +1,93 @@
+"""Prints the "Workloads" table of docs/cuda.md from ens-run's own output.
+
+For each workload of issue #13, item 5 (the seed step,
+examples/ensemble_train_step.mlir, and the three generated ones in this
+folder) it runs
+
+    ens-run FILE --entry=train_step --kernel-report=json
+    ens-run FILE --entry=train_step --cuda-plan
+
+and prints one Markdown row per workload: kernels and launches, the plan's
+strategy, the grid blocks of the launch with the most FLOPs, the whole
+step's estimate and roofline from the performance model (H100 and A100),
+their ratio, the term that binds the most expensive launch, and the
+issue's target ratio. The estimates are the model's (docs/cuda.md,
+"Performance model"), not measurements.
+
+    python3 examples/workloads/workload_table.py [--ens-run build/bin/ens-run]
+"""
+import argparse
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+# (workload, file relative to the repository, issue #13's target for
+# estimate / roofline)
+WORKLOADS = [
+    ("1. seed step: 128 members 64->32 tanh->8, batch 256",
+     "examples/ensemble_train_step.mlir", 2.5),
+    ("2. mnist_mlp: 10 members 784->128 relu->128 relu->10, batch 64",
+     "examples/workloads/mnist_mlp.mlir", 3.0),
+    ("3. wide_relu: 16 members 512->512 relu->512, batch 256",
+     "examples/workloads/wide_relu.mlir", 3.0),
+    ("4. tanh_256: 4 members 256->256 tanh->256, batch 512",
+     "examples/workloads/tanh_256.mlir", 3.0),
+]
+
+
+def run(ens_run, path, *flags):
+    result = subprocess.run([ens_run, str(path), "--entry=train_step", *flags],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{ens_run} {path} {' '.join(flags)} failed:\n"
+                 f"{result.stderr}")
+    return result.stdout
+
+
+def strategies(plan):
+    """The strategy of each kernel config in --cuda-plan's text."""
+    found = re.findall(r"^kernel \S+: ([a-z-]+), (\d+) members, (\d+) threads",
+                       plan, re.MULTILINE)
+    return [f"{s} ({t} threads)" for s, _, t in found] or ["none"]
+
+
+def row(name, path, target, ens_run):
+    report = json.loads(run(ens_run, ROOT / path, "--kernel-report=json"))
+    plan = run(ens_run, ROOT / path, "--cuda-plan")
+    launches = report["launches"]
+    heaviest = max(launches, key=lambda launch: launch["flops"])
+    blocks = heaviest["grid"][0] * heaviest["grid"][1] * heaviest["grid"][2]
+    cells = [name, f"{report['kernels']} / {len(launches)}",
+             ", ".join(sorted(set(strategies(plan)))),
+             f"{blocks} ({heaviest['name']})"]
+    for gpu in ("h100", "a100"):
+        estimate = report["estimate"][gpu]
+        # The term the model names for the launch that costs the most.
+        slowest = max(launches, key=lambda launch: launch["estimate"][gpu]["us"])
+        ratio = estimate["us"] / estimate["roofline_us"]
+        cells += [f"{estimate['us']:.1f}", f"{estimate['roofline_us']:.2f}",
+                  f"{ratio:.1f}x", slowest["estimate"][gpu]["bound"]]
+    cells.append(f"<= {target:g}x")
+    return "| " + " | ".join(cells) + " |"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--ens-run", default=str(ROOT / "build/bin/ens-run"),
+                        help="the ens-run to ask (default: build/bin/ens-run)")
+    args = parser.parse_args()
+    print("| workload | kernels / launches | strategy | blocks of the "
+          "kernel with the most FLOPs | H100 estimate (us) | H100 roofline "
+          "(us) | H100 ratio | H100 bound | A100 estimate (us) | A100 "
+          "roofline (us) | A100 ratio | A100 bound | target ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, path, target in WORKLOADS:
+        print(row(name, path, target, args.ens_run))
+
+
+if __name__ == "__main__":
+    main()

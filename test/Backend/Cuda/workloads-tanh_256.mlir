@@ -1,0 +1,49 @@
+// Workload 4 of issue #13, item 5: examples/workloads/tanh_256.mlir, a full
+// training step (forward, MSE, backward, Adam) of 4 members
+// 256->256 tanh->256 on a shared batch of 512, at full size. The interpreter
+// is the oracle: @random_state draws a well-formed input from one key
+// (nonzero Adam moments, v >= 0, step 3), the interpreter runs the step, and
+// cuda-emu must agree on all 13 results. The tolerances are ens-run's
+// defaults (1e-5 relative, 1e-6 absolute; see workloads-mnist_mlp.mlir for
+// why not the seed step's 2e-4). The member's temporaries (512 KiB each) go
+// to global memory. About 5 s on this project's 2-core machine.
+//
+// The committed file is the generator's output:
+// RUN: %python %ens_src_root/examples/workloads/make_workloads.py --print tanh_256 | diff - %ens_src_root/examples/workloads/tanh_256.mlir
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: ens-run %ens_src_root/examples/workloads/tanh_256.mlir --entry=random_state --random-inputs=1 --output-dir=%t/state
+// RUN: ens-run %ens_src_root/examples/workloads/tanh_256.mlir --entry=train_step --input=%t/state/out0.npy --input=%t/state/out1.npy --input=%t/state/out2.npy --input=%t/state/out3.npy --input=%t/state/out4.npy --input=%t/state/out5.npy --input=%t/state/out6.npy --input=%t/state/out7.npy --input=%t/state/out8.npy --input=%t/state/out9.npy --input=%t/state/out10.npy --input=%t/state/out11.npy --input=%t/state/out12.npy --input=%t/state/out13.npy --input=%t/state/out14.npy --input=%t/state/out15.npy --output-dir=%t/interp
+// RUN: ens-run %ens_src_root/examples/workloads/tanh_256.mlir --entry=train_step --backend=cuda-emu --rtol=1e-5 --atol=1e-6 --input=%t/state/out0.npy --input=%t/state/out1.npy --input=%t/state/out2.npy --input=%t/state/out3.npy --input=%t/state/out4.npy --input=%t/state/out5.npy --input=%t/state/out6.npy --input=%t/state/out7.npy --input=%t/state/out8.npy --input=%t/state/out9.npy --input=%t/state/out10.npy --input=%t/state/out11.npy --input=%t/state/out12.npy --input=%t/state/out13.npy --input=%t/state/out14.npy --input=%t/state/out15.npy --expect=%t/interp/out0.npy --expect=%t/interp/out1.npy --expect=%t/interp/out2.npy --expect=%t/interp/out3.npy --expect=%t/interp/out4.npy --expect=%t/interp/out5.npy --expect=%t/interp/out6.npy --expect=%t/interp/out7.npy --expect=%t/interp/out8.npy --expect=%t/interp/out9.npy --expect=%t/interp/out10.npy --expect=%t/interp/out11.npy --expect=%t/interp/out12.npy --summary | FileCheck %s --check-prefix=EMU
+// EMU-NOT: {{nan|inf}}
+// EMU: out12 = tensor<4xf32> min
+// EMU-NOT: {{nan|inf}}
+//
+// The kernel report carries the performance model's estimate and roofline
+// for the whole step and for each launch (the inputs of the "Workloads"
+// table in docs/cuda.md):
+// RUN: ens-run %ens_src_root/examples/workloads/tanh_256.mlir --entry=train_step --kernel-report=json | FileCheck %s --check-prefix=REPORT
+// REPORT:      "estimate": {
+// REPORT-NEXT:   "h100": {
+// REPORT-NEXT:     "us": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:     "roofline_us": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}}
+// REPORT-NEXT:   },
+// REPORT-NEXT:   "a100": {
+// REPORT-NEXT:     "us": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:     "roofline_us": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}}
+// REPORT-NEXT:   }
+// REPORT-NEXT: },
+// REPORT:      "launches": [
+// REPORT:        "estimate": {
+// REPORT-NEXT:     "h100": {
+// REPORT-NEXT:       "us": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:       "roofline_us": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:       "bound": "{{compute|issue|lsu|shared|l2|dram|latency|launch}}"
+// REPORT-NEXT:     },
+// REPORT-NEXT:     "a100": {
+// REPORT-NEXT:       "us": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:       "roofline_us": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:       "bound": "{{compute|issue|lsu|shared|l2|dram|latency|launch}}"
+//
+// RUN: ens-run %ens_src_root/examples/workloads/tanh_256.mlir --entry=train_step --cuda-plan | FileCheck %s --check-prefix=PLAN
+// PLAN: kernel {{[a-z0-9_]+}}: member-per-block, 4 members,
