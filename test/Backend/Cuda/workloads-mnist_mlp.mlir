@@ -5,7 +5,7 @@
 // key (nonzero Adam moments, v >= 0, step 3), the interpreter runs the step,
 // and cuda-emu must agree on all 19 results. The tolerances are ens-run's
 // defaults (1e-5 relative, 1e-6 absolute), tighter than the seed step's
-// 2e-4 (test/cuda/examples-cuda-emu.mlir): the gradients here are about
+// 2e-4 (test/Backend/Cuda/examples-cuda-emu.mlir): the gradients here are about
 // 1e-3, so they reach the moments at 1e-4, and an absolute 2e-4 would pass a
 // wrong gradient. About 3 s on this project's 2-core machine.
 //

@@ -14,7 +14,7 @@
 // TABLE-NOT: {{.}}
 //
 // Workload 1, the seed step (examples/ensemble_train_step.mlir; cuda-emu
-// against the interpreter in test/cuda/examples-cuda-emu.mlir): its kernel
+// against the interpreter in test/Backend/Cuda/examples-cuda-emu.mlir): its kernel
 // report has the model's estimate and roofline for the step and each launch,
 // as workloads-{mnist_mlp,wide_relu,tanh_256}.mlir check for the others.
 // RUN: ens-run %ens_src_root/examples/ensemble_train_step.mlir --entry=train_step --kernel-report=json | FileCheck %s --check-prefix=REPORT
