@@ -314,8 +314,17 @@ llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
     return failure;
   if (llvm::Error failure = writer.emitOps(indent + 4, combiner))
     return failure;
-  os.indent(indent + 4) << "share = combine(share, " << body.get(stepValue)
-                        << ");\n";
+  // A step that is a product the combining add fuses with is never named:
+  // the share takes it in one fmaf.
+  auto add = dyn_cast<arith::AddFOp>(combiner);
+  if (arith::MulFOp mul = add ? getFusedMultiply(add) : nullptr)
+    os.indent(indent + 4) << "share = "
+                          << fmaExpr(mul.getType(), body.get(mul.getLhs()),
+                                     body.get(mul.getRhs()), "share")
+                          << ";\n";
+  else
+    os.indent(indent + 4) << "share = combine(share, " << body.get(stepValue)
+                          << ");\n";
   os.indent(indent + 2) << "}\n";
   os.indent(indent + 2) << t << " total = ens_block_reduce(share, "
                         << identity << ", scratch, combine);\n";
