@@ -14,7 +14,7 @@
 // contraction, the others elementwise phases of their own), each with its
 // two corrections before its point loop and used inside it; no powf inside
 // a point loop (indented six spaces or more) anywhere.
-// HOISTED: 8
+// HOISTED: {{^8$}}
 // ADAM:      { // {{.*}}ens.pow
 // ADAM-NOT:  for (long long p
 // ADAM:      float [[P1:v[0-9]+]] = powf(
