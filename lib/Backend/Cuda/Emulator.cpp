@@ -215,6 +215,8 @@ static constexpr StringLiteral kMagic = "ENSEMU01";
 /// The host compiler's options before the output and input files; part of
 /// the cache key.
 static const char *const kCompilerOptions[] = {
+    // No contraction: the host rounds a * b + c twice, as NVRTC does with
+    // --fmad=false; the kernels' explicit fmaf rounds once on both.
     "-O1", "-shared", "-fPIC", "-std=c++17", "-ffp-contract=off",
     // _longjmp between fiber stacks is what fortified longjmp rejects.
     "-U_FORTIFY_SOURCE", "-x", "c++"};

@@ -181,6 +181,29 @@ static std::string mathName(StringRef base, Type type) {
   return type.isF32() ? (base + "f").str() : base.str();
 }
 
+std::string cuda::fmaExpr(Type type, const std::string &a,
+                          const std::string &b, const std::string &c) {
+  return mathName("fma", type) + "(" + a + ", " + b + ", " + c + ")";
+}
+
+arith::MulFOp cuda::getFusedMultiply(arith::AddFOp add) {
+  for (Value operand : add->getOperands()) {
+    auto mul = operand.getDefiningOp<arith::MulFOp>();
+    // A multiply used elsewhere too would be computed twice.
+    if (mul && mul->hasOneUse() && mul->getBlock() == add->getBlock())
+      return mul;
+  }
+  return nullptr;
+}
+
+/// Whether `mul` is written as part of the fmaf of the add that uses it.
+static bool isFusedIntoAdd(arith::MulFOp mul) {
+  if (!mul->hasOneUse())
+    return false;
+  auto add = dyn_cast<arith::AddFOp>(*mul->user_begin());
+  return add && cuda::getFusedMultiply(add) == mul;
+}
+
 FailureOr<std::string> cuda::BodyEmitter::expression(Operation *op) {
   auto operand = [&](unsigned i) { return get(op->getOperand(i)); };
   Type type = op->getNumResults() ? op->getResult(0).getType() : Type();
@@ -214,7 +237,16 @@ FailureOr<std::string> cuda::BodyEmitter::expression(Operation *op) {
           return intLiteral(i.getValue(), type);
         return failure();
       })
-      .Case([&](arith::AddFOp) { return binary("+"); })
+      .Case([&](arith::AddFOp add) {
+        // One rounding, as FFMA and the host's fmaf both do.
+        arith::MulFOp mul = getFusedMultiply(add);
+        if (!mul)
+          return binary("+");
+        Value addend = add.getLhs() == mul.getResult() ? add.getRhs()
+                                                       : add.getLhs();
+        return fmaExpr(type, get(mul.getLhs()), get(mul.getRhs()),
+                       get(addend));
+      })
       .Case([&](arith::SubFOp) { return binary("-"); })
       .Case([&](arith::MulFOp) { return binary("*"); })
       .Case([&](arith::DivFOp) { return binary("/"); })
@@ -418,6 +450,9 @@ llvm::Error cuda::BodyEmitter::emit(Operation *op, unsigned indent) {
   }
   if (op->getNumRegions() || op->getNumResults() != 1)
     return unsupported();
+  // Its add writes it.
+  if (auto mul = dyn_cast<arith::MulFOp>(op); mul && isFusedIntoAdd(mul))
+    return llvm::Error::success();
   FailureOr<std::string> expr = expression(op);
   if (failed(expr))
     return unsupported();

@@ -10,6 +10,7 @@
 
 #include "ens/Support/HostTensor.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/Error.h"
@@ -37,6 +38,15 @@ std::optional<DType> getBufferDType(Type type);
 /// symbols, with the floor semantics of mod and floordiv.
 FailureOr<std::string> affineExpr(AffineExpr expr, ArrayRef<std::string> dims,
                                   ArrayRef<std::string> symbols = {});
+
+/// The multiply that `add` is written fused with, as one fmaf (fma in f64):
+/// an operand of `add` computed by an arith.mulf of the same block that
+/// nothing else uses; null if there is none.
+arith::MulFOp getFusedMultiply(arith::AddFOp add);
+
+/// `a * b + c` of float `type` rounded once: fmaf, or fma in f64.
+std::string fmaExpr(Type type, const std::string &a, const std::string &b,
+                    const std::string &c);
 
 /// How a kernel reaches a memref: its parameter, offset and strides.
 struct Access {

@@ -87,10 +87,10 @@ private:
   llvm::Error emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
                          StringRef first, StringRef step, unsigned indent,
                          linalg::GenericOp epilogue = nullptr);
-  /// Writes `epilogue` at the end of the contraction that `writer` writes
-  /// the point loop of, starting from its accumulator.
-  llvm::Error emitEpilogue(KernelBuilder &kernel, GenericWriter &writer,
-                           linalg::GenericOp epilogue, unsigned indent);
+  /// Writes the epilogue that `after` writes at the end of the contraction
+  /// that `writer` writes the point loop of, starting from its accumulator.
+  llvm::Error emitEpilogue(GenericWriter &writer, GenericWriter &after,
+                           unsigned indent);
   /// Writes a loop over the output elements of `generic` from `first` by
   /// `step`, for each of which the block's threads share the steps.
   llvm::Error emitBlockReduction(KernelBuilder &kernel,

@@ -77,8 +77,9 @@ static int getBlocksPerSm(StringRef arch, const KernelLaunch &launch,
 }
 
 /// The performance model's estimates of one launch on an H100 and an A100
-/// (docs/cuda.md, "Performance model"), added to `totals`. NVRTC compiles
-/// with --fmad=false, so no FLOP is an FMA; the launch's global traffic is
+/// (docs/cuda.md, "Performance model"), added to `totals`. No FLOP is
+/// described as an FMA, though the kernels' fmaf are (so the compute term
+/// is an upper bound); the launch's global traffic is
 /// its DRAM traffic; each thread waits for at least one DRAM round trip.
 /// The registers are ptxas's for sm_90, for both GPUs, or 32 if unknown.
 static nlohmann::ordered_json estimateLaunch(const KernelInfo &kernel,

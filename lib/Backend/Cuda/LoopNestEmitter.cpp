@@ -5,16 +5,23 @@
 // point's accumulators in registers, the reduction loops inside, and a
 // fused epilogue on the accumulators; or, for a block reduction, a loop
 // over the output elements whose steps the block's threads share and
-// combine with ens_block_reduce.
+// combine with ens_block_reduce. Work that is the same at every point is
+// written once, before the loops.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <optional>
+
+#define DEBUG_TYPE "ens-cuda-emit"
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -69,10 +76,16 @@ public:
 
   /// The element of `operand` at the current loop variables.
   llvm::Expected<std::string> element(OpOperand &operand) {
+    return elementAt(operand, dims);
+  }
+
+  /// The element of `operand` where the loop variables are `at`.
+  llvm::Expected<std::string> elementAt(OpOperand &operand,
+                                        ArrayRef<std::string> at) {
     AffineMap map = generic.getMatchingIndexingMap(&operand);
     SmallVector<std::string> indices;
     for (AffineExpr expr : map.getResults()) {
-      FailureOr<std::string> index = affineExpr(expr, dims);
+      FailureOr<std::string> index = affineExpr(expr, at);
       if (failed(index))
         return error("the CUDA backend cannot compile an indexing map");
       indices.push_back(*index);
@@ -82,30 +95,58 @@ public:
 
   /// Reads the inputs the body uses that have no value yet.
   llvm::Error loadInputs(unsigned indent) {
+    for (OpOperand *input : generic.getDpsInputOperands())
+      if (llvm::Error failure = loadInput(*input, dims, indent))
+        return failure;
+    return llvm::Error::success();
+  }
+
+  /// Writes, before the loops, the work that is the same at every point,
+  /// so that each thread does it once instead of once per element (Adam's
+  /// bias corrections, powf of a hyperparameter and the step): the inputs
+  /// whose indexing map uses only loops of extent 1, hence always reads the
+  /// same element (0-d and fully broadcast operands), and the body's pure
+  /// ops of those, of constants and of values from outside the body.
+  /// `perPoint` is an input that the caller gives a value at each point.
+  llvm::Error hoistInvariants(unsigned indent, OpOperand *perPoint = nullptr) {
+    DenseSet<Value> invariant;
+    SmallVector<std::string> origin(ranges.size(), "0LL");
     for (OpOperand *input : generic.getDpsInputOperands()) {
-      BlockArgument arg = generic.getMatchingBlockArgument(input);
-      if (arg.use_empty() || body.isBound(arg))
+      AffineMap map = generic.getMatchingIndexingMap(input);
+      if (input == perPoint ||
+          llvm::any_of(llvm::seq(map.getNumDims()), [&](unsigned d) {
+            return ranges[d] != 1 && map.isFunctionOfDim(d);
+          }))
         continue;
-      if (!isa<MemRefType>(input->get().getType())) {
-        body.bind(arg, body.get(input->get()));
+      invariant.insert(generic.getMatchingBlockArgument(input));
+      if (llvm::Error failure = loadInput(*input, origin, indent))
+        return failure;
+    }
+    Region &region = generic.getRegion();
+    auto isInvariant = [&](Value value) {
+      return invariant.contains(value) ||
+             !region.isAncestor(value.getParentRegion());
+    };
+    // isPure excludes what may trap (integer division by a value that may
+    // be 0), which a thread with no point must not run.
+    for (Operation &op : generic.getBody()->without_terminator()) {
+      if (isa<linalg::IndexOp>(op) || op.getNumRegions() || !isPure(&op) ||
+          !llvm::all_of(op.getOperands(), isInvariant))
         continue;
-      }
-      llvm::Expected<std::string> value = element(*input);
-      if (!value)
-        return value.takeError();
-      std::string name =
-          prefix.str() + "in" + std::to_string(input->getOperandNumber());
-      os.indent(indent) << *getCType(arg.getType()) << " " << name << " = "
-                        << *value << ";\n";
-      body.bind(arg, name);
+      if (llvm::Error failure = body.emit(&op, indent))
+        return failure;
+      invariant.insert(op.getResults().begin(), op.getResults().end());
+      hoisted.insert(&op);
+      LLVM_DEBUG(llvm::dbgs() << "hoisted out of the points of "
+                              << generic->getLoc() << ": " << op << "\n");
     }
     return llvm::Error::success();
   }
 
-  /// Emits the body's ops but `skip`.
+  /// Emits the body's ops but `skip` and those hoisted.
   llvm::Error emitOps(unsigned indent, Operation *skip = nullptr) {
     for (Operation &op : generic.getBody()->without_terminator())
-      if (!isa<linalg::IndexOp>(op) && &op != skip)
+      if (!isa<linalg::IndexOp>(op) && &op != skip && !hoisted.contains(&op))
         if (llvm::Error failure = body.emit(&op, indent))
           return failure;
     return llvm::Error::success();
@@ -118,8 +159,44 @@ public:
   StringRef prefix;
   SmallVector<unsigned> parallel, reduction;
   SmallVector<std::string> dims;
+  /// The body's ops written before the loops.
+  DenseSet<Operation *> hoisted;
+
+private:
+  /// Reads `input` where the loop variables are `at`, if the body uses it
+  /// and it has no value yet.
+  llvm::Error loadInput(OpOperand &input, ArrayRef<std::string> at,
+                        unsigned indent) {
+    BlockArgument arg = generic.getMatchingBlockArgument(&input);
+    if (arg.use_empty() || body.isBound(arg))
+      return llvm::Error::success();
+    if (!isa<MemRefType>(input.get().getType())) {
+      body.bind(arg, body.get(input.get()));
+      return llvm::Error::success();
+    }
+    llvm::Expected<std::string> value = elementAt(input, at);
+    if (!value)
+      return value.takeError();
+    std::string name =
+        prefix.str() + "in" + std::to_string(input.getOperandNumber());
+    os.indent(indent) << *getCType(arg.getType()) << " " << name << " = "
+                      << *value << ";\n";
+    body.bind(arg, name);
+    return llvm::Error::success();
+  }
 };
 } // namespace mlir::ens::cuda
+
+/// The input of `epilogue` that reads the result of `contraction`.
+static OpOperand *getResultRead(linalg::GenericOp contraction,
+                                linalg::GenericOp epilogue) {
+  Value result = contraction.getDpsInits()[0];
+  OpOperand *read = nullptr;
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    if (input->get() == result)
+      read = input;
+  return read;
+}
 
 llvm::Error KernelEmitter::beginBody(BodyEmitter &body,
                                      linalg::GenericOp generic,
@@ -141,6 +218,15 @@ llvm::Error KernelEmitter::emitPoints(KernelBuilder &kernel,
     if (llvm::Error failure = emitCaptured(epilogue, body, indent))
       return failure;
   GenericWriter writer(generic, kernel, body);
+  if (llvm::Error failure = writer.hoistInvariants(indent))
+    return failure;
+  std::optional<GenericWriter> after;
+  if (epilogue) {
+    after.emplace(epilogue, kernel, body, "e");
+    if (llvm::Error failure = after->hoistInvariants(
+            indent, getResultRead(generic, epilogue)))
+      return failure;
+  }
   llvm::raw_string_ostream &os = writer.os;
   ArrayRef<unsigned> reduction = writer.reduction;
   // Each thread computes the output elements of its parallel points in
@@ -196,7 +282,7 @@ llvm::Error KernelEmitter::emitPoints(KernelBuilder &kernel,
   for (; bodyIndent > indent; bodyIndent -= 2)
     os.indent(bodyIndent - 2) << "}\n";
   if (epilogue) {
-    if (llvm::Error failure = emitEpilogue(kernel, writer, epilogue, indent))
+    if (llvm::Error failure = emitEpilogue(writer, *after, indent))
       return failure;
   } else {
     for (auto [i, element] : llvm::enumerate(outputs))
@@ -207,21 +293,16 @@ llvm::Error KernelEmitter::emitPoints(KernelBuilder &kernel,
   return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitEpilogue(KernelBuilder &kernel,
-                                        GenericWriter &writer,
-                                        linalg::GenericOp epilogue,
+llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
+                                        GenericWriter &after,
                                         unsigned indent) {
   linalg::GenericOp contraction = writer.generic;
-  GenericWriter after(epilogue, kernel, writer.body, "e");
+  linalg::GenericOp epilogue = after.generic;
   llvm::raw_string_ostream &os = after.os;
   // The epilogue's loop variables from the contraction's: both index the
   // contraction's result.
-  Value result = contraction.getDpsInits()[0];
   AffineMap written = contraction.getIndexingMapsArray().back();
-  OpOperand *read = nullptr;
-  for (OpOperand *input : epilogue.getDpsInputOperands())
-    if (input->get() == result)
-      read = input;
+  OpOperand *read = getResultRead(contraction, epilogue);
   AffineMap readMap = epilogue.getMatchingIndexingMap(read);
   for (auto [k, expr] : llvm::enumerate(readMap.getResults()))
     os.indent(indent) << "long long "
@@ -286,6 +367,8 @@ llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
   if (llvm::Error failure = beginBody(body, generic, indent))
     return failure;
   GenericWriter writer(generic, kernel, body);
+  if (llvm::Error failure = writer.hoistInvariants(indent))
+    return failure;
   llvm::raw_string_ostream &os = writer.os;
   std::string t = *getCType(combiner->getResult(0).getType());
   auto [combine, identity] = getCombination(combiner);
@@ -314,8 +397,17 @@ llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
     return failure;
   if (llvm::Error failure = writer.emitOps(indent + 4, combiner))
     return failure;
-  os.indent(indent + 4) << "share = combine(share, " << body.get(stepValue)
-                        << ");\n";
+  // A step that is a product the combining add fuses with is never named:
+  // the share takes it in one fmaf.
+  auto add = dyn_cast<arith::AddFOp>(combiner);
+  if (arith::MulFOp mul = add ? getFusedMultiply(add) : nullptr)
+    os.indent(indent + 4) << "share = "
+                          << fmaExpr(mul.getType(), body.get(mul.getLhs()),
+                                     body.get(mul.getRhs()), "share")
+                          << ";\n";
+  else
+    os.indent(indent + 4) << "share = combine(share, " << body.get(stepValue)
+                          << ");\n";
   os.indent(indent + 2) << "}\n";
   os.indent(indent + 2) << t << " total = ens_block_reduce(share, "
                         << identity << ", scratch, combine);\n";

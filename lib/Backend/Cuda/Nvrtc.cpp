@@ -2,8 +2,11 @@
 //
 // Compiles generated kernels with NVRTC, which needs no GPU, through the
 // kernel cache. Builds without the CUDA toolkit compile this file without
-// NVRTC and report so at run time. Fused multiply-add contraction is off so
-// that results match the interpreter's rounding.
+// NVRTC and report so at run time. NVRTC never contracts on its own
+// (--fmad=false): the kernels ask for each fused multiply-add with fmaf,
+// which the emulator's host fmaf rounds the same way, so the GPU and
+// cuda-emu compute the same bits (docs/cuda.md, "FMA, tolerances and
+// hoisting").
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +37,9 @@ bool cuda::isNvrtcAvailable() {
 }
 
 #ifdef ENS_HAVE_NVRTC
-/// The options of every compilation but the architecture.
+/// The options of every compilation but the architecture. --fmad=true (the
+/// default) would let NVRTC fuse any a * b + c, which the emulator, built
+/// with -ffp-contract=off, rounds twice.
 static const char *const kOptions[] = {"-std=c++17", "--fmad=false",
                                        "--ptxas-options=-v",
                                        "-I" ENS_CUDA_INCLUDE_DIR};
