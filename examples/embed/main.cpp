@@ -21,10 +21,10 @@ int main() {
     ens::Module module = context.createModule();
 
     // predict(x, w, b) = tanh(x @ w + b), written for one member.
-    ens::FunctionBuilder f = module.function(
-        "predict", {{ens::DType::F32, {kBatch, kIn}},
-                    {ens::DType::F32, {kIn, kOut}},
-                    {ens::DType::F32, {kOut}}});
+    ens::FunctionBuilder f =
+        module.function("predict", {{ens::DType::F32, {kBatch, kIn}},
+                                    {ens::DType::F32, {kIn, kOut}},
+                                    {ens::DType::F32, {kOut}}});
     ens::Value z = f.matmul(f.arg(0), f.arg(1));
     ens::Value bias = f.broadcastInDim(f.arg(2), {kBatch, kOut}, {1});
     f.ret({f.tanh(f.add(z, bias))});
@@ -65,8 +65,7 @@ int main() {
                                          b.begin() + (m + 1) * kOut));
       std::vector<double> want = reference.run({xs, wm, bm})[0].values();
       for (int64_t i = 0; i < kBatch * kOut; ++i)
-        worst = std::max(worst,
-                         std::fabs(y[m * kBatch * kOut + i] - want[i]));
+        worst = std::max(worst, std::fabs(y[m * kBatch * kOut + i] - want[i]));
     }
     std::printf("%lld members, largest difference from the interpreter: "
                 "%g\n",

@@ -284,8 +284,7 @@ public:
   /// Compiles `function` for `target`. Compiled code is cached in the
   /// Context: compiling again while the module is unchanged returns the
   /// same Executable at no cost.
-  Executable compile(const std::string &function,
-                     Target target = Target::Cpu,
+  Executable compile(const std::string &function, Target target = Target::Cpu,
                      const CompileOptions &options = {}) const;
 
   struct Impl;

@@ -27,8 +27,7 @@ Executable Module::compile(const std::string &function, Target target,
   auto entry = impl_->module->lookupSymbol<mlir::func::FuncOp>(function);
   if (!entry)
     throw Error("no function named '" + function + "'");
-  mlir::OwningOpRef<mlir::ModuleOp> finished =
-      cloneFinished(*impl_->module);
+  mlir::OwningOpRef<mlir::ModuleOp> finished = cloneFinished(*impl_->module);
   std::string text;
   llvm::raw_string_ostream os(text);
   finished->print(os);
@@ -38,9 +37,8 @@ Executable Module::compile(const std::string &function, Target target,
   if (options.maxBufferBytes < 0)
     throw Error("maxBufferBytes must be 0 (the default limit) or more, got " +
                 std::to_string(options.maxBufferBytes));
-  auto key =
-      std::make_tuple(function, target, options.threads,
-                      options.maxBufferBytes, std::move(text));
+  auto key = std::make_tuple(function, target, options.threads,
+                             options.maxBufferBytes, std::move(text));
   if (auto it = impl_->context->compiled.find(key);
       it != impl_->context->compiled.end())
     return Executable(it->second);

@@ -42,8 +42,7 @@ FunctionBuilder::~FunctionBuilder() {
 int64_t FunctionBuilder::id(const Value &value, const char *op) const {
   if (value.owner_ != impl_.get() || value.id_ < 0 ||
       value.id_ >= static_cast<int64_t>(impl_->values.size()))
-    throw Error(std::string("ens.") + op +
-                ": an operand is not a value of @" +
+    throw Error(std::string("ens.") + op + ": an operand is not a value of @" +
                 impl_->function.getSymName().str());
   return value.id_;
 }
@@ -135,8 +134,8 @@ Value FunctionBuilder::unary(const char *op, Value x) {
 
 Value FunctionBuilder::binary(const char *op, Value lhs, Value rhs) {
   OpMaker m(*impl_, op);
-  return wrap(m.finishOne(
-      createElementwise(m, op, {m[id(lhs, op)], m[id(rhs, op)]})));
+  return wrap(
+      m.finishOne(createElementwise(m, op, {m[id(lhs, op)], m[id(rhs, op)]})));
 }
 
 Value FunctionBuilder::add(Value l, Value r) { return binary("add", l, r); }
@@ -181,8 +180,7 @@ Value FunctionBuilder::convert(Value x, DType dtype) {
   auto type = mlir::RankedTensorType::get(
       mlir::cast<mlir::RankedTensorType>(v.getType()).getShape(),
       toElementType(m.b().getContext(), dtype));
-  return wrap(
-      m.finishOne(m.b().create<me::ConvertOp>(m.location(), type, v)));
+  return wrap(m.finishOne(m.b().create<me::ConvertOp>(m.location(), type, v)));
 }
 
 Value FunctionBuilder::constant(TensorType type,
@@ -229,8 +227,7 @@ Value FunctionBuilder::reshape(Value x, std::vector<int64_t> shape) {
   OpMaker m(*impl_, "reshape");
   mlir::Value v = m[id(x, "reshape")];
   auto type = mlir::RankedTensorType::get(shape, m.elementOf(v));
-  return wrap(
-      m.finishOne(m.b().create<me::ReshapeOp>(m.location(), type, v)));
+  return wrap(m.finishOne(m.b().create<me::ReshapeOp>(m.location(), type, v)));
 }
 
 /// The shape of `value`.
@@ -241,9 +238,9 @@ static llvm::ArrayRef<int64_t> shapeOf(mlir::Value value) {
 Value FunctionBuilder::transpose(Value x, std::vector<int64_t> permutation) {
   OpMaker m(*impl_, "transpose");
   mlir::Value v = m[id(x, "transpose")];
-  auto type = m.typeFrom(
-      me::inferTransposeShape(m.location(), shapeOf(v), permutation),
-      m.elementOf(v));
+  auto type =
+      m.typeFrom(me::inferTransposeShape(m.location(), shapeOf(v), permutation),
+                 m.elementOf(v));
   return wrap(m.finishOne(
       m.b().create<me::TransposeOp>(m.location(), type, v, permutation)));
 }
@@ -256,8 +253,8 @@ Value FunctionBuilder::slice(Value x, std::vector<int64_t> start,
   auto type = m.typeFrom(
       me::inferSliceShape(m.location(), shapeOf(v), start, limit, stride),
       m.elementOf(v));
-  return wrap(m.finishOne(m.b().create<me::SliceOp>(m.location(), type, v,
-                                                    start, limit, stride)));
+  return wrap(m.finishOne(
+      m.b().create<me::SliceOp>(m.location(), type, v, start, limit, stride)));
 }
 
 Value FunctionBuilder::concat(const std::vector<Value> &inputs, int64_t dim) {
@@ -272,18 +269,18 @@ Value FunctionBuilder::concat(const std::vector<Value> &inputs, int64_t dim) {
   }
   auto type = m.typeFrom(me::inferConcatShape(m.location(), shapes, dim),
                          m.elementOf(values.front()));
-  return wrap(m.finishOne(
-      m.b().create<me::ConcatOp>(m.location(), type, values, dim)));
+  return wrap(
+      m.finishOne(m.b().create<me::ConcatOp>(m.location(), type, values, dim)));
 }
 
 Value FunctionBuilder::take(Value table, Value indices, int64_t axis) {
   OpMaker m(*impl_, "take");
   mlir::Value t = m[id(table, "take")], i = m[id(indices, "take")];
-  auto type = m.typeFrom(
-      me::inferTakeShape(m.location(), shapeOf(t), shapeOf(i), axis),
-      m.elementOf(t));
-  return wrap(m.finishOne(
-      m.b().create<me::TakeOp>(m.location(), type, t, i, axis)));
+  auto type =
+      m.typeFrom(me::inferTakeShape(m.location(), shapeOf(t), shapeOf(i), axis),
+                 m.elementOf(t));
+  return wrap(
+      m.finishOne(m.b().create<me::TakeOp>(m.location(), type, t, i, axis)));
 }
 
 Value FunctionBuilder::oneHot(Value indices, int64_t depth, DType dtype) {
@@ -293,8 +290,7 @@ Value FunctionBuilder::oneHot(Value indices, int64_t depth, DType dtype) {
   shape.push_back(depth);
   auto type = mlir::RankedTensorType::get(
       shape, toElementType(m.b().getContext(), dtype));
-  return wrap(
-      m.finishOne(m.b().create<me::OneHotOp>(m.location(), type, i)));
+  return wrap(m.finishOne(m.b().create<me::OneHotOp>(m.location(), type, i)));
 }
 
 /// A reduction `OpTy` of `x` over `dims`.
@@ -347,8 +343,7 @@ Value FunctionBuilder::einsum(Value lhs, Value rhs, const std::string &spec) {
       me::EinsumSpec::parse(spec, m.location());
   auto type = m.typeFrom(
       mlir::succeeded(parsed)
-          ? me::inferEinsumShape(m.location(), *parsed, shapeOf(l),
-                                 shapeOf(r))
+          ? me::inferEinsumShape(m.location(), *parsed, shapeOf(l), shapeOf(r))
           : mlir::FailureOr<me::Shape>(mlir::failure()),
       m.elementOf(l));
   return wrap(m.finishOne(m.b().create<me::EinsumOp>(
@@ -363,16 +358,16 @@ Value FunctionBuilder::tensordot(Value lhs, Value rhs,
   auto type = m.typeFrom(me::inferTensordotShape(m.location(), shapeOf(l),
                                                  shapeOf(r), lhsDims, rhsDims),
                          m.elementOf(l));
-  return wrap(m.finishOne(m.b().create<me::TensordotOp>(
-      m.location(), type, l, r, lhsDims, rhsDims)));
+  return wrap(m.finishOne(m.b().create<me::TensordotOp>(m.location(), type, l,
+                                                        r, lhsDims, rhsDims)));
 }
 
 Value FunctionBuilder::matmul(Value lhs, Value rhs) {
   OpMaker m(*impl_, "matmul");
   mlir::Value l = m[id(lhs, "matmul")], r = m[id(rhs, "matmul")];
-  auto type = m.typeFrom(
-      me::inferMatmulShape(m.location(), shapeOf(l), shapeOf(r)),
-      m.elementOf(l));
+  auto type =
+      m.typeFrom(me::inferMatmulShape(m.location(), shapeOf(l), shapeOf(r)),
+                 m.elementOf(l));
   return wrap(
       m.finishOne(m.b().create<me::MatmulOp>(m.location(), type, l, r)));
 }
@@ -380,8 +375,8 @@ Value FunctionBuilder::matmul(Value lhs, Value rhs) {
 std::vector<Value> FunctionBuilder::call(const std::string &function,
                                          const std::vector<Value> &args) {
   OpMaker m(*impl_, "call");
-  auto callee = impl_->module->module->lookupSymbol<mlir::func::FuncOp>(
-      function);
+  auto callee =
+      impl_->module->module->lookupSymbol<mlir::func::FuncOp>(function);
   if (!callee)
     m.fail("no function named '" + function + "'");
   mlir::FunctionType type = callee.getFunctionType();

@@ -56,8 +56,7 @@ mlir::LogicalResult ens::verifyFunction(mlir::func::FuncOp function) {
 
 mlir::OwningOpRef<mlir::ModuleOp> ens::cloneFinished(mlir::ModuleOp module) {
   mlir::OwningOpRef<mlir::ModuleOp> clone = module.clone();
-  for (auto function :
-       llvm::to_vector(clone->getOps<mlir::func::FuncOp>())) {
+  for (auto function : llvm::to_vector(clone->getOps<mlir::func::FuncOp>())) {
     if (function.isExternal())
       continue;
     mlir::Block &body = function.getBody().front();
@@ -89,7 +88,8 @@ Module Context::createModule() const {
   std::lock_guard<std::recursive_mutex> lock(impl_->mutex);
   auto module = std::make_shared<Module::Impl>();
   module->context = impl_;
-  module->module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&impl_->context));
+  module->module =
+      mlir::ModuleOp::create(mlir::UnknownLoc::get(&impl_->context));
   return Module(std::move(module));
 }
 
@@ -137,8 +137,7 @@ FunctionBuilder Module::function(const std::string &name,
   mlir::OpBuilder builder(context);
   builder.setInsertionPointToEnd(impl_->module->getBody());
   auto function = builder.create<mlir::func::FuncOp>(
-      mlir::UnknownLoc::get(context), name,
-      builder.getFunctionType(types, {}));
+      mlir::UnknownLoc::get(context), name, builder.getFunctionType(types, {}));
   function.addEntryBlock();
   return FunctionBuilder(
       std::make_unique<FunctionBuilder::Impl>(impl_, function));
@@ -179,7 +178,8 @@ std::string Module::vmap(const std::string &function,
   mlir::FunctionType type = lookup(*impl_->module, function).getFunctionType();
   if (inAxes.size() != type.getNumInputs() ||
       outAxes.size() != type.getNumResults())
-    throw Error("vmap of @" + function + " needs one in_axes entry per "
+    throw Error("vmap of @" + function +
+                " needs one in_axes entry per "
                 "argument and one out_axes entry per result (" +
                 std::to_string(type.getNumInputs()) + " and " +
                 std::to_string(type.getNumResults()) + ")");
@@ -196,19 +196,21 @@ std::string Module::vmap(const std::string &function,
         continue;
       }
       if (axis < 0 || axis > tensorType.getRank())
-        throw Error("vmap axis " + std::to_string(axis) + " is out of range "
-                    "for " + toTensorType(member).str());
+        throw Error("vmap axis " + std::to_string(axis) +
+                    " is out of range "
+                    "for " +
+                    toTensorType(member).str());
       llvm::SmallVector<int64_t> shape(tensorType.getShape());
       shape.insert(shape.begin() + axis, size);
-      result.push_back(mlir::RankedTensorType::get(
-          shape, tensorType.getElementType()));
+      result.push_back(
+          mlir::RankedTensorType::get(shape, tensorType.getElementType()));
     }
     return result;
   };
   mlir::MLIRContext *context = &impl_->context->context;
-  auto wrapperType = mlir::FunctionType::get(
-      context, batched(type.getInputs(), inAxes, true),
-      batched(type.getResults(), outAxes, false));
+  auto wrapperType =
+      mlir::FunctionType::get(context, batched(type.getInputs(), inAxes, true),
+                              batched(type.getResults(), outAxes, false));
   return addWrapper(
       *impl_, name, function, "_vmap", wrapperType,
       [&](mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args) {
@@ -226,13 +228,16 @@ std::string Module::valueAndGrad(const std::string &function,
   std::lock_guard<std::recursive_mutex> lock(impl_->context->mutex);
   mlir::FunctionType type = lookup(*impl_->module, function).getFunctionType();
   if (type.getNumResults() == 0)
-    throw Error("@" + function + " returns nothing; its first result must "
+    throw Error("@" + function +
+                " returns nothing; its first result must "
                 "be the loss");
   std::vector<mlir::Type> results{type.getResult(0)};
   for (int64_t index : wrt) {
     if (index < 0 || index >= static_cast<int64_t>(type.getNumInputs()))
-      throw Error("wrt index " + std::to_string(index) + " is not an "
-                  "argument of @" + function);
+      throw Error("wrt index " + std::to_string(index) +
+                  " is not an "
+                  "argument of @" +
+                  function);
     results.push_back(type.getInput(index));
   }
   mlir::MLIRContext *context = &impl_->context->context;
@@ -242,7 +247,7 @@ std::string Module::valueAndGrad(const std::string &function,
       *impl_, name, function, "_value_and_grad", wrapperType,
       [&](mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args) {
         return b.create<mlir::ens::ValueAndGradOp>(
-            loc, results, mlir::FlatSymbolRefAttr::get(context, function),
-            args, b.getDenseI64ArrayAttr(wrt));
+            loc, results, mlir::FlatSymbolRefAttr::get(context, function), args,
+            b.getDenseI64ArrayAttr(wrt));
       });
 }

@@ -52,10 +52,9 @@ mlir::RankedTensorType ens::toMlirType(mlir::MLIRContext *context,
 
 TensorType ens::toTensorType(mlir::Type type) {
   auto tensorType = mlir::cast<mlir::RankedTensorType>(type);
-  return TensorType{
-      toPublic(*me::getDType(tensorType.getElementType())),
-      std::vector<int64_t>(tensorType.getShape().begin(),
-                           tensorType.getShape().end())};
+  return TensorType{toPublic(*me::getDType(tensorType.getElementType())),
+                    std::vector<int64_t>(tensorType.getShape().begin(),
+                                         tensorType.getShape().end())};
 }
 
 Signature ens::toSignature(mlir::FunctionType type) {
@@ -67,9 +66,7 @@ Signature ens::toSignature(mlir::FunctionType type) {
   return signature;
 }
 
-int64_t TensorType::numElements() const {
-  return me::getNumElements(shape);
-}
+int64_t TensorType::numElements() const { return me::getNumElements(shape); }
 
 std::string TensorType::str() const {
   // Spelled from the sizes alone: the type may be far too large to allocate,
@@ -116,9 +113,9 @@ std::vector<double> Tensor::values() const {
 }
 
 DLTensor Tensor::dlpack() {
-  static const DLDataType kTypes[] = {
-      {kDLFloat, 16, 1}, {kDLBfloat, 16, 1}, {kDLFloat, 32, 1},
-      {kDLFloat, 64, 1}, {kDLInt, 32, 1},    {kDLUInt, 8, 1}};
+  static const DLDataType kTypes[] = {{kDLFloat, 16, 1}, {kDLBfloat, 16, 1},
+                                      {kDLFloat, 32, 1}, {kDLFloat, 64, 1},
+                                      {kDLInt, 32, 1},   {kDLUInt, 8, 1}};
   dlShape_ = type_.shape;
   DLTensor tensor{};
   tensor.data = bytes_.data();

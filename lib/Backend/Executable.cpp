@@ -51,8 +51,8 @@ Executable::~Executable() = default;
 /// The bytes of `buffer`.
 static std::pair<uintptr_t, uintptr_t> getExtent(const BufferRef &buffer) {
   auto begin = reinterpret_cast<uintptr_t>(buffer.data);
-  return {begin, begin + getNumElements(buffer.shape) *
-                             getElementSize(buffer.dtype)};
+  return {begin,
+          begin + getNumElements(buffer.shape) * getElementSize(buffer.dtype)};
 }
 
 /// Compiled code writes results while it still reads arguments (and other

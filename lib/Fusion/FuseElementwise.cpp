@@ -131,12 +131,12 @@ struct RoundOfFusion : RewriterBase::Listener {
     if (!mayFuse(operand) || !shouldFuse(operand))
       return false;
     bool now = isLeaf(operand->get().getDefiningOp()) ||
-               llvm::none_of(operand->getOwner()->getOpOperands(),
-                             [&](OpOperand &other) {
-                               return linalg::areElementwiseOpsFusable(&other) &&
-                                      isLeaf(other.get().getDefiningOp()) &&
-                                      mayFuse(&other) && shouldFuse(&other);
-                             });
+               llvm::none_of(
+                   operand->getOwner()->getOpOperands(), [&](OpOperand &other) {
+                     return linalg::areElementwiseOpsFusable(&other) &&
+                            isLeaf(other.get().getDefiningOp()) &&
+                            mayFuse(&other) && shouldFuse(&other);
+                   });
     LLVM_DEBUG(llvm::dbgs()
                << "[" DEBUG_TYPE "] operand " << operand->getOperandNumber()
                << " of the op at " << operand->getOwner()->getLoc() << ": "
@@ -169,10 +169,10 @@ struct FuseSharedProducer : OpRewritePattern<linalg::GenericOp> {
           !round.mayFuse(&operand) || !isAlsoUsedAfter(&operand))
         continue;
       Operation *producer = operand.get().getDefiningOp();
-      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] producer at "
-                              << producer->getLoc()
-                              << " also used later: fused, its results "
-                                 "yielded for those uses\n");
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] producer at " << producer->getLoc()
+                 << " also used later: fused, its results "
+                    "yielded for those uses\n");
       FailureOr<linalg::ElementwiseOpFusionResult> fused =
           linalg::fuseElementwiseOps(rewriter, &operand);
       if (failed(fused))

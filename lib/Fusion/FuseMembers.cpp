@@ -30,7 +30,6 @@ using namespace mlir::ens;
 
 namespace {
 
-
 /// Whether `map` indexes its first dimension by loop 0 and no other
 /// dimension by it: the operand it reads or writes splits into slices along
 /// loop 0, one per iteration.
@@ -300,8 +299,9 @@ struct FuseMembersPass : ens::impl::EnsFuseMembersBase<FuseMembersPass> {
           llvm::dbgs() << "[" DEBUG_TYPE "] group of " << group.size()
                        << " ops over " << *getMemberExtent(group.front())
                        << " members, " << work << " iterations (minimum "
-                       << minWork << "): "
-                       << (worthALoop ? "one loop" : "left as is") << "\n";
+                       << minWork
+                       << "): " << (worthALoop ? "one loop" : "left as is")
+                       << "\n";
           for (Operation *op : group)
             llvm::dbgs() << "  " << op->getName() << " at " << op->getLoc()
                          << "\n";

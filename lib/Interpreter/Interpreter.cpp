@@ -147,9 +147,7 @@ public:
           return broadcastInDim(x, resultShape(op), op.getDims());
         })
         .Case([&](ReshapeOp op) { return reshape(x, resultShape(op)); })
-        .Case([&](TransposeOp op) {
-          return transpose(x, op.getPermutation());
-        })
+        .Case([&](TransposeOp op) { return transpose(x, op.getPermutation()); })
         .Case([&](SliceOp op) {
           return slice(x, op.getStart(), op.getLimit(), op.getStride());
         })
@@ -214,12 +212,9 @@ public:
           return scatterAdd(x, y(), op.getAxis(), resultShape(op));
         })
         // Random numbers.
-        .Case([&](RandomUniformOp op) {
-          return draw(Distribution::Uniform, op);
-        })
-        .Case([&](RandomNormalOp op) {
-          return draw(Distribution::Normal, op);
-        })
+        .Case(
+            [&](RandomUniformOp op) { return draw(Distribution::Uniform, op); })
+        .Case([&](RandomNormalOp op) { return draw(Distribution::Normal, op); })
         .Case([&](RandomSplitOp op) {
           return randomSplit(x, resultShape(op).drop_back().back());
         })
@@ -314,8 +309,8 @@ Interpreter::run(func::FuncOp function, ArrayRef<HostTensor> args) {
     if (auto call = dyn_cast<func::CallOp>(op)) {
       auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
       if (!callee)
-        return fail(llvm::formatv("call to unknown function @{0}",
-                                  call.getCallee()));
+        return fail(
+            llvm::formatv("call to unknown function @{0}", call.getCallee()));
       llvm::Expected<std::vector<HostTensor>> values =
           runCallee(callee, gather(call.getOperands()));
       if (!values)
@@ -355,9 +350,9 @@ llvm::Expected<std::vector<HostTensor>>
 Interpreter::runVmap(VmapOp vmap, ArrayRef<HostTensor> args) {
   auto callee = symbols.lookup<func::FuncOp>(vmap.getCallee());
   if (!callee)
-    return createStringError(inconvertibleErrorCode(),
-                             llvm::formatv("vmap of unknown function @{0}",
-                                           vmap.getCallee()));
+    return createStringError(
+        inconvertibleErrorCode(),
+        llvm::formatv("vmap of unknown function @{0}", vmap.getCallee()));
   if (vmap.getSize() > kMaxVmapSize)
     return createStringError(
         inconvertibleErrorCode(),

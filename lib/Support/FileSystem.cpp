@@ -89,8 +89,8 @@ llvm::Error mlir::ens::writeFileAtomically(llvm::StringRef path,
   // O_EXCL: a name someone else created (or planted) is never written
   // through; a fresh random name is tried instead.
   for (int attempt = 0; attempt < 16 && rawFd < 0; ++attempt) {
-    temporary = llvm::formatv("{0}.tmp-{1:x-8}{2:x-8}", path, entropy(),
-                              entropy());
+    temporary =
+        llvm::formatv("{0}.tmp-{1:x-8}{2:x-8}", path, entropy(), entropy());
     rawFd = ::open(temporary.c_str(),
                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     if (rawFd < 0 && errno != EEXIST)
@@ -134,9 +134,9 @@ mlir::ens::readFileBounded(llvm::StringRef path, const ReadOptions &options) {
         llvm::formatv("{0}: owned by another user", path));
   uint64_t size = static_cast<uint64_t>(status.st_size);
   if (size > options.maxBytes)
-    return llvm::createStringError(llvm::formatv(
-        "{0}: {1} bytes, over the limit of {2} bytes", path, size,
-        options.maxBytes));
+    return llvm::createStringError(
+        llvm::formatv("{0}: {1} bytes, over the limit of {2} bytes", path, size,
+                      options.maxBytes));
   std::string bytes(size, '\0');
   size_t done = 0;
   while (done < size) {
@@ -157,7 +157,6 @@ mlir::ens::readFileBounded(llvm::StringRef path, const ReadOptions &options) {
 }
 
 uint64_t mlir::ens::computeChecksum(llvm::StringRef bytes) {
-  return llvm::xxh3_64bits(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(bytes.data()),
-                              bytes.size()));
+  return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
 }

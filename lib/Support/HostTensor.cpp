@@ -121,8 +121,7 @@ static double fromHalfBits(uint16_t bits, const llvm::fltSemantics &semantics) {
   return f.convertToDouble();
 }
 
-void mlir::ens::storeElement(void *data, DType dtype, int64_t i,
-                             double value) {
+void mlir::ens::storeElement(void *data, DType dtype, int64_t i, double value) {
   auto put = [&](auto typed) {
     std::memcpy(static_cast<char *>(data) + i * sizeof(typed), &typed,
                 sizeof(typed));

@@ -17,8 +17,8 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <unistd.h>
 #include <optional>
+#include <unistd.h>
 
 using namespace mlir::ens;
 
@@ -28,8 +28,8 @@ mlir::ens::findSourceLimitViolation(llvm::StringRef text) {
   unsigned line = 1;
   size_t lineStart = 0;
   auto error = [&](size_t at, const llvm::Twine &message) {
-    return SourceLimitViolation{
-        line, static_cast<unsigned>(at - lineStart + 1), message.str()};
+    return SourceLimitViolation{line, static_cast<unsigned>(at - lineStart + 1),
+                                message.str()};
   };
   for (size_t i = 0, e = text.size(); i < e; ++i) {
     char c = text[i];
@@ -73,10 +73,10 @@ mlir::ens::findSourceLimitViolation(llvm::StringRef text) {
                       (!digits.empty() && digits.getAsInteger(10, number)) ||
                       number > static_cast<uint64_t>(kMaxResultNumber);
       if (tooLarge)
-        return error(i, llvm::formatv(
-                            "result number #{0} is over the limit of {1}",
-                            text.slice(start, std::min(end, start + 24)),
-                            kMaxResultNumber));
+        return error(
+            i, llvm::formatv("result number #{0} is over the limit of {1}",
+                             text.slice(start, std::min(end, start + 24)),
+                             kMaxResultNumber));
       i = end - 1;
       continue;
     }
@@ -111,9 +111,8 @@ static llvm::Expected<std::string> readStandardInput() {
     if (got < 0 && errno == EINTR)
       continue;
     if (got < 0)
-      return llvm::createStringError(
-          llvm::formatv("cannot read standard input: {0}",
-                        std::strerror(errno)));
+      return llvm::createStringError(llvm::formatv(
+          "cannot read standard input: {0}", std::strerror(errno)));
     if (got == 0)
       return text;
     text.append(chunk, static_cast<size_t>(got));

@@ -87,10 +87,9 @@ static bool hasType(const HostTensor &tensor, Type type) {
 llvm::Error mlir::ens::checkArguments(FunctionType type,
                                       ArrayRef<HostTensor> args) {
   if (args.size() != type.getNumInputs())
-    return createStringError(
-        inconvertibleErrorCode(),
-        llvm::formatv("expected {0} argument(s), got {1}", type.getNumInputs(),
-                      args.size()));
+    return createStringError(inconvertibleErrorCode(),
+                             llvm::formatv("expected {0} argument(s), got {1}",
+                                           type.getNumInputs(), args.size()));
   for (auto [i, arg, expected] : llvm::enumerate(args, type.getInputs())) {
     if (arg.getNumElements() != getNumElements(arg.shape))
       return createStringError(
@@ -105,7 +104,6 @@ llvm::Error mlir::ens::checkArguments(FunctionType type,
   }
   return llvm::Error::success();
 }
-
 
 llvm::Error mlir::ens::checkBuffers(StringRef what, ArrayRef<BufferRef> buffers,
                                     TypeRange types) {

@@ -31,11 +31,12 @@ int main(int argc, char **argv) {
   mlir::ens::registerAllPasses();
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "ens optimizer driver\n", registry);
-  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
   // This prints the registered dialects and reads no input.
   if (config.shouldShowDialects())
-    return mlir::asMainReturnCode(mlir::MlirOptMain(
-        argc, argv, inputFilename, outputFilename, registry));
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
 
   auto fail = [](llvm::Error error) {
     llvm::errs() << "ens-opt: " << llvm::toString(std::move(error)) << "\n";
@@ -57,7 +58,8 @@ int main(int argc, char **argv) {
   }
   mlir::LogicalResult result = mlir::failure();
   mlir::ens::runWithLargeStack([&] {
-    result = mlir::MlirOptMain(output->os(), std::move(*file), registry, config);
+    result =
+        mlir::MlirOptMain(output->os(), std::move(*file), registry, config);
   });
   if (mlir::failed(result))
     return 1;

@@ -34,9 +34,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -54,8 +54,8 @@ namespace cl = llvm::cl;
 namespace {
 cl::OptionCategory category("ens-run options");
 
-cl::opt<std::string> inputFile(cl::cat(category), cl::Positional, cl::desc("<program.mlir>"),
-                               cl::Required);
+cl::opt<std::string> inputFile(cl::cat(category), cl::Positional,
+                               cl::desc("<program.mlir>"), cl::Required);
 cl::opt<std::string>
     entryName(cl::cat(category), "entry",
               cl::desc("Function to run (default: the only function)"),
@@ -82,27 +82,29 @@ cl::list<std::string> expected(
              "dtype and shape, |got - want| <= atol + rtol * |want| (NaN "
              "matches NaN); a mismatch is an error"),
     cl::value_desc("file.npy"));
-cl::opt<double> rtol(cl::cat(category), "rtol", cl::desc("Relative tolerance of --expect"),
+cl::opt<double> rtol(cl::cat(category), "rtol",
+                     cl::desc("Relative tolerance of --expect"),
                      cl::init(1e-5));
-cl::opt<double> atol(cl::cat(category), "atol", cl::desc("Absolute tolerance of --expect"),
+cl::opt<double> atol(cl::cat(category), "atol",
+                     cl::desc("Absolute tolerance of --expect"),
                      cl::init(1e-6));
 // Not "threads": libLLVM registers an option of that name.
-cl::opt<unsigned> threads(
-    cl::cat(category), "cpu-threads",
-    cl::desc("Threads for --backend=cpu (default: one per core)"),
-    cl::init(0));
-cl::opt<bool> printSummary(
-    cl::cat(category), "summary", cl::desc("Print each result's type, minimum, mean and "
-                        "maximum instead of its values"));
+cl::opt<unsigned>
+    threads(cl::cat(category), "cpu-threads",
+            cl::desc("Threads for --backend=cpu (default: one per core)"),
+            cl::init(0));
+cl::opt<bool>
+    printSummary(cl::cat(category), "summary",
+                 cl::desc("Print each result's type, minimum, mean and "
+                          "maximum instead of its values"));
 cl::opt<Target> backend(
     cl::cat(category), "backend", cl::desc("Where to run the function"),
-    cl::values(clEnumValN(Target::Interpreter, "interp",
-                          "the reference interpreter"),
-               clEnumValN(Target::Cpu, "cpu",
-                          "native code JIT-compiled through LLVM"),
-               clEnumValN(Target::CudaEmu, "cuda-emu",
-                          "CUDA kernels emulated on the host CPU"),
-               clEnumValN(Target::Cuda, "cuda", "CUDA kernels on a GPU")),
+    cl::values(
+        clEnumValN(Target::Interpreter, "interp", "the reference interpreter"),
+        clEnumValN(Target::Cpu, "cpu", "native code JIT-compiled through LLVM"),
+        clEnumValN(Target::CudaEmu, "cuda-emu",
+                   "CUDA kernels emulated on the host CPU"),
+        clEnumValN(Target::Cuda, "cuda", "CUDA kernels on a GPU")),
     cl::init(Target::Interpreter));
 
 int fail(const llvm::Twine &message) {
@@ -114,8 +116,7 @@ int fail(llvm::Error error) { return fail(llvm::toString(std::move(error))); }
 
 /// Deterministic pseudo-random arguments for `type`'s inputs, each of which
 /// checkTensorType accepts.
-std::vector<HostTensor> makeRandomArguments(FunctionType type,
-                                            unsigned seed) {
+std::vector<HostTensor> makeRandomArguments(FunctionType type, unsigned seed) {
   std::mt19937 engine(seed);
   std::vector<HostTensor> args;
   for (Type input : type.getInputs()) {
@@ -215,11 +216,11 @@ cl::opt<bool> cudaPlan(
     cl::desc("Print the CUDA plan of each loop over members (strategy, "
              "threads, temporaries, staged operands, reductions) instead of "
              "running the function"));
-cl::opt<std::string> cudaStrategy(
-    cl::cat(category), "cuda-strategy",
-    cl::desc("How CUDA kernels share out loops over members: "
-             "member-per-block (the default)"),
-    cl::value_desc("name"), cl::init("member-per-block"));
+cl::opt<std::string>
+    cudaStrategy(cl::cat(category), "cuda-strategy",
+                 cl::desc("How CUDA kernels share out loops over members: "
+                          "member-per-block (the default)"),
+                 cl::value_desc("name"), cl::init("member-per-block"));
 
 /// The CUDA program of `entry`, with the strategy that --cuda-strategy
 /// names (main checks the name).
@@ -283,8 +284,8 @@ ExecutableOptions getExecutableOptions() {
 }
 
 /// Runs `entry` on the chosen backend.
-llvm::Expected<std::vector<HostTensor>>
-run(ModuleOp module, func::FuncOp entry, ArrayRef<HostTensor> args) {
+llvm::Expected<std::vector<HostTensor>> run(ModuleOp module, func::FuncOp entry,
+                                            ArrayRef<HostTensor> args) {
   llvm::Expected<std::unique_ptr<Executable>> executable = compileExecutable(
       module, entry.getSymName(), backend, getExecutableOptions());
   if (!executable)
@@ -316,7 +317,8 @@ int main(int argc, char **argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   hideUnrelatedOptions(&category);
   registerDebugOptions();
-  cl::ParseCommandLineOptions(argc, argv, "Run an ens function on .npy inputs\n");
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Run an ens function on .npy inputs\n");
   if (maxBufferBytes < 0) {
     llvm::WithColor::error() << "--max-buffer-bytes must not be negative\n";
     return 1;
@@ -331,12 +333,11 @@ int main(int argc, char **argv) {
       llvm::WithColor::error() << "cannot read " << cudaCompile << "\n";
       return 1;
     }
-    llvm::Expected<cuda::CompiledCuda> compiled = cuda::compileWithNvrtc(
-        (*source)->getBuffer(), llvm::sys::path::filename(cudaCompile),
-        "sm_90");
+    llvm::Expected<cuda::CompiledCuda> compiled =
+        cuda::compileWithNvrtc((*source)->getBuffer(),
+                               llvm::sys::path::filename(cudaCompile), "sm_90");
     if (!compiled) {
-      llvm::WithColor::error() << llvm::toString(compiled.takeError())
-                               << "\n";
+      llvm::WithColor::error() << llvm::toString(compiled.takeError()) << "\n";
       return 1;
     }
     llvm::outs() << compiled->log;
@@ -401,7 +402,8 @@ int main(int argc, char **argv) {
   }
   if (llvm::Error error = checkArguments(entry->getFunctionType(), args))
     return fail("@" + entry->getSymName() + " " +
-                llvm::toString(std::move(error)) + " (one --input per "
+                llvm::toString(std::move(error)) +
+                " (one --input per "
                 "argument, in order)");
 
   llvm::Expected<std::vector<HostTensor>> results = run(*module, *entry, args);

@@ -52,11 +52,11 @@ cl::opt<bool> printCuobjdump(
              "kernels to analyse"));
 cl::opt<bool> check("check",
                     cl::desc("Exit with 1 if a hot loop misses a threshold"));
-cl::opt<double> minFmaShare(
-    "min-fma-share",
-    cl::desc("--check: least share of float arithmetic in fused "
-             "multiply-adds in a hot loop"),
-    cl::init(0.7));
+cl::opt<double>
+    minFmaShare("min-fma-share",
+                cl::desc("--check: least share of float arithmetic in fused "
+                         "multiply-adds in a hot loop"),
+                cl::init(0.7));
 cl::opt<double> maxLoadsPerFma(
     "max-loads-per-fma",
     cl::desc("--check: most global and shared loads per fused multiply-add "
@@ -193,16 +193,15 @@ findInnermostLoops(const Kernel &kernel) {
 }
 
 static void printCounts(llvm::raw_ostream &os, const Counts &counts) {
-  os << llvm::format("instructions %lld, float arithmetic %lld, FMA %lld "
-                     "(%.1f%%), LDG %lld, LDS %lld, loads per FMA %.2f, "
-                     "LDL %lld, STL %lld\n",
-                     (long long)counts.instructions,
-                     (long long)counts.floatArithmetic,
-                     (long long)counts.fusedMultiplyAdds,
-                     100 * counts.getFmaShare(), (long long)counts.globalLoads,
-                     (long long)counts.sharedLoads, counts.getLoadsPerFma(),
-                     (long long)counts.localLoads,
-                     (long long)counts.localStores);
+  os << llvm::format(
+      "instructions %lld, float arithmetic %lld, FMA %lld "
+      "(%.1f%%), LDG %lld, LDS %lld, loads per FMA %.2f, "
+      "LDL %lld, STL %lld\n",
+      (long long)counts.instructions, (long long)counts.floatArithmetic,
+      (long long)counts.fusedMultiplyAdds, 100 * counts.getFmaShare(),
+      (long long)counts.globalLoads, (long long)counts.sharedLoads,
+      counts.getLoadsPerFma(), (long long)counts.localLoads,
+      (long long)counts.localStores);
 }
 
 /// Prints the report of `kernel`; returns whether it meets the thresholds.
@@ -243,10 +242,8 @@ static llvm::Expected<std::string> getCubin(StringRef input,
   if (!source)
     return error("cannot read " + input);
   std::vector<std::string> options(nvrtcOptions.begin(), nvrtcOptions.end());
-  llvm::Expected<cuda::CompiledCuda> compiled =
-      cuda::compileWithNvrtcOptions((*source)->getBuffer(),
-                                    llvm::sys::path::filename(input), arch,
-                                    options);
+  llvm::Expected<cuda::CompiledCuda> compiled = cuda::compileWithNvrtcOptions(
+      (*source)->getBuffer(), llvm::sys::path::filename(input), arch, options);
   if (!compiled)
     return compiled.takeError();
   SmallString<128> path;
@@ -287,9 +284,9 @@ static llvm::Expected<std::string> disassemble(StringRef cubin) {
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(output),
                                           std::nullopt};
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(
-      *program, {*program, "-sass", cubin}, std::nullopt, redirects, 0, 0,
-      &message);
+  int status =
+      llvm::sys::ExecuteAndWait(*program, {*program, "-sass", cubin},
+                                std::nullopt, redirects, 0, 0, &message);
   if (status != 0)
     return error("cuobjdump -sass " + cubin + " failed" +
                  (message.empty() ? "" : ": " + message));

@@ -49,8 +49,8 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <optional>
 #include <type_traits>

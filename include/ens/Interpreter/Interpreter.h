@@ -39,8 +39,8 @@ private:
   /// Runs a callee one call deeper, so that recursion is caught.
   llvm::Expected<std::vector<HostTensor>>
   runCallee(mlir::func::FuncOp callee, llvm::ArrayRef<HostTensor> args);
-  llvm::Expected<std::vector<HostTensor>> runVmap(VmapOp vmap,
-                                                  llvm::ArrayRef<HostTensor> args);
+  llvm::Expected<std::vector<HostTensor>>
+  runVmap(VmapOp vmap, llvm::ArrayRef<HostTensor> args);
 
   mlir::SymbolTable symbols;
   unsigned callDepth = 0;

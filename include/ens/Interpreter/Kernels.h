@@ -18,7 +18,16 @@
 namespace mlir::ens::ref {
 
 enum class UnaryKind {
-  Neg, Exp, Log, Tanh, Sigmoid, Relu, Sqrt, Rsqrt, Abs, Square
+  Neg,
+  Exp,
+  Log,
+  Tanh,
+  Sigmoid,
+  Relu,
+  Sqrt,
+  Rsqrt,
+  Abs,
+  Square
 };
 enum class BinaryKind { Add, Sub, Mul, Div, Max, Min, Pow };
 enum class CompareKind { Lt, Le, Gt, Ge, Eq, Ne };

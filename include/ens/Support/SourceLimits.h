@@ -46,7 +46,8 @@ struct SourceLimitViolation {
 /// The first place where `text` nests deeper than kMaxSourceNesting or
 /// names a result number over kMaxResultNumber, if any. Strings and comments
 /// are skipped as MLIR's lexer does.
-std::optional<SourceLimitViolation> findSourceLimitViolation(llvm::StringRef text);
+std::optional<SourceLimitViolation>
+findSourceLimitViolation(llvm::StringRef text);
 
 /// findSourceLimitViolation as an error "<bufferName>:<line>:<col>: <message>".
 llvm::Error checkSourceLimits(llvm::StringRef text, llvm::StringRef bufferName);

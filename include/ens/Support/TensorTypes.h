@@ -40,8 +40,8 @@ llvm::Error checkArguments(FunctionType type, llvm::ArrayRef<HostTensor> args);
 /// Checks that `buffers` match `types`, which are ens tensor types, in
 /// number, shape and element type, and that each non-empty one has data;
 /// `what` ("arguments", "results") names them in the error.
-llvm::Error checkBuffers(llvm::StringRef what, llvm::ArrayRef<BufferRef> buffers,
-                         TypeRange types);
+llvm::Error checkBuffers(llvm::StringRef what,
+                         llvm::ArrayRef<BufferRef> buffers, TypeRange types);
 
 } // namespace mlir::ens
 

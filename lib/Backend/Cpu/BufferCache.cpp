@@ -66,8 +66,8 @@ struct ThreadBlocks {
 
 /// Initial-exec: compiled code allocates in its inner loops, and the
 /// general model would call __tls_get_addr on every allocation.
-__attribute__((tls_model("initial-exec"))) thread_local ThreadBlocks
-    threadBlocks;
+__attribute__((
+    tls_model("initial-exec"))) thread_local ThreadBlocks threadBlocks;
 
 struct BufferCache {
   std::mutex mutex;

@@ -28,10 +28,10 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
@@ -189,8 +189,7 @@ checkBuffersAndEstimateWork(ModuleOp module, int64_t maxBufferBytes) {
     for (int64_t extent : op.getStaticLoopRanges())
       iterations = ShapedType::isDynamic(extent)
                        ? std::numeric_limits<uint64_t>::max()
-                       : llvm::SaturatingMultiply(iterations,
-                                                  uint64_t(extent));
+                       : llvm::SaturatingMultiply(iterations, uint64_t(extent));
     work = llvm::SaturatingAdd(work, iterations);
   });
   return work;

@@ -18,9 +18,7 @@ public:
       : Executable(Target::Cpu, executable->getType()),
         compiled(std::move(executable)) {}
 
-  unsigned getNumThreads() const override {
-    return compiled->getNumThreads();
-  }
+  unsigned getNumThreads() const override { return compiled->getNumThreads(); }
 
 protected:
   llvm::Expected<std::vector<HostTensor>>

@@ -20,8 +20,7 @@ using namespace mlir::ens;
 
 namespace {
 /// `Compiled` is cuda::EmulatedExecutable or cuda::DeviceExecutable.
-template <typename Compiled>
-class CudaAdaptor final : public Executable {
+template <typename Compiled> class CudaAdaptor final : public Executable {
 public:
   CudaAdaptor(Target target, std::unique_ptr<Compiled> executable)
       : Executable(target, executable->getProgram().type),

@@ -68,9 +68,9 @@ struct Driver {
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuStreamBeginCapture)(CUstream, int);
   CUresult (*cuStreamEndCapture)(CUstream, CUgraph *);
   CUresult (*cuGraphInstantiate)(CUgraphExec *, CUgraph, unsigned long long);
@@ -99,7 +99,7 @@ static llvm::Error noDevice(const Twine &why) {
 /// The driver, loaded and initialized once per process.
 static llvm::Expected<const Driver *> getDriver() {
   static Driver driver;
-  static std::string failure = [] () -> std::string {
+  static std::string failure = []() -> std::string {
     void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library)
       return "cannot load libcuda.so.1";
@@ -203,16 +203,15 @@ llvm::Error DeviceExecutable::Impl::load(StringRef arch) {
   if (llvm::Error failure =
           d.check(d.cuCtxSetCurrent(context), "cuCtxSetCurrent"))
     return failure;
-  if (llvm::Error failure = d.check(
-          d.cuModuleLoadData(&module, compiled->cubin.data()),
-          "cuModuleLoadData"))
+  if (llvm::Error failure =
+          d.check(d.cuModuleLoadData(&module, compiled->cubin.data()),
+                  "cuModuleLoadData"))
     return failure;
   for (const KernelInfo &kernel : program.plan.kernels) {
     CUfunction function;
-    if (llvm::Error failure =
-            d.check(d.cuModuleGetFunction(&function, module,
-                                          kernel.name.c_str()),
-                    "cuModuleGetFunction(" + kernel.name + ")"))
+    if (llvm::Error failure = d.check(
+            d.cuModuleGetFunction(&function, module, kernel.name.c_str()),
+            "cuModuleGetFunction(" + kernel.name + ")"))
       return failure;
     functions.push_back(function);
   }
@@ -246,23 +245,21 @@ llvm::Error DeviceExecutable::Impl::load(StringRef arch) {
               " bytes of shared memory per block; this device (" + arch.str() +
               ") allows " + std::to_string(optIn));
     if (llvm::Error failure = d.check(
-            d.cuFuncSetAttribute(function,
-                                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                 static_cast<int>(launch.sharedBytes)),
+            d.cuFuncSetAttribute(
+                function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                static_cast<int>(launch.sharedBytes)),
             "cuFuncSetAttribute(" + name + ")"))
       return failure;
   }
-  if (llvm::Error failure =
-          d.check(d.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
-                  "cuStreamCreate"))
+  if (llvm::Error failure = d.check(
+          d.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
     return failure;
 
   // Device memory for every buffer; temporaries in the arena.
   auto allocate = [&](int64_t bytes) -> llvm::Expected<CUdeviceptr> {
     CUdeviceptr address = 0;
-    if (llvm::Error failure =
-            d.check(d.cuMemAlloc(&address, std::max<int64_t>(bytes, 1)),
-                    "cuMemAlloc"))
+    if (llvm::Error failure = d.check(
+            d.cuMemAlloc(&address, std::max<int64_t>(bytes, 1)), "cuMemAlloc"))
       return std::move(failure);
     allocations.push_back(address);
     return address;
@@ -280,10 +277,10 @@ llvm::Error DeviceExecutable::Impl::load(StringRef arch) {
       return address.takeError();
     addresses.push_back(*address);
     if (buffer.kind == BufferKind::Constant && buffer.bytes)
-      if (llvm::Error failure = d.check(
-              d.cuMemcpyHtoDAsync(*address, buffer.init.data(),
-                                  buffer.bytes, stream),
-              "cuMemcpyHtoDAsync"))
+      if (llvm::Error failure =
+              d.check(d.cuMemcpyHtoDAsync(*address, buffer.init.data(),
+                                          buffer.bytes, stream),
+                      "cuMemcpyHtoDAsync"))
         return failure;
   }
   return d.check(d.cuStreamSynchronize(stream), "cuStreamSynchronize");
@@ -295,9 +292,9 @@ llvm::Error DeviceExecutable::Impl::launchAll() {
     // Arguments as cuLaunchKernel takes them: pointers to the values.
     std::vector<unsigned long long> values;
     for (const KernelArg &arg : launch.args)
-      values.push_back(arg.isBuffer ? addresses[arg.value]
-                                    : static_cast<unsigned long long>(
-                                          arg.value));
+      values.push_back(arg.isBuffer
+                           ? addresses[arg.value]
+                           : static_cast<unsigned long long>(arg.value));
     std::vector<void *> params;
     for (unsigned long long &value : values)
       params.push_back(&value);
@@ -307,8 +304,7 @@ llvm::Error DeviceExecutable::Impl::launchAll() {
                              launch.block[1], launch.block[2],
                              launch.sharedBytes, stream, params.data(),
                              nullptr),
-            "cuLaunchKernel(" + program.plan.kernels[launch.kernel].name +
-                ")"))
+            "cuLaunchKernel(" + program.plan.kernels[launch.kernel].name + ")"))
       return failure;
   }
   return llvm::Error::success();
@@ -325,20 +321,20 @@ DeviceExecutable::compile(CudaProgram program, DeviceOptions options) {
   impl->program = std::move(program);
   impl->options = options;
   int major = 0, minor = 0;
-  if (llvm::Error failure = d.check(d.cuDeviceGet(&impl->device, 0),
-                                    "cuDeviceGet"))
+  if (llvm::Error failure =
+          d.check(d.cuDeviceGet(&impl->device, 0), "cuDeviceGet"))
     return std::move(failure);
-  if (llvm::Error failure = d.check(
-          d.cuDeviceGetAttribute(&major,
-                                 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                                 impl->device),
-          "cuDeviceGetAttribute"))
+  if (llvm::Error failure =
+          d.check(d.cuDeviceGetAttribute(
+                      &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                      impl->device),
+                  "cuDeviceGetAttribute"))
     return std::move(failure);
-  if (llvm::Error failure = d.check(
-          d.cuDeviceGetAttribute(&minor,
-                                 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                                 impl->device),
-          "cuDeviceGetAttribute"))
+  if (llvm::Error failure =
+          d.check(d.cuDeviceGetAttribute(
+                      &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                      impl->device),
+                  "cuDeviceGetAttribute"))
     return std::move(failure);
   if (llvm::Error failure =
           impl->load("sm_" + std::to_string(major * 10 + minor)))
@@ -386,17 +382,17 @@ DeviceExecutable::run(ArrayRef<HostTensor> args) {
     // The buffers never move, so the launches captured on the first call
     // are those of every call.
     if (!impl->graphExec) {
-      if (llvm::Error failure = d.check(
-              d.cuStreamBeginCapture(impl->stream,
-                                     CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-              "cuStreamBeginCapture"))
+      if (llvm::Error failure =
+              d.check(d.cuStreamBeginCapture(
+                          impl->stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                      "cuStreamBeginCapture"))
         return std::move(failure);
       llvm::Error launched = impl->launchAll();
       CUresult ended = d.cuStreamEndCapture(impl->stream, &impl->graph);
       if (!launched && ended == CUDA_SUCCESS)
-        launched = d.check(
-            d.cuGraphInstantiate(&impl->graphExec, impl->graph, 0),
-            "cuGraphInstantiateWithFlags");
+        launched =
+            d.check(d.cuGraphInstantiate(&impl->graphExec, impl->graph, 0),
+                    "cuGraphInstantiateWithFlags");
       else if (!launched)
         launched = d.check(ended, "cuStreamEndCapture");
       if (launched) {
@@ -408,9 +404,8 @@ DeviceExecutable::run(ArrayRef<HostTensor> args) {
         return std::move(launched);
       }
     }
-    if (llvm::Error failure =
-            d.check(d.cuGraphLaunch(impl->graphExec, impl->stream),
-                    "cuGraphLaunch"))
+    if (llvm::Error failure = d.check(
+            d.cuGraphLaunch(impl->graphExec, impl->stream), "cuGraphLaunch"))
       return std::move(failure);
   }
   std::vector<std::vector<uint8_t>> outputs(program.plan.buffers.size());
@@ -418,10 +413,10 @@ DeviceExecutable::run(ArrayRef<HostTensor> args) {
     if (buffer.kind != BufferKind::Output)
       continue;
     outputs[i].resize(buffer.bytes);
-    if (llvm::Error failure = d.check(
-            d.cuMemcpyDtoHAsync(outputs[i].data(), impl->addresses[i],
-                                buffer.bytes, impl->stream),
-            "cuMemcpyDtoHAsync"))
+    if (llvm::Error failure =
+            d.check(d.cuMemcpyDtoHAsync(outputs[i].data(), impl->addresses[i],
+                                        buffer.bytes, impl->stream),
+                    "cuMemcpyDtoHAsync"))
       return std::move(failure);
   }
   if (llvm::Error failure =

@@ -235,8 +235,8 @@ static llvm::Error checkEmulatedWork(const LaunchPlan &plan) {
   uint64_t threads = 0;
   for (const KernelLaunch &launch : plan.launches) {
     uint64_t launched = 1;
-    for (unsigned size : llvm::concat<const unsigned>(launch.grid,
-                                                      launch.block))
+    for (unsigned size :
+         llvm::concat<const unsigned>(launch.grid, launch.block))
       launched = llvm::SaturatingMultiply(launched, uint64_t(size));
     threads = llvm::SaturatingAdd(threads, launched);
   }
@@ -493,8 +493,8 @@ EmulatedExecutable::run(ArrayRef<HostTensor> args) {
     for (int64_t &value : values)
       params.push_back(&value);
     auto launcher =
-        reinterpret_cast<void (*)(const unsigned *, const unsigned *,
-                                  unsigned, void **)>(launchers[launch.kernel]);
+        reinterpret_cast<void (*)(const unsigned *, const unsigned *, unsigned,
+                                  void **)>(launchers[launch.kernel]);
     launcher(launch.grid.data(), launch.block.data(), launch.sharedBytes,
              params.data());
   }

@@ -59,13 +59,14 @@ llvm::Expected<Access> BufferViews::getAccess(Value memref,
     else
       os << "a block argument";
     return error("the CUDA backend cannot find the buffer of a memref "
-                 "defined by " + what);
+                 "defined by " +
+                 what);
   }
   llvm::Expected<Access> source = getAccess(view->getOperand(0), bindParam);
   if (!source)
     return source.takeError();
-  Access access{source->param, source->offset,
-                {strides.begin(), strides.end()}};
+  Access access{
+      source->param, source->offset, {strides.begin(), strides.end()}};
   if (auto subview = dyn_cast<memref::SubViewOp>(view)) {
     for (auto [i, offset] : llvm::enumerate(subview.getMixedOffsets())) {
       FailureOr<std::string> term = getOffsetTerm(offset, memberIndex);
@@ -78,8 +79,7 @@ llvm::Expected<Access> BufferViews::getAccess(Value memref,
     }
     return access;
   }
-  if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(
-          view))
+  if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(view))
     return access;
   return error("the CUDA backend cannot compile '" +
                view->getName().getStringRef() + "' yet");

@@ -76,8 +76,9 @@ std::string cuda::floatLiteral(double value, bool isDouble) {
                     : "__int_as_float(0x7fc00000)";
   if (std::isinf(value)) {
     if (isDouble)
-      return value > 0 ? "__longlong_as_double(0x7ff0000000000000LL)"
-                       : "__longlong_as_double((long long)0xfff0000000000000ULL)";
+      return value > 0
+                 ? "__longlong_as_double(0x7ff0000000000000LL)"
+                 : "__longlong_as_double((long long)0xfff0000000000000ULL)";
     return value > 0 ? "__int_as_float(0x7f800000)"
                      : "__int_as_float((int)0xff800000u)";
   }
@@ -105,7 +106,6 @@ static std::string intLiteral(const APInt &value, Type type) {
 //===----------------------------------------------------------------------===//
 // Scalar code
 //===----------------------------------------------------------------------===//
-
 
 static std::string cmpfExpr(arith::CmpFPredicate p, const std::string &a,
                             const std::string &b) {
@@ -181,8 +181,8 @@ static std::string mathName(StringRef base, Type type) {
   return type.isF32() ? (base + "f").str() : base.str();
 }
 
-std::string cuda::fmaExpr(Type type, const std::string &a,
-                          const std::string &b, const std::string &c) {
+std::string cuda::fmaExpr(Type type, const std::string &a, const std::string &b,
+                          const std::string &c) {
   return mathName("fma", type) + "(" + a + ", " + b + ", " + c + ")";
 }
 
@@ -207,7 +207,8 @@ static bool isFusedIntoAdd(arith::MulFOp mul) {
 FailureOr<std::string> cuda::BodyEmitter::expression(Operation *op) {
   auto operand = [&](unsigned i) { return get(op->getOperand(i)); };
   Type type = op->getNumResults() ? op->getResult(0).getType() : Type();
-  FailureOr<std::string> cType = type ? getCType(type) : FailureOr<std::string>();
+  FailureOr<std::string> cType =
+      type ? getCType(type) : FailureOr<std::string>();
   if (failed(cType))
     return failure();
   std::string t = *cType;
@@ -242,10 +243,9 @@ FailureOr<std::string> cuda::BodyEmitter::expression(Operation *op) {
         arith::MulFOp mul = getFusedMultiply(add);
         if (!mul)
           return binary("+");
-        Value addend = add.getLhs() == mul.getResult() ? add.getRhs()
-                                                       : add.getLhs();
-        return fmaExpr(type, get(mul.getLhs()), get(mul.getRhs()),
-                       get(addend));
+        Value addend =
+            add.getLhs() == mul.getResult() ? add.getRhs() : add.getLhs();
+        return fmaExpr(type, get(mul.getLhs()), get(mul.getRhs()), get(addend));
       })
       .Case([&](arith::SubFOp) { return binary("-"); })
       .Case([&](arith::MulFOp) { return binary("*"); })
@@ -313,15 +313,15 @@ FailureOr<std::string> cuda::BodyEmitter::expression(Operation *op) {
       })
       .Case([&](arith::IndexCastOp) { return "(" + t + ")" + operand(0); })
       .Case([&](arith::IndexCastUIOp cast) -> FailureOr<std::string> {
-        return "(" + t + ")(" + getUnsignedCType(cast.getIn().getType()) +
-               ")" + operand(0);
+        return "(" + t + ")(" + getUnsignedCType(cast.getIn().getType()) + ")" +
+               operand(0);
       })
       .Case([&](arith::SIToFPOp) { return "(" + t + ")" + operand(0); })
       .Case([&](arith::UIToFPOp cast) -> FailureOr<std::string> {
         if (cast.getIn().getType().isInteger(1))
           return "(" + t + ")" + operand(0);
-        return "(" + t + ")(" + getUnsignedCType(cast.getIn().getType()) +
-               ")" + operand(0);
+        return "(" + t + ")(" + getUnsignedCType(cast.getIn().getType()) + ")" +
+               operand(0);
       })
       .Case([&](arith::FPToSIOp) -> FailureOr<std::string> {
         if (type.isInteger(32))
@@ -378,14 +378,14 @@ FailureOr<std::string> cuda::BodyEmitter::expression(Operation *op) {
       .Case([&](math::RoundEvenOp) { return call("rint"); })
       .Case([&](math::CopySignOp) { return call("copysign"); })
       .Case([&](math::AbsIOp) {
-        return "(" + operand(0) + " < 0 ? -" + operand(0) + " : " +
-               operand(0) + ")";
+        return "(" + operand(0) + " < 0 ? -" + operand(0) + " : " + operand(0) +
+               ")";
       })
       .Default([](Operation *) { return failure(); });
 }
 
 llvm::Error cuda::BodyEmitter::declare(Operation *op, const std::string &expr,
-                                 unsigned indent) {
+                                       unsigned indent) {
   Value result = op->getResult(0);
   std::string name = "v" + std::to_string(counter++);
   os.indent(indent) << *getCType(result.getType()) << " " << name << " = "
@@ -441,8 +441,8 @@ llvm::Error cuda::BodyEmitter::emit(Operation *op, unsigned indent) {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     // Through temporaries: a yielded value may be another carried one.
     for (auto [i, value] : llvm::enumerate(yield.getOperands()))
-      os.indent(indent + 2) << "auto t" << carried[i] << " = " << get(value)
-                            << ";\n";
+      os.indent(indent + 2)
+          << "auto t" << carried[i] << " = " << get(value) << ";\n";
     for (const std::string &name : carried)
       os.indent(indent + 2) << name << " = t" << name << ";\n";
     os.indent(indent) << "}\n";

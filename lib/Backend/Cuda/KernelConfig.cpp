@@ -67,8 +67,7 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
         os << temporary.bytes << " bytes, shared at " << temporary.location;
         break;
       case MemorySpace::Global:
-        os << temporary.bytes << " bytes, global buffer "
-           << temporary.location;
+        os << temporary.bytes << " bytes, global buffer " << temporary.location;
         break;
       case MemorySpace::Registers:
         os << "registers";

@@ -42,8 +42,8 @@ int64_t cuda::countFlops(Operation *op) {
       perTrip += countFlops(&inner);
     return trips.value_or(1) * perTrip;
   }
-  bool isFloat = op->getNumResults() == 1 &&
-                 isa<FloatType>(op->getResult(0).getType());
+  bool isFloat =
+      op->getNumResults() == 1 && isa<FloatType>(op->getResult(0).getType());
   bool isArithmetic =
       isa<math::MathDialect>(op->getDialect()) ||
       isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,

@@ -92,17 +92,16 @@ llvm::Expected<int64_t> KernelEmitter::addBuffer(MemRefType type,
   info.index = index;
   info.dtype = *dtype;
   info.shape.assign(type.getShape().begin(), type.getShape().end());
-  llvm::Expected<int64_t> bytes = getCheckedByteSize(
-      type.getShape(), getElementSize(*dtype), "a buffer");
+  llvm::Expected<int64_t> bytes =
+      getCheckedByteSize(type.getShape(), getElementSize(*dtype), "a buffer");
   if (!bytes)
     return bytes.takeError();
-  static const char *kinds[] = {"argument", "result", "temporary",
-                                "constant"};
-  if (llvm::Error tooLarge = checkBufferBytes(
-          *bytes, maxBufferBytes,
-          llvm::formatv("the {0} buffer {1}", kinds[static_cast<int>(kind)],
-                        type)
-              .str()))
+  static const char *kinds[] = {"argument", "result", "temporary", "constant"};
+  if (llvm::Error tooLarge =
+          checkBufferBytes(*bytes, maxBufferBytes,
+                           llvm::formatv("the {0} buffer {1}",
+                                         kinds[static_cast<int>(kind)], type)
+                               .str()))
     return std::move(tooLarge);
   info.bytes = *bytes;
   info.init = std::move(init);
@@ -132,8 +131,7 @@ void KernelEmitter::finishKernel(KernelBuilder &kernel) {
   program.plan.launches.push_back(std::move(kernel.launch));
 }
 
-llvm::Error KernelEmitter::bindMemrefs(KernelBuilder &kernel,
-                                       Operation *root) {
+llvm::Error KernelEmitter::bindMemrefs(KernelBuilder &kernel, Operation *root) {
   collectTraffic(
       root, [&](Value memref) { return views.getGlobalBuffer(memref); },
       kernel.read, kernel.written);
@@ -143,8 +141,7 @@ llvm::Error KernelEmitter::bindMemrefs(KernelBuilder &kernel,
   llvm::Error failure = llvm::Error::success();
   root->walk([&](Operation *op) {
     for (Value operand : op->getOperands()) {
-      if (!isa<MemRefType>(operand.getType()) ||
-          kernel.accesses.count(operand))
+      if (!isa<MemRefType>(operand.getType()) || kernel.accesses.count(operand))
         continue;
       llvm::Expected<Access> access = views.getAccess(operand, bindParam);
       if (!access) {
@@ -170,7 +167,8 @@ llvm::Error KernelEmitter::emitCaptured(Operation *root, BodyEmitter &body,
     Operation *def = value.getDefiningOp();
     if (!def || !isPure(def) || def->getNumRegions())
       return error("the CUDA backend cannot pass a value computed outside "
-                   "kernels into '" + root->getName().getStringRef() + "'");
+                   "kernels into '" +
+                   root->getName().getStringRef() + "'");
     if (!seen.insert(def).second)
       return llvm::Error::success();
     for (Value operand : def->getOperands())
@@ -239,15 +237,15 @@ llvm::Error KernelEmitter::emitGeneric(linalg::GenericOp generic) {
     kernel.info.usesBarriers = true;
     kernel.launch.grid = {static_cast<unsigned>(points), 1, 1};
     kernel.launch.block = {kBlockSize, 1, 1};
-    if (llvm::Error failure = emitBlockReduction(
-            kernel, generic, combiner, "blockIdx.x", "gridDim.x", 2))
+    if (llvm::Error failure = emitBlockReduction(kernel, generic, combiner,
+                                                 "blockIdx.x", "gridDim.x", 2))
       return failure;
     finishKernel(kernel);
     return llvm::Error::success();
   }
   // A grid-stride loop: a grid of at most 2^31 - 1 blocks covers any op.
-  int64_t blocks = std::min<int64_t>((points + kBlockSize - 1) / kBlockSize,
-                                     INT32_MAX);
+  int64_t blocks =
+      std::min<int64_t>((points + kBlockSize - 1) / kBlockSize, INT32_MAX);
   kernel.launch.grid = {static_cast<unsigned>(blocks), 1, 1};
   kernel.launch.block = {
       static_cast<unsigned>(std::min<int64_t>(points, kBlockSize)), 1, 1};
@@ -293,8 +291,8 @@ llvm::Error KernelEmitter::run(unsigned numInputs) {
   function.walk([&](Block *block) { fills.findIn(*block); });
   auto define = [&](Value value, BufferKind kind,
                     std::vector<uint8_t> init = {}) -> llvm::Error {
-    llvm::Expected<int64_t> buffer = addBuffer(
-        cast<MemRefType>(value.getType()), kind, 0, std::move(init));
+    llvm::Expected<int64_t> buffer =
+        addBuffer(cast<MemRefType>(value.getType()), kind, 0, std::move(init));
     if (!buffer)
       return buffer.takeError();
     views.bufferOf[value] = *buffer;
@@ -330,9 +328,8 @@ llvm::Error KernelEmitter::run(unsigned numInputs) {
       continue;
     llvm::Error err =
         llvm::TypeSwitch<Operation *, llvm::Error>(&op)
-            .Case([&](linalg::GenericOp generic) {
-              return emitGeneric(generic);
-            })
+            .Case(
+                [&](linalg::GenericOp generic) { return emitGeneric(generic); })
             .Case([&](scf::ForOp loop) { return emitSerial(loop); })
             .Case([&](scf::ForallOp forall) { return emitForall(forall); })
             .Case<memref::AllocOp, memref::GetGlobalOp, memref::SubViewOp,

@@ -48,8 +48,8 @@ class KernelEmitter {
 public:
   KernelEmitter(func::FuncOp function, int64_t maxBufferBytes,
                 Strategy strategy)
-      : function(function), maxBufferBytes(maxBufferBytes),
-        strategy(strategy) {}
+      : function(function), maxBufferBytes(maxBufferBytes), strategy(strategy) {
+  }
 
   /// Writes `program` for the function, whose first `numInputs` arguments
   /// are its inputs and the others its results.
@@ -68,8 +68,8 @@ private:
   llvm::Error bindMemrefs(KernelBuilder &kernel, Operation *root);
   /// Writes the pure scalar ops from outside `root` that it uses, and those
   /// that `extra` needs.
-  llvm::Error emitCaptured(Operation *root, BodyEmitter &body,
-                           unsigned indent, ArrayRef<Value> extra = {});
+  llvm::Error emitCaptured(Operation *root, BodyEmitter &body, unsigned indent,
+                           ArrayRef<Value> extra = {});
   /// Binds the memrefs of `generic` and of `epilogue`, which reads the
   /// result of `generic` in registers instead of memory.
   llvm::Error bindFused(KernelBuilder &kernel, linalg::GenericOp generic,
@@ -94,17 +94,17 @@ private:
   /// Writes a loop over the output elements of `generic` from `first` by
   /// `step`, for each of which the block's threads share the steps.
   llvm::Error emitBlockReduction(KernelBuilder &kernel,
-                                 linalg::GenericOp generic,
-                                 Operation *combiner, StringRef first,
-                                 StringRef step, unsigned indent);
+                                 linalg::GenericOp generic, Operation *combiner,
+                                 StringRef first, StringRef step,
+                                 unsigned indent);
 
   llvm::Error emitForall(scf::ForallOp forall);
   /// Writes the copies of the operands of `generic` that `phase` stages
   /// into shared memory, and points the kernel's accesses at the copies;
   /// returns the accesses they replaced.
-  SmallVector<std::pair<Value, Access>>
-  stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
-                const PhaseConfig &phase);
+  SmallVector<std::pair<Value, Access>> stageOperands(KernelBuilder &kernel,
+                                                      linalg::GenericOp generic,
+                                                      const PhaseConfig &phase);
 
   func::FuncOp function;
   /// The largest buffer, and the largest plan, the program may allocate.

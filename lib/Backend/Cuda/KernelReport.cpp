@@ -47,8 +47,8 @@ static llvm::StringMap<Resources> parsePtxasLog(StringRef log) {
     if (!current)
       continue;
     if (size_t at = line.find("Used "); at != StringRef::npos)
-      line.drop_front(at + 5).split(' ').first.getAsInteger(
-          10, current->registers);
+      line.drop_front(at + 5).split(' ').first.getAsInteger(10,
+                                                            current->registers);
     for (StringRef kind : {" bytes spill stores", " bytes spill loads"}) {
       size_t at = line.find(kind);
       if (at == StringRef::npos)
@@ -125,15 +125,14 @@ static nlohmann::ordered_json buildReport(const CudaProgram &program,
   nlohmann::ordered_json estimates = nlohmann::ordered_json::object();
   for (const KernelLaunch &launch : plan.launches) {
     const KernelInfo &kernel = plan.kernels[launch.kernel];
-    nlohmann::ordered_json entry = {
-        {"name", kernel.name},
-        {"ops", kernel.sourceOps},
-        {"grid", launch.grid},
-        {"block", launch.block},
-        {"shared_bytes", launch.sharedBytes},
-        {"flops", kernel.flops},
-        {"bytes_read", kernel.bytesRead},
-        {"bytes_written", kernel.bytesWritten}};
+    nlohmann::ordered_json entry = {{"name", kernel.name},
+                                    {"ops", kernel.sourceOps},
+                                    {"grid", launch.grid},
+                                    {"block", launch.block},
+                                    {"shared_bytes", launch.sharedBytes},
+                                    {"flops", kernel.flops},
+                                    {"bytes_read", kernel.bytesRead},
+                                    {"bytes_written", kernel.bytesWritten}};
     Resources used = resources.lookup(kernel.name);
     if (compiled) {
       entry["registers"] = used.registers;
@@ -193,11 +192,9 @@ std::string cuda::formatKernelReport(const CudaProgram &program,
   for (const nlohmann::ordered_json &kernel : report["launches"]) {
     os << llvm::format(
         "%-14s %-12s %-10s %10u %14lld %12lld %12lld",
-        kernel["name"].get<std::string>().c_str(),
-        dims(kernel["grid"]).c_str(), dims(kernel["block"]).c_str(),
-        kernel["shared_bytes"].get<unsigned>(),
-        kernel["flops"].get<long long>(),
-        kernel["bytes_read"].get<long long>(),
+        kernel["name"].get<std::string>().c_str(), dims(kernel["grid"]).c_str(),
+        dims(kernel["block"]).c_str(), kernel["shared_bytes"].get<unsigned>(),
+        kernel["flops"].get<long long>(), kernel["bytes_read"].get<long long>(),
         kernel["bytes_written"].get<long long>());
     if (compiled)
       os << llvm::format(" %5d %7lld %9d", kernel["registers"].get<int>(),

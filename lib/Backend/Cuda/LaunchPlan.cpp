@@ -73,8 +73,8 @@ std::string LaunchPlan::print() const {
     os << "buffer " << i << ": " << kinds[static_cast<int>(buffer.kind)];
     if (buffer.kind == BufferKind::Input || buffer.kind == BufferKind::Output)
       os << " " << buffer.index;
-    os << ", " << HostTensor(buffer.dtype, buffer.shape).getTypeString()
-       << ", " << buffer.bytes << " bytes";
+    os << ", " << HostTensor(buffer.dtype, buffer.shape).getTypeString() << ", "
+       << buffer.bytes << " bytes";
     if (buffer.kind == BufferKind::Temporary)
       os << " at arena offset " << buffer.arenaOffset;
     os << "\n";

@@ -37,8 +37,7 @@ public:
                 BodyEmitter &body, StringRef prefix = "")
       : generic(generic), body(body), os(kernel.body),
         ranges(generic.getStaticLoopRanges()), prefix(prefix) {
-    for (auto [i, iterator] :
-         llvm::enumerate(generic.getIteratorTypesArray()))
+    for (auto [i, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
       (iterator == utils::IteratorType::parallel ? parallel : reduction)
           .push_back(i);
     for (unsigned i = 0; i < ranges.size(); ++i)
@@ -58,15 +57,13 @@ public:
 
   /// Declares the variables of `loops` from the flat index `flat`, the
   /// last loop varying fastest.
-  void declareLoops(ArrayRef<unsigned> loops, StringRef flat,
-                    unsigned indent) {
+  void declareLoops(ArrayRef<unsigned> loops, StringRef flat, unsigned indent) {
     std::string rest = "r_" + flat.str();
     os.indent(indent) << "long long " << rest << " = " << flat << ";\n";
     for (unsigned k = loops.size(); k-- > 0;) {
       unsigned d = loops[k];
       if (k == 0)
-        os.indent(indent) << "long long " << dims[d] << " = " << rest
-                          << ";\n";
+        os.indent(indent) << "long long " << dims[d] << " = " << rest << ";\n";
       else
         os.indent(indent) << "long long " << dims[d] << " = " << rest << " % "
                           << ranges[d] << "; " << rest << " /= " << ranges[d]
@@ -223,8 +220,8 @@ llvm::Error KernelEmitter::emitPoints(KernelBuilder &kernel,
   std::optional<GenericWriter> after;
   if (epilogue) {
     after.emplace(epilogue, kernel, body, "e");
-    if (llvm::Error failure = after->hoistInvariants(
-            indent, getResultRead(generic, epilogue)))
+    if (llvm::Error failure =
+            after->hoistInvariants(indent, getResultRead(generic, epilogue)))
       return failure;
   }
   llvm::raw_string_ostream &os = writer.os;
@@ -294,8 +291,7 @@ llvm::Error KernelEmitter::emitPoints(KernelBuilder &kernel,
 }
 
 llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
-                                        GenericWriter &after,
-                                        unsigned indent) {
+                                        GenericWriter &after, unsigned indent) {
   linalg::GenericOp contraction = writer.generic;
   linalg::GenericOp epilogue = after.generic;
   llvm::raw_string_ostream &os = after.os;
@@ -305,12 +301,11 @@ llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
   OpOperand *read = getResultRead(contraction, epilogue);
   AffineMap readMap = epilogue.getMatchingIndexingMap(read);
   for (auto [k, expr] : llvm::enumerate(readMap.getResults()))
-    os.indent(indent) << "long long "
-                      << after.dims[cast<AffineDimExpr>(expr).getPosition()]
-                      << " = "
-                      << writer.dims[cast<AffineDimExpr>(written.getResult(k))
-                                         .getPosition()]
-                      << ";\n";
+    os.indent(indent)
+        << "long long " << after.dims[cast<AffineDimExpr>(expr).getPosition()]
+        << " = "
+        << writer.dims[cast<AffineDimExpr>(written.getResult(k)).getPosition()]
+        << ";\n";
   writer.body.bind(epilogue.getMatchingBlockArgument(read), "acc0");
   for (OpOperand &init : epilogue.getDpsInitsMutable()) {
     BlockArgument arg = epilogue.getMatchingBlockArgument(&init);
@@ -349,8 +344,7 @@ static std::pair<std::string, std::string> getCombination(Operation *combiner) {
   if (isa<arith::AddFOp>(combiner))
     return {lambda + "a + b; }", floatLiteral(-0.0, isDouble)};
   if (isa<arith::MaximumFOp>(combiner))
-    return {lambda + (isDouble ? "ens_maximumd" : "ens_maximumf") +
-                "(a, b); }",
+    return {lambda + (isDouble ? "ens_maximumd" : "ens_maximumf") + "(a, b); }",
             floatLiteral(-INFINITY, isDouble)};
   // Integer addition wraps.
   std::string u = type.isInteger(64) ? "unsigned long long" : "unsigned";
@@ -409,12 +403,11 @@ llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
     os.indent(indent + 4) << "share = combine(share, " << body.get(stepValue)
                           << ");\n";
   os.indent(indent + 2) << "}\n";
-  os.indent(indent + 2) << t << " total = ens_block_reduce(share, "
-                        << identity << ", scratch, combine);\n";
+  os.indent(indent + 2) << t << " total = ens_block_reduce(share, " << identity
+                        << ", scratch, combine);\n";
   Value fill = fills.filledWith.lookup(&generic.getDpsInitsMutable()[0]);
-  os.indent(indent + 2) << "if (threadIdx.x == 0) " << *output
-                        << " = combine(" << (fill ? body.get(fill) : *output)
-                        << ", total);\n";
+  os.indent(indent + 2) << "if (threadIdx.x == 0) " << *output << " = combine("
+                        << (fill ? body.get(fill) : *output) << ", total);\n";
   os.indent(indent) << "}\n";
   return llvm::Error::success();
 }

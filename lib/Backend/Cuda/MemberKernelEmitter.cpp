@@ -45,8 +45,7 @@ KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
       os << ";\n";
     }
     BodyEmitter body(kernel.body, kernel.accesses);
-    os << "      " << name << "[i] = " << body.element(value, indices)
-       << ";\n";
+    os << "      " << name << "[i] = " << body.element(value, indices) << ";\n";
     os << "    }\n";
     staged.push_back({value, kernel.accesses[value]});
     SmallVector<int64_t> strides = getRowMajorStrides(type.getShape());
@@ -58,11 +57,11 @@ KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
 }
 
 llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
-  llvm::Expected<MemberLoopPlan> plan = planMemberLoop(
-      forall, strategy, program.plan.kernels.size(), fills, views,
-      [&](MemRefType type) {
-        return addBuffer(type, BufferKind::Temporary, 0);
-      });
+  llvm::Expected<MemberLoopPlan> plan =
+      planMemberLoop(forall, strategy, program.plan.kernels.size(), fills,
+                     views, [&](MemRefType type) {
+                       return addBuffer(type, BufferKind::Temporary, 0);
+                     });
   if (!plan)
     return plan.takeError();
   const KernelConfig &config = plan->config;

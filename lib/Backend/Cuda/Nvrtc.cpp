@@ -50,9 +50,8 @@ compileUncached(StringRef source, StringRef name, StringRef arch,
                 ArrayRef<const char *> options) {
   nvrtcProgram program;
   std::string text = source.str(), file = name.str();
-  if (nvrtcResult result = nvrtcCreateProgram(&program, text.c_str(),
-                                              file.c_str(), 0, nullptr,
-                                              nullptr);
+  if (nvrtcResult result = nvrtcCreateProgram(
+          &program, text.c_str(), file.c_str(), 0, nullptr, nullptr);
       result != NVRTC_SUCCESS)
     return error("NVRTC cannot create a program for " + name + ": " +
                  nvrtcGetErrorString(result));

@@ -3,10 +3,10 @@
 // The model charges each launch the slowest of its throughput terms on the
 // busiest SM (arithmetic, instruction issue, load/store units, the
 // L1/shared-memory data path, and its share of L2 and DRAM bandwidth), or
-// the DRAM latency its resident warps cannot hide, plus a fixed launch cost. Work is counted on the
-// busiest SM, which runs ceil(blocks / SMs) blocks, so a partial last wave
-// costs as much as a full one. docs/cuda.md describes the model and cites
-// every constant below.
+// the DRAM latency its resident warps cannot hide, plus a fixed launch cost.
+// Work is counted on the busiest SM, which runs ceil(blocks / SMs) blocks, so a
+// partial last wave costs as much as a full one. docs/cuda.md describes the
+// model and cites every constant below.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,7 +61,7 @@ static GpuSpec makeA100(StringRef key, StringRef name, double dramGBs) {
   // "A100 L2 cache read bandwidth is 5120 Bytes/clk" [A100-WP].
   spec.l2GBs = 5120 * 1.410;
   spec.dramGBs = dramGBs;
-  spec.dramLatencyNs = 500; // Assumption (see docs/cuda.md).
+  spec.dramLatencyNs = 500;              // Assumption (see docs/cuda.md).
   spec.sharedPerSm = 164 * 1024;         // [CUDA-PG]
   spec.sharedPerBlockOptin = 163 * 1024; // [CUDA-PG]
   return spec;
@@ -92,8 +92,8 @@ const GpuSpec &cuda::getH100Sxm() {
     spec.tf32Tflops = 494.7; // Dense TF32 (989 with sparsity) [H100-DS].
     // Assumption: A100's 5120 bytes per clock at H100's clock.
     spec.l2GBs = 5120 * 1.98;
-    spec.dramGBs = 3350;      // HBM3 [H100-DS].
-    spec.dramLatencyNs = 500; // Assumption.
+    spec.dramGBs = 3350;                   // HBM3 [H100-DS].
+    spec.dramLatencyNs = 500;              // Assumption.
     spec.sharedPerSm = 228 * 1024;         // [CUDA-PG]
     spec.sharedPerBlockOptin = 227 * 1024; // [CUDA-PG]
     return spec;
@@ -108,7 +108,7 @@ const GpuSpec &cuda::getRtxA6000() {
     spec.name = "RTX A6000";
     spec.computeMajor = 8;
     spec.computeMinor = 6;
-    spec.smCount = 84;         // [GA102-WP], [A6000-DS]: 10752 CUDA cores.
+    spec.smCount = 84;             // [GA102-WP], [A6000-DS]: 10752 CUDA cores.
     spec.fp32LanesPerSm = 128;     // [GA102-WP]
     spec.loadStoreUnitsPerSm = 16; // 4 per SM partition [GA102-WP].
     // 38.7 TFLOP/s FP32 [A6000-DS] = 2 x 128 lanes x 84 SMs x 1.80 GHz.
@@ -117,8 +117,8 @@ const GpuSpec &cuda::getRtxA6000() {
     // Assumption: half of A100's L2 bytes per clock (GA102 has 6 MB of L2
     // against GA100's 40 MB).
     spec.l2GBs = 2560 * 1.80;
-    spec.dramGBs = 768;       // GDDR6 [A6000-DS].
-    spec.dramLatencyNs = 500; // Assumption.
+    spec.dramGBs = 768;                   // GDDR6 [A6000-DS].
+    spec.dramLatencyNs = 500;             // Assumption.
     spec.maxThreadsPerSm = 1536;          // [CUDA-PG], 8.6.
     spec.maxBlocksPerSm = 16;             // [CUDA-PG], 8.6.
     spec.sharedPerSm = 100 * 1024;        // [CUDA-PG], 8.6.
@@ -154,19 +154,18 @@ int cuda::getBlocksPerSm(const GpuSpec &gpu, int threadsPerBlock,
   attributes.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
   cudaOccDeviceState state;
   cudaOccResult result;
-  if (cudaOccMaxActiveBlocksPerMultiprocessor(&result, &device, &attributes,
-                                              &state, threadsPerBlock,
-                                              sharedBytesPerBlock) !=
-      CUDA_OCC_SUCCESS)
+  if (cudaOccMaxActiveBlocksPerMultiprocessor(
+          &result, &device, &attributes, &state, threadsPerBlock,
+          sharedBytesPerBlock) != CUDA_OCC_SUCCESS)
     return 0;
   return result.activeBlocksPerMultiprocessor;
 #else
   int64_t warps = (threadsPerBlock + 31) / 32;
-  int64_t limit = std::min<int64_t>(gpu.maxBlocksPerSm,
-                                    gpu.maxThreadsPerSm / (warps * 32));
+  int64_t limit =
+      std::min<int64_t>(gpu.maxBlocksPerSm, gpu.maxThreadsPerSm / (warps * 32));
   if (registersPerThread > 0)
-    limit = std::min<int64_t>(limit, gpu.regsPerSm / (warps * 32 *
-                                                      registersPerThread));
+    limit = std::min<int64_t>(limit, gpu.regsPerSm /
+                                         (warps * 32 * registersPerThread));
   int64_t shared = sharedBytesPerBlock + gpu.reservedSharedPerBlock;
   limit = std::min<int64_t>(limit, gpu.sharedPerSm / shared);
   return static_cast<int>(limit);
@@ -207,20 +206,18 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
   estimate.lsuUs = kernel.memoryInstructions * share *
                    (32.0 / gpu.loadStoreUnitsPerSm) / clock * 1e6;
   estimate.sharedUs =
-      kernel.sharedBytes * share / (gpu.sharedBytesPerClockPerSm * clock) *
-      1e6;
+      kernel.sharedBytes * share / (gpu.sharedBytesPerClockPerSm * clock) * 1e6;
   // L2 and DRAM bandwidth are shared evenly by the SMs.
   double l2Bytes = std::max(kernel.l2Bytes, kernel.dramBytes);
   estimate.l2Us = l2Bytes * share / (gpu.l2GBs * 1e9 / sms) * 1e6;
-  estimate.dramUs =
-      kernel.dramBytes * share / (gpu.dramGBs * 1e9 / sms) * 1e6;
+  estimate.dramUs = kernel.dramBytes * share / (gpu.dramGBs * 1e9 / sms) * 1e6;
   // Little's law: the resident threads keep so many bytes in flight per DRAM
   // latency; and each wave waits for its chain of dependent loads.
   double latency = gpu.dramLatencyNs * 1e-9;
   double inFlight = std::min(resident, perSm) * kernel.threadsPerBlock *
                     kernel.bytesInFlightPerThread;
-  double hidden = inFlight > 0 ? kernel.dramBytes * share * latency / inFlight
-                               : 0;
+  double hidden =
+      inFlight > 0 ? kernel.dramBytes * share * latency / inFlight : 0;
   double chain = estimate.waves * kernel.dependentLoadsPerThread * latency;
   estimate.latencyUs = std::max(hidden, chain) * 1e6;
 
@@ -243,10 +240,9 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
   estimate.launchUs = gpu.launchUs * launches;
   estimate.us = *binding->us + estimate.launchUs;
 
-  double peak = kernel.tensorCores ? gpu.tf32Tflops * 1e12
-                                   : gpu.getPeakFp32();
-  estimate.rooflineUs = launches * 1e6 *
-                        std::max(kernel.flops / peak,
-                                 kernel.dramBytes / (gpu.dramGBs * 1e9));
+  double peak = kernel.tensorCores ? gpu.tf32Tflops * 1e12 : gpu.getPeakFp32();
+  estimate.rooflineUs =
+      launches * 1e6 *
+      std::max(kernel.flops / peak, kernel.dramBytes / (gpu.dramGBs * 1e9));
   return estimate;
 }

@@ -101,8 +101,9 @@ llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
     return std::move(failure);
   if (llvm::Error tooLarge = checkBufferBytes(
           emitter.program.plan.getPeakDeviceBytes(), maxBufferBytes,
-          "@" + entry.str() + " (arguments, results, constants and "
-                              "temporaries together)"))
+          "@" + entry.str() +
+              " (arguments, results, constants and "
+              "temporaries together)"))
     return std::move(tooLarge);
   emitter.program.type = type;
   return std::move(emitter.program);

@@ -65,8 +65,9 @@ std::string cuda::getSourceOps(ArrayRef<Operation *> roots) {
       });
     });
   // Locations are input text: escaped, a crafted name stays in the comment.
-  return names.empty() ? std::string("(no ens op)")
-                       : escapeForComment(llvm::join(names.getArrayRef(), ", "));
+  return names.empty()
+             ? std::string("(no ens op)")
+             : escapeForComment(llvm::join(names.getArrayRef(), ", "));
 }
 
 llvm::Error cuda::checkGeneric(linalg::GenericOp generic) {
@@ -75,10 +76,8 @@ llvm::Error cuda::checkGeneric(linalg::GenericOp generic) {
     return error("the CUDA backend needs static loop ranges");
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   for (AffineMap map : ArrayRef(maps).drop_front(generic.getNumDpsInputs()))
-    for (auto [d, iterator] :
-         llvm::enumerate(generic.getIteratorTypesArray()))
-      if (iterator == utils::IteratorType::parallel &&
-          !map.isFunctionOfDim(d))
+    for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
+      if (iterator == utils::IteratorType::parallel && !map.isFunctionOfDim(d))
         return error("the CUDA backend cannot compile a linalg.generic whose "
                      "output does not depend on every parallel loop");
   return llvm::Error::success();
@@ -127,15 +126,14 @@ void FoldedFills::findIn(Block &block) {
       if (init.get() != buffer || !map.isProjectedPermutation() ||
           map.getNumResults() != consumer.getNumParallelLoops() ||
           llvm::any_of(map.getResults(), [&](AffineExpr expr) {
-            return consumer.getIteratorTypesArray()
-                       [cast<AffineDimExpr>(expr).getPosition()] !=
+            return consumer.getIteratorTypesArray()[cast<AffineDimExpr>(expr)
+                                                        .getPosition()] !=
                    utils::IteratorType::parallel;
           }))
         continue;
       LLVM_DEBUG(llvm::dbgs()
                  << "fold the fill of " << getSourceOps(fill.getOperation())
-                 << " into " << getSourceOps(consumer.getOperation())
-                 << "\n");
+                 << " into " << getSourceOps(consumer.getOperation()) << "\n");
       filledWith[&init] = value;
       fills.insert(fill);
     }
@@ -150,9 +148,8 @@ SmallVector<Value> FoldedFills::getValues(linalg::GenericOp generic) const {
   return values;
 }
 
-linalg::GenericOp
-cuda::getEpilogue(linalg::GenericOp op,
-                  const DenseSet<Operation *> &foldedFills) {
+linalg::GenericOp cuda::getEpilogue(linalg::GenericOp op,
+                                    const DenseSet<Operation *> &foldedFills) {
   if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
     return nullptr;
   Value result = op.getDpsInits()[0];
@@ -201,7 +198,8 @@ Operation *cuda::getBlockCombiner(linalg::GenericOp generic, bool ownBlocks) {
                                           generic.getIteratorTypesArray()))
     (iterator == utils::IteratorType::parallel ? points : steps) *= range;
   int64_t rounds = (points + kBlockSize - 1) / kBlockSize;
-  int64_t perElement = (steps + kBlockSize - 1) / kBlockSize + kBlockCombineCost;
+  int64_t perElement =
+      (steps + kBlockSize - 1) / kBlockSize + kBlockCombineCost;
   if (ownBlocks ? points >= kBlockSize || perElement >= steps
                 : points * perElement >= rounds * steps)
     return nullptr;
@@ -221,8 +219,8 @@ Operation *cuda::getBlockCombiner(linalg::GenericOp generic, bool ownBlocks) {
   LLVM_DEBUG(llvm::dbgs() << "share the " << steps << " steps of each of the "
                           << points << " elements of "
                           << getSourceOps(generic.getOperation())
-                          << " among a block's threads ("
-                          << combiner->getName() << ")\n");
+                          << " among a block's threads (" << combiner->getName()
+                          << ")\n");
   return combiner;
 }
 
@@ -383,10 +381,10 @@ llvm::Error MemberLoopPlanner::placeTemporaries(
         addBuffer(MemRefType::get(shape, type.getElementType()));
     if (!buffer)
       return buffer.takeError();
-    LLVM_DEBUG(llvm::dbgs() << "temporary " << config.type << " ("
-                            << config.bytes << " bytes) does not fit in "
-                            << "shared memory: global buffer " << *buffer
-                            << "\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "temporary " << config.type << " (" << config.bytes
+               << " bytes) does not fit in "
+               << "shared memory: global buffer " << *buffer << "\n");
     config.space = MemorySpace::Global;
     config.location = *buffer;
   }
@@ -429,11 +427,11 @@ void MemberLoopPlanner::planStaging(linalg::GenericOp generic,
     std::optional<int64_t> offset;
     if (bytes <= kMaxStagedBytes)
       offset = staging.allocate(bytes);
-    LLVM_DEBUG(llvm::dbgs() << (offset ? "stage" : "do not stage")
-                            << " operand " << input->getOperandNumber()
-                            << " of " << phase.sourceOps << " (" << bytes
-                            << " bytes, read " << iterations / elements
-                            << " times per element)\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << (offset ? "stage" : "do not stage") << " operand "
+               << input->getOperandNumber() << " of " << phase.sourceOps << " ("
+               << bytes << " bytes, read " << iterations / elements
+               << " times per element)\n");
     if (!offset)
       continue;
     phase.staged.push_back({input->getOperandNumber(), bytes, *offset});
@@ -483,11 +481,11 @@ llvm::Error MemberLoopPlanner::planPhases() {
   return llvm::Error::success();
 }
 
-llvm::Expected<MemberLoopPlan> cuda::planMemberLoop(
-    scf::ForallOp forall, Strategy strategy, unsigned kernel,
-    const FoldedFills &fills, const BufferViews &views,
-    llvm::function_ref<llvm::Expected<int64_t>(MemRefType)>
-        addTemporaryBuffer) {
+llvm::Expected<MemberLoopPlan>
+cuda::planMemberLoop(scf::ForallOp forall, Strategy strategy, unsigned kernel,
+                     const FoldedFills &fills, const BufferViews &views,
+                     llvm::function_ref<llvm::Expected<int64_t>(MemRefType)>
+                         addTemporaryBuffer) {
   if (forall.getRank() != 1 || forall.getStaticLowerBound()[0] != 0 ||
       forall.getStaticStep()[0] != 1 ||
       ShapedType::isDynamic(forall.getStaticUpperBound()[0]))
@@ -514,8 +512,8 @@ llvm::Expected<MemberLoopPlan> cuda::planMemberLoop(
     break;
   }
   LLVM_DEBUG(llvm::dbgs() << "plan k" << kernel << " ("
-                          << getSourceOps(forall.getOperation()) << "): "
-                          << stringifyStrategy(strategy) << ", "
+                          << getSourceOps(forall.getOperation())
+                          << "): " << stringifyStrategy(strategy) << ", "
                           << config.members << " members, "
                           << config.threadsPerBlock << " threads\n");
   planner.planEpilogues();

@@ -106,8 +106,7 @@ struct MemberLoopPlan {
 llvm::Expected<MemberLoopPlan> planMemberLoop(
     scf::ForallOp forall, Strategy strategy, unsigned kernel,
     const FoldedFills &fills, const BufferViews &views,
-    llvm::function_ref<llvm::Expected<int64_t>(MemRefType)>
-        addTemporaryBuffer);
+    llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addTemporaryBuffer);
 
 } // namespace mlir::ens::cuda
 

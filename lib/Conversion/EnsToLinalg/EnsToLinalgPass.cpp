@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Conversion/EnsToLinalg/EnsToLinalg.h"
 #include "Patterns.h"
+#include "ens/Conversion/EnsToLinalg/EnsToLinalg.h"
 
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/IR/EnsDialect.h"

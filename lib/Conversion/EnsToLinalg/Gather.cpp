@@ -41,24 +41,23 @@ static FailureOr<Value> lowerTake(TakeOp op, TakeOp::Adaptor adaptor,
   int64_t indexRank = tensorType(adaptor.getIndices()).getRank();
   int64_t rows = tensorType(adaptor.getTable()).getDimSize(axis);
   Value table = adaptor.getTable(), indices = adaptor.getIndices();
-  return generic(
-      b, op.getLoc(), op.getType(), {}, {},
-      [&](OpBuilder &nb, Location loc, ValueRange) -> Value {
-        SmallVector<Value> at = loopIndices(nb, loc, op.getType().getRank());
-        ArrayRef<Value> all(at);
-        SmallVector<Value> source(all.take_front(axis));
-        source.push_back(
-            clampedRow(nb, loc, indices, all.slice(axis, indexRank), rows));
-        source.append(all.begin() + axis + indexRank, all.end());
-        return nb.create<tensor::ExtractOp>(loc, table, source);
-      });
+  return generic(b, op.getLoc(), op.getType(), {}, {},
+                 [&](OpBuilder &nb, Location loc, ValueRange) -> Value {
+                   SmallVector<Value> at =
+                       loopIndices(nb, loc, op.getType().getRank());
+                   ArrayRef<Value> all(at);
+                   SmallVector<Value> source(all.take_front(axis));
+                   source.push_back(clampedRow(
+                       nb, loc, indices, all.slice(axis, indexRank), rows));
+                   source.append(all.begin() + axis + indexRank, all.end());
+                   return nb.create<tensor::ExtractOp>(loc, table, source);
+                 });
 }
 
 /// An scf.for nest over `updates` that adds each element into zeros at the
 /// position take would have read it from.
-static FailureOr<Value> lowerScatterAdd(ScatterAddOp op,
-                                        ScatterAddOp::Adaptor adaptor,
-                                        OpBuilder &b) {
+static FailureOr<Value>
+lowerScatterAdd(ScatterAddOp op, ScatterAddOp::Adaptor adaptor, OpBuilder &b) {
   Location loc = op.getLoc();
   int64_t axis = op.getAxis();
   Value updates = adaptor.getUpdates(), indices = adaptor.getIndices();
@@ -95,18 +94,19 @@ static FailureOr<Value> lowerOneHot(OneHotOp op, OneHotOp::Adaptor adaptor,
   RankedTensorType type = op.getType();
   int64_t rank = type.getRank();
   AffineMap map = reducedMap(b, rank, {rank - 1});
-  return generic(b, op.getLoc(), type, adaptor.getIndices(), map,
-                 [&](OpBuilder &nb, Location loc, ValueRange args) -> Value {
-                   Value hot = nb.create<arith::IndexCastOp>(
-                       loc, nb.getIndexType(), args[0]);
-                   Value position = nb.create<linalg::IndexOp>(loc, rank - 1);
-                   Value isHot = nb.create<arith::CmpIOp>(
-                       loc, arith::CmpIPredicate::eq, hot, position);
-                   Type element = type.getElementType();
-                   return nb.create<arith::SelectOp>(
-                       loc, isHot, scalar(nb, loc, element, 1),
-                       scalar(nb, loc, element, 0));
-                 });
+  return generic(
+      b, op.getLoc(), type, adaptor.getIndices(), map,
+      [&](OpBuilder &nb, Location loc, ValueRange args) -> Value {
+        Value hot =
+            nb.create<arith::IndexCastOp>(loc, nb.getIndexType(), args[0]);
+        Value position = nb.create<linalg::IndexOp>(loc, rank - 1);
+        Value isHot = nb.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                               hot, position);
+        Type element = type.getElementType();
+        return nb.create<arith::SelectOp>(loc, isHot,
+                                          scalar(nb, loc, element, 1),
+                                          scalar(nb, loc, element, 0));
+      });
 }
 
 void lowering::populateEnsToLinalgGatherPatterns(RewritePatternSet &patterns) {

@@ -136,18 +136,16 @@ Value lowering::mapEnsOpToScalarOp(Operation *op, OpBuilder &b, Location loc,
         return b.create<arith::SubIOp>(loc, args[0], args[1]);
       })
       .Case([&](MulOp) { return mulScalar(b, loc, args[0], args[1]); })
-      .Case([&](DivOp) {
-        return b.create<arith::DivFOp>(loc, args[0], args[1]);
-      })
+      .Case(
+          [&](DivOp) { return b.create<arith::DivFOp>(loc, args[0], args[1]); })
       .Case([&](MaxOp) { return maxScalar(b, loc, args[0], args[1]); })
       .Case([&](MinOp) -> Value {
         if (f)
           return b.create<arith::MinimumFOp>(loc, args[0], args[1]);
         return b.create<arith::MinSIOp>(loc, args[0], args[1]);
       })
-      .Case([&](PowOp) {
-        return b.create<math::PowFOp>(loc, args[0], args[1]);
-      })
+      .Case(
+          [&](PowOp) { return b.create<math::PowFOp>(loc, args[0], args[1]); })
       .Case([&](NegOp) -> Value {
         if (f)
           return b.create<arith::NegFOp>(loc, args[0]);
@@ -174,8 +172,8 @@ Value lowering::mapEnsOpToScalarOp(Operation *op, OpBuilder &b, Location loc,
         if (f)
           return b.create<math::AbsFOp>(loc, args[0]);
         // Not math.absi, which has no LLVM lowering in MLIR 19.
-        Value negative = b.create<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::slt, args[0], zero());
+        Value negative = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
+                                                 args[0], zero());
         return b.create<arith::SelectOp>(
             loc, negative, b.create<arith::SubIOp>(loc, zero(), args[0]),
             args[0]);

@@ -30,11 +30,11 @@ struct ElementwiseLowering : ConversionPattern {
         !op->hasTrait<mlir::OpTrait::Elementwise>())
       return failure();
     rewriter.replaceOp(
-        op, elementwise(rewriter, op->getLoc(), tensorType(op->getResult(0)),
-                        operands,
-                        [&](OpBuilder &b, Location loc, ValueRange args) {
-                          return mapEnsOpToScalarOp(op, b, loc, args);
-                        }));
+        op,
+        elementwise(rewriter, op->getLoc(), tensorType(op->getResult(0)),
+                    operands, [&](OpBuilder &b, Location loc, ValueRange args) {
+                      return mapEnsOpToScalarOp(op, b, loc, args);
+                    }));
     return success();
   }
 };

@@ -117,8 +117,8 @@ static Value normalFromBits(OpBuilder &b, Location loc, Value w0, Value w1,
   Value radius = b.create<math::SqrtOp>(
       loc, b.create<arith::MulFOp>(loc, scalar(b, loc, f64, -2),
                                    b.create<math::LogOp>(loc, open(w0))));
-  Value angle = b.create<arith::MulFOp>(loc, scalar(b, loc, f64, 2 * M_PI),
-                                        open(w1));
+  Value angle =
+      b.create<arith::MulFOp>(loc, scalar(b, loc, f64, 2 * M_PI), open(w1));
   return convertScalar(
       b, loc,
       b.create<arith::MulFOp>(loc, radius, b.create<math::CosOp>(loc, angle)),
@@ -179,14 +179,14 @@ static FailureOr<Value> lowerRandomSplit(RandomSplitOp op,
                                          RandomSplitOp::Adaptor adaptor,
                                          OpBuilder &b) {
   Value keys = adaptor.getKey();
-  return deriveKeys(b, op.getLoc(), op.getType(),
-                    [&](OpBuilder &nb, Location loc, ArrayRef<Value> at) {
-                      Value j = nb.create<arith::IndexCastOp>(
-                          loc, nb.getI32Type(), at.back());
-                      return threefry(nb, loc,
-                                      keyAt(nb, loc, keys, at.drop_back()),
-                                      {scalar(nb, loc, nb.getI32Type(), 1), j});
-                    });
+  return deriveKeys(
+      b, op.getLoc(), op.getType(),
+      [&](OpBuilder &nb, Location loc, ArrayRef<Value> at) {
+        Value j =
+            nb.create<arith::IndexCastOp>(loc, nb.getI32Type(), at.back());
+        return threefry(nb, loc, keyAt(nb, loc, keys, at.drop_back()),
+                        {scalar(nb, loc, nb.getI32Type(), 1), j});
+      });
 }
 
 /// The new key is Threefry of the key and the counter (2, data).

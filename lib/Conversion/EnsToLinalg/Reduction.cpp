@@ -70,22 +70,19 @@ static Value reduceMax(OpBuilder &b, Location loc, Value x,
                 maxScalar);
 }
 
-static FailureOr<Value> lowerReduceSum(ReduceSumOp op,
-                                       ReduceSumOp::Adaptor adaptor,
-                                       OpBuilder &b) {
+static FailureOr<Value>
+lowerReduceSum(ReduceSumOp op, ReduceSumOp::Adaptor adaptor, OpBuilder &b) {
   return reduceSum(b, op.getLoc(), adaptor.getOperand(), op.getDims());
 }
 
-static FailureOr<Value> lowerReduceMax(ReduceMaxOp op,
-                                       ReduceMaxOp::Adaptor adaptor,
-                                       OpBuilder &b) {
+static FailureOr<Value>
+lowerReduceMax(ReduceMaxOp op, ReduceMaxOp::Adaptor adaptor, OpBuilder &b) {
   return reduceMax(b, op.getLoc(), adaptor.getOperand(), op.getDims());
 }
 
 /// The sum divided by the number of elements reduced into each result.
-static FailureOr<Value> lowerReduceMean(ReduceMeanOp op,
-                                        ReduceMeanOp::Adaptor adaptor,
-                                        OpBuilder &b) {
+static FailureOr<Value>
+lowerReduceMean(ReduceMeanOp op, ReduceMeanOp::Adaptor adaptor, OpBuilder &b) {
   Location loc = op.getLoc();
   int64_t count = 1;
   for (int64_t d : op.getDims())
@@ -103,21 +100,20 @@ static FailureOr<Value> lowerReduceMean(ReduceMeanOp op,
 static Value shiftedExpSum(OpBuilder &b, Location loc, Value x, Value max,
                            ArrayRef<int64_t> dims) {
   RankedTensorType type = tensorType(x);
-  Value shifted = generic(
-      b, loc, type, {x, max},
-      {b.getMultiDimIdentityMap(type.getRank()),
-       reducedMap(b, type.getRank(), dims)},
-      [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        return nb.create<math::ExpOp>(
-            nloc, nb.create<arith::SubFOp>(nloc, args[0], args[1]));
-      });
+  Value shifted =
+      generic(b, loc, type, {x, max},
+              {b.getMultiDimIdentityMap(type.getRank()),
+               reducedMap(b, type.getRank(), dims)},
+              [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+                return nb.create<math::ExpOp>(
+                    nloc, nb.create<arith::SubFOp>(nloc, args[0], args[1]));
+              });
   return reduceSum(b, loc, shifted, dims);
 }
 
 /// max + log(sum(exp(x - max))).
-static FailureOr<Value> lowerLogsumexp(LogsumexpOp op,
-                                       LogsumexpOp::Adaptor adaptor,
-                                       OpBuilder &b) {
+static FailureOr<Value>
+lowerLogsumexp(LogsumexpOp op, LogsumexpOp::Adaptor adaptor, OpBuilder &b) {
   Location loc = op.getLoc();
   Value x = adaptor.getOperand();
   Value max = reduceMax(b, loc, x, op.getDims());
@@ -147,17 +143,17 @@ static Value softmaxLike(OpTy op, Value x, OpBuilder &b, bool log) {
   Value max = reduceMax(b, loc, x, dim);
   Value sum = shiftedExpSum(b, loc, x, max, dim);
   AffineMap reduced = reducedMap(b, type.getRank(), dim);
-  return generic(
-      b, loc, type, {x, max, sum},
-      {b.getMultiDimIdentityMap(type.getRank()), reduced, reduced},
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        Value shifted = nb.create<arith::SubFOp>(nloc, args[0], args[1]);
-        if (log)
-          return nb.create<arith::SubFOp>(
-              nloc, shifted, nb.create<math::LogOp>(nloc, args[2]));
-        return nb.create<arith::DivFOp>(
-            nloc, nb.create<math::ExpOp>(nloc, shifted), args[2]);
-      });
+  return generic(b, loc, type, {x, max, sum},
+                 {b.getMultiDimIdentityMap(type.getRank()), reduced, reduced},
+                 [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+                   Value shifted =
+                       nb.create<arith::SubFOp>(nloc, args[0], args[1]);
+                   if (log)
+                     return nb.create<arith::SubFOp>(
+                         nloc, shifted, nb.create<math::LogOp>(nloc, args[2]));
+                   return nb.create<arith::DivFOp>(
+                       nloc, nb.create<math::ExpOp>(nloc, shifted), args[2]);
+                 });
 }
 
 static FailureOr<Value> lowerSoftmax(SoftmaxOp op, SoftmaxOp::Adaptor adaptor,
@@ -165,9 +161,8 @@ static FailureOr<Value> lowerSoftmax(SoftmaxOp op, SoftmaxOp::Adaptor adaptor,
   return softmaxLike(op, adaptor.getOperand(), b, /*log=*/false);
 }
 
-static FailureOr<Value> lowerLogSoftmax(LogSoftmaxOp op,
-                                        LogSoftmaxOp::Adaptor adaptor,
-                                        OpBuilder &b) {
+static FailureOr<Value>
+lowerLogSoftmax(LogSoftmaxOp op, LogSoftmaxOp::Adaptor adaptor, OpBuilder &b) {
   return softmaxLike(op, adaptor.getOperand(), b, /*log=*/true);
 }
 

@@ -48,9 +48,8 @@ static FailureOr<Value> lowerReshape(ReshapeOp op, ReshapeOp::Adaptor adaptor,
   return reshapeTo(b, op.getLoc(), adaptor.getOperand(), op.getType());
 }
 
-static FailureOr<Value> lowerTranspose(TransposeOp op,
-                                       TransposeOp::Adaptor adaptor,
-                                       OpBuilder &b) {
+static FailureOr<Value>
+lowerTranspose(TransposeOp op, TransposeOp::Adaptor adaptor, OpBuilder &b) {
   RankedTensorType type = op.getType();
   Value init = b.create<tensor::EmptyOp>(op.getLoc(), type.getShape(),
                                          type.getElementType());
@@ -63,21 +62,19 @@ static FailureOr<Value> lowerTranspose(TransposeOp op,
 static FailureOr<Value> lowerSlice(SliceOp op, SliceOp::Adaptor adaptor,
                                    OpBuilder &b) {
   return b
-      .create<tensor::ExtractSliceOp>(
-          op.getLoc(), op.getType(), adaptor.getOperand(), ValueRange{},
-          ValueRange{}, ValueRange{}, op.getStart(), op.getType().getShape(),
-          op.getStride())
+      .create<tensor::ExtractSliceOp>(op.getLoc(), op.getType(),
+                                      adaptor.getOperand(), ValueRange{},
+                                      ValueRange{}, ValueRange{}, op.getStart(),
+                                      op.getType().getShape(), op.getStride())
       .getResult();
 }
 
 /// `source` inserted whole into `into` at `offsets` with `strides`.
 static Value insertSlice(OpBuilder &b, Location loc, Value source, Value into,
-                         ArrayRef<int64_t> offsets,
-                         ArrayRef<int64_t> strides) {
-  return b.create<tensor::InsertSliceOp>(loc, source, into, ValueRange{},
-                                         ValueRange{}, ValueRange{}, offsets,
-                                         tensorType(source).getShape(),
-                                         strides);
+                         ArrayRef<int64_t> offsets, ArrayRef<int64_t> strides) {
+  return b.create<tensor::InsertSliceOp>(
+      loc, source, into, ValueRange{}, ValueRange{}, ValueRange{}, offsets,
+      tensorType(source).getShape(), strides);
 }
 
 /// A strided insert into zeros: `interior` zeros between elements are a

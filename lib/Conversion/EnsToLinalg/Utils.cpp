@@ -32,17 +32,17 @@ Value lowering::index(OpBuilder &b, Location loc, int64_t value) {
 
 Value lowering::filled(OpBuilder &b, Location loc, RankedTensorType type,
                        double value) {
-  Value empty = b.create<tensor::EmptyOp>(loc, type.getShape(),
-                                          type.getElementType());
+  Value empty =
+      b.create<tensor::EmptyOp>(loc, type.getShape(), type.getElementType());
   return b
       .create<linalg::FillOp>(loc, scalar(b, loc, type.getElementType(), value),
                               empty)
       .getResult(0);
 }
 
-Value lowering::generic(OpBuilder &b, Location loc,
-                        RankedTensorType resultType, ValueRange inputs,
-                        ArrayRef<AffineMap> inputMaps, BodyFn body) {
+Value lowering::generic(OpBuilder &b, Location loc, RankedTensorType resultType,
+                        ValueRange inputs, ArrayRef<AffineMap> inputMaps,
+                        BodyFn body) {
   unsigned rank = resultType.getRank();
   SmallVector<AffineMap> maps(inputMaps);
   maps.push_back(b.getMultiDimIdentityMap(rank));
@@ -51,8 +51,7 @@ Value lowering::generic(OpBuilder &b, Location loc,
   return b
       .create<linalg::GenericOp>(
           loc, resultType, inputs, init, maps,
-          SmallVector<utils::IteratorType>(rank,
-                                           utils::IteratorType::parallel),
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
           [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
             nested.create<linalg::YieldOp>(
                 nestedLoc, body(nested, nestedLoc, args.drop_back()));

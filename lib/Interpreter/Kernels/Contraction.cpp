@@ -54,8 +54,8 @@ HostTensor ref::contract(const HostTensor &lhs, ArrayRef<int64_t> lhsLabels,
   SmallVector<int64_t, 4> lhsStrides = getRowMajorStrides(lhs.shape);
   SmallVector<int64_t, 4> rhsStrides = getRowMajorStrides(rhs.shape);
 
-  SmallVector<int64_t, 4> outShape(ArrayRef<int64_t>(sizes).take_front(
-      outLabels.size()));
+  SmallVector<int64_t, 4> outShape(
+      ArrayRef<int64_t>(sizes).take_front(outLabels.size()));
   int64_t summedCount =
       getNumElements(ArrayRef<int64_t>(sizes).drop_front(outLabels.size()));
   std::vector<Accumulator> sums(getNumElements(outShape),
@@ -66,8 +66,8 @@ HostTensor ref::contract(const HostTensor &lhs, ArrayRef<int64_t> lhsLabels,
       l += index[p] * s;
     for (auto [p, s] : llvm::zip_equal(rhsPositions, rhsStrides))
       r += index[p] * s;
-    sums[linear / std::max<int64_t>(summedCount, 1)].addProduct(
-        lhs.values[l], rhs.values[r]);
+    sums[linear / std::max<int64_t>(summedCount, 1)].addProduct(lhs.values[l],
+                                                                rhs.values[r]);
   });
 
   HostTensor result(lhs.dtype, outShape);

@@ -32,8 +32,8 @@ HostTensor ref::take(const HostTensor &table, const HostTensor &indices,
   SmallVector<int64_t, 4> source(table.shape.size());
   forEachIndex(shape, [&](ArrayRef<int64_t> index, int64_t linear) {
     ArrayRef<int64_t> position = index.slice(axis, rank);
-    int64_t row = static_cast<int64_t>(
-        indices.values[linearize(position, indexStrides)]);
+    int64_t row =
+        static_cast<int64_t>(indices.values[linearize(position, indexStrides)]);
     row = std::clamp<int64_t>(row, 0, table.shape[axis] - 1);
     for (int64_t d = 0; d < axis; ++d)
       source[d] = index[d];
@@ -45,8 +45,7 @@ HostTensor ref::take(const HostTensor &table, const HostTensor &indices,
   return result;
 }
 
-HostTensor ref::oneHot(const HostTensor &indices, int64_t depth,
-                       DType dtype) {
+HostTensor ref::oneHot(const HostTensor &indices, int64_t depth, DType dtype) {
   SmallVector<int64_t, 4> shape(indices.shape);
   shape.push_back(depth);
   HostTensor result(dtype, shape);
@@ -58,9 +57,8 @@ HostTensor ref::oneHot(const HostTensor &indices, int64_t depth,
   return result;
 }
 
-HostTensor ref::scatterAdd(const HostTensor &updates,
-                           const HostTensor &indices, int64_t axis,
-                           ArrayRef<int64_t> shape) {
+HostTensor ref::scatterAdd(const HostTensor &updates, const HostTensor &indices,
+                           int64_t axis, ArrayRef<int64_t> shape) {
   int64_t rank = indices.getRank();
   SmallVector<int64_t, 4> strides = getRowMajorStrides(shape);
   SmallVector<int64_t, 4> indexStrides = getRowMajorStrides(indices.shape);

@@ -165,8 +165,7 @@ HostTensor ref::convert(const HostTensor &x, DType dtype) {
     r = v;
     // Float to integer saturates; integer arithmetic elsewhere wraps.
     if (dtype == DType::I32 && !std::isnan(v))
-      r = std::clamp(std::trunc(v),
-                     double(std::numeric_limits<int32_t>::min()),
+      r = std::clamp(std::trunc(v), double(std::numeric_limits<int32_t>::min()),
                      double(std::numeric_limits<int32_t>::max()));
   }
   result.roundToDType();

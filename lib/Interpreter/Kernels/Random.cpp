@@ -87,9 +87,9 @@ HostTensor ref::randomSplit(const HostTensor &keys, int64_t count) {
   HostTensor result(DType::I32, shape);
   for (int64_t k = 0; k < numKeys; ++k)
     for (int64_t j = 0; j < count; ++j)
-      storeKey(result, 2 * (k * count + j),
-               threefry2x32(keyAt(keys, 2 * k),
-                            {1u, static_cast<uint32_t>(j)}));
+      storeKey(
+          result, 2 * (k * count + j),
+          threefry2x32(keyAt(keys, 2 * k), {1u, static_cast<uint32_t>(j)}));
   return result;
 }
 

@@ -21,8 +21,7 @@
 namespace mlir::ens::ref::detail {
 
 /// Calls `fn(index, linear)` for every multi-index of `shape`, row-major.
-template <typename Fn>
-void forEachIndex(llvm::ArrayRef<int64_t> shape, Fn fn) {
+template <typename Fn> void forEachIndex(llvm::ArrayRef<int64_t> shape, Fn fn) {
   int64_t count = getNumElements(shape);
   llvm::SmallVector<int64_t, 8> index(shape.size(), 0);
   for (int64_t linear = 0; linear < count; ++linear) {
@@ -46,7 +45,8 @@ inline int64_t linearize(llvm::ArrayRef<int64_t> index,
 
 /// Wraps an exact integer result to i32, as two's-complement hardware does.
 inline double wrapToI32(int64_t value) {
-  return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(value)));
+  return static_cast<int32_t>(
+      static_cast<uint32_t>(static_cast<uint64_t>(value)));
 }
 
 inline bool isInteger(DType dtype) { return dtype == DType::I32; }

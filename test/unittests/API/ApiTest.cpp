@@ -19,8 +19,7 @@ using ens::DType;
 using ens::TensorType;
 
 /// Expects `fn` to throw an ens::Error whose message contains `substring`.
-template <typename Fn>
-void expectError(Fn fn, const std::string &substring) {
+template <typename Fn> void expectError(Fn fn, const std::string &substring) {
   try {
     fn();
     ADD_FAILURE() << "no ens::Error; expected one containing: " << substring;
@@ -49,8 +48,8 @@ TEST(ApiTest, ParsesCompilesAndRunsOnEveryTarget) {
 
   ens::Tensor x({DType::F32, {2, 3}}, {1, 2, 3, 4, 5, 6});
   ens::Tensor s({DType::F32, {3}}, {10, 0.5, -1});
-  for (ens::Target target : {ens::Target::Interpreter, ens::Target::Cpu,
-                             ens::Target::CudaEmu}) {
+  for (ens::Target target :
+       {ens::Target::Interpreter, ens::Target::Cpu, ens::Target::CudaEmu}) {
     ens::Executable executable = module.compile("scale", target);
     EXPECT_EQ(executable.signature().results[0], signature.results[0]);
     std::vector<ens::Tensor> out = executable.run({x, s});
@@ -77,8 +76,8 @@ TEST(ApiTest, BuildsVmapsDifferentiatesAndRuns) {
   // loss(w, x, t) = mean((tanh(x @ w) - t)^2) for one member.
   {
     ens::FunctionBuilder f = module.function(
-        "loss", {{DType::F64, {3, 2}}, {DType::F64, {4, 3}},
-                 {DType::F64, {4, 2}}});
+        "loss",
+        {{DType::F64, {3, 2}}, {DType::F64, {4, 3}}, {DType::F64, {4, 2}}});
     ens::Value y = f.tanh(f.einsum(f.arg(1), f.arg(0), "bi,io->bo"));
     ens::Value e = f.sub(y, f.arg(2));
     f.ret({f.reduceMean(f.square(e), {0, 1})});
@@ -113,8 +112,8 @@ TEST(ApiTest, BuildsVmapsDifferentiatesAndRuns) {
         double e = std::tanh(z) - t[b * 2 + o];
         loss += e * e / 8;
         for (int i = 0; i < 3; ++i)
-          grad[i][o] += 2 * e / 8 * (1 - std::tanh(z) * std::tanh(z)) *
-                        x[b * 3 + i];
+          grad[i][o] +=
+              2 * e / 8 * (1 - std::tanh(z) * std::tanh(z)) * x[b * 3 + i];
       }
     EXPECT_NEAR(out[0].at(m), loss, 1e-12);
     for (int i = 0; i < 3; ++i)
@@ -145,15 +144,16 @@ TEST(ApiTest, CachesCompiledCodeUntilTheModuleChanges) {
   ens::Module module = context.parse(kScale);
   ens::Executable first = module.compile("scale");
   EXPECT_TRUE(module.compile("scale").sharesCodeWith(first));
-  EXPECT_FALSE(module.compile("scale", ens::Target::Interpreter)
-                   .sharesCodeWith(first));
+  EXPECT_FALSE(
+      module.compile("scale", ens::Target::Interpreter).sharesCodeWith(first));
   // Another module with the same text shares the code too.
   EXPECT_TRUE(context.parse(kScale).compile("scale").sharesCodeWith(first));
   module.vmap("scale", {0, -1}, {0}, 2);
   ens::Executable changed = module.compile("scale");
   EXPECT_FALSE(changed.sharesCodeWith(first));
-  EXPECT_EQ(changed.run({ens::Tensor({DType::F32, {2, 3}}, {1, 1, 1, 1, 1, 1}),
-                         ens::Tensor({DType::F32, {3}}, {1, 2, 3})})[0]
+  EXPECT_EQ(changed
+                .run({ens::Tensor({DType::F32, {2, 3}}, {1, 1, 1, 1, 1, 1}),
+                      ens::Tensor({DType::F32, {3}}, {1, 2, 3})})[0]
                 .values(),
             (std::vector<double>{1, 2, 3, 1, 2, 3}));
 }
@@ -170,12 +170,18 @@ TEST(ApiTest, BuilderRejectsBadOpsAndKeepsTheFunction) {
   expectError([&] { f.einsum(f.arg(0), f.arg(1), "ij,ik->jk"); },
               "einsum label 'i' has size 2 in lhs dimension 0 but size 3 in "
               "rhs dimension 0");
-  expectError([&] { f.transpose(f.arg(0), {0, 0}); },
-              "permutation [0, 0] names dimension 0 twice");
+  expectError(
+      [&] {
+        f.transpose(f.arg(0), {0, 0});
+      },
+      "permutation [0, 0] names dimension 0 twice");
   expectError([&] { f.reshape(f.arg(0), {4}); },
               "cannot reshape 2x3 (6 elements) to 4 (4 elements)");
-  expectError([&] { f.constant({DType::F32, {2}}, {1, 2, 3}); },
-              "needs 1 or 2 values, got 3");
+  expectError(
+      [&] {
+        f.constant({DType::F32, {2}}, {1, 2, 3});
+      },
+      "needs 1 or 2 values, got 3");
   expectError([&] { f.exp(f.convert(f.arg(0), DType::I32)); },
               "must be statically shaped tensor of");
   expectError([&] { f.call("missing", {}); }, "no function named 'missing'");
@@ -201,8 +207,11 @@ TEST(ApiTest, ReportsBadModulesTransformsAndTargets) {
   expectError([&] { module.compile("nope"); }, "no function named 'nope'");
   expectError([&] { module.vmap("scale", {0}, {0}, 4); },
               "needs one in_axes entry per argument");
-  expectError([&] { module.vmap("scale", {0, 3}, {0}, 4); },
-              "vmap axis 3 is out of range for tensor<3xf32>");
+  expectError(
+      [&] {
+        module.vmap("scale", {0, 3}, {0}, 4);
+      },
+      "vmap axis 3 is out of range for tensor<3xf32>");
   expectError([&] { module.valueAndGrad("scale", {0}); }, "first result");
   // No GPU driver here; with one, running on the GPU is not done yet.
   expectError([&] { module.compile("scale", ens::Target::Cuda); },
@@ -217,43 +226,67 @@ TEST(ApiTest, RejectsWrongBuffers) {
   ens::Executable executable = module.compile("scale");
   ens::Tensor x({DType::F32, {2, 3}}), s({DType::F32, {3}});
   expectError([&] { executable.run({x}); }, "expected 2 arguments, got 1");
-  expectError([&] { executable.run({x, ens::Tensor({DType::F64, {3}})}); },
-              "arguments 1: expected tensor<3xf32>, got tensor<3xf64>");
-  expectError([&] { executable.run({s, x}); },
-              "arguments 0: expected tensor<2x3xf32>, got tensor<3xf32>");
+  expectError(
+      [&] {
+        executable.run({x, ens::Tensor({DType::F64, {3}})});
+      },
+      "arguments 1: expected tensor<3xf32>, got tensor<3xf64>");
+  expectError(
+      [&] {
+        executable.run({s, x});
+      },
+      "arguments 0: expected tensor<2x3xf32>, got tensor<3xf32>");
 
   DLTensor dx = x.dlpack(), ds = s.dlpack();
   ens::Tensor out({DType::F32, {2, 3}});
   DLTensor dout = out.dlpack();
   DLTensor onGpu = dx;
   onGpu.device = {kDLCUDA, 0};
-  expectError([&] { executable.run({&onGpu, &ds}, {&dout}); },
-              "is on DLPack device 2; this target needs host");
+  expectError(
+      [&] {
+        executable.run({&onGpu, &ds}, {&dout});
+      },
+      "is on DLPack device 2; this target needs host");
   int64_t strides[] = {1, 2};
   DLTensor strided = dx;
   strided.strides = strides;
-  expectError([&] { executable.run({&strided, &ds}, {&dout}); },
-              "is strided; ens needs compact row-major tensors");
+  expectError(
+      [&] {
+        executable.run({&strided, &ds}, {&dout});
+      },
+      "is strided; ens needs compact row-major tensors");
   DLTensor complex = dx;
   complex.dtype = {kDLComplex, 64, 1};
-  expectError([&] { executable.run({&complex, &ds}, {&dout}); },
-              "which ens does not support");
+  expectError(
+      [&] {
+        executable.run({&complex, &ds}, {&dout});
+      },
+      "which ens does not support");
   expectError([&] { executable.run({&dx, nullptr}, {&dout}); }, "is null");
-  expectError([&] { executable.run({&dx, &ds}, std::vector<DLTensor *>{}); },
-              "expected 1 results, got 0");
+  expectError(
+      [&] {
+        executable.run({&dx, &ds}, std::vector<DLTensor *>{});
+      },
+      "expected 1 results, got 0");
   // A result may not share memory with an argument: compiled code writes
   // results while it reads its arguments.
-  expectError([&] { executable.run({&dx, &ds}, {&dx}); },
-              "result 0 overlaps argument 0: results must be memory of their "
-              "own");
+  expectError(
+      [&] {
+        executable.run({&dx, &ds}, {&dx});
+      },
+      "result 0 overlaps argument 0: results must be memory of their "
+      "own");
   std::vector<float> wide(12);
   int64_t shape[] = {2, 3};
   DLTensor tail{wide.data() + 4, {kDLCPU, 0}, 2, {kDLFloat, 32, 1},
-                shape, nullptr, 0};
+                shape,           nullptr,     0};
   DLTensor head{wide.data(), {kDLCPU, 0}, 2, {kDLFloat, 32, 1},
-                shape, nullptr, 0};
-  expectError([&] { executable.run({&head, &ds}, {&tail}); },
-              "result 0 overlaps argument 0");
+                shape,       nullptr,     0};
+  expectError(
+      [&] {
+        executable.run({&head, &ds}, {&tail});
+      },
+      "result 0 overlaps argument 0");
 }
 
 TEST(ApiTest, RunsInPlaceOnCallerMemoryThroughDLPack) {
@@ -301,9 +334,9 @@ func.func @members(%x: tensor<64x32xf32>, %w: tensor<16x32x8xf32>) -> tensor<16x
       ASSERT_NEAR(y[i], reference[i], 1e-5 * std::fabs(reference[i]) + 1e-6)
           << "element " << i << " on " << threads << " threads";
   }
-  EXPECT_FALSE(module.compile("members", ens::Target::Cpu, {2})
-                   .sharesCodeWith(module.compile("members", ens::Target::Cpu,
-                                                  {1})));
+  EXPECT_FALSE(
+      module.compile("members", ens::Target::Cpu, {2})
+          .sharesCodeWith(module.compile("members", ens::Target::Cpu, {1})));
   expectError([&] { module.compile("members", ens::Target::Cpu, {-1}); },
               "threads must be 0 (one per core) or more, got -1");
 }
@@ -325,10 +358,9 @@ TEST(ApiTest, RefusesProgramsOverTheBufferLimit) {
   std::vector<ens::Tensor> args{
       ens::Tensor({DType::F32, {2, 3}}, {1, 2, 3, 4, 5, 6}),
       ens::Tensor({DType::F32, {3}}, {2, 3, 4})};
-  EXPECT_EQ(module.compile("scale", ens::Target::Cpu, enough)
-                .run(args)[0]
-                .values(),
-            (std::vector<double>{2, 6, 12, 8, 15, 24}));
+  EXPECT_EQ(
+      module.compile("scale", ens::Target::Cpu, enough).run(args)[0].values(),
+      (std::vector<double>{2, 6, 12, 8, 15, 24}));
   ens::CompileOptions negative;
   negative.maxBufferBytes = -1;
   expectError([&] { module.compile("scale", ens::Target::Cpu, negative); },
@@ -346,8 +378,7 @@ TEST(ApiTest, CompilesAndRunsFromManyThreads) {
         // Half the threads also build and vmap functions meanwhile.
         if (t % 2) {
           std::string name = "double" + std::to_string(t);
-          ens::FunctionBuilder f =
-              module.function(name, {{DType::F32, {3}}});
+          ens::FunctionBuilder f = module.function(name, {{DType::F32, {3}}});
           f.ret({f.add(f.arg(0), f.arg(0))});
           module.vmap(name, {0}, {0}, 2);
         }

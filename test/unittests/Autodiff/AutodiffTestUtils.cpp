@@ -2,9 +2,9 @@
 
 #include "AutodiffTestUtils.h"
 
+#include "ens/Backend/CpuBackend.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
-#include "ens/Backend/CpuBackend.h"
 #include "ens/Interpreter/Interpreter.h"
 
 #include "mlir/IR/Verifier.h"

@@ -206,7 +206,8 @@ TEST_P(VjpTest, CpuBackendMatchesInterpreter) {
     llvm::Expected<std::unique_ptr<CpuExecutable>> cpu =
         CpuExecutable::compile(program.getModule(), "main");
     ASSERT_TRUE(bool(cpu)) << llvm::toString(cpu.takeError());
-    llvm::Expected<std::vector<HostTensor>> actual = (*cpu)->run(instance.inputs);
+    llvm::Expected<std::vector<HostTensor>> actual =
+        (*cpu)->run(instance.inputs);
     ASSERT_TRUE(bool(actual)) << llvm::toString(actual.takeError());
     ASSERT_TRUE(program.apply({PassKind::Autodiff}));
     std::vector<HostTensor> expected =

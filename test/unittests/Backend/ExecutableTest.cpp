@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Backend/CpuBackend.h"
 #include "ens/Backend/Executable.h"
+#include "ens/Backend/CpuBackend.h"
 #include "ens/InitAllDialects.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -145,17 +145,17 @@ TEST_P(ExecutableTest, RejectsWrongBuffers) {
             "expected 2 arguments, got 1");
   EXPECT_EQ(messageOf(executable->run({goodX, goodW}, {goodY})),
             "expected 2 results, got 1");
-  EXPECT_EQ(messageOf(executable->run(
-                {{x.data(), DType::F32, flat}, goodW}, {goodY, goodS})),
+  EXPECT_EQ(messageOf(executable->run({{x.data(), DType::F32, flat}, goodW},
+                                      {goodY, goodS})),
             "arguments 0: expected tensor<2x3xf32>, got tensor<6xf32>");
-  EXPECT_EQ(messageOf(executable->run(
-                {goodX, {w64.data(), DType::F64, wShape}}, {goodY, goodS})),
+  EXPECT_EQ(messageOf(executable->run({goodX, {w64.data(), DType::F64, wShape}},
+                                      {goodY, goodS})),
             "arguments 1: expected tensor<3xf32>, got tensor<3xf64>");
-  EXPECT_EQ(messageOf(executable->run(
-                {goodX, {nullptr, DType::F32, wShape}}, {goodY, goodS})),
+  EXPECT_EQ(messageOf(executable->run({goodX, {nullptr, DType::F32, wShape}},
+                                      {goodY, goodS})),
             "arguments 1 has no data");
-  EXPECT_EQ(messageOf(executable->run(
-                {goodX, goodW}, {{x.data(), DType::F32, yShape}, goodS})),
+  EXPECT_EQ(messageOf(executable->run({goodX, goodW},
+                                      {{x.data(), DType::F32, yShape}, goodS})),
             "result 0 overlaps argument 0: results must be memory of their "
             "own");
   EXPECT_EQ(messageOf(executable->run(
@@ -163,23 +163,22 @@ TEST_P(ExecutableTest, RejectsWrongBuffers) {
             "result 1 overlaps result 0: results must be memory of their own");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Targets, ExecutableTest,
-    ::testing::Values(Target::Interpreter, Target::Cpu, Target::CudaEmu,
-                      Target::Cuda),
-    [](const ::testing::TestParamInfo<Target> &info) {
-      switch (info.param) {
-      case Target::Interpreter:
-        return "Interpreter";
-      case Target::Cpu:
-        return "Cpu";
-      case Target::CudaEmu:
-        return "CudaEmu";
-      case Target::Cuda:
-        return "Cuda";
-      }
-      return "Unknown";
-    });
+INSTANTIATE_TEST_SUITE_P(Targets, ExecutableTest,
+                         ::testing::Values(Target::Interpreter, Target::Cpu,
+                                           Target::CudaEmu, Target::Cuda),
+                         [](const ::testing::TestParamInfo<Target> &info) {
+                           switch (info.param) {
+                           case Target::Interpreter:
+                             return "Interpreter";
+                           case Target::Cpu:
+                             return "Cpu";
+                           case Target::CudaEmu:
+                             return "CudaEmu";
+                           case Target::Cuda:
+                             return "Cuda";
+                           }
+                           return "Unknown";
+                         });
 
 /// A module with one function, @f, that returns its argument.
 OwningOpRef<ModuleOp> parseIdentity(MLIRContext &context) {

@@ -151,8 +151,8 @@ TEST_F(KernelCacheTest, ConcurrentWritersLeaveOneWholeEntry) {
   // No partial file is left behind.
   std::error_code ec;
   int files = 0;
-  for (llvm::sys::fs::directory_iterator it(
-           (directory + "/nvrtc").str(), ec), end;
+  for (llvm::sys::fs::directory_iterator it((directory + "/nvrtc").str(), ec),
+       end;
        it != end && !ec; it.increment(ec)) {
     EXPECT_EQ(llvm::sys::path::filename(it->path()), "shared.cubin");
     ++files;

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ens/Backend/Cuda/KernelReport.h"
 #include "ens/Backend/CpuBackend.h"
 #include "ens/Backend/Cuda/Codegen.h"
-#include "ens/Backend/Cuda/KernelReport.h"
 #include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/InitAllDialects.h"
 
@@ -82,8 +82,8 @@ TEST_F(KernelReportTest, TrainingStepMeetsKernelAndTrafficTargets) {
     minimum += getBytes(type);
   for (Type type : step.getFunctionType().getResults())
     minimum += getBytes(type);
-  int64_t traffic = json["bytes_read"].get<int64_t>() +
-                    json["bytes_written"].get<int64_t>();
+  int64_t traffic =
+      json["bytes_read"].get<int64_t>() + json["bytes_written"].get<int64_t>();
   EXPECT_LE(json["kernels"].get<int>(), 8);
   EXPECT_LE(traffic, minimum * 3 / 2);
   EXPECT_EQ(json["min_bytes"].get<int64_t>(), minimum);
@@ -136,7 +136,7 @@ TEST_F(KernelReportTest, CountsEachBufferOnceAndEachFlop) {
       %s = ens.add %p, %a : tensor<4x8xf32>
       return %s : tensor<4x8xf32>
     })",
-                                                          &context);
+                                                             &context);
   ASSERT_TRUE(module);
   nlohmann::json json = report(*module, "f");
   ASSERT_FALSE(json.is_null());
@@ -154,16 +154,16 @@ TEST_F(KernelReportTest, TableNamesEveryKernelAndTheTotals) {
       %s = ens.reduce_sum %t {dims = array<i64: 0>} : tensor<4x8xf32> -> tensor<8xf32>
       return %s : tensor<8xf32>
     })",
-                                                          &context);
+                                                             &context);
   ASSERT_TRUE(module);
   llvm::Expected<cuda::CudaProgram> program = cuda::generateCuda(*module, "f");
   ASSERT_TRUE(bool(program)) << llvm::toString(program.takeError());
   std::string table = cuda::formatKernelReport(*program, nullptr);
   for (const cuda::KernelInfo &kernel : program->plan.kernels)
     EXPECT_NE(table.find(kernel.name), std::string::npos) << table;
-  EXPECT_NE(table.find(std::to_string(program->plan.kernels.size()) +
-                       " kernels"),
-            std::string::npos)
+  EXPECT_NE(
+      table.find(std::to_string(program->plan.kernels.size()) + " kernels"),
+      std::string::npos)
       << table;
   EXPECT_NE(table.find("ens.tanh"), std::string::npos) << table;
 }
@@ -183,9 +183,9 @@ TEST_F(KernelReportTest, EstimatesEveryLaunchAndTheStep) {
       const nlohmann::json &estimate = launch["estimate"][gpu];
       double bytes = launch["bytes_read"].get<double>() +
                      launch["bytes_written"].get<double>();
-      double roofline = 1e6 * std::max(launch["flops"].get<double>() /
-                                           peaks.first,
-                                       bytes / peaks.second);
+      double roofline =
+          1e6 * std::max(launch["flops"].get<double>() / peaks.first,
+                         bytes / peaks.second);
       EXPECT_NEAR(estimate["roofline_us"].get<double>(), roofline,
                   0.01 * roofline)
           << gpu;

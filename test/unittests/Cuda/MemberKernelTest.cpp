@@ -155,7 +155,7 @@ TEST_F(MemberKernelTest, TemporariesBeyondSharedMemoryLiveInGlobalMemory) {
       %r = ens.vmap @member(%a, %b) {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>, size = 2 : i64} : (tensor<2x192x16xf32>, tensor<16x256xf32>) -> tensor<2xf32>
       return %r : tensor<2xf32>
     })",
-                                                          &context);
+                                                             &context);
   ASSERT_TRUE(module);
   llvm::Expected<cuda::CudaProgram> program =
       cuda::generateCuda(*module, "ensemble");
@@ -171,7 +171,8 @@ TEST_F(MemberKernelTest, TemporariesBeyondSharedMemoryLiveInGlobalMemory) {
 
   test::RandomSource random(7);
   std::vector<HostTensor> args;
-  for (const test::Shape &shape : {test::Shape{2, 192, 16}, test::Shape{16, 256}}) {
+  for (const test::Shape &shape :
+       {test::Shape{2, 192, 16}, test::Shape{16, 256}}) {
     HostTensor arg(DType::F32, shape);
     for (double &value : arg.values)
       value = static_cast<float>(random.real(-0.5, 0.5));
@@ -205,7 +206,7 @@ TEST_F(MemberKernelTest, BlockReductionsCombineLikeTheInterpreter) {
           -> (tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf64>)
       return %r#0, %r#1, %r#2, %r#3 : tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf64>
     })",
-                                                          &context);
+                                                             &context);
   ASSERT_TRUE(module);
   llvm::Expected<cuda::CudaProgram> program =
       cuda::generateCuda(*module, "ensemble");

@@ -93,8 +93,8 @@ std::pair<int, int64_t> getResources(StringRef log, StringRef kernel) {
 /// ptxas reported.
 KernelDescription describe(const SgemmKernel &kernel, int registers,
                            int64_t sharedBytes) {
-  double warps = kSize * kSize / (kernel.tileM * kernel.tileN) *
-                 kernel.threads / 32;
+  double warps =
+      kSize * kSize / (kernel.tileM * kernel.tileN) * kernel.threads / 32;
   double steps = kSize / kernel.kStep;
   KernelDescription description;
   description.flops = 2 * kSize * kSize * kSize;
@@ -124,9 +124,9 @@ TEST(PerfModelTest, SgemmWithinFactorOfPublishedMeasurements) {
   ASSERT_TRUE(source) << "cannot read sgemm.cu";
   // The published kernels were compiled by nvcc, whose default contracts
   // multiply-adds; the A6000 is sm_86.
-  llvm::Expected<CompiledCuda> compiled = compileWithNvrtcOptions(
-      (*source)->getBuffer(), "sgemm.cu", "sm_86",
-      {"--fmad=true", "--ptxas-options=-v"});
+  llvm::Expected<CompiledCuda> compiled =
+      compileWithNvrtcOptions((*source)->getBuffer(), "sgemm.cu", "sm_86",
+                              {"--fmad=true", "--ptxas-options=-v"});
   ASSERT_TRUE(static_cast<bool>(compiled))
       << llvm::toString(compiled.takeError());
   for (const SgemmKernel &kernel : kSgemmKernels) {
@@ -139,8 +139,7 @@ TEST(PerfModelTest, SgemmWithinFactorOfPublishedMeasurements) {
     EXPECT_LT(ratio, kFactor) << kernel.name << ": model " << gflops
                               << " GFLOP/s, bound " << estimate.bound.str();
     EXPECT_GT(ratio, 1 / kFactor) << kernel.name << ": model " << gflops
-                                  << " GFLOP/s, bound "
-                                  << estimate.bound.str();
+                                  << " GFLOP/s, bound " << estimate.bound.str();
   }
 }
 

@@ -62,8 +62,14 @@ func.func @ensemble(%x: X, %w: WS, %b: BS) -> OUT {
 )";
   // Longest names first, so that no name is replaced inside another.
   std::pair<const char *, std::string> names[] = {
-      {"MEMBERS", std::to_string(members)}, {"OUT", out}, {"WS", ws},
-      {"BS", bs}, {"X", x}, {"W", w}, {"B", b}, {"H", h}};
+      {"MEMBERS", std::to_string(members)},
+      {"OUT", out},
+      {"WS", ws},
+      {"BS", bs},
+      {"X", x},
+      {"W", w},
+      {"B", b},
+      {"H", h}};
   for (const auto &[name, value] : names)
     for (size_t at = text.find(name); at != std::string::npos;
          at = text.find(name, at + value.size()))
@@ -140,8 +146,7 @@ TEST(ZeroSizePropertyTest, BackendsAgreeWithTheInterpreter) {
         cuda::EmulatedExecutable::compile(std::move(*program));
     ASSERT_TRUE(static_cast<bool>(emulated))
         << llvm::toString(emulated.takeError());
-    llvm::Expected<std::vector<HostTensor>> onEmulator =
-        (*emulated)->run(args);
+    llvm::Expected<std::vector<HostTensor>> onEmulator = (*emulated)->run(args);
     ASSERT_TRUE(static_cast<bool>(onEmulator))
         << llvm::toString(onEmulator.takeError());
     expectClose(*expected, *onEmulator, "cuda-emu");

@@ -84,9 +84,7 @@ constexpr double kInt32Min = -2147483648.0;
 constexpr double kInt32Max = 2147483647.0;
 
 /// "f32", "i32": the dtype as spelled in types and test names.
-inline std::string dtypeName(DType dtype) {
-  return getDTypeName(dtype).str();
-}
+inline std::string dtypeName(DType dtype) { return getDTypeName(dtype).str(); }
 
 //===----------------------------------------------------------------------===//
 // Random inputs

@@ -25,9 +25,8 @@ TEST(SizesTest, CountsElementsAndBytes) {
   EXPECT_EQ(*getCheckedNumElements({2, 3, 4}, "x"), 24);
   EXPECT_EQ(*getCheckedNumElements({3, 0, 5}, "x"), 0);
   // Zero elements, although the other sizes alone would overflow.
-  EXPECT_EQ(*getCheckedNumElements({int64_t(1) << 40, int64_t(1) << 40, 0},
-                                   "x"),
-            0);
+  EXPECT_EQ(
+      *getCheckedNumElements({int64_t(1) << 40, int64_t(1) << 40, 0}, "x"), 0);
   EXPECT_EQ(*getCheckedByteSize({2, 3}, 4, "x"), 24);
 }
 
@@ -65,9 +64,10 @@ TEST(SizesTest, SumOverflow) {
 TEST(SizesTest, LimitIsCheckedAndSettable) {
   EXPECT_FALSE(static_cast<bool>(checkBufferBytes(1000, 1000, "buffer")));
   std::string message = errorText(checkBufferBytes(1001, 1000, "result 0"));
-  EXPECT_EQ(message, "result 0 needs 1.0 kB (1001 bytes), over the buffer "
-                     "limit of 1.0 kB (1000 bytes) (raise it with --max-buffer-bytes "
-                     "or CompileOptions::maxBufferBytes)");
+  EXPECT_EQ(message,
+            "result 0 needs 1.0 kB (1001 bytes), over the buffer "
+            "limit of 1.0 kB (1000 bytes) (raise it with --max-buffer-bytes "
+            "or CompileOptions::maxBufferBytes)");
   ::setenv("ENS_MAX_BUFFER_BYTES", "4096", 1);
   EXPECT_EQ(getDefaultMaxBufferBytes(), 4096);
   EXPECT_TRUE(static_cast<bool>(checkBufferBytes(4097, 0, "x")));

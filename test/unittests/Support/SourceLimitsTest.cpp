@@ -60,8 +60,7 @@ TEST(SourceLimitsTest, LargeStackRunsDeepRecursion) {
     static int depth(int n) {
       volatile char frame[1024];
       frame[0] = static_cast<char>(n);
-      return n == 0 ? 0
-                    : depth(n - 1) + 1 + (frame[0] - static_cast<char>(n));
+      return n == 0 ? 0 : depth(n - 1) + 1 + (frame[0] - static_cast<char>(n));
     }
   };
   int result = -1;

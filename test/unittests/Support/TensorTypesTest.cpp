@@ -50,8 +50,8 @@ TEST(TensorTypesTest, ChecksTensorTypes) {
   MLIRContext context;
   Builder b(&context);
   EXPECT_FALSE(checkTensorType(RankedTensorType::get({2, 0}, b.getF16Type())));
-  EXPECT_EQ(llvm::toString(checkTensorType(
-                RankedTensorType::get({2}, b.getI64Type()))),
+  EXPECT_EQ(llvm::toString(
+                checkTensorType(RankedTensorType::get({2}, b.getI64Type()))),
             "tensor<2xi64> is not a statically shaped tensor of f16, bf16, "
             "f32, f64, i32 or i1");
   EXPECT_EQ(llvm::toString(checkTensorType(
@@ -67,16 +67,16 @@ TEST(TensorTypesTest, ChecksTensorTypes) {
 TEST(TensorTypesTest, ChecksArguments) {
   MLIRContext context;
   Builder b(&context);
-  FunctionType type = b.getFunctionType(
-      {RankedTensorType::get({2}, b.getF32Type()),
-       RankedTensorType::get({}, b.getI1Type())},
-      {});
+  FunctionType type =
+      b.getFunctionType({RankedTensorType::get({2}, b.getF32Type()),
+                         RankedTensorType::get({}, b.getI1Type())},
+                        {});
   EXPECT_FALSE(checkArguments(
       type, {HostTensor(DType::F32, {2}), HostTensor(DType::I1, {})}));
   EXPECT_EQ(llvm::toString(checkArguments(type, {})),
             "expected 2 argument(s), got 0");
-  EXPECT_EQ(llvm::toString(checkArguments(
-                type, {HostTensor(DType::F32, {2}), HostTensor(DType::I32, {})})),
+  EXPECT_EQ(llvm::toString(checkArguments(type, {HostTensor(DType::F32, {2}),
+                                                 HostTensor(DType::I32, {})})),
             "argument 1: expected tensor<i1>, got tensor<i32>");
 }
 

@@ -21,13 +21,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Dialect/Ens/IR/EnsOps.h"
-#include "ens/Dialect/Ens/Transforms/Passes.h"
-#include "ens/InitAllDialects.h"
 #include "ens/Backend/CpuBackend.h"
 #include "ens/Backend/Cuda/Codegen.h"
 #include "ens/Backend/Cuda/Emulator.h"
 #include "ens/Backend/Cuda/Nvrtc.h"
+#include "ens/Dialect/Ens/IR/EnsOps.h"
+#include "ens/Dialect/Ens/Transforms/Passes.h"
+#include "ens/InitAllDialects.h"
 #include "ens/Interpreter/Interpreter.h"
 #include "ens/Support/HostTensor.h"
 
@@ -1652,8 +1652,8 @@ TEST_F(BatchPropertyTest, RandomChainsBatchLikeTheLoop) {
     AlsoRunOn backend = seed % 20 == 0    ? AlsoRunOn::Cpu
                         : seed % 40 == 10 ? AlsoRunOn::CudaEmu
                                           : AlsoRunOn::None;
-    if (!checkBatching(context, program.text,
-                       randomInputs(rng, program.inputs), backend))
+    if (!checkBatching(context, program.text, randomInputs(rng, program.inputs),
+                       backend))
       ++failures;
   }
   printCoverage(coverage, kNumChains);
@@ -1681,8 +1681,8 @@ TEST_P(BatchOpTest, BatchesLikeTheLoop) {
     AlsoRunOn backend = seed % 8 == 0    ? AlsoRunOn::Cpu
                         : seed % 16 == 4 ? AlsoRunOn::CudaEmu
                                          : AlsoRunOn::None;
-    if (!checkBatching(context, program.text,
-                       randomInputs(rng, program.inputs), backend))
+    if (!checkBatching(context, program.text, randomInputs(rng, program.inputs),
+                       backend))
       break;
   }
   EXPECT_GT(coverage[generator.name].live, 0);

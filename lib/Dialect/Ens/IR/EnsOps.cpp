@@ -9,12 +9,12 @@
 #include "ens/Dialect/Ens/IR/ShapeInference.h"
 #include "ens/Support/Sizes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -67,9 +67,9 @@ static int64_t getElementBytes(ShapedType type) {
     return std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
   if (auto complex = dyn_cast<ComplexType>(element))
     if (complex.getElementType().isIntOrFloat())
-      return 2 * std::max<int64_t>(
-                     1, (complex.getElementType().getIntOrFloatBitWidth() + 7) /
-                            8);
+      return 2 *
+             std::max<int64_t>(
+                 1, (complex.getElementType().getIntOrFloatBitWidth() + 7) / 8);
   return 8;
 }
 
@@ -84,8 +84,8 @@ llvm::Expected<int64_t> mlir::ens::getTypeByteSize(ShapedType type) {
 
 llvm::Error mlir::ens::checkTypeSize(Type type) {
   if (auto function = dyn_cast<FunctionType>(type)) {
-    for (Type inner : llvm::concat<const Type>(function.getInputs(),
-                                               function.getResults()))
+    for (Type inner :
+         llvm::concat<const Type>(function.getInputs(), function.getResults()))
       if (llvm::Error error = checkTypeSize(inner))
         return error;
     return llvm::Error::success();
@@ -114,8 +114,9 @@ LogicalResult mlir::ens::verifyShapesAgree(Operation *op) {
   for (auto [i, operand] : llvm::enumerate(op->getOperands()))
     if (shapeOf(operand) != shape)
       return op->emitOpError()
-             << "operand " << i << " has shape " << formatShape(shapeOf(operand))
-             << " but operand 0 has shape " << formatShape(shape)
+             << "operand " << i << " has shape "
+             << formatShape(shapeOf(operand)) << " but operand 0 has shape "
+             << formatShape(shape)
              << "; ens never broadcasts implicitly (use ens.broadcast_in_dim)";
   if (shapeOf(op->getResult(0)) != shape)
     return op->emitOpError()
@@ -163,8 +164,7 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 LogicalResult ConstantOp::verify() {
   if (!isa<DenseElementsAttr>(getValue()))
-    return emitOpError() << "value must be dense elements, got "
-                         << getValue();
+    return emitOpError() << "value must be dense elements, got " << getValue();
   return success();
 }
 
@@ -178,8 +178,7 @@ OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
       llvm::equal(getDims(), llvm::seq<int64_t>(0, getDims().size())))
     return getOperand();
   if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getOperand()))
-    return SplatElementsAttr::get(getType(),
-                                  splat.getSplatValue<Attribute>());
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
   return {};
 }
 
@@ -211,9 +210,10 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
-LogicalResult
-TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
   return inferred(inferTransposeShape(loc, shapeOf(adaptor.getOperand()),
                                       adaptor.getPermutation()),
                   adaptor.getOperand(), types);
@@ -281,9 +281,8 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult ScatterAddOp::verify() {
-  FailureOr<Shape> updates =
-      inferTakeShape(getLoc(), shapeOf(getResult()), shapeOf(getIndices()),
-                     getAxis());
+  FailureOr<Shape> updates = inferTakeShape(getLoc(), shapeOf(getResult()),
+                                            shapeOf(getIndices()), getAxis());
   if (failed(updates))
     return failure();
   if (ArrayRef<int64_t>(*updates) != shapeOf(getUpdates()))
@@ -298,12 +297,10 @@ LogicalResult ScatterAddOp::verify() {
 LogicalResult OneHotOp::verify() {
   ArrayRef<int64_t> indices = shapeOf(getIndices());
   ArrayRef<int64_t> result = shapeOf(getResult());
-  if (result.size() != indices.size() + 1 ||
-      result.drop_back() != indices)
+  if (result.size() != indices.size() + 1 || result.drop_back() != indices)
     return emitOpError() << "result shape " << formatShape(result)
                          << " must be the indices shape "
-                         << formatShape(indices)
-                         << " followed by the depth";
+                         << formatShape(indices) << " followed by the depth";
   return success();
 }
 
@@ -312,11 +309,10 @@ LogicalResult OneHotOp::verify() {
 //===----------------------------------------------------------------------===//
 
 #define ENS_REDUCE_INFERENCE(OP)                                               \
-  LogicalResult OP::inferReturnTypes(MLIRContext *,                           \
-                                     std::optional<Location> loc,              \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &types) {           \
-    return inferred(inferReduceShape(loc, shapeOf(adaptor.getOperand()),      \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &types) {                                          \
+    return inferred(inferReduceShape(loc, shapeOf(adaptor.getOperand()),       \
                                      adaptor.getDims()),                       \
                     adaptor.getOperand(), types);                              \
   }
@@ -342,10 +338,9 @@ LogicalResult TensordotOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
-  return inferred(inferTensordotShape(loc, shapeOf(adaptor.getLhs()),
-                                      shapeOf(adaptor.getRhs()),
-                                      adaptor.getLhsDims(),
-                                      adaptor.getRhsDims()),
+  return inferred(inferTensordotShape(
+                      loc, shapeOf(adaptor.getLhs()), shapeOf(adaptor.getRhs()),
+                      adaptor.getLhsDims(), adaptor.getRhsDims()),
                   adaptor.getLhs(), types);
 }
 
@@ -394,8 +389,7 @@ static LogicalResult verifyKeyBatchLeads(Operation *op, Value key,
   if (failed(batch))
     return failure();
   ArrayRef<int64_t> shape = shapeOf(result);
-  if (shape.size() < batch->size() ||
-      shape.take_front(batch->size()) != *batch)
+  if (shape.size() < batch->size() || shape.take_front(batch->size()) != *batch)
     return op->emitOpError()
            << "result shape " << formatShape(shape)
            << " must start with the key batch shape " << formatShape(*batch);
@@ -449,14 +443,14 @@ LogicalResult VmapOp::verify() {
                          << " (member indices are i32), got " << size;
   if (getRandomness() != "different" && getRandomness() != "same")
     return emitOpError() << "randomness must be \"different\" or \"same\", "
-                            "got \"" << getRandomness() << "\"";
+                            "got \""
+                         << getRandomness() << "\"";
   if (getInAxes().size() != getArgs().size())
-    return emitOpError() << "has " << getInAxes().size()
-                         << " in_axes for " << getArgs().size()
-                         << " arguments";
+    return emitOpError() << "has " << getInAxes().size() << " in_axes for "
+                         << getArgs().size() << " arguments";
   if (getOutAxes().size() != getNumResults())
-    return emitOpError() << "has " << getOutAxes().size()
-                         << " out_axes for " << getNumResults() << " results";
+    return emitOpError() << "has " << getOutAxes().size() << " out_axes for "
+                         << getNumResults() << " results";
   for (auto [i, arg, axis] : llvm::enumerate(getArgs(), getInAxes())) {
     if (axis == -1)
       continue;
@@ -475,8 +469,8 @@ LogicalResult VmapOp::verify() {
     ArrayRef<int64_t> shape = shapeOf(result);
     if (axis < 0 || axis >= static_cast<int64_t>(shape.size()))
       return emitOpError() << "out_axes[" << j << "] = " << axis
-                           << " is out of range for result " << j
-                           << " of rank " << shape.size();
+                           << " is out of range for result " << j << " of rank "
+                           << shape.size();
     if (shape[axis] != size)
       return emitOpError() << "result " << j << " has size " << shape[axis]
                            << " along its batch axis " << axis
@@ -503,8 +497,8 @@ LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                          << " is not a function in this module";
   FunctionType type = callee.getFunctionType();
   if (type.getNumInputs() != getArgs().size())
-    return emitOpError() << "passes " << getArgs().size()
-                         << " arguments to @" << getCallee() << ", which takes "
+    return emitOpError() << "passes " << getArgs().size() << " arguments to @"
+                         << getCallee() << ", which takes "
                          << type.getNumInputs();
   if (type.getNumResults() != getNumResults())
     return emitOpError() << "has " << getNumResults() << " results but @"
@@ -522,16 +516,16 @@ LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     Type member = memberType(result.getType(), axis);
     if (member != expected)
       return emitOpError() << "result " << j << " holds " << member
-                           << " per member but @" << getCallee()
-                           << " returns " << expected;
+                           << " per member but @" << getCallee() << " returns "
+                           << expected;
   }
   return success();
 }
 
 LogicalResult ValueAndGradOp::verify() {
-  auto lossType = getNumResults() ? dyn_cast<RankedTensorType>(
-                                        getResult(0).getType())
-                                  : RankedTensorType();
+  auto lossType = getNumResults()
+                      ? dyn_cast<RankedTensorType>(getResult(0).getType())
+                      : RankedTensorType();
   if (!lossType || lossType.getRank() != 0 ||
       !(lossType.getElementType().isF32() || lossType.getElementType().isF64()))
     return emitOpError() << "first result must be the loss, a rank-0 f32 or "
@@ -544,8 +538,8 @@ LogicalResult ValueAndGradOp::verify() {
   for (auto [k, index] : llvm::enumerate(getWrt())) {
     if (index < 0 || index >= numArgs)
       return emitOpError() << "wrt[" << k << "] = " << index
-                           << " is not an argument index (there are "
-                           << numArgs << " arguments)";
+                           << " is not an argument index (there are " << numArgs
+                           << " arguments)";
     if (llvm::is_contained(getWrt().take_front(k), index))
       return emitOpError() << "wrt names argument " << index << " twice";
     Type argType = getArgs()[index].getType();
@@ -555,9 +549,8 @@ LogicalResult ValueAndGradOp::verify() {
                            << argType;
     if (getResult(1 + k).getType() != argType)
       return emitOpError() << "gradient " << k << " has type "
-                           << getResult(1 + k).getType()
-                           << " but argument " << index << " has type "
-                           << argType;
+                           << getResult(1 + k).getType() << " but argument "
+                           << index << " has type " << argType;
   }
   return success();
 }

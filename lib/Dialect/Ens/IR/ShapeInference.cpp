@@ -57,12 +57,10 @@ FailureOr<Shape> mlir::ens::inferTransposeShape(std::optional<Location> loc,
                                                 ArrayRef<int64_t> shape,
                                                 ArrayRef<int64_t> permutation) {
   if (permutation.size() != shape.size())
-    return emitOptionalError(loc, "permutation ", formatList(permutation),
-                             " has ", permutation.size(),
-                             " entries but the operand has rank ",
-                             shape.size());
-  if (failed(verifyDistinctDims(loc, "permutation", permutation,
-                                shape.size())))
+    return emitOptionalError(
+        loc, "permutation ", formatList(permutation), " has ",
+        permutation.size(), " entries but the operand has rank ", shape.size());
+  if (failed(verifyDistinctDims(loc, "permutation", permutation, shape.size())))
     return failure();
   Shape result;
   for (int64_t dim : permutation)
@@ -75,11 +73,14 @@ FailureOr<Shape> mlir::ens::inferTransposeShape(std::optional<Location> loc,
 static LogicalResult verifyOnePerDim(std::optional<Location> loc,
                                      StringRef names, size_t rank,
                                      ArrayRef<ArrayRef<int64_t>> lists) {
-  if (llvm::all_of(lists, [&](ArrayRef<int64_t> l) { return l.size() == rank; }))
+  if (llvm::all_of(lists,
+                   [&](ArrayRef<int64_t> l) { return l.size() == rank; }))
     return success();
   std::string sizes;
   for (auto [i, list] : llvm::enumerate(lists))
-    sizes += (i == 0 ? "" : i + 1 == lists.size() ? " and " : ", ") +
+    sizes += (i == 0                  ? ""
+              : i + 1 == lists.size() ? " and "
+                                      : ", ") +
              std::to_string(list.size());
   return emitOptionalError(loc, names,
                            " must have one entry per operand dimension (rank ",
@@ -103,8 +104,7 @@ FailureOr<Shape> mlir::ens::inferSliceShape(std::optional<Location> loc,
     if (start[d] < 0 || start[d] > limit[d] || limit[d] > shape[d])
       return emitOptionalError(loc, "dimension ", d, " of size ", shape[d],
                                " cannot be sliced from ", start[d], " to ",
-                               limit[d],
-                               " (need 0 <= start <= limit <= size)");
+                               limit[d], " (need 0 <= start <= limit <= size)");
     // ceil(extent / stride), written so that a huge stride cannot overflow.
     int64_t extent = limit[d] - start[d];
     result.push_back(extent == 0 ? 0 : (extent - 1) / stride[d] + 1);
@@ -153,9 +153,8 @@ FailureOr<Shape> mlir::ens::inferConcatShape(std::optional<Location> loc,
   Shape result = first;
   for (auto [i, input] : llvm::enumerate(inputs.drop_front())) {
     if (input.size() != first.size())
-      return emitOptionalError(loc, "input ", i + 1, " has rank ",
-                               input.size(), " but input 0 has rank ",
-                               first.size());
+      return emitOptionalError(loc, "input ", i + 1, " has rank ", input.size(),
+                               " but input 0 has rank ", first.size());
     for (size_t d = 0; d < first.size(); ++d) {
       if (static_cast<int64_t>(d) == dim)
         continue;
@@ -179,8 +178,7 @@ FailureOr<Shape> mlir::ens::inferTakeShape(std::optional<Location> loc,
   if (failed(verifyDimInRange(loc, "axis", axis, table.size())))
     return failure();
   if (table[axis] == 0)
-    return emitOptionalError(loc, "cannot take from axis ", axis,
-                             " of size 0");
+    return emitOptionalError(loc, "cannot take from axis ", axis, " of size 0");
   Shape result(table.begin(), table.begin() + axis);
   result.append(indices.begin(), indices.end());
   result.append(table.begin() + axis + 1, table.end());
@@ -264,8 +262,7 @@ FailureOr<Shape> mlir::ens::inferEinsumShape(std::optional<Location> loc,
   Shape result;
   for (char c : spec.out) {
     size_t i = spec.lhs.find(c);
-    result.push_back(i != std::string::npos ? lhs[i]
-                                            : rhs[spec.rhs.find(c)]);
+    result.push_back(i != std::string::npos ? lhs[i] : rhs[spec.rhs.find(c)]);
   }
   return result;
 }
@@ -276,17 +273,17 @@ FailureOr<Shape> mlir::ens::inferTensordotShape(std::optional<Location> loc,
                                                 ArrayRef<int64_t> lhsDims,
                                                 ArrayRef<int64_t> rhsDims) {
   if (lhsDims.size() != rhsDims.size())
-    return emitOptionalError(loc, "lhs_dims ", formatList(lhsDims), " and rhs_dims ",
-                             formatList(rhsDims),
+    return emitOptionalError(loc, "lhs_dims ", formatList(lhsDims),
+                             " and rhs_dims ", formatList(rhsDims),
                              " must have the same length");
   if (failed(verifyDistinctDims(loc, "lhs_dims", lhsDims, lhs.size())) ||
       failed(verifyDistinctDims(loc, "rhs_dims", rhsDims, rhs.size())))
     return failure();
   for (auto [l, r] : llvm::zip(lhsDims, rhsDims))
     if (lhs[l] != rhs[r])
-      return emitOptionalError(loc, "contracted lhs dimension ", l, " has size ",
-                               lhs[l], " but rhs dimension ", r, " has size ",
-                               rhs[r]);
+      return emitOptionalError(loc, "contracted lhs dimension ", l,
+                               " has size ", lhs[l], " but rhs dimension ", r,
+                               " has size ", rhs[r]);
   Shape result;
   for (auto [d, size] : llvm::enumerate(lhs))
     if (!llvm::is_contained(lhsDims, static_cast<int64_t>(d)))
@@ -301,8 +298,9 @@ FailureOr<Shape> mlir::ens::inferMatmulShape(std::optional<Location> loc,
                                              ArrayRef<int64_t> lhs,
                                              ArrayRef<int64_t> rhs) {
   if (lhs.empty() || rhs.empty())
-    return emitOptionalError(loc, "matmul operands must have rank at least 1, "
-                                  "got ranks ",
+    return emitOptionalError(loc,
+                             "matmul operands must have rank at least 1, "
+                             "got ranks ",
                              lhs.size(), " and ", rhs.size());
   Shape l(lhs.begin(), lhs.end()), r(rhs.begin(), rhs.end());
   bool lhsVector = l.size() == 1, rhsVector = r.size() == 1;
@@ -349,7 +347,9 @@ LogicalResult mlir::ens::verifyBroadcastInDim(std::optional<Location> loc,
   for (auto [i, d] : llvm::enumerate(dims))
     if (operand[i] != 1 && operand[i] != result[d])
       return emitOptionalError(loc, "operand dimension ", i, " of size ",
-                               operand[i], " cannot broadcast to result "
-                               "dimension ", d, " of size ", result[d]);
+                               operand[i],
+                               " cannot broadcast to result "
+                               "dimension ",
+                               d, " of size ", result[d]);
   return success();
 }

@@ -38,9 +38,9 @@ public:
   Value splat(Type type, double value) {
     auto tensorType = cast<RankedTensorType>(type);
     return b.create<ConstantOp>(
-        loc, DenseElementsAttr::get(
-                 tensorType, b.getFloatAttr(tensorType.getElementType(),
-                                            value)));
+        loc,
+        DenseElementsAttr::get(
+            tensorType, b.getFloatAttr(tensorType.getElementType(), value)));
   }
   Value zerosLike(Value value) { return splat(value.getType(), 0); }
   Value add(Value x, Value y) { return b.create<AddOp>(loc, x, y); }
@@ -89,8 +89,7 @@ public:
 };
 
 /// A rule: the operands' adjoints of `op` given its result's adjoint `g`.
-template <typename OpTy>
-using Rule = Grads (*)(OpTy op, Emitter &e, Value g);
+template <typename OpTy> using Rule = Grads (*)(OpTy op, Emitter &e, Value g);
 
 template <typename OpTy, Rule<OpTy> rule>
 struct VJP : AutodiffOpInterface::ExternalModel<VJP<OpTy, rule>, OpTy> {
@@ -136,8 +135,7 @@ Grads div(DivOp op, Emitter &e, Value g) {
 template <typename OpTy, CmpPredicate lhsWins>
 Grads choose(OpTy op, Emitter &e, Value g) {
   Value lhs = e.cmp(lhsWins, op.getLhs(), op.getRhs());
-  return SmallVector<Value>{e.where(lhs, g),
-                            e.select(lhs, e.zerosLike(g), g)};
+  return SmallVector<Value>{e.where(lhs, g), e.select(lhs, e.zerosLike(g), g)};
 }
 Grads pow(PowOp op, Emitter &e, Value g) {
   Value a = op.getLhs(), b = op.getRhs(), y = op.getResult();
@@ -311,9 +309,8 @@ Grads reduceMean(ReduceMeanOp op, Emitter &e, Value g) {
   double count = 1;
   for (int64_t d : op.getDims())
     count *= shapeOf(op.getOperand())[d];
-  return SmallVector<Value>{e.unreduce(e.scale(g, 1.0 / count),
-                                       op.getOperand().getType(),
-                                       op.getDims())};
+  return SmallVector<Value>{e.unreduce(
+      e.scale(g, 1.0 / count), op.getOperand().getType(), op.getDims())};
 }
 
 Grads reduceMax(ReduceMaxOp op, Emitter &e, Value g) {
@@ -329,8 +326,8 @@ Grads reduceMax(ReduceMaxOp op, Emitter &e, Value g) {
 Grads logsumexp(LogsumexpOp op, Emitter &e, Value g) {
   Value x = op.getOperand();
   Value y = e.unreduce(op.getResult(), x.getType(), op.getDims());
-  return SmallVector<Value>{e.mul(e.unreduce(g, x.getType(), op.getDims()),
-                                  e.exp(e.sub(x, y)))};
+  return SmallVector<Value>{
+      e.mul(e.unreduce(g, x.getType(), op.getDims()), e.exp(e.sub(x, y)))};
 }
 
 Grads softmax(SoftmaxOp op, Emitter &e, Value g) {
@@ -365,16 +362,15 @@ Value einsumAdjoint(Emitter &e, Value g, Value other, Type type,
       kept.push_back(c);
       keptDims.push_back(i);
     }
-  Value grad =
-      xIsLhs ? e.einsum(g, other, {out.str(), otherLabels.str(), kept})
-             : e.einsum(other, g, {otherLabels.str(), out.str(), kept});
+  Value grad = xIsLhs
+                   ? e.einsum(g, other, {out.str(), otherLabels.str(), kept})
+                   : e.einsum(other, g, {otherLabels.str(), out.str(), kept});
   if (kept.size() == labels.size())
     return grad;
   return e.b.create<BroadcastInDimOp>(e.loc, type, grad, keptDims);
 }
 
-template <typename OpTy>
-Grads contraction(OpTy op, Emitter &e, Value g) {
+template <typename OpTy> Grads contraction(OpTy op, Emitter &e, Value g) {
   FailureOr<EinsumForm> form = getEinsumForm(op);
   if (failed(form))
     return failure();

@@ -43,8 +43,8 @@ Value mlir::ens::moveBatchAxis(OpBuilder &builder, Location loc, Value value,
   return builder.create<TransposeOp>(loc, value, permutation);
 }
 
-Value mlir::ens::broadcastToBatch(OpBuilder &builder, Location loc,
-                                  Value value, int64_t axis, int64_t size) {
+Value mlir::ens::broadcastToBatch(OpBuilder &builder, Location loc, Value value,
+                                  int64_t axis, int64_t size) {
   int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
   SmallVector<int64_t> dims;
   for (int64_t d = 0; d < rank; ++d)
@@ -133,8 +133,8 @@ FunctionTransformer::createBatched(func::FuncOp callee,
         result.resultAxes.push_back(operand.axis);
       }
       builder.create<func::ReturnOp>(op.getLoc(), returned);
-      function.setFunctionType(builder.getFunctionType(
-          argTypes, ValueRange(returned).getTypes()));
+      function.setFunctionType(
+          builder.getFunctionType(argTypes, ValueRange(returned).getTypes()));
       break;
     }
 
@@ -174,8 +174,8 @@ FunctionTransformer::createBatched(func::FuncOp callee,
         axes.push_back(operand.axis);
         args.push_back(operand.value);
       }
-      FailureOr<BatchedFunction> callee = getOrCreateBatched(
-          target, axes, size, differentRandomness, call);
+      FailureOr<BatchedFunction> callee =
+          getOrCreateBatched(target, axes, size, differentRandomness, call);
       if (failed(callee))
         return failure();
       auto batchedCall =

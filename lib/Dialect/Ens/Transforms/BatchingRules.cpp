@@ -116,8 +116,8 @@ struct TransposeBatching
       batched.push_back(
           k == axis ? axis
                     : toBatchedDim(permutation[k < axis ? k : k - 1], axis));
-    auto result = builder.create<TransposeOp>(op->getLoc(), operands[0].value,
-                                              batched);
+    auto result =
+        builder.create<TransposeOp>(op->getLoc(), operands[0].value, batched);
     return single(result, axis);
   }
 };
@@ -148,8 +148,7 @@ struct ConcatBatching
     SmallVector<Value> aligned =
         alignOperands(builder, op->getLoc(), operands, axis, size);
     auto result = builder.create<ConcatOp>(
-        op->getLoc(), aligned,
-        toBatchedDim(cast<ConcatOp>(op).getDim(), axis));
+        op->getLoc(), aligned, toBatchedDim(cast<ConcatOp>(op).getDim(), axis));
     return single(result, axis);
   }
 };
@@ -192,8 +191,7 @@ RankedTensorType mergeDims(Type type, int64_t axis) {
 /// indices, is one take. When both are batched, each member's rows are
 /// gathered from its own table by flattening the member axis into the
 /// gathered axis and offsetting each member's (clamped) indices.
-struct TakeBatching
-    : BatchingOpInterface::ExternalModel<TakeBatching, TakeOp> {
+struct TakeBatching : BatchingOpInterface::ExternalModel<TakeBatching, TakeOp> {
   Batched batch(Operation *op, OpBuilder &builder,
                 ArrayRef<BatchedValue> operands, int64_t size) const {
     Location loc = op->getLoc();
@@ -268,8 +266,8 @@ struct ScatterAddBatching
         builder, loc,
         moveBatchAxis(builder, loc, indices.value, indices.axis, 0), rows,
         size);
-    Value flat = builder.create<ScatterAddOp>(
-        loc, mergeDims(resultType, axis), values, index, axis);
+    Value flat = builder.create<ScatterAddOp>(loc, mergeDims(resultType, axis),
+                                              values, index, axis);
     return single(builder.create<ReshapeOp>(loc, resultType, flat), axis);
   }
 };
@@ -301,8 +299,7 @@ struct LeadingBatching
                 ArrayRef<BatchedValue> operands, int64_t size) const {
     SmallVector<Value> aligned =
         alignOperands(builder, op->getLoc(), operands, 0, size);
-    return single(cloneBatched(builder, op, aligned, 0, size)->getResult(0),
-                  0);
+    return single(cloneBatched(builder, op, aligned, 0, size)->getResult(0), 0);
   }
 };
 
@@ -329,8 +326,7 @@ struct ReduceBatching
       dims.push_back(toBatchedDim(d, axis));
       reducedBefore += d < axis;
     }
-    auto result =
-        builder.create<OpTy>(op->getLoc(), operands[0].value, dims);
+    auto result = builder.create<OpTy>(op->getLoc(), operands[0].value, dims);
     return single(result, axis - reducedBefore);
   }
 };
@@ -341,9 +337,9 @@ struct SoftmaxBatching
   Batched batch(Operation *op, OpBuilder &builder,
                 ArrayRef<BatchedValue> operands, int64_t size) const {
     int64_t axis = operands[0].axis;
-    auto result = builder.create<OpTy>(
-        op->getLoc(), operands[0].value,
-        toBatchedDim(cast<OpTy>(op).getDim(), axis));
+    auto result =
+        builder.create<OpTy>(op->getLoc(), operands[0].value,
+                             toBatchedDim(cast<OpTy>(op).getDim(), axis));
     return single(result, axis);
   }
 };
@@ -406,8 +402,7 @@ struct ContractionBatching
   }
 };
 
-template <typename... OpTys>
-void attachElementwise(MLIRContext *context) {
+template <typename... OpTys> void attachElementwise(MLIRContext *context) {
   (OpTys::template attachInterface<ElementwiseBatching<OpTys>>(*context), ...);
 }
 
@@ -416,9 +411,8 @@ void attachElementwise(MLIRContext *context) {
 void mlir::ens::registerBatchingRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, EnsDialect *) {
     attachElementwise<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, NegOp,
-                      ExpOp, LogOp, TanhOp, SigmoidOp, ReluOp, SqrtOp,
-                      RsqrtOp, AbsOp, SquareOp, CmpOp, SelectOp, ConvertOp>(
-        context);
+                      ExpOp, LogOp, TanhOp, SigmoidOp, ReluOp, SqrtOp, RsqrtOp,
+                      AbsOp, SquareOp, CmpOp, SelectOp, ConvertOp>(context);
     BroadcastInDimOp::attachInterface<BroadcastInDimBatching>(*context);
     ReshapeOp::attachInterface<LeadingBatching<ReshapeOp>>(*context);
     TransposeOp::attachInterface<TransposeBatching>(*context);

@@ -22,7 +22,6 @@
 using namespace mlir;
 using namespace mlir::ens;
 
-
 /// Calls are inlined into the forward pass, so a call tree that branches at
 /// every level grows exponentially; stop beyond this many ops.
 static constexpr size_t kMaxTapeOps = size_t(1) << 20;
@@ -111,8 +110,8 @@ FunctionTransformer::createGradient(func::FuncOp callee,
       if (!grad || !isFloatTensor(operand))
         continue;
       Value &adjoint = adjoints[operand];
-      adjoint = adjoint ? builder.create<AddOp>(op->getLoc(), adjoint, grad)
-                        : grad;
+      adjoint =
+          adjoint ? builder.create<AddOp>(op->getLoc(), adjoint, grad) : grad;
     }
   }
 

@@ -43,10 +43,10 @@ func::FuncOp FunctionTransformer::createFunction(func::FuncOp anchor,
 FailureOr<BatchedFunction> FunctionTransformer::getOrCreateBatched(
     func::FuncOp callee, ArrayRef<int64_t> argAxes, int64_t size,
     bool differentRandomness, Operation *user) {
-  auto key = std::make_tuple(callee.getOperation(),
-                             std::vector<int64_t>(argAxes.begin(),
-                                                  argAxes.end()),
-                             size, differentRandomness);
+  auto key =
+      std::make_tuple(callee.getOperation(),
+                      std::vector<int64_t>(argAxes.begin(), argAxes.end()),
+                      size, differentRandomness);
   if (auto it = batched.find(key); it != batched.end())
     return it->second;
   if (failed(enter(callee, user)))
@@ -59,10 +59,8 @@ FailureOr<BatchedFunction> FunctionTransformer::getOrCreateBatched(
   return result;
 }
 
-FailureOr<func::FuncOp>
-FunctionTransformer::getOrCreateGradient(func::FuncOp callee,
-                                         ArrayRef<int64_t> wrt,
-                                         Operation *user) {
+FailureOr<func::FuncOp> FunctionTransformer::getOrCreateGradient(
+    func::FuncOp callee, ArrayRef<int64_t> wrt, Operation *user) {
   auto key = std::make_tuple(callee.getOperation(),
                              std::vector<int64_t>(wrt.begin(), wrt.end()));
   if (auto it = gradients.find(key); it != gradients.end())
@@ -96,8 +94,7 @@ LogicalResult FunctionTransformer::lowerEach(func::FuncOp function,
 }
 
 LogicalResult FunctionTransformer::lowerVmaps(func::FuncOp function) {
-  return lowerEach<VmapOp>(function,
-                           [&](VmapOp op) { return lowerVmap(op); });
+  return lowerEach<VmapOp>(function, [&](VmapOp op) { return lowerVmap(op); });
 }
 
 LogicalResult FunctionTransformer::lowerValueAndGrads(func::FuncOp function) {
@@ -121,8 +118,8 @@ void FunctionTransformer::eraseUnusedFunctions() {
         continue;
       }
       for (auto it = batched.begin(); it != batched.end();)
-        it = it->second.function == function ? batched.erase(it)
-                                             : std::next(it);
+        it =
+            it->second.function == function ? batched.erase(it) : std::next(it);
       for (auto it = gradients.begin(); it != gradients.end();)
         it = it->second == function ? gradients.erase(it) : std::next(it);
       symbols.erase(function);

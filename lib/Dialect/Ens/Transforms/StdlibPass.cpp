@@ -37,8 +37,9 @@ static FailureOr<RankedTensorType> getBoundType(func::FuncOp decl,
                                                 StringRef source) {
   StringRef marker = "ens.stdlib.bind = \"";
   size_t at = source.find(marker);
-  StringRef bind = source.drop_front(at + marker.size()).take_until(
-      [](char c) { return c == '"'; });
+  StringRef bind = source.drop_front(at + marker.size()).take_until([](char c) {
+    return c == '"';
+  });
   unsigned index = 0;
   Type type;
   if (bind.consume_front("arg") && !bind.getAsInteger(10, index) &&
@@ -80,9 +81,9 @@ static LogicalResult instantiate(func::FuncOp decl, StringRef name) {
     auto names = llvm::to_vector(getTemplates().keys());
     llvm::sort(names);
     std::string known = llvm::join(names, ", ");
-    return decl.emitOpError() << "names '" << name
-                              << "', which is not in the standard library ("
-                              << known << ")";
+    return decl.emitOpError()
+           << "names '" << name << "', which is not in the standard library ("
+           << known << ")";
   }
   if (!decl.isExternal())
     return decl.emitOpError()
@@ -98,9 +99,8 @@ static LogicalResult instantiate(func::FuncOp decl, StringRef name) {
       errors += "\n  " + diag.str();
       return success();
     });
-    library = parseSourceString<ModuleOp>(aliasDefinitions(*type) +
-                                              it->second.str(),
-                                          decl.getContext());
+    library = parseSourceString<ModuleOp>(
+        aliasDefinitions(*type) + it->second.str(), decl.getContext());
   }
   auto definition =
       library ? library->lookupSymbol<func::FuncOp>(name) : func::FuncOp();
@@ -108,10 +108,9 @@ static LogicalResult instantiate(func::FuncOp decl, StringRef name) {
     return decl.emitOpError() << "cannot instantiate '" << name
                               << "' for !T = " << *type << ":" << errors;
   if (definition.getFunctionType() != decl.getFunctionType())
-    return decl.emitOpError()
-           << "has type " << decl.getFunctionType() << ", but '" << name
-           << "' for !T = " << *type << " has type "
-           << definition.getFunctionType();
+    return decl.emitOpError() << "has type " << decl.getFunctionType()
+                              << ", but '" << name << "' for !T = " << *type
+                              << " has type " << definition.getFunctionType();
   decl.getBody().takeBody(definition.getBody());
   decl->removeAttr("ens.stdlib");
   return success();

@@ -13,8 +13,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -41,8 +41,7 @@ LogicalResult verifyValueSizes(Operation *op);
 namespace OpTrait {
 /// Every operand's and result's size in bytes fits in 64 bits.
 template <typename ConcreteType>
-class SizedValues
-    : public mlir::OpTrait::TraitBase<ConcreteType, SizedValues> {
+class SizedValues : public mlir::OpTrait::TraitBase<ConcreteType, SizedValues> {
 public:
   static LogicalResult verifyTrait(Operation *op) {
     return verifyValueSizes(op);

@@ -37,8 +37,8 @@ struct EinsumSpec {
 
 /// Checks that `dim` indexes a tensor of rank `rank`; `what` names the
 /// attribute in the diagnostic.
-LogicalResult verifyDimInRange(std::optional<Location> loc, llvm::StringRef what,
-                               int64_t dim, int64_t rank);
+LogicalResult verifyDimInRange(std::optional<Location> loc,
+                               llvm::StringRef what, int64_t dim, int64_t rank);
 
 /// Checks that `dims` are distinct dimensions of a tensor of rank `rank`.
 LogicalResult verifyDistinctDims(std::optional<Location> loc,
@@ -92,7 +92,6 @@ LogicalResult verifyBroadcastInDim(std::optional<Location> loc,
                                    llvm::ArrayRef<int64_t> operand,
                                    llvm::ArrayRef<int64_t> result,
                                    llvm::ArrayRef<int64_t> dims);
-
 
 } // namespace mlir::ens
 

@@ -24,8 +24,8 @@ RankedTensorType insertBatchDim(Type type, int64_t axis, int64_t size);
 
 /// Moves the batch axis of `value` from `from` to `to` with a transpose,
 /// or returns `value` when they are equal.
-Value moveBatchAxis(OpBuilder &builder, Location loc, Value value,
-                    int64_t from, int64_t to);
+Value moveBatchAxis(OpBuilder &builder, Location loc, Value value, int64_t from,
+                    int64_t to);
 
 /// Gives a shared `value` a batch axis at `axis` with broadcast_in_dim.
 Value broadcastToBatch(OpBuilder &builder, Location loc, Value value,

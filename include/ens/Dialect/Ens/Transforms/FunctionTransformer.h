@@ -39,11 +39,9 @@ public:
   /// carries the batch at `argAxes[i]` (or is shared). With
   /// `differentRandomness`, each member's draws fold in its index. `user`
   /// is where diagnostics point.
-  FailureOr<BatchedFunction> getOrCreateBatched(func::FuncOp callee,
-                                                ArrayRef<int64_t> argAxes,
-                                                int64_t size,
-                                                bool differentRandomness,
-                                                Operation *user);
+  FailureOr<BatchedFunction>
+  getOrCreateBatched(func::FuncOp callee, ArrayRef<int64_t> argAxes,
+                     int64_t size, bool differentRandomness, Operation *user);
 
   /// The function returning `callee`'s loss (first result) and its gradients
   /// with respect to the arguments `wrt`.
