@@ -12,7 +12,8 @@ set -euo pipefail
 LLVM_VERSION=19
 LLVM_DEB_VERSION="1:19.1.7-3~deb12u1"
 # clang and its libFuzzer/sanitizer runtimes, for the ENS_SANITIZE and
-# ENS_FUZZ builds (scripts/sanitize.sh, scripts/fuzz.sh).
+# ENS_FUZZ builds (scripts/sanitize.sh, scripts/fuzz.sh); clang-format for
+# scripts/format.sh and the clang-format test.
 CLANG_VERSION=14
 CLANG_DEB_VERSION="1:14.0.6-12"
 
@@ -28,6 +29,7 @@ packages=(
   "libomp5-19=${LLVM_DEB_VERSION}"
   "clang-${CLANG_VERSION}=${CLANG_DEB_VERSION}"
   "libclang-rt-${CLANG_VERSION}-dev=${CLANG_DEB_VERSION}"
+  "clang-format-${CLANG_VERSION}=${CLANG_DEB_VERSION}"
   libopenblas0-pthread
   libzstd-dev
   zlib1g-dev
