@@ -280,6 +280,7 @@ ExecutableOptions getExecutableOptions() {
   options.cuda.dumpDirectory = cudaDump;
   options.cuda.checkWithNvrtc = true;
   options.cuda.useGraph = cudaGraph;
+  options.cuda.strategy = cudaStrategy;
   return options;
 }
 

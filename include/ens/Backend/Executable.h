@@ -67,6 +67,9 @@ struct ExecutableOptions {
     bool checkWithNvrtc = false;
     /// For Cuda: capture the launches into a CUDA graph and replay it.
     bool useGraph = false;
+    /// How kernels share out loops over members, by name
+    /// (cuda::getStrategyNames()); empty for the default.
+    std::string strategy;
   } cuda;
 };
 

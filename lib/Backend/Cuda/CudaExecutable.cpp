@@ -9,6 +9,7 @@
 #include "ens/Backend/Cuda/Codegen.h"
 #include "ens/Backend/Cuda/DeviceRuntime.h"
 #include "ens/Backend/Cuda/Emulator.h"
+#include "ens/Backend/Cuda/KernelConfig.h"
 #include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/Backend/Executable.h"
 
@@ -80,8 +81,16 @@ mlir::ens::compileCudaExecutable(ModuleOp module, StringRef entry,
   if (target == Target::Cuda)
     if (llvm::Error failure = cuda::loadCudaDriver())
       return std::move(failure);
+  std::optional<cuda::Strategy> strategy = cuda::Strategy::MemberPerBlock;
+  if (!options.cuda.strategy.empty())
+    strategy = cuda::symbolizeStrategy(options.cuda.strategy);
+  if (!strategy)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "unknown CUDA strategy '" + options.cuda.strategy +
+            "' (known: " + cuda::getStrategyNames() + ")");
   llvm::Expected<cuda::CudaProgram> program =
-      cuda::generateCuda(module, entry, options.maxBufferBytes);
+      cuda::generateCuda(module, entry, options.maxBufferBytes, *strategy);
   if (!program)
     return program.takeError();
   if (llvm::Error error = dumpAndCheck(*program, entry, target, options.cuda))

@@ -226,4 +226,21 @@ TEST(TargetTest, UnknownFunctionIsAnError) {
   }
 }
 
+TEST(TargetTest, CudaStrategyIsChosenByName) {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module = parseIdentity(context);
+  ASSERT_TRUE(module);
+  ExecutableOptions options;
+  options.cuda.strategy = "member-per-warp";
+  llvm::Expected<std::unique_ptr<Executable>> unknown =
+      compileExecutable(*module, "f", Target::CudaEmu, options);
+  EXPECT_EQ(messageOf(unknown.takeError()),
+            "unknown CUDA strategy 'member-per-warp' (known: "
+            "member-per-block)");
+  options.cuda.strategy = "member-per-block";
+  llvm::Expected<std::unique_ptr<Executable>> known =
+      compileExecutable(*module, "f", Target::CudaEmu, options);
+  EXPECT_TRUE(static_cast<bool>(known)) << messageOf(known.takeError());
+}
+
 } // namespace
