@@ -5,6 +5,8 @@
 #include <cstring>
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cassert>
@@ -182,12 +184,22 @@ HostTensor HostTensor::loadFrom(DType dtype, llvm::ArrayRef<int64_t> shape,
 llvm::SmallVector<int64_t, 4>
 mlir::ens::getRowMajorStrides(llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<int64_t, 4> strides(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
+  // Only the strides of an empty shape can overflow (a zero dimension leaves
+  // the others unchecked); nothing reads them, so they saturate.
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d) {
+    int64_t stride;
+    strides[d] = llvm::MulOverflow(strides[d + 1], shape[d + 1], stride)
+                     ? std::numeric_limits<int64_t>::max()
+                     : stride;
+  }
   return strides;
 }
 
 int64_t mlir::ens::getNumElements(llvm::ArrayRef<int64_t> shape) {
+  // A zero anywhere makes the product 0, even where the dimensions before
+  // it would overflow: (2^40, 2^40, 0) is a valid, empty shape.
+  if (llvm::is_contained(shape, 0))
+    return 0;
   int64_t count = 1;
   for (int64_t size : shape)
     count *= size;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Support/Sizes.h"
+#include "ens/Support/HostTensor.h"
 
 #include "gtest/gtest.h"
 
@@ -74,6 +75,22 @@ TEST(SizesTest, LimitIsCheckedAndSettable) {
   ::setenv("ENS_MAX_BUFFER_BYTES", "not a number", 1);
   EXPECT_GT(getDefaultMaxBufferBytes(), 4096);
   ::unsetenv("ENS_MAX_BUFFER_BYTES");
+}
+
+// Found by the npy fuzz target: dimensions whose product overflows 64 bits
+// before a zero dimension makes the shape empty. Under UBSan the old
+// left-to-right product was a signed overflow.
+TEST(SizesTest, EmptyShapeWithHugeDimensions) {
+  const int64_t huge = int64_t(1) << 40;
+  EXPECT_EQ(*getCheckedNumElements({huge, huge, 0, 3}, "x"), 0);
+  EXPECT_EQ(getNumElements({huge, huge, 0, 3}), 0);
+  EXPECT_EQ(getNumElements({0, huge, huge, huge}), 0);
+  llvm::SmallVector<int64_t, 4> strides =
+      getRowMajorStrides({0, huge, huge, huge});
+  EXPECT_EQ(strides[3], 1);
+  EXPECT_EQ(strides[2], huge);
+  EXPECT_EQ(strides[1], std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(getRowMajorStrides({2, 3, 4})[0], 12);
 }
 
 } // namespace
