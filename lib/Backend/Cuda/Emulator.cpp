@@ -103,18 +103,24 @@ static void fiberMain() {
   running->done = true;
   _longjmp(scheduler, 1);
 }
+/// The fibers of the running block and their stacks, reused by the blocks
+/// of a launch.
+static thread_local std::vector<Fiber> fibers;
+static thread_local std::vector<std::vector<char>> stacks;
+/// Frees the fibers, their stacks and the shuffle slots when a launch is
+/// over: every emulated program is a shared object of its own, with its
+/// own copy of them, so a process that loads many programs would otherwise
+/// keep about 65 KiB a thread for each.
+static void releaseBlockState() {
+  std::vector<Fiber>().swap(fibers);
+  std::vector<std::vector<char>>().swap(stacks);
+  std::vector<unsigned long long>().swap(shuffleSlots);
+}
 /// Runs `body` on every thread of the block `blockIdx`, as fibers: each
 /// runs until it reaches a barrier or ends, then the next one; a round
 /// ends with every live thread at the same barrier.
-/// The fibers' stacks, reused by the blocks of a launch.
-static thread_local std::vector<std::vector<char>> stacks;
-/// Frees the stacks when a launch is over: every emulated program is a
-/// shared object of its own, with its own copy of them, so a process that
-/// loads many programs would otherwise keep 64 KiB a thread for each.
-static void releaseStacks() { std::vector<std::vector<char>>().swap(stacks); }
 static void runBlock(const std::function<void()> &body) {
   constexpr size_t kStack = 64 * 1024;
-  static thread_local std::vector<Fiber> fibers;
   unsigned threads = blockDim.x * blockDim.y * blockDim.z;
   fibers.assign(threads, Fiber());
   stacks.resize(threads);
@@ -211,7 +217,7 @@ static std::string getShim(const LaunchPlan &plan) {
     }
     os << "  }\n";
     if (kernel.usesBarriers)
-      os << "  ens_emu::releaseStacks();\n";
+      os << "  ens_emu::releaseBlockState();\n";
     os << "}\n";
   }
   return text;
