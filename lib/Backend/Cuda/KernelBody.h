@@ -65,6 +65,8 @@ public:
   /// Names `value` with the C++ expression `name`.
   void bind(Value value, std::string name) { names[value] = std::move(name); }
   bool isBound(Value value) const { return names.count(value); }
+  /// Forgets the name of `value`, which a later point names anew.
+  void unbind(Value value) { names.erase(value); }
 
   /// The expression for `value`.
   std::string get(Value value) { return names.lookup(value); }

@@ -16,12 +16,15 @@ using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 
 /// Every strategy, in the order of their names in messages.
-static constexpr Strategy kStrategies[] = {Strategy::MemberPerBlock};
+static constexpr Strategy kStrategies[] = {Strategy::MemberPerBlock,
+                                           Strategy::Tiled};
 
 StringRef cuda::stringifyStrategy(Strategy strategy) {
   switch (strategy) {
   case Strategy::MemberPerBlock:
     return "member-per-block";
+  case Strategy::Tiled:
+    return "tiled";
   }
   llvm_unreachable("unknown strategy");
 }
@@ -56,8 +59,13 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
   std::string text;
   llvm::raw_string_ostream os(text);
   for (const KernelConfig &config : program.configs) {
-    os << "kernel " << program.plan.kernels[config.kernel].name << ": "
-       << stringifyStrategy(config.strategy) << ", " << config.members
+    bool tiled = config.strategy == Strategy::Tiled;
+    // A tiled loop has a kernel per phase, which its phases name.
+    if (tiled)
+      os << "loop";
+    else
+      os << "kernel " << program.plan.kernels[config.kernel].name;
+    os << ": " << stringifyStrategy(config.strategy) << ", " << config.members
        << " members, " << config.threadsPerBlock << " threads, "
        << config.sharedBytes << " bytes of shared memory\n";
     for (auto [i, temporary] : llvm::enumerate(config.temporaries)) {
@@ -76,9 +84,17 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       os << "\n";
     }
     for (auto [i, phase] : llvm::enumerate(config.phases)) {
-      os << "  phase " << i << ": " << getPhaseKindName(phase.kind);
+      os << "  phase " << i << ": ";
+      if (tiled)
+        os << "kernel " << program.plan.kernels[phase.kernel].name << ", "
+           << phase.blocksPerMember << " blocks per member, ";
+      os << getPhaseKindName(phase.kind);
       if (phase.kind == PhaseKind::BlockReduction)
         os << " (" << phase.combiner << ")";
+      if (!phase.tile.empty())
+        os << " in " << phase.tile.sizes[0] << "x" << phase.tile.sizes[1]
+           << " tiles of d" << phase.tile.loops[0] << ", d"
+           << phase.tile.loops[1];
       if (phase.fusedEpilogue)
         os << " with fused epilogue";
       os << "; " << phase.sourceOps << "\n";

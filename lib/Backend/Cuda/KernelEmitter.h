@@ -21,6 +21,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <optional>
+
 namespace mlir::ens::cuda {
 
 class GenericWriter;
@@ -81,15 +83,31 @@ private:
   /// outside (with the values of fills folded into it).
   llvm::Error beginBody(BodyEmitter &body, linalg::GenericOp generic,
                         unsigned indent);
+  /// Starts the points of `writer`'s op: names the scalars it and
+  /// `epilogue` use from outside, and writes the work that is the same at
+  /// every point of both; `after` becomes the epilogue's writer.
+  llvm::Error beginPoints(KernelBuilder &kernel, GenericWriter &writer,
+                          std::optional<GenericWriter> &after,
+                          linalg::GenericOp epilogue, unsigned indent);
   /// Writes a loop over the parallel points of `generic` from `first` by
   /// `step`, each thread computing whole output elements, and `epilogue`
   /// on the accumulators of each.
   llvm::Error emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
                          StringRef first, StringRef step, unsigned indent,
                          linalg::GenericOp epilogue = nullptr);
+  /// Writes a loop over the register tiles of `generic` from `first` by
+  /// `step`: each thread computes the points of a tile together, loading
+  /// each operand element once per reduction step for all the points that
+  /// read it, and applies `epilogue` to each point's accumulators.
+  llvm::Error emitTiledPoints(KernelBuilder &kernel, linalg::GenericOp generic,
+                              const TileConfig &tile, StringRef first,
+                              StringRef step, unsigned indent,
+                              linalg::GenericOp epilogue = nullptr);
   /// Writes the epilogue that `after` writes at the end of the contraction
-  /// that `writer` writes the point loop of, starting from its accumulator.
+  /// that `writer` writes the point loop of, starting from its accumulator
+  /// `accumulator` at the point whose loop variables are `dims`.
   llvm::Error emitEpilogue(GenericWriter &writer, GenericWriter &after,
+                           ArrayRef<std::string> dims, StringRef accumulator,
                            unsigned indent);
   /// Writes a loop over the output elements of `generic` from `first` by
   /// `step`, for each of which the block's threads share the steps.
@@ -98,7 +116,14 @@ private:
                                  StringRef first, StringRef step,
                                  unsigned indent);
 
+  /// Writes the kernels of a loop over members as planMemberLoop plans
+  /// it: one kernel with the member-per-block strategy
+  /// (MemberKernelEmitter.cpp), a kernel per phase with the tiled one
+  /// (TiledKernelEmitter.cpp).
   llvm::Error emitForall(scf::ForallOp forall);
+  llvm::Error emitMemberPerBlock(scf::ForallOp forall,
+                                 const MemberLoopPlan &plan);
+  llvm::Error emitTiledLoop(MemberLoopPlan &plan);
   /// Writes the copies of the operands of `generic` that `phase` stages
   /// into shared memory, and points the kernel's accesses at the copies;
   /// returns the accesses they replaced.

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -116,6 +117,7 @@ public:
           }))
         continue;
       invariant.insert(generic.getMatchingBlockArgument(input));
+      invariantInputs.insert(input);
       if (llvm::Error failure = loadInput(*input, origin, indent))
         return failure;
     }
@@ -140,6 +142,14 @@ public:
     return llvm::Error::success();
   }
 
+  /// Forgets the values of the inputs read at each point, so that the next
+  /// point reads its own.
+  void forgetInputs() {
+    for (OpOperand *input : generic.getDpsInputOperands())
+      if (!invariantInputs.contains(input))
+        body.unbind(generic.getMatchingBlockArgument(input));
+  }
+
   /// Emits the body's ops but `skip` and those hoisted.
   llvm::Error emitOps(unsigned indent, Operation *skip = nullptr) {
     for (Operation &op : generic.getBody()->without_terminator())
@@ -156,8 +166,9 @@ public:
   StringRef prefix;
   SmallVector<unsigned> parallel, reduction;
   SmallVector<std::string> dims;
-  /// The body's ops written before the loops.
+  /// The body's ops written before the loops, and the inputs read there.
   DenseSet<Operation *> hoisted;
+  DenseSet<OpOperand *> invariantInputs;
 
 private:
   /// Reads `input` where the loop variables are `at`, if the body uses it
@@ -203,27 +214,36 @@ llvm::Error KernelEmitter::beginBody(BodyEmitter &body,
   return emitCaptured(generic, body, indent, fills.getValues(generic));
 }
 
+llvm::Error KernelEmitter::beginPoints(KernelBuilder &kernel,
+                                       GenericWriter &writer,
+                                       std::optional<GenericWriter> &after,
+                                       linalg::GenericOp epilogue,
+                                       unsigned indent) {
+  if (llvm::Error failure = beginBody(writer.body, writer.generic, indent))
+    return failure;
+  if (epilogue)
+    if (llvm::Error failure = emitCaptured(epilogue, writer.body, indent))
+      return failure;
+  if (llvm::Error failure = writer.hoistInvariants(indent))
+    return failure;
+  if (!epilogue)
+    return llvm::Error::success();
+  after.emplace(epilogue, kernel, writer.body, "e");
+  return after->hoistInvariants(indent,
+                                getResultRead(writer.generic, epilogue));
+}
+
 llvm::Error KernelEmitter::emitPoints(KernelBuilder &kernel,
                                       linalg::GenericOp generic,
                                       StringRef first, StringRef step,
                                       unsigned indent,
                                       linalg::GenericOp epilogue) {
   BodyEmitter body(kernel.body, kernel.accesses);
-  if (llvm::Error failure = beginBody(body, generic, indent))
-    return failure;
-  if (epilogue)
-    if (llvm::Error failure = emitCaptured(epilogue, body, indent))
-      return failure;
   GenericWriter writer(generic, kernel, body);
-  if (llvm::Error failure = writer.hoistInvariants(indent))
-    return failure;
   std::optional<GenericWriter> after;
-  if (epilogue) {
-    after.emplace(epilogue, kernel, body, "e");
-    if (llvm::Error failure =
-            after->hoistInvariants(indent, getResultRead(generic, epilogue)))
-      return failure;
-  }
+  if (llvm::Error failure =
+          beginPoints(kernel, writer, after, epilogue, indent))
+    return failure;
   llvm::raw_string_ostream &os = writer.os;
   ArrayRef<unsigned> reduction = writer.reduction;
   // Each thread computes the output elements of its parallel points in
@@ -279,7 +299,8 @@ llvm::Error KernelEmitter::emitPoints(KernelBuilder &kernel,
   for (; bodyIndent > indent; bodyIndent -= 2)
     os.indent(bodyIndent - 2) << "}\n";
   if (epilogue) {
-    if (llvm::Error failure = emitEpilogue(writer, *after, indent))
+    if (llvm::Error failure =
+            emitEpilogue(writer, *after, writer.dims, "acc0", indent))
       return failure;
   } else {
     for (auto [i, element] : llvm::enumerate(outputs))
@@ -290,8 +311,172 @@ llvm::Error KernelEmitter::emitPoints(KernelBuilder &kernel,
   return llvm::Error::success();
 }
 
+llvm::Error KernelEmitter::emitTiledPoints(KernelBuilder &kernel,
+                                           linalg::GenericOp generic,
+                                           const TileConfig &tile,
+                                           StringRef first, StringRef step,
+                                           unsigned indent,
+                                           linalg::GenericOp epilogue) {
+  BodyEmitter body(kernel.body, kernel.accesses);
+  GenericWriter writer(generic, kernel, body);
+  std::optional<GenericWriter> after;
+  if (llvm::Error failure =
+          beginPoints(kernel, writer, after, epilogue, indent))
+    return failure;
+  llvm::raw_string_ostream &os = writer.os;
+  // Tile t of a loop of range R in tiles of S points holds the points
+  // t + s * ceil(R / S), s < S: the threads of a warp, on neighbouring
+  // tiles, read and write neighbouring elements at each s. Points past R
+  // (when S does not divide R) compute point R - 1 again and store nothing.
+  unsigned loops[2] = {tile.loops[0], tile.loops[1]};
+  int64_t sizes[2] = {tile.sizes[0], tile.sizes[1]};
+  int64_t ranges[2], tiles[2];
+  for (int k = 0; k < 2; ++k) {
+    ranges[k] = writer.ranges[loops[k]];
+    tiles[k] = llvm::divideCeil(ranges[k], sizes[k]);
+    writer.ranges[loops[k]] = tiles[k];
+  }
+  os.indent(indent) << "for (long long p = " << first << "; p < "
+                    << writer.count(writer.parallel) << "LL; p += " << step
+                    << ") {\n";
+  indent += 2;
+  writer.declareLoops(writer.parallel, "p", indent);
+  // The loop variables of each point, and whether it is inside the op.
+  SmallVector<std::string> points[2], inside[2];
+  for (int k = 0; k < 2; ++k) {
+    writer.ranges[loops[k]] = ranges[k];
+    const std::string &t = writer.dims[loops[k]];
+    for (int64_t s = 0; s < sizes[k]; ++s) {
+      std::string name = t + "_" + std::to_string(s);
+      std::string at = t + " + " + std::to_string(s * tiles[k]) + "LL";
+      // Whether every tile's point s is inside the op.
+      bool exact = (s + 1) * tiles[k] <= ranges[k];
+      os.indent(indent) << "long long " << name << " = ";
+      if (exact)
+        os << at << ";\n";
+      else
+        os << "(" << at << " < " << ranges[k] << "LL ? " << at << " : "
+           << ranges[k] - 1 << "LL);\n";
+      points[k].push_back(name);
+      inside[k].push_back(exact ? "" : at + " < " + std::to_string(ranges[k]));
+    }
+  }
+  auto dimsAt = [&](int64_t i, int64_t j) {
+    SmallVector<std::string> dims = writer.dims;
+    dims[loops[0]] = points[0][i];
+    dims[loops[1]] = points[1][j];
+    return dims;
+  };
+  auto suffix = [](int64_t i, int64_t j) {
+    return "_" + std::to_string(i) + "_" + std::to_string(j);
+  };
+  // The accumulators of every point, from the filled value or the output.
+  auto inits = generic.getDpsInitsMutable();
+  for (int64_t i = 0; i < sizes[0]; ++i)
+    for (int64_t j = 0; j < sizes[1]; ++j)
+      for (auto [o, init] : llvm::enumerate(inits)) {
+        BlockArgument arg = generic.getMatchingBlockArgument(&init);
+        os.indent(indent) << *getCType(arg.getType()) << " acc" << o
+                          << suffix(i, j);
+        if (Value fill = fills.filledWith.lookup(&init)) {
+          os << " = " << body.get(fill);
+        } else if (!arg.use_empty()) {
+          llvm::Expected<std::string> element =
+              writer.elementAt(init, dimsAt(i, j));
+          if (!element)
+            return element.takeError();
+          os << " = " << *element;
+        }
+        os << ";\n";
+      }
+  unsigned bodyIndent = indent;
+  for (unsigned d : writer.reduction) {
+    os.indent(bodyIndent) << "for (long long " << writer.dims[d] << " = 0; "
+                          << writer.dims[d] << " < " << writer.ranges[d]
+                          << "LL; ++" << writer.dims[d] << ") {\n";
+    bodyIndent += 2;
+  }
+  // Each input's elements of this step, once per row, column or point of
+  // the tile that reads a different one.
+  struct Loaded {
+    OpOperand *input;
+    bool rows, cols;
+  };
+  SmallVector<Loaded> loaded;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    BlockArgument arg = generic.getMatchingBlockArgument(input);
+    if (arg.use_empty() || writer.invariantInputs.contains(input))
+      continue;
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    Loaded load{input, map.isFunctionOfDim(loops[0]),
+                map.isFunctionOfDim(loops[1])};
+    for (int64_t i = 0; i < (load.rows ? sizes[0] : 1); ++i)
+      for (int64_t j = 0; j < (load.cols ? sizes[1] : 1); ++j) {
+        llvm::Expected<std::string> element =
+            writer.elementAt(*input, dimsAt(i, j));
+        if (!element)
+          return element.takeError();
+        os.indent(bodyIndent)
+            << *getCType(arg.getType()) << " in" << input->getOperandNumber()
+            << suffix(i, j) << " = " << *element << ";\n";
+      }
+    loaded.push_back(load);
+  }
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  for (int64_t i = 0; i < sizes[0]; ++i)
+    for (int64_t j = 0; j < sizes[1]; ++j) {
+      for (const Loaded &load : loaded)
+        body.bind(generic.getMatchingBlockArgument(load.input),
+                  "in" + std::to_string(load.input->getOperandNumber()) +
+                      suffix(load.rows ? i : 0, load.cols ? j : 0));
+      for (auto [o, init] : llvm::enumerate(inits))
+        body.bind(generic.getMatchingBlockArgument(&init),
+                  "acc" + std::to_string(o) + suffix(i, j));
+      if (llvm::Error failure = writer.emitOps(bodyIndent))
+        return failure;
+      for (auto [o, value] : llvm::enumerate(yield.getValues()))
+        os.indent(bodyIndent)
+            << "acc" << o << suffix(i, j) << " = " << body.get(value) << ";\n";
+    }
+  for (; bodyIndent > indent; bodyIndent -= 2)
+    os.indent(bodyIndent - 2) << "}\n";
+  // Each point inside the op stores its outputs, or its epilogue's.
+  for (int64_t i = 0; i < sizes[0]; ++i)
+    for (int64_t j = 0; j < sizes[1]; ++j) {
+      SmallVector<std::string> guards;
+      for (const std::string &guard : {inside[0][i], inside[1][j]})
+        if (!guard.empty())
+          guards.push_back(guard);
+      os.indent(indent);
+      if (!guards.empty())
+        os << "if (" << llvm::join(guards, " && ") << ") ";
+      os << "{\n";
+      SmallVector<std::string> dims = dimsAt(i, j);
+      if (epilogue) {
+        after->forgetInputs();
+        if (llvm::Error failure = emitEpilogue(
+                writer, *after, dims, "acc0" + suffix(i, j), indent + 2))
+          return failure;
+      } else {
+        for (auto [o, init] : llvm::enumerate(inits)) {
+          llvm::Expected<std::string> element = writer.elementAt(init, dims);
+          if (!element)
+            return element.takeError();
+          os.indent(indent + 2)
+              << *element << " = acc" << o << suffix(i, j) << ";\n";
+        }
+      }
+      os.indent(indent) << "}\n";
+    }
+  os.indent(indent - 2) << "}\n";
+  return llvm::Error::success();
+}
+
 llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
-                                        GenericWriter &after, unsigned indent) {
+                                        GenericWriter &after,
+                                        ArrayRef<std::string> dims,
+                                        StringRef accumulator,
+                                        unsigned indent) {
   linalg::GenericOp contraction = writer.generic;
   linalg::GenericOp epilogue = after.generic;
   llvm::raw_string_ostream &os = after.os;
@@ -304,9 +489,9 @@ llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
     os.indent(indent)
         << "long long " << after.dims[cast<AffineDimExpr>(expr).getPosition()]
         << " = "
-        << writer.dims[cast<AffineDimExpr>(written.getResult(k)).getPosition()]
+        << dims[cast<AffineDimExpr>(written.getResult(k)).getPosition()]
         << ";\n";
-  writer.body.bind(epilogue.getMatchingBlockArgument(read), "acc0");
+  writer.body.bind(epilogue.getMatchingBlockArgument(read), accumulator.str());
   for (OpOperand &init : epilogue.getDpsInitsMutable()) {
     BlockArgument arg = epilogue.getMatchingBlockArgument(&init);
     if (arg.use_empty())

@@ -1,12 +1,12 @@
 //===- MemberKernelEmitter.cpp - The kernel of a loop over members --------===//
 //
-// Writes the kernel of one loop over the members of an ensemble as its
-// KernelConfig says (planMemberLoop decides; this file only follows): with
-// the member-per-block strategy, block m computes member m, running the
-// phases of the loop body one after another, separated by __syncthreads();
-// the threads share out the points of each op. The member's temporaries
-// live where the config puts them (shared memory, a global slice per
-// member, or registers), and each op first copies the operands it stages
+// Writes the kernels of one loop over the members of an ensemble as its
+// KernelConfig says (planMemberLoop decides; this file only follows), and
+// with the member-per-block strategy its one kernel: block m computes member m,
+// running the phases of the loop body one after another, separated by
+// __syncthreads(); the threads share out the points of each op. The member's
+// temporaries live where the config puts them (shared memory, a global slice
+// per member, or registers), and each op first copies the operands it stages
 // into shared memory.
 //
 //===----------------------------------------------------------------------===//
@@ -64,19 +64,17 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
                      });
   if (!plan)
     return plan.takeError();
-  const KernelConfig &config = plan->config;
-  if (config.members == 0)
+  if (plan->config.members == 0)
     return llvm::Error::success();
   views.memberIndex = forall.getInductionVar(0);
   // Where the member's temporaries live.
-  SmallVector<std::pair<Value, int64_t>> sharedOffsets;
+  unsigned numShared = 0;
   for (auto [alloc, temporary] :
-       llvm::zip(plan->temporaries, config.temporaries)) {
+       llvm::zip(plan->temporaries, plan->config.temporaries)) {
     Value value = alloc.getResult();
     switch (temporary.space) {
     case MemorySpace::Shared:
-      views.sharedName[value] = "t" + std::to_string(sharedOffsets.size());
-      sharedOffsets.push_back({value, temporary.location});
+      views.sharedName[value] = "t" + std::to_string(numShared++);
       break;
     case MemorySpace::Global:
       views.bufferOf[value] = temporary.location;
@@ -91,7 +89,19 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
     if (phase.epilogue)
       views.inRegisters.insert(
           cast<linalg::GenericOp>(phase.op).getDpsInits()[0]);
+  llvm::Error emitted = plan->config.strategy == Strategy::Tiled
+                            ? emitTiledLoop(*plan)
+                            : emitMemberPerBlock(forall, *plan);
+  if (emitted)
+    return emitted;
+  program.configs.push_back(plan->config);
+  views.endMemberLoop();
+  return llvm::Error::success();
+}
 
+llvm::Error KernelEmitter::emitMemberPerBlock(scf::ForallOp forall,
+                                              const MemberLoopPlan &plan) {
+  const KernelConfig &config = plan.config;
   KernelBuilder kernel = beginKernel(forall, "members");
   kernel.info.usesBarriers = true;
   kernel.launch.grid = {static_cast<unsigned>(config.members), 1, 1};
@@ -102,13 +112,17 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
         "memory.\n";
   os << "  ENS_DYNAMIC_SHARED(ens_shared);\n";
   os << "  long long m = blockIdx.x;\n";
-  for (auto [value, offset] : sharedOffsets) {
+  for (auto [alloc, temporary] :
+       llvm::zip(plan.temporaries, config.temporaries)) {
+    if (temporary.space != MemorySpace::Shared)
+      continue;
+    Value value = memref::AllocOp(alloc).getResult();
     std::string cType =
         *getCType(cast<MemRefType>(value.getType()).getElementType());
     os << "  " << cType << " *" << views.sharedName[value] << " = (" << cType
-       << " *)(ens_shared + " << offset << ");\n";
+       << " *)(ens_shared + " << temporary.location << ");\n";
   }
-  for (auto [i, phase, ir] : llvm::enumerate(config.phases, plan->phases)) {
+  for (auto [i, phase, ir] : llvm::enumerate(config.phases, plan.phases)) {
     if (i)
       os << "  __syncthreads();\n";
     if (llvm::Error failure = bindMemrefs(kernel, ir.op))
@@ -142,7 +156,5 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
     os << "  }\n";
   }
   finishKernel(kernel);
-  program.configs.push_back(config);
-  views.endMemberLoop();
   return llvm::Error::success();
 }

@@ -36,6 +36,10 @@ static constexpr int64_t kMinStagedReuse = 4;
 /// ... if they take at most this many bytes.
 static constexpr int64_t kMaxStagedBytes = 16 * 1024;
 
+/// Points per thread along each of a register tile's two loops: a 4x4 tile
+/// loads 8 operand elements per reduction step for 16 multiply-adds.
+static constexpr int64_t kTileSize = 4;
+
 bool cuda::isScalarOp(Operation *op) {
   return op->getNumRegions() == 0 && isPure(op) &&
          llvm::none_of(op->getResultTypes(),
@@ -224,6 +228,60 @@ Operation *cuda::getBlockCombiner(linalg::GenericOp generic, bool ownBlocks) {
   return combiner;
 }
 
+TileConfig cuda::planTile(linalg::GenericOp generic) {
+  TileConfig tile;
+  if (generic.getNumReductionLoops() == 0)
+    return tile;
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
+  // Each thread keeps one accumulator per output and point, which must not
+  // change along the reduction.
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  for (AffineMap map : ArrayRef(maps).drop_front(generic.getNumDpsInputs()))
+    for (auto [d, iterator] : llvm::enumerate(iterators))
+      if (iterator == utils::IteratorType::reduction && map.isFunctionOfDim(d))
+        return tile;
+  // The columns: the loop of the output's innermost dimension, so that the
+  // threads of a warp write, and read the operands they index, side by
+  // side.
+  AffineMap output = maps.back();
+  if (output.getNumResults() < 2)
+    return tile;
+  auto innermost = dyn_cast<AffineDimExpr>(output.getResults().back());
+  if (!innermost)
+    return tile;
+  unsigned cols = innermost.getPosition();
+  // The rows: another parallel loop such that some operand the body reads
+  // follows the rows but not the columns, and another the columns but not
+  // the rows; the loaded elements of each then serve a whole row or column
+  // of the tile. The largest such loop wins.
+  std::optional<unsigned> rows;
+  for (auto [d, iterator] : llvm::enumerate(iterators)) {
+    if (d == cols || iterator != utils::IteratorType::parallel || ranges[d] < 2)
+      continue;
+    bool alongRows = false, alongCols = false;
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      if (generic.getMatchingBlockArgument(input).use_empty())
+        continue;
+      AffineMap map = generic.getMatchingIndexingMap(input);
+      alongRows |= map.isFunctionOfDim(d) && !map.isFunctionOfDim(cols);
+      alongCols |= map.isFunctionOfDim(cols) && !map.isFunctionOfDim(d);
+    }
+    if (alongRows && alongCols && (!rows || ranges[d] > ranges[*rows]))
+      rows = d;
+  }
+  if (!rows || ranges[cols] < 2)
+    return tile;
+  tile.loops = {*rows, cols};
+  tile.sizes = {std::min(ranges[*rows], kTileSize),
+                std::min(ranges[cols], kTileSize)};
+  LLVM_DEBUG(llvm::dbgs() << "tile " << getSourceOps(generic.getOperation())
+                          << " in " << tile.sizes[0] << "x" << tile.sizes[1]
+                          << " points over d" << *rows << ", d" << cols
+                          << "\n");
+  return tile;
+}
+
 //===----------------------------------------------------------------------===//
 // Loops over members
 //===----------------------------------------------------------------------===//
@@ -275,6 +333,10 @@ private:
   /// memory, and that fit, into `staging`.
   void planStaging(linalg::GenericOp generic, PhaseConfig &phase,
                    StagingArea &staging) const;
+  /// With the tiled strategy, the blocks of each member that compute
+  /// `generic` as `phase` plans it.
+  int64_t getBlocksPerMember(linalg::GenericOp generic,
+                             const PhaseConfig &phase) const;
 
   scf::ForallOp forall;
   const FoldedFills &fills;
@@ -364,13 +426,21 @@ llvm::Error MemberLoopPlanner::placeTemporaries(
       range = {0, 0, 0};
       plan.config.temporaries[temporary].bytes = 0;
     }
-  SharedAllocation allocation = allocateSharedMemory(ranges);
+  // The tiled strategy's phases are kernels of their own: what one phase
+  // writes, the next reads from global memory.
+  bool inShared = plan.config.strategy == Strategy::MemberPerBlock;
+  SharedAllocation allocation;
+  if (inShared)
+    allocation = allocateSharedMemory(ranges);
+  else
+    allocation.offsets.assign(ranges.size(), std::nullopt);
   temporaryBytes = allocation.peak;
   for (auto [temporary, offset] : llvm::zip(inMemory, allocation.offsets)) {
     TemporaryConfig &config = plan.config.temporaries[temporary];
-    if (offset) {
+    if (offset || config.bytes == 0) {
+      // One that nothing uses takes no memory anywhere.
       config.space = MemorySpace::Shared;
-      config.location = *offset;
+      config.location = offset.value_or(0);
       continue;
     }
     // Global memory, one slice per member.
@@ -456,7 +526,13 @@ llvm::Error MemberLoopPlanner::planPhases() {
         phase.kind = PhaseKind::BlockReduction;
         phase.combiner = ir.combiner->getName().getStringRef().str();
       }
-      planStaging(generic, phase, staging);
+      if (plan.config.strategy == Strategy::MemberPerBlock) {
+        planStaging(generic, phase, staging);
+      } else {
+        if (!ir.combiner)
+          phase.tile = planTile(generic);
+        phase.blocksPerMember = getBlocksPerMember(generic, phase);
+      }
       plan.config.phases.push_back(std::move(phase));
       plan.phases.push_back(ir);
       continue;
@@ -465,6 +541,9 @@ llvm::Error MemberLoopPlanner::planPhases() {
       PhaseConfig phase;
       phase.sourceOps = getSourceOps(loop.getOperation());
       phase.kind = PhaseKind::Serial;
+      // With the tiled strategy, a block per member whose thread 0 runs the
+      // loop nest.
+      phase.blocksPerMember = 1;
       plan.config.phases.push_back(std::move(phase));
       plan.phases.push_back({loop, nullptr, nullptr});
       continue;
@@ -479,6 +558,26 @@ llvm::Error MemberLoopPlanner::planPhases() {
   }
   plan.config.sharedBytes = staging.getSharedBytes(temporaryBytes);
   return llvm::Error::success();
+}
+
+int64_t MemberLoopPlanner::getBlocksPerMember(linalg::GenericOp generic,
+                                              const PhaseConfig &phase) const {
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  for (auto [loop, size] : llvm::zip(phase.tile.loops, phase.tile.sizes))
+    ranges[loop] = llvm::divideCeil(ranges[loop], size);
+  int64_t points = 1;
+  for (auto [range, iterator] :
+       llvm::zip(ranges, generic.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel)
+      points *= range; // At most the elements of a checked output.
+  // A block reduction gives each output element a block; points a thread
+  // each (a tile of them, if the op has one).
+  int64_t blocks = phase.kind == PhaseKind::BlockReduction
+                       ? points
+                       : llvm::divideCeil(points, kBlockSize);
+  // Blocks beyond what a grid can launch loop over the rest; a phase with
+  // no points still launches a block per member, which does nothing.
+  return std::clamp<int64_t>(blocks, 1, INT32_MAX / plan.config.members);
 }
 
 llvm::Expected<MemberLoopPlan>
@@ -508,6 +607,7 @@ cuda::planMemberLoop(scf::ForallOp forall, Strategy strategy, unsigned kernel,
         return std::move(failure);
   switch (strategy) {
   case Strategy::MemberPerBlock:
+  case Strategy::Tiled:
     config.threadsPerBlock = kBlockSize;
     break;
   }

@@ -78,6 +78,13 @@ linalg::GenericOp getEpilogue(linalg::GenericOp op,
 /// block.
 Operation *getBlockCombiner(linalg::GenericOp generic, bool ownBlocks = false);
 
+/// The register tile of points that each thread computes of contraction
+/// `generic`: two parallel loops, one that an operand follows without the
+/// other and one the other way round (the rows and columns of a matrix
+/// product), of up to 4 points each; empty if the op has no such loops or
+/// an output that changes along its reduction.
+TileConfig planTile(linalg::GenericOp generic);
+
 /// A loop over members as planned: its config, and the IR each of its
 /// decisions is about.
 struct MemberLoopPlan {

@@ -32,6 +32,11 @@ enum class Strategy {
   /// after another, separated by barriers, and its threads share out the
   /// output elements of each op.
   MemberPerBlock,
+  /// Each op of the loop body its own kernel, whose blocks share out the
+  /// points of every member: a member spreads over as many blocks as its
+  /// points fill. Temporaries live in global memory, one slice per member,
+  /// and a contraction gives each thread a register tile of points.
+  Tiled,
 };
 
 /// The name of `strategy` ("member-per-block"), as `--cuda-strategy` takes
@@ -78,6 +83,20 @@ struct StagedOperand {
   int64_t offset = 0;
 };
 
+/// The points of a contraction that one thread computes together: a tile
+/// over two parallel loops of the op, whose operands' elements it loads
+/// once per reduction step for all the points that read them. Empty: one
+/// point at a time.
+struct TileConfig {
+  /// The two loops (positions among the op's loops): the rows, then the
+  /// columns, which vary fastest among the threads of a warp.
+  SmallVector<unsigned, 2> loops;
+  /// Points per thread along each of `loops`.
+  SmallVector<int64_t, 2> sizes;
+
+  bool empty() const { return loops.empty(); }
+};
+
 /// How a block computes one op of the loop body.
 enum class PhaseKind {
   /// Each thread computes whole output elements in turn.
@@ -103,11 +122,18 @@ struct PhaseConfig {
   /// reaches memory.
   bool fusedEpilogue = false;
   llvm::SmallVector<StagedOperand, 2> staged;
+  /// With the tiled strategy: the position in the launch plan of the
+  /// phase's own kernel, and how many blocks each member takes.
+  unsigned kernel = 0;
+  int64_t blocksPerMember = 1;
+  /// The points each thread computes together.
+  TileConfig tile;
 };
 
 /// The decisions behind the kernel of one loop over members.
 struct KernelConfig {
-  /// The kernel's position in the launch plan.
+  /// The kernel's position in the launch plan (with the tiled strategy, the
+  /// first phase's kernel).
   unsigned kernel = 0;
   Strategy strategy = Strategy::MemberPerBlock;
   /// The loop's trip count.
