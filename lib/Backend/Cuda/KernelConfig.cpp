@@ -91,6 +91,9 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       os << getPhaseKindName(phase.kind);
       if (phase.kind == PhaseKind::BlockReduction)
         os << " (" << phase.combiner << ")";
+      if (phase.chunks > 1)
+        os << " in " << phase.chunks << " chunks through global buffer "
+           << phase.partials;
       if (!phase.tile.empty())
         os << " in " << phase.tile.sizes[0] << "x" << phase.tile.sizes[1]
            << " tiles of d" << phase.tile.loops[0] << ", d"

@@ -8,6 +8,8 @@
 
 #include "KernelCost.h"
 
+#include "KernelBody.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -18,38 +20,52 @@
 using namespace mlir;
 using namespace mlir::ens;
 
-int64_t cuda::countFlops(Operation *op) {
+/// The sum over the executions of the ops in `op` of `count` of each op
+/// without regions: an op nested in loops counts once per iteration (a loop
+/// over members has its members as iterations).
+static int64_t
+countPerIteration(Operation *op,
+                  llvm::function_ref<int64_t(Operation *)> count) {
+  auto sum = [&](Block &block) {
+    int64_t total = 0;
+    for (Operation &inner : block.without_terminator())
+      total += countPerIteration(&inner, count);
+    return total;
+  };
   if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
     int64_t iterations = 1;
     for (int64_t range : generic.getStaticLoopRanges())
       iterations *= range;
-    int64_t perIteration = 0;
-    for (Operation &inner : generic.getBody()->without_terminator())
-      perIteration += countFlops(&inner);
-    return iterations * perIteration;
+    return iterations * sum(*generic.getBody());
   }
-  if (auto forall = dyn_cast<scf::ForallOp>(op)) {
-    int64_t perMember = 0;
-    for (Operation &inner : forall.getBody()->without_terminator())
-      perMember += countFlops(&inner);
-    return forall.getStaticUpperBound()[0] * perMember;
-  }
+  if (auto forall = dyn_cast<scf::ForallOp>(op))
+    return forall.getStaticUpperBound()[0] * sum(*forall.getBody());
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
     std::optional<int64_t> trips = constantTripCount(
         loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
-    int64_t perTrip = 0;
-    for (Operation &inner : loop.getBody()->without_terminator())
-      perTrip += countFlops(&inner);
-    return trips.value_or(1) * perTrip;
+    return trips.value_or(1) * sum(*loop.getBody());
   }
-  bool isFloat =
-      op->getNumResults() == 1 && isa<FloatType>(op->getResult(0).getType());
-  bool isArithmetic =
-      isa<math::MathDialect>(op->getDialect()) ||
-      isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
-          arith::RemFOp, arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
-          arith::MaxNumFOp, arith::MinNumFOp>(op);
-  return isFloat && isArithmetic ? 1 : 0;
+  return count(op);
+}
+
+int64_t cuda::countFlops(Operation *op) {
+  return countPerIteration(op, [](Operation *inner) -> int64_t {
+    bool isFloat = inner->getNumResults() == 1 &&
+                   isa<FloatType>(inner->getResult(0).getType());
+    bool isArithmetic =
+        isa<math::MathDialect>(inner->getDialect()) ||
+        isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+            arith::RemFOp, arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
+            arith::MaxNumFOp, arith::MinNumFOp>(inner);
+    return isFloat && isArithmetic ? 1 : 0;
+  });
+}
+
+int64_t cuda::countFmaFlops(Operation *op) {
+  return countPerIteration(op, [](Operation *inner) -> int64_t {
+    auto add = dyn_cast<arith::AddFOp>(inner);
+    return add && getFusedMultiply(add) ? 2 : 0;
+  });
 }
 
 void cuda::collectTraffic(

@@ -22,6 +22,10 @@ namespace mlir::ens::cuda {
 /// over members has its members as iterations).
 int64_t countFlops(Operation *op);
 
+/// The share of countFlops(op) that fused multiply-adds do: two for each
+/// multiply that the kernel writes fused with its add, as one fmaf.
+int64_t countFmaFlops(Operation *op);
+
 /// Adds the plan buffers that `root` and the ops nested in it read to
 /// `read`, and those they write to `written`. `getGlobalBuffer` gives the
 /// plan buffer in global memory of a memref, if it has one.

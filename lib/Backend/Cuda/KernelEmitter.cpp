@@ -109,12 +109,16 @@ llvm::Expected<int64_t> KernelEmitter::addBuffer(MemRefType type,
   return static_cast<int64_t>(program.plan.buffers.size() - 1);
 }
 
-KernelBuilder KernelEmitter::beginKernel(Operation *root, StringRef kind) {
+KernelBuilder KernelEmitter::beginKernel(ArrayRef<Operation *> roots,
+                                         StringRef kind, int64_t times) {
   KernelBuilder kernel;
   kernel.info.name =
       ("k" + Twine(program.plan.kernels.size()) + "_" + kind).str();
-  kernel.info.sourceOps = getSourceOps(root);
-  kernel.info.flops = countFlops(root);
+  kernel.info.sourceOps = getSourceOps(roots);
+  for (Operation *root : roots) {
+    kernel.info.flops += times * countFlops(root);
+    kernel.info.fmaFlops += times * countFmaFlops(root);
+  }
   return kernel;
 }
 
@@ -222,14 +226,13 @@ llvm::Error KernelEmitter::emitGeneric(linalg::GenericOp generic) {
       points *= range;
   if (points == 0)
     return llvm::Error::success();
-  Operation *combiner = getBlockCombiner(generic, /*ownBlocks=*/true);
+  Operation *combiner = getBlockCombiner(generic, ReductionBlocks::Own);
   linalg::GenericOp epilogue =
       combiner ? nullptr : getEpilogue(generic, fills.fills);
-  KernelBuilder kernel = beginKernel(generic, "generic");
-  if (epilogue) {
-    kernel.info.sourceOps = getSourceOps({generic, epilogue});
-    kernel.info.flops += countFlops(epilogue);
-  }
+  SmallVector<Operation *> roots = {generic};
+  if (epilogue)
+    roots.push_back(epilogue);
+  KernelBuilder kernel = beginKernel(roots, "generic");
   if (llvm::Error failure = bindFused(kernel, generic, epilogue))
     return failure;
   if (combiner) {

@@ -63,7 +63,11 @@ private:
   llvm::Expected<int64_t> addBuffer(MemRefType type, BufferKind kind,
                                     unsigned index,
                                     std::vector<uint8_t> init = {});
-  KernelBuilder beginKernel(Operation *root, StringRef kind);
+  /// Starts kernel "kN_<kind>" that computes `roots` (an op and the
+  /// epilogue fused into it) `times` times, once per member if they are
+  /// the body of a loop over members.
+  KernelBuilder beginKernel(ArrayRef<Operation *> roots, StringRef kind,
+                            int64_t times = 1);
   void finishKernel(KernelBuilder &kernel);
   /// Binds every memref that `root` and the ops nested in it use, and
   /// records the plan buffers they read and write.
@@ -109,12 +113,22 @@ private:
   llvm::Error emitEpilogue(GenericWriter &writer, GenericWriter &after,
                            ArrayRef<std::string> dims, StringRef accumulator,
                            unsigned indent);
+  /// One of the two passes of a block reduction split into chunks.
+  struct ReductionSplit {
+    int64_t chunks;
+    /// The kernel's name of the buffer of shares.
+    std::string partials;
+    /// False: each block computes a share; true: combines the shares.
+    bool combine;
+  };
   /// Writes a loop over the output elements of `generic` from `first` by
-  /// `step`, for each of which the block's threads share the steps.
+  /// `step`, for each of which the block's threads share the steps; with
+  /// `split`, one of the passes of the reduction split into chunks.
   llvm::Error emitBlockReduction(KernelBuilder &kernel,
                                  linalg::GenericOp generic, Operation *combiner,
                                  StringRef first, StringRef step,
-                                 unsigned indent);
+                                 unsigned indent,
+                                 const ReductionSplit *split = nullptr);
 
   /// Writes the kernels of a loop over members as planMemberLoop plans
   /// it: one kernel with the member-per-block strategy
@@ -124,6 +138,11 @@ private:
   llvm::Error emitMemberPerBlock(scf::ForallOp forall,
                                  const MemberLoopPlan &plan);
   llvm::Error emitTiledLoop(MemberLoopPlan &plan);
+  /// Writes the two kernels of `phase`, a block reduction split into
+  /// chunks, of a loop over `members` members; `kernel` is the first.
+  llvm::Error emitSplitReduction(KernelBuilder &kernel,
+                                 const MemberLoopPlan::Phase &ir,
+                                 const PhaseConfig &phase, int64_t members);
   /// Writes the copies of the operands of `generic` that `phase` stages
   /// into shared memory, and points the kernel's accesses at the copies;
   /// returns the accesses they replaced.

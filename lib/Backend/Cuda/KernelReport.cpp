@@ -77,10 +77,10 @@ static int getBlocksPerSm(StringRef arch, const KernelLaunch &launch,
 }
 
 /// The performance model's estimates of one launch on an H100 and an A100
-/// (docs/cuda.md, "Performance model"), added to `totals`. No FLOP is
-/// described as an FMA, though the kernels' fmaf are (so the compute term
-/// is an upper bound); the launch's global traffic is
-/// its DRAM traffic; each thread waits for at least one DRAM round trip.
+/// (docs/cuda.md, "Performance model"), added to `totals`. The FLOPs of
+/// the kernel's fmaf are FMAs; the launch's global traffic is its DRAM
+/// traffic; each thread waits for at least one DRAM round trip, with the
+/// bytes in flight that its innermost loop loads together.
 /// The registers are ptxas's for sm_90, for both GPUs, or 32 if unknown.
 static nlohmann::ordered_json estimateLaunch(const KernelInfo &kernel,
                                              const KernelLaunch &launch,
@@ -88,9 +88,11 @@ static nlohmann::ordered_json estimateLaunch(const KernelInfo &kernel,
                                              nlohmann::ordered_json &totals) {
   KernelDescription description;
   description.flops = kernel.flops;
-  description.fmaShare = 0;
+  description.fmaShare =
+      kernel.flops ? double(kernel.fmaFlops) / kernel.flops : 0;
   description.dramBytes = kernel.bytesRead + kernel.bytesWritten;
   description.dependentLoadsPerThread = 1;
+  description.bytesInFlightPerThread = kernel.bytesInFlightPerThread;
   description.gridBlocks =
       int64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
   description.threadsPerBlock =

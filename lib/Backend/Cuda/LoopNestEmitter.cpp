@@ -422,6 +422,16 @@ llvm::Error KernelEmitter::emitTiledPoints(KernelBuilder &kernel,
       }
     loaded.push_back(load);
   }
+  // The step's loads are independent of each other and of the FMAs that
+  // use them, so a thread has all of them in flight at once.
+  kernel.info.bytesInFlightPerThread = 0;
+  for (const Loaded &load : loaded)
+    kernel.info.bytesInFlightPerThread +=
+        (load.rows ? sizes[0] : 1) * (load.cols ? sizes[1] : 1) *
+        getElementSize(*getBufferDType(
+            generic.getMatchingBlockArgument(load.input).getType()));
+  kernel.info.bytesInFlightPerThread =
+      std::max<int64_t>(kernel.info.bytesInFlightPerThread, 4);
   auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
   for (int64_t i = 0; i < sizes[0]; ++i)
     for (int64_t j = 0; j < sizes[1]; ++j) {
@@ -541,13 +551,18 @@ llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
                                               linalg::GenericOp generic,
                                               Operation *combiner,
                                               StringRef first, StringRef step,
-                                              unsigned indent) {
+                                              unsigned indent,
+                                              const ReductionSplit *split) {
   BodyEmitter body(kernel.body, kernel.accesses);
   if (llvm::Error failure = beginBody(body, generic, indent))
     return failure;
   GenericWriter writer(generic, kernel, body);
-  if (llvm::Error failure = writer.hoistInvariants(indent))
-    return failure;
+  bool partial = split && !split->combine;
+  bool combining = split && split->combine;
+  // The second pass of a split reduction reads the shares, not the body.
+  if (!combining)
+    if (llvm::Error failure = writer.hoistInvariants(indent))
+      return failure;
   llvm::raw_string_ostream &os = writer.os;
   std::string t = *getCType(combiner->getResult(0).getType());
   auto [combine, identity] = getCombination(combiner);
@@ -559,40 +574,74 @@ llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
       writer.element(generic.getDpsInitsMutable()[0]);
   if (!output)
     return output.takeError();
-  // A block walks its output elements together; for each, every thread
-  // combines a share of the steps, then the block combines the shares.
+  int64_t elements = writer.count(writer.parallel);
+  int64_t steps = writer.count(writer.reduction);
+  int64_t chunks = split ? split->chunks : 1;
+  int64_t chunkSteps = llvm::divideCeil(steps, chunks);
+  // Share c of output element o of member m.
+  auto share = [&](StringRef o, StringRef c) {
+    return split->partials + "[(m * " + std::to_string(elements) + "LL + " +
+           o.str() + ") * " + std::to_string(chunks) + "LL + " + c.str() + "]";
+  };
+  // A block walks its output elements (or, in the first pass of a split
+  // reduction, shares of them) together; for each, every thread combines a
+  // share of the steps, then the block combines the threads' shares.
   os.indent(indent) << "__shared__ " << t << " scratch[32];\n";
   os.indent(indent) << "auto combine = " << combine << ";\n";
   os.indent(indent) << "for (long long p = " << first << "; p < "
-                    << writer.count(writer.parallel) << "LL; p += " << step
-                    << ") {\n";
-  writer.declareLoops(writer.parallel, "p", indent + 2);
+                    << (partial ? elements * chunks : elements)
+                    << "LL; p += " << step << ") {\n";
+  if (partial) {
+    os.indent(indent + 2) << "long long c = p % " << chunks << "LL;\n";
+    os.indent(indent + 2) << "long long o = p / " << chunks << "LL;\n";
+  }
+  writer.declareLoops(writer.parallel, partial ? "o" : "p", indent + 2);
   os.indent(indent + 2) << t << " share = " << identity << ";\n";
-  os.indent(indent + 2) << "for (long long q = threadIdx.x; q < "
-                        << writer.count(writer.reduction)
-                        << "LL; q += blockDim.x) {\n";
-  writer.declareLoops(writer.reduction, "q", indent + 4);
-  if (llvm::Error failure = writer.loadInputs(indent + 4))
-    return failure;
-  if (llvm::Error failure = writer.emitOps(indent + 4, combiner))
-    return failure;
-  // A step that is a product the combining add fuses with is never named:
-  // the share takes it in one fmaf.
-  auto add = dyn_cast<arith::AddFOp>(combiner);
-  if (arith::MulFOp mul = add ? getFusedMultiply(add) : nullptr)
-    os.indent(indent + 4) << "share = "
-                          << fmaExpr(mul.getType(), body.get(mul.getLhs()),
-                                     body.get(mul.getRhs()), "share")
-                          << ";\n";
-  else
-    os.indent(indent + 4) << "share = combine(share, " << body.get(stepValue)
+  if (combining) {
+    os.indent(indent + 2) << "for (long long q = threadIdx.x; q < " << chunks
+                          << "LL; q += blockDim.x)\n";
+    os.indent(indent + 4) << "share = combine(share, " << share("p", "q")
                           << ");\n";
-  os.indent(indent + 2) << "}\n";
+  } else {
+    std::string from = "threadIdx.x", to = std::to_string(steps) + "LL";
+    if (partial) {
+      std::string start = "c * " + std::to_string(chunkSteps) + "LL";
+      from = start + " + threadIdx.x";
+      to = "(" + start + " + " + std::to_string(chunkSteps) + "LL < " + to +
+           " ? " + start + " + " + std::to_string(chunkSteps) + "LL : " + to +
+           ")";
+    }
+    os.indent(indent + 2) << "for (long long q = " << from << "; q < " << to
+                          << "; q += blockDim.x) {\n";
+    writer.declareLoops(writer.reduction, "q", indent + 4);
+    if (llvm::Error failure = writer.loadInputs(indent + 4))
+      return failure;
+    if (llvm::Error failure = writer.emitOps(indent + 4, combiner))
+      return failure;
+    // A step that is a product the combining add fuses with is never named:
+    // the share takes it in one fmaf.
+    auto add = dyn_cast<arith::AddFOp>(combiner);
+    if (arith::MulFOp mul = add ? getFusedMultiply(add) : nullptr)
+      os.indent(indent + 4) << "share = "
+                            << fmaExpr(mul.getType(), body.get(mul.getLhs()),
+                                       body.get(mul.getRhs()), "share")
+                            << ";\n";
+    else
+      os.indent(indent + 4)
+          << "share = combine(share, " << body.get(stepValue) << ");\n";
+    os.indent(indent + 2) << "}\n";
+  }
   os.indent(indent + 2) << t << " total = ens_block_reduce(share, " << identity
                         << ", scratch, combine);\n";
-  Value fill = fills.filledWith.lookup(&generic.getDpsInitsMutable()[0]);
-  os.indent(indent + 2) << "if (threadIdx.x == 0) " << *output << " = combine("
-                        << (fill ? body.get(fill) : *output) << ", total);\n";
+  if (partial) {
+    os.indent(indent + 2) << "if (threadIdx.x == 0) " << share("o", "c")
+                          << " = total;\n";
+  } else {
+    Value fill = fills.filledWith.lookup(&generic.getDpsInitsMutable()[0]);
+    os.indent(indent + 2) << "if (threadIdx.x == 0) " << *output
+                          << " = combine(" << (fill ? body.get(fill) : *output)
+                          << ", total);\n";
+  }
   os.indent(indent) << "}\n";
   return llvm::Error::success();
 }

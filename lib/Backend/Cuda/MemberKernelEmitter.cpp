@@ -102,7 +102,7 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
 llvm::Error KernelEmitter::emitMemberPerBlock(scf::ForallOp forall,
                                               const MemberLoopPlan &plan) {
   const KernelConfig &config = plan.config;
-  KernelBuilder kernel = beginKernel(forall, "members");
+  KernelBuilder kernel = beginKernel(forall.getOperation(), "members");
   kernel.info.usesBarriers = true;
   kernel.launch.grid = {static_cast<unsigned>(config.members), 1, 1};
   kernel.launch.block = {config.threadsPerBlock, 1, 1};

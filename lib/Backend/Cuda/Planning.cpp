@@ -36,6 +36,13 @@ static constexpr int64_t kMinStagedReuse = 4;
 /// ... if they take at most this many bytes.
 static constexpr int64_t kMaxStagedBytes = 16 * 1024;
 
+/// A tiled block reduction with fewer output elements (of all members)
+/// than this splits their steps into chunks, a block each, to launch this
+/// many blocks: two per SM of an H100 (132 SMs)...
+static constexpr int64_t kFillBlocks = 264;
+/// ... of at least this many steps, four per thread of a block.
+static constexpr int64_t kMinChunkSteps = 4 * kBlockSize;
+
 /// Points per thread along each of a register tile's two loops: a 4x4 tile
 /// loads 8 operand elements per reduction step for 16 multiply-adds.
 static constexpr int64_t kTileSize = 4;
@@ -194,7 +201,8 @@ linalg::GenericOp cuda::getEpilogue(linalg::GenericOp op,
   return next;
 }
 
-Operation *cuda::getBlockCombiner(linalg::GenericOp generic, bool ownBlocks) {
+Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
+                                  ReductionBlocks blocks, int64_t members) {
   if (generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() == 0)
     return nullptr;
   int64_t points = 1, steps = 1;
@@ -204,8 +212,20 @@ Operation *cuda::getBlockCombiner(linalg::GenericOp generic, bool ownBlocks) {
   int64_t rounds = (points + kBlockSize - 1) / kBlockSize;
   int64_t perElement =
       (steps + kBlockSize - 1) / kBlockSize + kBlockCombineCost;
-  if (ownBlocks ? points >= kBlockSize || perElement >= steps
-                : points * perElement >= rounds * steps)
+  bool share = false;
+  switch (blocks) {
+  case ReductionBlocks::One:
+    share = points * perElement < rounds * steps;
+    break;
+  case ReductionBlocks::Own:
+    share = points < kBlockSize && perElement < steps;
+    break;
+  case ReductionBlocks::OwnPerMember:
+    // A thread per element of every member would leave most SMs idle.
+    share = members * points < kFillBlocks * kBlockSize && steps >= 32;
+    break;
+  }
+  if (!share)
     return nullptr;
   AffineMap output = generic.getIndexingMapsArray().back();
   for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
@@ -321,8 +341,10 @@ public:
   /// Places the temporaries in shared or global memory.
   llvm::Error placeTemporaries(
       llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer);
-  /// Decides how the block computes each op, and what each op stages.
-  llvm::Error planPhases();
+  /// Decides how the block computes each op, and what each op stages;
+  /// `addBuffer` adds the buffers of split reductions.
+  llvm::Error
+  planPhases(llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer);
 
   MemberLoopPlan plan;
 
@@ -333,6 +355,20 @@ private:
   /// memory, and that fit, into `staging`.
   void planStaging(linalg::GenericOp generic, PhaseConfig &phase,
                    StagingArea &staging) const;
+  /// The combiner of `generic` if the loop's blocks share the steps of
+  /// its output elements (getBlockCombiner).
+  Operation *getCombiner(linalg::GenericOp generic) const {
+    return plan.config.strategy == Strategy::Tiled
+               ? getBlockCombiner(generic, ReductionBlocks::OwnPerMember,
+                                  plan.config.members)
+               : getBlockCombiner(generic, ReductionBlocks::One);
+  }
+  /// With the tiled strategy, splits the steps of block reduction
+  /// `generic` (combined by `combiner`) into chunks when its output
+  /// elements of all members are too few blocks to fill the GPU.
+  llvm::Error planSplit(
+      linalg::GenericOp generic, Operation *combiner, PhaseConfig &phase,
+      llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer) const;
   /// With the tiled strategy, the blocks of each member that compute
   /// `generic` as `phase` plans it.
   int64_t getBlocksPerMember(linalg::GenericOp generic,
@@ -360,7 +396,7 @@ void MemberLoopPlanner::planEpilogues() {
     positionOf[&op] = position;
   for (Operation &op : body->without_terminator())
     if (auto generic = dyn_cast<linalg::GenericOp>(op))
-      if (!getBlockCombiner(generic))
+      if (!getCombiner(generic))
         if (linalg::GenericOp epilogue = getEpilogue(generic, fills.fills)) {
           epilogueOf[generic] = epilogue;
           epilogues.insert(epilogue);
@@ -508,7 +544,8 @@ void MemberLoopPlanner::planStaging(linalg::GenericOp generic,
   }
 }
 
-llvm::Error MemberLoopPlanner::planPhases() {
+llvm::Error MemberLoopPlanner::planPhases(
+    llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer) {
   StagingArea staging(temporaryBytes);
   for (Operation &op : forall.getBody()->without_terminator()) {
     if (fills.fills.contains(&op) || epilogues.contains(&op))
@@ -516,7 +553,7 @@ llvm::Error MemberLoopPlanner::planPhases() {
     if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
       PhaseConfig phase;
       MemberLoopPlan::Phase ir{generic, epilogueOf.lookup(generic),
-                               getBlockCombiner(generic)};
+                               getCombiner(generic)};
       SmallVector<Operation *> roots = {generic};
       if (ir.epilogue)
         roots.push_back(ir.epilogue);
@@ -531,6 +568,9 @@ llvm::Error MemberLoopPlanner::planPhases() {
       } else {
         if (!ir.combiner)
           phase.tile = planTile(generic);
+        else if (llvm::Error failure =
+                     planSplit(generic, ir.combiner, phase, addBuffer))
+          return failure;
         phase.blocksPerMember = getBlocksPerMember(generic, phase);
       }
       plan.config.phases.push_back(std::move(phase));
@@ -560,6 +600,34 @@ llvm::Error MemberLoopPlanner::planPhases() {
   return llvm::Error::success();
 }
 
+llvm::Error MemberLoopPlanner::planSplit(
+    linalg::GenericOp generic, Operation *combiner, PhaseConfig &phase,
+    llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer) const {
+  int64_t elements = 1, steps = 1;
+  for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
+                                          generic.getIteratorTypesArray()))
+    (iterator == utils::IteratorType::parallel ? elements : steps) *= range;
+  int64_t blocks = plan.config.members * elements;
+  if (blocks == 0 || blocks >= kFillBlocks)
+    return llvm::Error::success();
+  phase.chunks = std::min<int64_t>(llvm::divideCeil(kFillBlocks, blocks),
+                                   steps / kMinChunkSteps);
+  if (phase.chunks <= 1) {
+    phase.chunks = 1;
+    return llvm::Error::success();
+  }
+  Type type = combiner->getResult(0).getType();
+  llvm::Expected<int64_t> partials = addBuffer(
+      MemRefType::get({plan.config.members, elements, phase.chunks}, type));
+  if (!partials)
+    return partials.takeError();
+  phase.partials = *partials;
+  LLVM_DEBUG(llvm::dbgs() << "split the " << steps << " steps of each of the "
+                          << elements << " elements of " << phase.sourceOps
+                          << " into " << phase.chunks << " chunks\n");
+  return llvm::Error::success();
+}
+
 int64_t MemberLoopPlanner::getBlocksPerMember(linalg::GenericOp generic,
                                               const PhaseConfig &phase) const {
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
@@ -570,10 +638,10 @@ int64_t MemberLoopPlanner::getBlocksPerMember(linalg::GenericOp generic,
        llvm::zip(ranges, generic.getIteratorTypesArray()))
     if (iterator == utils::IteratorType::parallel)
       points *= range; // At most the elements of a checked output.
-  // A block reduction gives each output element a block; points a thread
-  // each (a tile of them, if the op has one).
+  // A block reduction gives each share of an output element a block;
+  // points a thread each (a tile of them, if the op has one).
   int64_t blocks = phase.kind == PhaseKind::BlockReduction
-                       ? points
+                       ? points * phase.chunks
                        : llvm::divideCeil(points, kBlockSize);
   // Blocks beyond what a grid can launch loop over the rest; a phase with
   // no points still launches a block per member, which does nothing.
@@ -619,7 +687,7 @@ cuda::planMemberLoop(scf::ForallOp forall, Strategy strategy, unsigned kernel,
   planner.planEpilogues();
   if (llvm::Error failure = planner.placeTemporaries(addTemporaryBuffer))
     return std::move(failure);
-  if (llvm::Error failure = planner.planPhases())
+  if (llvm::Error failure = planner.planPhases(addTemporaryBuffer))
     return std::move(failure);
   return std::move(planner.plan);
 }

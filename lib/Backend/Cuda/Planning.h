@@ -66,17 +66,30 @@ struct FoldedFills {
 linalg::GenericOp getEpilogue(linalg::GenericOp op,
                               const DenseSet<Operation *> &foldedFills);
 
-/// The combiner of a reduction `generic` that a block finishes sooner by
-/// sharing each output element's steps among its threads than by giving
-/// each thread whole elements (one of few elements with many steps): one
-/// output, read only by the op that combines it with the value of a step,
-/// an addition or a maximum (what ens reductions lower to); or null.
-///
-/// In a loop over members, one block computes every element of the op; a
-/// grid-wide kernel instead gives each element a block of its own (with
-/// `ownBlocks`), so it shares only when the elements would not fill one
-/// block.
-Operation *getBlockCombiner(linalg::GenericOp generic, bool ownBlocks = false);
+/// How many blocks may compute the output elements of a reduction.
+enum class ReductionBlocks {
+  /// One block computes every element (a loop over members, one block per
+  /// member): it shares when that finishes sooner than whole elements per
+  /// thread.
+  One,
+  /// Each element may have a block of its own (a grid-wide kernel): it
+  /// shares only when the elements would not fill one block.
+  Own,
+  /// Each element of each member may have blocks of its own (the tiled
+  /// strategy): it shares when a thread per element of every member would
+  /// not fill the GPU.
+  OwnPerMember,
+};
+
+/// The combiner of a reduction `generic` that blocks finish sooner by
+/// sharing each output element's steps among their threads than by giving
+/// each thread whole elements (one of few elements with many steps), as
+/// `blocks` says: one output, read only by the op that combines it with
+/// the value of a step, an addition or a maximum (what ens reductions
+/// lower to); or null. `members` counts the copies of the op with
+/// OwnPerMember.
+Operation *getBlockCombiner(linalg::GenericOp generic, ReductionBlocks blocks,
+                            int64_t members = 1);
 
 /// The register tile of points that each thread computes of contraction
 /// `generic`: two parallel loops, one that an operand follows without the

@@ -14,13 +14,24 @@
 
 #include "KernelEmitter.h"
 
-#include "KernelCost.h"
-
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
+
+/// Starts the kernel of one phase: the member and the block of it that a
+/// block computes.
+static void beginPhaseKernel(KernelBuilder &kernel, int64_t members,
+                             int64_t blocksPerMember, unsigned threads) {
+  kernel.launch.grid = {static_cast<unsigned>(members * blocksPerMember), 1, 1};
+  kernel.launch.block = {threads, 1, 1};
+  llvm::raw_string_ostream os(kernel.body);
+  os << "  // Blocks [m * " << blocksPerMember << ", (m + 1) * "
+     << blocksPerMember << ") compute member m.\n";
+  os << "  long long m = blockIdx.x / " << blocksPerMember << "LL;\n";
+  os << "  long long b = blockIdx.x % " << blocksPerMember << "LL;\n";
+}
 
 llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
   KernelConfig &config = plan.config;
@@ -28,22 +39,13 @@ llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
     SmallVector<Operation *> roots = {ir.op};
     if (ir.epilogue)
       roots.push_back(ir.epilogue);
-    KernelBuilder kernel = beginKernel(ir.op, "tiled");
-    kernel.info.sourceOps = getSourceOps(roots);
-    kernel.info.flops = 0;
-    for (Operation *root : roots)
-      kernel.info.flops += config.members * countFlops(root);
+    phase.kernel = program.plan.kernels.size();
+    KernelBuilder kernel = beginKernel(roots, "tiled", config.members);
     kernel.info.usesBarriers = phase.kind == PhaseKind::BlockReduction;
-    int64_t blocks = config.members * phase.blocksPerMember;
-    kernel.launch.grid = {static_cast<unsigned>(blocks), 1, 1};
-    kernel.launch.block = {
-        phase.kind == PhaseKind::Serial ? 1u : config.threadsPerBlock, 1, 1};
-    llvm::raw_string_ostream os(kernel.body);
+    beginPhaseKernel(kernel, config.members, phase.blocksPerMember,
+                     phase.kind == PhaseKind::Serial ? 1u
+                                                     : config.threadsPerBlock);
     std::string perMember = std::to_string(phase.blocksPerMember) + "LL";
-    os << "  // Blocks [m * " << phase.blocksPerMember << ", (m + 1) * "
-       << phase.blocksPerMember << ") compute member m.\n";
-    os << "  long long m = blockIdx.x / " << perMember << ";\n";
-    os << "  long long b = blockIdx.x % " << perMember << ";\n";
     if (phase.kind == PhaseKind::Serial) {
       if (llvm::Error failure = bindMemrefs(kernel, ir.op))
         return failure;
@@ -53,25 +55,68 @@ llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
         return failure;
       if (llvm::Error failure = body.emit(ir.op, 2))
         return failure;
-    } else {
-      auto generic = cast<linalg::GenericOp>(ir.op);
-      if (llvm::Error failure = bindFused(kernel, generic, ir.epilogue))
-        return failure;
-      std::string first = "b * blockDim.x + threadIdx.x";
-      std::string step = perMember + " * blockDim.x";
-      llvm::Error emitted =
-          phase.kind == PhaseKind::BlockReduction
-              ? emitBlockReduction(kernel, generic, ir.combiner, "b",
-                                   perMember, 2)
-          : phase.tile.empty()
-              ? emitPoints(kernel, generic, first, step, 2, ir.epilogue)
-              : emitTiledPoints(kernel, generic, phase.tile, first, step, 2,
-                                ir.epilogue);
-      if (emitted)
-        return emitted;
+      finishKernel(kernel);
+      continue;
     }
-    phase.kernel = program.plan.kernels.size();
+    auto generic = cast<linalg::GenericOp>(ir.op);
+    if (llvm::Error failure = bindFused(kernel, generic, ir.epilogue))
+      return failure;
+    if (phase.kind == PhaseKind::BlockReduction && phase.chunks > 1) {
+      if (llvm::Error failure =
+              emitSplitReduction(kernel, ir, phase, config.members))
+        return failure;
+      continue;
+    }
+    std::string first = "b * blockDim.x + threadIdx.x";
+    std::string step = perMember + " * blockDim.x";
+    llvm::Error emitted =
+        phase.kind == PhaseKind::BlockReduction
+            ? emitBlockReduction(kernel, generic, ir.combiner, "b", perMember,
+                                 2)
+        : phase.tile.empty()
+            ? emitPoints(kernel, generic, first, step, 2, ir.epilogue)
+            : emitTiledPoints(kernel, generic, phase.tile, first, step, 2,
+                              ir.epilogue);
+    if (emitted)
+      return emitted;
     finishKernel(kernel);
   }
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitSplitReduction(KernelBuilder &kernel,
+                                              const MemberLoopPlan::Phase &ir,
+                                              const PhaseConfig &phase,
+                                              int64_t members) {
+  auto generic = cast<linalg::GenericOp>(ir.op);
+  Type type = ir.combiner->getResult(0).getType();
+  int64_t elements = phase.blocksPerMember / phase.chunks;
+  std::string perMember = std::to_string(phase.blocksPerMember) + "LL";
+  // The first pass: block b of a member computes share b % chunks of
+  // element b / chunks. Its output is the shares.
+  ReductionSplit split{phase.chunks, kernel.bindParam(phase.partials, type),
+                       /*combine=*/false};
+  kernel.written.clear();
+  kernel.written.insert(phase.partials);
+  if (llvm::Error failure = emitBlockReduction(kernel, generic, ir.combiner,
+                                               "b", perMember, 2, &split))
+    return failure;
+  finishKernel(kernel);
+  // The second: a block per element combines its shares, and the value
+  // that the output held or was filled with.
+  KernelBuilder combine = beginKernel(generic.getOperation(), "tiled", 0);
+  combine.info.usesBarriers = true;
+  beginPhaseKernel(combine, members, elements, kBlockSize);
+  if (llvm::Error failure = bindMemrefs(combine, generic))
+    return failure;
+  combine.read.clear();
+  combine.read.insert(phase.partials);
+  split.partials = combine.bindParam(phase.partials, type);
+  split.combine = true;
+  if (llvm::Error failure =
+          emitBlockReduction(combine, generic, ir.combiner, "b",
+                             std::to_string(elements) + "LL", 2, &split))
+    return failure;
+  finishKernel(combine);
   return llvm::Error::success();
 }

@@ -65,8 +65,13 @@ struct KernelInfo {
   std::string sourceOps;
   /// Whether its threads synchronize (__syncthreads).
   bool usesBarriers = false;
-  /// Floating-point operations of one launch.
-  int64_t flops = 0;
+  /// Floating-point operations of one launch, and the share of them done
+  /// by fused multiply-adds (fmaf, two each).
+  int64_t flops = 0, fmaFlops = 0;
+  /// Bytes of global memory that each thread loads together, before it
+  /// uses any of them, in its innermost loop: the operands of a register
+  /// tile's step; one element when unknown.
+  int64_t bytesInFlightPerThread = 4;
   /// Bytes of global memory one launch reads and writes: each buffer it
   /// reads counted once, and each buffer it writes counted once.
   int64_t bytesRead = 0, bytesWritten = 0;
