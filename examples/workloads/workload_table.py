@@ -50,8 +50,11 @@ def run(ens_run, path, *flags):
 
 def strategies(plan):
     """The strategy of each kernel config in --cuda-plan's text."""
-    found = re.findall(r"^kernel \S+: ([a-z-]+), (\d+) members, (\d+) threads",
-                       plan, re.MULTILINE)
+    # "kernel NAME: STRATEGY, ..." for a loop of one kernel, "loop: STRATEGY,
+    # ..." for a loop of a kernel per phase.
+    found = re.findall(
+        r"^(?:kernel \S+|loop): ([a-z-]+), (\d+) members, (\d+) threads",
+        plan, re.MULTILINE)
     return [f"{s} ({t} threads)" for s, _, t in found] or ["none"]
 
 

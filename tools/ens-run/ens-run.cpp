@@ -219,15 +219,16 @@ cl::opt<bool> cudaPlan(
 cl::opt<std::string>
     cudaStrategy(cl::cat(category), "cuda-strategy",
                  cl::desc("How CUDA kernels share out loops over members: "
-                          "member-per-block (the default)"),
-                 cl::value_desc("name"), cl::init("member-per-block"));
+                          "auto (the default: the performance model picks "
+                          "per loop), member-per-block or tiled"),
+                 cl::value_desc("name"), cl::init("auto"));
 
 /// The CUDA program of `entry`, with the strategy that --cuda-strategy
 /// names (main checks the name).
 llvm::Expected<cuda::CudaProgram> generateCudaProgram(ModuleOp module,
                                                       func::FuncOp entry) {
   return cuda::generateCuda(module, entry.getSymName(), maxBufferBytes,
-                            *cuda::symbolizeStrategy(cudaStrategy));
+                            *cuda::parseStrategyChoice(cudaStrategy));
 }
 
 /// Prints the CUDA plan of `entry`.
@@ -324,7 +325,7 @@ int main(int argc, char **argv) {
     llvm::WithColor::error() << "--max-buffer-bytes must not be negative\n";
     return 1;
   }
-  if (!cuda::symbolizeStrategy(cudaStrategy))
+  if (!cuda::parseStrategyChoice(cudaStrategy))
     return fail("unknown CUDA strategy '" + cudaStrategy +
                 "' for --cuda-strategy (known: " + cuda::getStrategyNames() +
                 ")");

@@ -68,7 +68,8 @@ struct ExecutableOptions {
     /// For Cuda: capture the launches into a CUDA graph and replay it.
     bool useGraph = false;
     /// How kernels share out loops over members, by name
-    /// (cuda::getStrategyNames()); empty for the default.
+    /// (cuda::getStrategyNames()); empty or "auto" for the performance
+    /// model's pick per loop.
     std::string strategy;
   } cuda;
 };

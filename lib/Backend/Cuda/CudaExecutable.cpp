@@ -81,9 +81,8 @@ mlir::ens::compileCudaExecutable(ModuleOp module, StringRef entry,
   if (target == Target::Cuda)
     if (llvm::Error failure = cuda::loadCudaDriver())
       return std::move(failure);
-  std::optional<cuda::Strategy> strategy = cuda::Strategy::MemberPerBlock;
-  if (!options.cuda.strategy.empty())
-    strategy = cuda::symbolizeStrategy(options.cuda.strategy);
+  std::optional<cuda::StrategyChoice> strategy =
+      cuda::parseStrategyChoice(options.cuda.strategy);
   if (!strategy)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),

@@ -9,6 +9,7 @@
 #include "ens/Backend/Cuda/KernelConfig.h"
 #include "ens/Backend/Cuda/LaunchPlan.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -29,17 +30,21 @@ StringRef cuda::stringifyStrategy(Strategy strategy) {
   llvm_unreachable("unknown strategy");
 }
 
-std::optional<Strategy> cuda::symbolizeStrategy(StringRef name) {
+ArrayRef<Strategy> cuda::getAllStrategies() { return kStrategies; }
+
+std::optional<StrategyChoice> cuda::parseStrategyChoice(StringRef name) {
+  if (name.empty() || name == "auto")
+    return StrategyChoice();
   for (Strategy strategy : kStrategies)
     if (stringifyStrategy(strategy) == name)
-      return strategy;
+      return StrategyChoice(strategy);
   return std::nullopt;
 }
 
 std::string cuda::getStrategyNames() {
-  std::string names;
+  std::string names = "auto";
   for (Strategy strategy : kStrategies)
-    names += (names.empty() ? "" : ", ") + stringifyStrategy(strategy).str();
+    names += ", " + stringifyStrategy(strategy).str();
   return names;
 }
 
@@ -68,6 +73,14 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
     os << ": " << stringifyStrategy(config.strategy) << ", " << config.members
        << " members, " << config.threadsPerBlock << " threads, "
        << config.sharedBytes << " bytes of shared memory\n";
+    if (!config.estimatesUs.empty()) {
+      os << "  chosen by the H100 estimates:";
+      for (auto [i, strategy, us] :
+           llvm::enumerate(kStrategies, config.estimatesUs))
+        os << (i ? ", " : " ") << stringifyStrategy(strategy) << " "
+           << llvm::format("%.1f", us) << " us";
+      os << "\n";
+    }
     for (auto [i, temporary] : llvm::enumerate(config.temporaries)) {
       os << "  temporary " << i << ": " << temporary.type << ", ";
       switch (temporary.space) {

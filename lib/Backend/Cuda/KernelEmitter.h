@@ -49,7 +49,7 @@ struct KernelBuilder {
 class KernelEmitter {
 public:
   KernelEmitter(func::FuncOp function, int64_t maxBufferBytes,
-                Strategy strategy)
+                StrategyChoice strategy)
       : function(function), maxBufferBytes(maxBufferBytes), strategy(strategy) {
   }
 
@@ -135,6 +135,7 @@ private:
   /// (MemberKernelEmitter.cpp), a kernel per phase with the tiled one
   /// (TiledKernelEmitter.cpp).
   llvm::Error emitForall(scf::ForallOp forall);
+  llvm::Error emitForallWith(scf::ForallOp forall, Strategy strategy);
   llvm::Error emitMemberPerBlock(scf::ForallOp forall,
                                  const MemberLoopPlan &plan);
   llvm::Error emitTiledLoop(MemberLoopPlan &plan);
@@ -153,8 +154,8 @@ private:
   func::FuncOp function;
   /// The largest buffer, and the largest plan, the program may allocate.
   int64_t maxBufferBytes;
-  /// How loops over members are shared out.
-  Strategy strategy;
+  /// How loops over members are shared out; none: as the model picks.
+  StrategyChoice strategy;
   /// Where memrefs live.
   BufferViews views;
   FoldedFills fills;

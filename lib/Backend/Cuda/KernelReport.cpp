@@ -77,31 +77,15 @@ static int getBlocksPerSm(StringRef arch, const KernelLaunch &launch,
 }
 
 /// The performance model's estimates of one launch on an H100 and an A100
-/// (docs/cuda.md, "Performance model"), added to `totals`. The FLOPs of
-/// the kernel's fmaf are FMAs; the launch's global traffic is its DRAM
-/// traffic; each thread waits for at least one DRAM round trip, with the
-/// bytes in flight that its innermost loop loads together.
-/// The registers are ptxas's for sm_90, for both GPUs, or 32 if unknown.
+/// (docs/cuda.md, "Performance model"), added to `totals`. The registers
+/// are ptxas's for sm_90, for both GPUs, or 0 if unknown.
 static nlohmann::ordered_json estimateLaunch(const KernelInfo &kernel,
                                              const KernelLaunch &launch,
                                              int registers,
                                              nlohmann::ordered_json &totals) {
-  KernelDescription description;
-  description.flops = kernel.flops;
-  description.fmaShare =
-      kernel.flops ? double(kernel.fmaFlops) / kernel.flops : 0;
-  description.dramBytes = kernel.bytesRead + kernel.bytesWritten;
-  description.dependentLoadsPerThread = 1;
-  description.bytesInFlightPerThread = kernel.bytesInFlightPerThread;
-  description.gridBlocks =
-      int64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
-  description.threadsPerBlock =
-      launch.block[0] * launch.block[1] * launch.block[2];
-  description.registersPerThread = registers > 0 ? registers : 32;
-  description.sharedBytesPerBlock = launch.sharedBytes;
   nlohmann::ordered_json estimates;
   for (const GpuSpec *gpu : {&getH100Sxm(), &getA100Sxm4_40GB()}) {
-    Estimate estimate = estimateKernel(description, *gpu);
+    Estimate estimate = cuda::estimateLaunch(kernel, launch, registers, *gpu);
     estimates[gpu->key.str()] = {{"us", estimate.us},
                                  {"roofline_us", estimate.rooflineUs},
                                  {"bound", estimate.bound.str()}};

@@ -13,8 +13,13 @@
 
 #include "KernelEmitter.h"
 
+#include "ens/Backend/Cuda/PerfModel.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "ens-cuda-plan"
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -57,6 +62,46 @@ KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
 }
 
 llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
+  if (strategy)
+    return emitForallWith(forall, *strategy);
+  // The model picks: the kernels of each strategy are written, estimated on
+  // an H100 and taken back, and those of the fastest written again.
+  std::vector<double> estimates;
+  size_t numConfigs = program.configs.size();
+  for (Strategy candidate : getAllStrategies()) {
+    size_t buffers = program.plan.buffers.size();
+    size_t kernelInfos = program.plan.kernels.size();
+    size_t launches = program.plan.launches.size();
+    size_t source = kernels.size();
+    if (llvm::Error failure = emitForallWith(forall, candidate))
+      return failure;
+    double us = 0;
+    for (const KernelLaunch &launch :
+         ArrayRef(program.plan.launches).drop_front(launches))
+      us += estimateLaunch(program.plan.kernels[launch.kernel], launch,
+                           /*registers=*/0, getH100Sxm())
+                .us;
+    estimates.push_back(us);
+    program.plan.buffers.resize(buffers);
+    program.plan.kernels.resize(kernelInfos);
+    program.plan.launches.resize(launches);
+    program.configs.resize(numConfigs);
+    kernels.resize(source);
+  }
+  Strategy best = getAllStrategies()[std::distance(
+      estimates.begin(), llvm::min_element(estimates))];
+  LLVM_DEBUG(llvm::dbgs() << "the model picks " << stringifyStrategy(best)
+                          << " for " << getSourceOps(forall.getOperation())
+                          << "\n");
+  if (llvm::Error failure = emitForallWith(forall, best))
+    return failure;
+  if (program.configs.size() > numConfigs)
+    program.configs.back().estimatesUs = std::move(estimates);
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitForallWith(scf::ForallOp forall,
+                                          Strategy strategy) {
   llvm::Expected<MemberLoopPlan> plan =
       planMemberLoop(forall, strategy, program.plan.kernels.size(), fills,
                      views, [&](MemRefType type) {
@@ -146,8 +191,11 @@ llvm::Error KernelEmitter::emitMemberPerBlock(scf::ForallOp forall,
       llvm::Error emitted =
           phase.kind == PhaseKind::BlockReduction
               ? emitBlockReduction(kernel, generic, ir.combiner, "0", "1", 4)
-              : emitPoints(kernel, generic, "threadIdx.x", "blockDim.x", 4,
-                           ir.epilogue);
+          : phase.tile.empty()
+              ? emitPoints(kernel, generic, "threadIdx.x", "blockDim.x", 4,
+                           ir.epilogue)
+              : emitTiledPoints(kernel, generic, phase.tile, "threadIdx.x",
+                                "blockDim.x", 4, ir.epilogue);
       for (auto &[value, global] : staged)
         kernel.accesses[value] = global;
       if (emitted)

@@ -246,3 +246,22 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
       std::max(kernel.flops / peak, kernel.dramBytes / (gpu.dramGBs * 1e9));
   return estimate;
 }
+
+Estimate cuda::estimateLaunch(const KernelInfo &kernel,
+                              const KernelLaunch &launch, int registers,
+                              const GpuSpec &gpu) {
+  KernelDescription description;
+  description.flops = kernel.flops;
+  description.fmaShare =
+      kernel.flops ? double(kernel.fmaFlops) / kernel.flops : 0;
+  description.dramBytes = kernel.bytesRead + kernel.bytesWritten;
+  description.dependentLoadsPerThread = 1;
+  description.bytesInFlightPerThread = kernel.bytesInFlightPerThread;
+  description.gridBlocks =
+      int64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
+  description.threadsPerBlock =
+      launch.block[0] * launch.block[1] * launch.block[2];
+  description.registersPerThread = registers > 0 ? registers : 32;
+  description.sharedBytesPerBlock = launch.sharedBytes;
+  return estimateKernel(description, gpu);
+}

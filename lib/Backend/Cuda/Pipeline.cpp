@@ -61,7 +61,7 @@ static LogicalResult generalize(func::FuncOp function) {
 
 llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
                                                int64_t maxBufferBytes,
-                                               Strategy strategy) {
+                                               StrategyChoice strategy) {
   auto function = module.lookupSymbol<func::FuncOp>(entry);
   if (!function)
     return error("no function named '" + entry + "'");

@@ -222,7 +222,7 @@ Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
     break;
   case ReductionBlocks::OwnPerMember:
     // A thread per element of every member would leave most SMs idle.
-    share = members * points < kFillBlocks * kBlockSize && steps >= 32;
+    share = members * points < kFillBlocks * kBlockSize && steps >= kBlockSize;
     break;
   }
   if (!share)
@@ -563,14 +563,15 @@ llvm::Error MemberLoopPlanner::planPhases(
         phase.kind = PhaseKind::BlockReduction;
         phase.combiner = ir.combiner->getName().getStringRef().str();
       }
+      if (!ir.combiner)
+        phase.tile = planTile(generic);
       if (plan.config.strategy == Strategy::MemberPerBlock) {
         planStaging(generic, phase, staging);
       } else {
-        if (!ir.combiner)
-          phase.tile = planTile(generic);
-        else if (llvm::Error failure =
-                     planSplit(generic, ir.combiner, phase, addBuffer))
-          return failure;
+        if (ir.combiner)
+          if (llvm::Error failure =
+                  planSplit(generic, ir.combiner, phase, addBuffer))
+            return failure;
         phase.blocksPerMember = getBlocksPerMember(generic, phase);
       }
       plan.config.phases.push_back(std::move(phase));

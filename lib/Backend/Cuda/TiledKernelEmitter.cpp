@@ -109,8 +109,13 @@ llvm::Error KernelEmitter::emitSplitReduction(KernelBuilder &kernel,
   beginPhaseKernel(combine, members, elements, kBlockSize);
   if (llvm::Error failure = bindMemrefs(combine, generic))
     return failure;
+  // It reads the shares, and the output unless a fill was folded into it.
+  OpOperand &output = generic.getDpsInitsMutable()[0];
   combine.read.clear();
   combine.read.insert(phase.partials);
+  if (!fills.filledWith.lookup(&output))
+    if (std::optional<int64_t> buffer = views.getGlobalBuffer(output.get()))
+      combine.read.insert(*buffer);
   split.partials = combine.bindParam(phase.partials, type);
   split.combine = true;
   if (llvm::Error failure =

@@ -5,10 +5,9 @@
 // reductions a block shares among its threads. Each expected value is
 // worked out by hand from the heuristics, as the comments show.
 //
-// RUN: ens-run %s --entry=two_layers --cuda-plan | FileCheck %s --check-prefix=LAYERS
 // RUN: ens-run %s --entry=two_layers --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=LAYERS
-// RUN: ens-run %s --entry=sum_squares --cuda-plan | FileCheck %s --check-prefix=SUM
-// RUN: ens-run %s --entry=spill --cuda-plan | FileCheck %s --check-prefix=SPILL
+// RUN: ens-run %s --entry=sum_squares --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=SUM
+// RUN: ens-run %s --entry=spill --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=SPILL
 
 // Per member: h = tanh(x w1) (64x16), y = h w2 (64x8); x is shared.
 // Phase 0: x w1 has 64 * 16 * 32 = 32768 iterations; x (2048 elements,
@@ -19,13 +18,16 @@
 // Phase 1: h w2 has 64 * 8 * 16 = 8192 iterations; h is in shared memory
 // already; w2 (128 elements, 512 bytes) is read 64 times: staged at 4096.
 // Shared memory: 4096 + the most one phase stages, 8192 + 2048.
+// Both are contractions of rows d1 (64) and columns d2 (the output's
+// innermost loop): x and h follow d1 and not d2, w1 and w2 d2 and not d1,
+// so each thread computes 4x4 tiles of points.
 // LAYERS:      kernel k0_members: member-per-block, 8 members, 256 threads, 14336 bytes of shared memory
 // LAYERS-NEXT:   temporary 0: memref<1x64x16xf32>, registers
 // LAYERS-NEXT:   temporary 1: memref<1x64x16xf32>, 4096 bytes, shared at 0
-// LAYERS-NEXT:   phase 0: points with fused epilogue; {{.*}}ens.tanh
+// LAYERS-NEXT:   phase 0: points in 4x4 tiles of d1, d2 with fused epilogue; {{.*}}ens.tanh
 // LAYERS-NEXT:     stage operand 0: 8192 bytes, shared at 4096
 // LAYERS-NEXT:     stage operand 1: 2048 bytes, shared at 12288
-// LAYERS-NEXT:   phase 1: points; {{.+}}
+// LAYERS-NEXT:   phase 1: points in 4x4 tiles of d1, d2; {{.+}}
 // LAYERS-NEXT:     stage operand 1: 512 bytes, shared at 4096
 // LAYERS-NOT: {{.}}
 
@@ -67,11 +69,12 @@ func.func @sum_squares(%x: tensor<6x4096xf32>) -> tensor<6xf32> {
 // Per member: t = tanh(x), 256x256 floats = 256 KiB, more than the 161 KiB
 // budget: t moves to global memory, a buffer after the argument (0) and the
 // result (1). t t reads t 256 times per element, but 256 KiB is more than
-// the 16 KiB a staged operand may take.
+// the 16 KiB a staged operand may take. t t is a contraction: 4x4 tiles of
+// its rows d1 and columns d2 (t follows each without the other).
 // SPILL:      kernel k0_members: member-per-block, 2 members, 256 threads, 0 bytes of shared memory
 // SPILL-NEXT:   temporary 0: memref<1x256x256xf32>, 262144 bytes, global buffer 2
 // SPILL-NEXT:   phase 0: points; {{.*}}ens.tanh
-// SPILL-NEXT:   phase 1: points; {{.+}}
+// SPILL-NEXT:   phase 1: points in 4x4 tiles of d1, d2; {{.+}}
 // SPILL-NOT: {{.}}
 
 func.func @spill_member(%x: tensor<256x256xf32>) -> tensor<256x256xf32> {

@@ -11,7 +11,7 @@
 // sqrt(K) u sum|a_i b_i| = 16 * 2^-24 * 64 ~ 6e-5 (at most K u sum|a_i b_i|
 // ~ 1e-3).
 // RUN: ens-run %s --entry=matmul --random-inputs=7 --output-dir=%t/matmul-ref
-// RUN: ens-run %s --entry=matmul --random-inputs=7 --backend=cuda-emu --cuda-dump=%t/matmul --rtol=0 --atol=1e-4 --expect=%t/matmul-ref/out0.npy
+// RUN: ens-run %s --entry=matmul --random-inputs=7 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-dump=%t/matmul --rtol=0 --atol=1e-4 --expect=%t/matmul-ref/out0.npy
 // RUN: FileCheck %s --check-prefix=MATMUL < %t/matmul/matmul.cu
 // MATMUL:      float acc0 = v0;
 // MATMUL-NEXT: for (long long d2 = 0; d2 < 256LL; ++d2) {
@@ -23,7 +23,7 @@
 //
 // The f64 interpreter accumulates in double as the kernel does.
 // RUN: ens-run %s --entry=matmul_f64 --random-inputs=7 --output-dir=%t/f64-ref
-// RUN: ens-run %s --entry=matmul_f64 --random-inputs=7 --backend=cuda-emu --cuda-dump=%t/f64 --rtol=1e-12 --atol=1e-12 --expect=%t/f64-ref/out0.npy
+// RUN: ens-run %s --entry=matmul_f64 --random-inputs=7 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-dump=%t/f64 --rtol=1e-12 --atol=1e-12 --expect=%t/f64-ref/out0.npy
 // RUN: FileCheck %s --check-prefix=F64 < %t/f64/matmul_f64.cu
 // F64: for (long long d2 = 0; d2 < 64LL; ++d2) {
 // F64: double [[V:v[0-9]+]] = fma(in0, in1, acc0);
@@ -32,7 +32,7 @@
 // One rounding of x * y + z against the interpreter's two differs by at
 // most u |x y| + 2 u |x y + z| (u = 2^-24, |x y| < 1).
 // RUN: ens-run %s --entry=muladd --random-inputs=7 --output-dir=%t/muladd-ref
-// RUN: ens-run %s --entry=muladd --random-inputs=7 --backend=cuda-emu --cuda-dump=%t/muladd --rtol=1.2e-7 --atol=6e-8 --expect=%t/muladd-ref/out0.npy
+// RUN: ens-run %s --entry=muladd --random-inputs=7 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-dump=%t/muladd --rtol=1.2e-7 --atol=6e-8 --expect=%t/muladd-ref/out0.npy
 // RUN: FileCheck %s --check-prefix=MULADD < %t/muladd/muladd.cu
 // MULADD:      for (long long p = threadIdx.x; p < 256LL; p += blockDim.x) {
 // MULADD:        float in0 = b0[
@@ -42,7 +42,7 @@
 // MULADD-NEXT:   acc0 = [[V]];
 //
 // RUN: ens-run %s --entry=product_twice --random-inputs=7 --output-dir=%t/twice-ref
-// RUN: ens-run %s --entry=product_twice --random-inputs=7 --backend=cuda-emu --cuda-dump=%t/twice --rtol=0 --atol=0 --expect=%t/twice-ref/out0.npy
+// RUN: ens-run %s --entry=product_twice --random-inputs=7 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-dump=%t/twice --rtol=0 --atol=0 --expect=%t/twice-ref/out0.npy
 // RUN: FileCheck %s --check-prefix=TWICE < %t/twice/product_twice.cu
 // TWICE-NOT:   fmaf(
 // TWICE:       float [[P:v[0-9]+]] = (in0 * in1);

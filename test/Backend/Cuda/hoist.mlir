@@ -5,7 +5,7 @@
 // before the loop over the parameter's elements, never inside it.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: ens-run %ens_src_root/examples/ensemble_train_step.mlir --entry=train_step --random-inputs=1 --backend=cuda-emu --cuda-dump=%t/train --summary
+// RUN: ens-run %ens_src_root/examples/ensemble_train_step.mlir --entry=train_step --random-inputs=1 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-dump=%t/train --summary
 // RUN: FileCheck %s --check-prefix=ADAM < %t/train/train_step.cu
 // RUN: not grep -E '^ {6,}.*powf' %t/train/train_step.cu
 // RUN: grep -cE '^    float v[0-9]+ = powf' %t/train/train_step.cu | FileCheck %s --check-prefix=HOISTED
@@ -67,7 +67,7 @@
 // A grid of members, each scaling its 256 elements by exp of a shared
 // scalar: expf once per thread.
 // RUN: ens-run %s --entry=scale --random-inputs=3 --output-dir=%t/scale-ref
-// RUN: ens-run %s --entry=scale --random-inputs=3 --backend=cuda-emu --cuda-dump=%t/scale --rtol=0 --atol=0 --expect=%t/scale-ref/out0.npy
+// RUN: ens-run %s --entry=scale --random-inputs=3 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-dump=%t/scale --rtol=0 --atol=0 --expect=%t/scale-ref/out0.npy
 // RUN: FileCheck %s --check-prefix=SCALE < %t/scale/scale.cu
 // SCALE:      float [[S:in[0-9]+]] = b1[0LL];
 // SCALE-NEXT: float [[E:v[0-9]+]] = expf([[S]]);

@@ -1,11 +1,13 @@
 // The forward pass of the 128-member MLP (examples/ensemble_mlp.mlir) is
 // one kernel with a block per member (docs/pipeline.md explains it): each
-// contraction stages the member's weights into shared memory and applies
-// its epilogue (bias, tanh) in registers; the hidden layer lives in shared
-// memory and the output goes straight to the caller's buffer.
+// contraction stages the member's weights into shared memory, gives each
+// thread 4x4 register tiles of its output (the hidden layer's 256x32 points
+// are 64x8 tiles, 512 in all), and applies its epilogue (bias, tanh) to
+// each point in registers; the hidden layer lives in shared memory and the
+// output goes straight to the caller's buffer.
 //
 // RUN: rm -rf %t
-// RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_forward --random-inputs=1 --backend=cuda-emu --cuda-dump=%t --summary
+// RUN: ens-run %ens_src_root/examples/ensemble_mlp.mlir --entry=ensemble_forward --random-inputs=1 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-dump=%t --summary
 // RUN: FileCheck %s < %t/ensemble_forward.cu
 // RUN: FileCheck %s --check-prefix=PLAN < %t/plan.txt
 //
@@ -16,8 +18,10 @@
 // CHECK: { // ens.einsum, ens.add, ens.tanh
 // CHECK: staged0[i] = b1[{{.*}}m * 2048LL
 // CHECK: __syncthreads();
-// CHECK: for (long long p = threadIdx.x; p < 8192LL; p += blockDim.x) {
+// CHECK: for (long long p = threadIdx.x; p < 512LL; p += blockDim.x) {
+// CHECK: float acc0_3_3 =
 // CHECK: for (long long d3 = 0; d3 < 64LL; ++d3) {
+// CHECK: acc0_3_3 = v{{[0-9]+}};
 // CHECK: tanhf(
 // CHECK: t0[{{.*}}] = v{{[0-9]+}};
 // CHECK: __syncthreads();

@@ -21,6 +21,20 @@
 // NOFMAD-NEXT:    spills: no
 // NOFMAD-NEXT:    hot loop {{.*}}, FMA 0 (0.0%),
 //
+// --check holds only a contraction's hot loop (one that multiplies and
+// stores nothing) to the thresholds: the elementwise loop passes; the
+// naive dot product (two loads per FFMA) and the multiply-add loop (one)
+// miss, and with --fmad=false the latter is FMUL + FADD as well.
+// RUN: not ens-sass --check --arch=sm_80 --nvrtc-option=--fmad=true %s | FileCheck %s --check-prefix=VERDICTS
+// VERDICTS-LABEL: kernel naive_dot:
+// VERDICTS:         thresholds: missed
+// VERDICTS-LABEL: kernel elementwise_scale:
+// VERDICTS:         thresholds: met
+// VERDICTS-LABEL: kernel multiply_add_loop:
+// VERDICTS:         thresholds: missed
+//
+// CHECK-FAILS-LABEL: kernel multiply_add_loop:
+// CHECK-FAILS:         thresholds: missed
 // CHECK-FAILS: thresholds missed: FMA share >= 0.7, loads per FMA <= 0.6, no spills
 //
 // MISSING: error: cuobjdump -sass {{.*}}missing.cubin failed
@@ -51,4 +65,21 @@ extern "C" __global__ void __launch_bounds__(1024, 2)
   for (int j = 0; j < 64; ++j)
     sum += acc[j];
   y[threadIdx.x] = sum;
+}
+
+/// y = a * x, one element per step: a loop that multiplies and stores each
+/// result, not a contraction.
+extern "C" __global__ void elementwise_scale(const float *x, float *y,
+                                             float a, int n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    y[i] = a * x[i];
+}
+
+/// A dot product that loads both operands for every FFMA.
+extern "C" __global__ void naive_dot(const float *x, const float *w, float *y,
+                                     int n) {
+  float acc = 0.0f;
+  for (int i = 0; i < n; ++i)
+    acc += x[i * blockDim.x + threadIdx.x] * w[i];
+  y[threadIdx.x] = acc;
 }

@@ -235,8 +235,8 @@ TEST(TargetTest, CudaStrategyIsChosenByName) {
   llvm::Expected<std::unique_ptr<Executable>> unknown =
       compileExecutable(*module, "f", Target::CudaEmu, options);
   EXPECT_EQ(messageOf(unknown.takeError()),
-            "unknown CUDA strategy 'member-per-warp' (known: "
-            "member-per-block)");
+            "unknown CUDA strategy 'member-per-warp' (known: auto, "
+            "member-per-block, tiled)");
   options.cuda.strategy = "member-per-block";
   llvm::Expected<std::unique_ptr<Executable>> known =
       compileExecutable(*module, "f", Target::CudaEmu, options);

@@ -23,10 +23,11 @@ namespace mlir::ens::cuda {
 /// (registerCpuBackendDialects). An op the generator cannot handle yet is
 /// reported as an error that names it, and so is a buffer, or a whole
 /// plan, larger than `maxBufferBytes` (0: getDefaultMaxBufferBytes()).
-/// Loops over members are shared out with `strategy`.
-llvm::Expected<CudaProgram>
-generateCuda(ModuleOp module, StringRef entry, int64_t maxBufferBytes = 0,
-             Strategy strategy = Strategy::MemberPerBlock);
+/// Loops over members are shared out with `strategy`, or as the
+/// performance model picks for each.
+llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
+                                         int64_t maxBufferBytes = 0,
+                                         StrategyChoice strategy = {});
 
 } // namespace mlir::ens::cuda
 

@@ -43,10 +43,19 @@ enum class Strategy {
 /// it and plans print it.
 StringRef stringifyStrategy(Strategy strategy);
 
-/// The strategy named `name`, if there is one.
-std::optional<Strategy> symbolizeStrategy(StringRef name);
+/// Every strategy, in the order of their names in messages.
+ArrayRef<Strategy> getAllStrategies();
 
-/// The names of all strategies, separated by ", ", for messages.
+/// The strategy that code generation uses for every loop over members, or
+/// none: then the performance model picks one per loop.
+using StrategyChoice = std::optional<Strategy>;
+
+/// The choice that `--cuda-strategy=NAME` and ExecutableOptions name:
+/// "auto" (or empty) for the model's pick, or a strategy; none if `name`
+/// is neither.
+std::optional<StrategyChoice> parseStrategyChoice(StringRef name);
+
+/// The names `parseStrategyChoice` takes, separated by ", ", for messages.
 std::string getStrategyNames();
 
 /// Where a temporary of one member lives while its kernel runs.
@@ -153,6 +162,10 @@ struct KernelConfig {
   std::vector<TemporaryConfig> temporaries;
   /// In the order the block runs them.
   std::vector<PhaseConfig> phases;
+  /// When the performance model picked the strategy: each strategy's
+  /// estimate of the loop's kernels on an H100, in microseconds, in the
+  /// order of Strategy.
+  std::vector<double> estimatesUs;
 };
 
 /// The configs of `program` in the stable text form that

@@ -13,6 +13,8 @@
 #ifndef ENS_BACKEND_CUDA_PERFMODEL_H
 #define ENS_BACKEND_CUDA_PERFMODEL_H
 
+#include "ens/Backend/Cuda/LaunchPlan.h"
+
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -132,6 +134,14 @@ int getBlocksPerSm(const GpuSpec &gpu, int threadsPerBlock,
 
 /// Estimates the time of `kernel` on `gpu`.
 Estimate estimateKernel(const KernelDescription &kernel, const GpuSpec &gpu);
+
+/// Estimates one launch of a launch plan's kernel on `gpu`, described from
+/// what the plan knows: the FLOPs of the kernel's fmaf are FMAs; its global
+/// traffic is its DRAM traffic; each thread waits for at least one DRAM
+/// round trip, with the bytes in flight that its innermost loop loads
+/// together. `registers` per thread are ptxas's, or 0 if unknown (32).
+Estimate estimateLaunch(const KernelInfo &kernel, const KernelLaunch &launch,
+                        int registers, const GpuSpec &gpu);
 
 } // namespace mlir::ens::cuda
 

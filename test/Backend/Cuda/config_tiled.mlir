@@ -1,0 +1,94 @@
+// The decisions of the tiled strategy (--cuda-strategy=tiled, lib/Backend/
+// Cuda/Planning.cpp) for a loop over members, line by line: every op of the
+// loop body is a kernel of its own (a phase), each temporary of a member is
+// either a global buffer with a slice per member or, for a contraction's
+// result that its fused epilogue consumes, registers; no shared memory;
+// per phase the blocks of each member, the register tile of a contraction,
+// or a block reduction. The kernels themselves are checked by
+// tiled-boundaries.mlir; the two functions here also run on cuda-emu against
+// the interpreter. Each expected value is worked out by hand, as the
+// comments show; the rules are listed in tiled-boundaries.mlir's header:
+// an op with a reduction is a block reduction if its output elements of all
+// members are fewer than 264 * 256 = 67584 and it has at least 256 steps,
+// a block's threads (and then fuses no epilogue); otherwise a contraction computes points in
+// tiles of min(range, 4) over the output's innermost loop (columns) and
+// another parallel loop (rows); blocks per member are the member's points,
+// tiled loops counted in tiles, over 256 threads, rounded up, or for a
+// block reduction one per output element (and chunk). Plan buffers are
+// numbered arguments first, then results, then temporaries in order.
+//
+// RUN: ens-run %s --entry=two_layers --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=LAYERS
+// RUN: ens-run %s --entry=wide --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=WIDE
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: ens-run %s --entry=two_layers --random-inputs=1 --output-dir=%t/layers
+// RUN: ens-run %s --entry=two_layers --random-inputs=1 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/layers/out0.npy
+// RUN: ens-run %s --entry=wide --random-inputs=2 --output-dir=%t/wide
+// RUN: ens-run %s --entry=wide --random-inputs=2 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/wide/out0.npy
+
+// config_member_per_block.mlir's @two_layers: per member h = tanh(x w1)
+// (64x16), y = h w2 (64x8); x is shared. Buffers: x 0, w1 1, w2 2, y 3.
+// x w1: 8 members * 64 * 16 = 8192 output elements, fewer than 67584,
+// but only 32 steps, fewer than 256: points, with tanh as its fused
+// epilogue, so its result (temporary 0) stays in registers and the
+// epilogue's (temporary 1, h, 64 * 16 * 4 = 4096 bytes) is global buffer
+// 4. Columns d2 (the output's innermost loop, 16); rows d1 (64: x follows
+// d1 and not d2, w1 d2 and not d1): 4x4 tiles, 16 * 4 = 64 tiles, 1 block
+// per member.
+// h w2: 16 steps: points. Columns d2 (8), rows d1 (64): 4x4 tiles, 16 * 2
+// = 32 tiles, 1 block per member.
+// LAYERS:      loop: tiled, 8 members, 256 threads, 0 bytes of shared memory
+// LAYERS-NEXT:   temporary 0: memref<1x64x16xf32>, registers
+// LAYERS-NEXT:   temporary 1: memref<1x64x16xf32>, 4096 bytes, global buffer 4
+// LAYERS-NEXT:   phase 0: kernel k0_tiled, 1 blocks per member, points in 4x4 tiles of d1, d2 with fused epilogue; ens.einsum, ens.tanh
+// LAYERS-NEXT:   phase 1: kernel k1_tiled, 1 blocks per member, points in 4x4 tiles of d1, d2; ens.einsum
+// LAYERS-NOT: {{.}}
+
+func.func @two_layers_member(%x: tensor<64x32xf32>, %w1: tensor<32x16xf32>,
+                             %w2: tensor<16x8xf32>) -> tensor<64x8xf32> {
+  %a = ens.matmul %x, %w1 : tensor<64x32xf32>, tensor<32x16xf32> -> tensor<64x16xf32>
+  %h = ens.tanh %a : tensor<64x16xf32>
+  %y = ens.matmul %h, %w2 : tensor<64x16xf32>, tensor<16x8xf32> -> tensor<64x8xf32>
+  return %y : tensor<64x8xf32>
+}
+
+func.func @two_layers(%x: tensor<64x32xf32>, %w1: tensor<8x32x16xf32>,
+                      %w2: tensor<8x16x8xf32>) -> tensor<8x64x8xf32> {
+  %y = ens.vmap @two_layers_member(%x, %w1, %w2) {in_axes = array<i64: -1, 0, 0>, out_axes = array<i64: 0>, size = 8 : i64}
+      : (tensor<64x32xf32>, tensor<8x32x16xf32>, tensor<8x16x8xf32>) -> tensor<8x64x8xf32>
+  return %y : tensor<8x64x8xf32>
+}
+
+// Two layers over a batch of 200 with a bias, 40 members: h = tanh(x w1 +
+// b1) (200x48), y = h w2 (200x10). Buffers: x 0, w1 1, b1 2, w2 3, y 4.
+// x w1: 24 steps, and 40 * 200 * 48 = 384000 output elements: points,
+// in 4x4 tiles of d1 (200), d2 (48): 50 * 12 = 600 tiles, ceil(600 / 256)
+// = 3 blocks per member. The add and tanh are its fused epilogue: its
+// result (temporary 0) stays in registers, and the epilogue's (temporary
+// 1, h, 200 * 48 * 4 = 38400 bytes) is global buffer 5.
+// h w2: 48 steps (and 40 * 200 * 10 = 80000 output elements, more than
+// 67584): points, 4x4 tiles of d1 (200), d2 (10): 50 * 3 = 150 tiles, 1
+// block per member.
+// WIDE:      loop: tiled, 40 members, 256 threads, 0 bytes of shared memory
+// WIDE-NEXT:   temporary 0: memref<1x200x48xf32>, registers
+// WIDE-NEXT:   temporary 1: memref<1x200x48xf32>, 38400 bytes, global buffer 5
+// WIDE-NEXT:   phase 0: kernel k0_tiled, 3 blocks per member, points in 4x4 tiles of d1, d2 with fused epilogue; ens.einsum, ens.add, ens.tanh
+// WIDE-NEXT:   phase 1: kernel k1_tiled, 1 blocks per member, points in 4x4 tiles of d1, d2; ens.einsum
+// WIDE-NOT: {{.}}
+
+func.func @wide_member(%x: tensor<200x24xf32>, %w1: tensor<24x48xf32>, %b1: tensor<48xf32>,
+                         %w2: tensor<48x10xf32>) -> tensor<200x10xf32> {
+  %a = ens.matmul %x, %w1 : tensor<200x24xf32>, tensor<24x48xf32> -> tensor<200x48xf32>
+  %bb = ens.broadcast_in_dim %b1 {dims = array<i64: 1>} : tensor<48xf32> -> tensor<200x48xf32>
+  %s = ens.add %a, %bb : tensor<200x48xf32>
+  %h = ens.tanh %s : tensor<200x48xf32>
+  %y = ens.matmul %h, %w2 : tensor<200x48xf32>, tensor<48x10xf32> -> tensor<200x10xf32>
+  return %y : tensor<200x10xf32>
+}
+
+func.func @wide(%x: tensor<200x24xf32>, %w1: tensor<40x24x48xf32>, %b1: tensor<40x48xf32>,
+                  %w2: tensor<40x48x10xf32>) -> tensor<40x200x10xf32> {
+  %y = ens.vmap @wide_member(%x, %w1, %b1, %w2) {in_axes = array<i64: -1, 0, 0, 0>, out_axes = array<i64: 0>, size = 40 : i64}
+      : (tensor<200x24xf32>, tensor<40x24x48xf32>, tensor<40x48xf32>, tensor<40x48x10xf32>) -> tensor<40x200x10xf32>
+  return %y : tensor<40x200x10xf32>
+}
