@@ -56,7 +56,8 @@ def EnsFuseMembers : Pass<"ens-fuse-members", "::mlir::func::FuncOp"> {
     of every op in program order. A member's intermediate values then never
     leave the loop body: the CPU backend keeps them in cache and runs the
     loop on its threads; the CUDA backend makes each loop one kernel with a
-    block per member and the intermediates in shared memory.
+    block per member and the intermediates in shared memory, or, for few or
+    large members, a kernel per op whose blocks split each member's work.
 
     ```mlir
     %h = linalg.generic ... -> tensor<128x256x32xf32>   // member op
