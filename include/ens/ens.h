@@ -121,6 +121,10 @@ struct ENS_API CompileOptions {
   /// address-space limit, or $ENS_MAX_BUFFER_BYTES. A larger program is
   /// refused by compile() with an Error.
   int64_t maxBufferBytes = 0;
+  /// How the CUDA targets share out loops over members: "member-per-block",
+  /// "tiled", or "" (or "auto") for the performance model's pick per loop
+  /// (docs/cuda.md, "Strategies"). Another name is refused by compile().
+  std::string cudaStrategy;
 };
 
 /// A function compiled for a target.

@@ -37,8 +37,9 @@ Executable Module::compile(const std::string &function, Target target,
   if (options.maxBufferBytes < 0)
     throw Error("maxBufferBytes must be 0 (the default limit) or more, got " +
                 std::to_string(options.maxBufferBytes));
-  auto key = std::make_tuple(function, target, options.threads,
-                             options.maxBufferBytes, std::move(text));
+  auto key =
+      std::make_tuple(function, target, options.threads, options.maxBufferBytes,
+                      options.cudaStrategy, std::move(text));
   if (auto it = impl_->context->compiled.find(key);
       it != impl_->context->compiled.end())
     return Executable(it->second);
@@ -46,6 +47,7 @@ Executable Module::compile(const std::string &function, Target target,
   me::ExecutableOptions executableOptions;
   executableOptions.maxBufferBytes = options.maxBufferBytes;
   executableOptions.cpu.threads = options.threads;
+  executableOptions.cuda.strategy = options.cudaStrategy;
   llvm::Expected<std::unique_ptr<me::Executable>> executable =
       me::compileExecutable(*finished, function, toInternal(target),
                             executableOptions);

@@ -30,11 +30,12 @@ struct Context::Impl {
   mlir::MLIRContext context;
   /// Serialises everything that creates or changes IR, and diagnostics.
   std::recursive_mutex mutex;
-  /// Compiled functions by (function, target, threads, the module's text): a
-  /// module
-  /// compiled again unchanged reuses its code.
-  std::map<std::tuple<std::string, Target, int, int64_t, std::string>,
-           std::shared_ptr<const Executable::Impl>>
+  /// Compiled functions by (function, target, threads, buffer limit, CUDA
+  /// strategy, the module's text): a module compiled again unchanged, with
+  /// the same options, reuses its code.
+  std::map<
+      std::tuple<std::string, Target, int, int64_t, std::string, std::string>,
+      std::shared_ptr<const Executable::Impl>>
       compiled;
 };
 

@@ -12,11 +12,11 @@
 // [-2, 2).
 //
 // The program is compiled and run on the interpreter (the oracle), cpu and
-// cuda-emu. The property: either every backend throws ens::Error (a clean
-// error) or none does, and then every result element agrees with the
-// interpreter's: |x - ref| <= 1e-3 * (max(1, |ref|) + scale), where scale is
-// the largest finite |ref| of that result, so that values lost to
-// cancellation in a differently ordered sum compare by the sum's magnitude.
+// cuda-emu with each CUDA strategy forced. The property: either every backend
+// throws ens::Error (a clean error) or none does, and then every result element
+// agrees with the interpreter's: |x - ref| <= 1e-3 * (max(1, |ref|) + scale),
+// where scale is the largest finite |ref| of that result, so that values lost
+// to cancellation in a differently ordered sum compare by the sum's magnitude.
 // Where the interpreter gives NaN or an infinity, the backend must give a
 // non-finite value too. The API must accept every op the generator builds:
 // an ens::Error while building the program escapes and fails the run.
@@ -355,10 +355,11 @@ struct Outcome {
 };
 
 Outcome runOn(const ens::Module &module, const std::string &function,
-              ens::Target target, const std::vector<ens::Tensor> &args) {
+              ens::Target target, const std::vector<ens::Tensor> &args,
+              const ens::CompileOptions &options = {}) {
   Outcome outcome;
   try {
-    outcome.results = module.compile(function, target).run(args);
+    outcome.results = module.compile(function, target, options).run(args);
   } catch (const ens::Error &error) {
     outcome.error = error.what();
     if (outcome.error.empty())
@@ -469,7 +470,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Outcome reference = runOn(module, function, ens::Target::Interpreter, args);
   compare(program, "cpu", reference,
           runOn(module, function, ens::Target::Cpu, args));
-  compare(program, "cuda-emu", reference,
-          runOn(module, function, ens::Target::CudaEmu, args));
+  // Each CUDA strategy, forced on every loop over members.
+  for (const char *strategy : {"member-per-block", "tiled"}) {
+    ens::CompileOptions options;
+    options.cudaStrategy = strategy;
+    compare(program, ("cuda-emu, " + std::string(strategy)).c_str(), reference,
+            runOn(module, function, ens::Target::CudaEmu, args, options));
+  }
   return 0;
 }

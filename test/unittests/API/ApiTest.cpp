@@ -367,6 +367,30 @@ TEST(ApiTest, RefusesProgramsOverTheBufferLimit) {
               "maxBufferBytes must be 0 (the default limit) or more, got -1");
 }
 
+TEST(ApiTest, CudaStrategyIsACompileOption) {
+  ens::Context context;
+  ens::Module module = context.parse(kScale);
+  std::vector<ens::Tensor> args{
+      ens::Tensor({DType::F32, {2, 3}}, {1, 2, 3, 4, 5, 6}),
+      ens::Tensor({DType::F32, {3}}, {2, 3, 4})};
+  ens::CompileOptions tiled, perBlock;
+  tiled.cudaStrategy = "tiled";
+  perBlock.cudaStrategy = "member-per-block";
+  ens::Executable a = module.compile("scale", ens::Target::CudaEmu, tiled);
+  ens::Executable b = module.compile("scale", ens::Target::CudaEmu, perBlock);
+  EXPECT_FALSE(a.sharesCodeWith(b));
+  EXPECT_TRUE(
+      a.sharesCodeWith(module.compile("scale", ens::Target::CudaEmu, tiled)));
+  for (const ens::Executable &executable : {a, b})
+    EXPECT_EQ(executable.run(args)[0].values(),
+              (std::vector<double>{2, 6, 12, 8, 15, 24}));
+  ens::CompileOptions unknown;
+  unknown.cudaStrategy = "member-per-warp";
+  expectError([&] { module.compile("scale", ens::Target::CudaEmu, unknown); },
+              "unknown CUDA strategy 'member-per-warp' (known: auto, "
+              "member-per-block, tiled)");
+}
+
 TEST(ApiTest, CompilesAndRunsFromManyThreads) {
   ens::Context context;
   ens::Module module = context.parse(kScale);
