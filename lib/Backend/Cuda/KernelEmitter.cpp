@@ -267,13 +267,20 @@ llvm::Error KernelEmitter::emitSerial(Operation *op) {
   llvm::raw_string_ostream os(kernel.body);
   os << "  // One thread runs the loop nest in order.\n";
   os << "  if (blockIdx.x != 0 || threadIdx.x != 0) return;\n";
-  BodyEmitter body(kernel.body, kernel.accesses);
-  if (llvm::Error failure = emitCaptured(op, body, 2))
-    return failure;
-  if (llvm::Error failure = body.emit(op, 2))
+  if (llvm::Error failure = emitInOrder(kernel, op, 2))
     return failure;
   finishKernel(kernel);
   return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitInOrder(KernelBuilder &kernel, Operation *op,
+                                       unsigned indent) {
+  BodyEmitter body(kernel.body, kernel.accesses);
+  if (views.memberIndex)
+    body.bind(views.memberIndex, "m");
+  if (llvm::Error failure = emitCaptured(op, body, indent))
+    return failure;
+  return body.emit(op, indent);
 }
 
 llvm::Error KernelEmitter::run(unsigned numInputs) {

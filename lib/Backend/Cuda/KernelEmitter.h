@@ -82,6 +82,11 @@ private:
                         linalg::GenericOp epilogue);
   llvm::Error emitGeneric(linalg::GenericOp generic);
   llvm::Error emitSerial(Operation *op);
+  /// Writes scf.for nest `op` as C++ loops that one thread runs in order,
+  /// with the scalars it uses from outside (and the member index `m` in a
+  /// loop over members).
+  llvm::Error emitInOrder(KernelBuilder &kernel, Operation *op,
+                          unsigned indent);
 
   /// Names the member index and writes the scalars `generic` uses from
   /// outside (with the values of fills folded into it).
@@ -94,19 +99,21 @@ private:
                           std::optional<GenericWriter> &after,
                           linalg::GenericOp epilogue, unsigned indent);
   /// Writes a loop over the parallel points of `generic` from `first` by
-  /// `step`, each thread computing whole output elements, and `epilogue`
-  /// on the accumulators of each.
+  /// `step`, each thread computing whole output elements (or, with `tile`,
+  /// register tiles of them), and `epilogue` on the accumulators of each.
   llvm::Error emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
                          StringRef first, StringRef step, unsigned indent,
-                         linalg::GenericOp epilogue = nullptr);
-  /// Writes a loop over the register tiles of `generic` from `first` by
-  /// `step`: each thread computes the points of a tile together, loading
-  /// each operand element once per reduction step for all the points that
-  /// read it, and applies `epilogue` to each point's accumulators.
-  llvm::Error emitTiledPoints(KernelBuilder &kernel, linalg::GenericOp generic,
-                              const TileConfig &tile, StringRef first,
-                              StringRef step, unsigned indent,
-                              linalg::GenericOp epilogue = nullptr);
+                         linalg::GenericOp epilogue = nullptr,
+                         const TileConfig &tile = {});
+  /// Writes the loop over the register tiles of `writer`'s op from
+  /// `first` by `step` (emitPoints with a tile): each thread computes the
+  /// points of a tile together, loading each operand element once per
+  /// reduction step for all the points that read it, and applies the
+  /// epilogue that `after` writes, if any, to each point's accumulators.
+  llvm::Error emitTiles(KernelBuilder &kernel, GenericWriter &writer,
+                        std::optional<GenericWriter> &after,
+                        const TileConfig &tile, StringRef first, StringRef step,
+                        unsigned indent);
   /// Writes the epilogue that `after` writes at the end of the contraction
   /// that `writer` writes the point loop of, starting from its accumulator
   /// `accumulator` at the point whose loop variables are `dims`.

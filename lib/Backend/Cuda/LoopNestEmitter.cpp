@@ -233,17 +233,18 @@ llvm::Error KernelEmitter::beginPoints(KernelBuilder &kernel,
                                 getResultRead(writer.generic, epilogue));
 }
 
-llvm::Error KernelEmitter::emitPoints(KernelBuilder &kernel,
-                                      linalg::GenericOp generic,
-                                      StringRef first, StringRef step,
-                                      unsigned indent,
-                                      linalg::GenericOp epilogue) {
+llvm::Error
+KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
+                          StringRef first, StringRef step, unsigned indent,
+                          linalg::GenericOp epilogue, const TileConfig &tile) {
   BodyEmitter body(kernel.body, kernel.accesses);
   GenericWriter writer(generic, kernel, body);
   std::optional<GenericWriter> after;
   if (llvm::Error failure =
           beginPoints(kernel, writer, after, epilogue, indent))
     return failure;
+  if (!tile.empty())
+    return emitTiles(kernel, writer, after, tile, first, step, indent);
   llvm::raw_string_ostream &os = writer.os;
   ArrayRef<unsigned> reduction = writer.reduction;
   // Each thread computes the output elements of its parallel points in
@@ -311,18 +312,13 @@ llvm::Error KernelEmitter::emitPoints(KernelBuilder &kernel,
   return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitTiledPoints(KernelBuilder &kernel,
-                                           linalg::GenericOp generic,
-                                           const TileConfig &tile,
-                                           StringRef first, StringRef step,
-                                           unsigned indent,
-                                           linalg::GenericOp epilogue) {
-  BodyEmitter body(kernel.body, kernel.accesses);
-  GenericWriter writer(generic, kernel, body);
-  std::optional<GenericWriter> after;
-  if (llvm::Error failure =
-          beginPoints(kernel, writer, after, epilogue, indent))
-    return failure;
+llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
+                                     GenericWriter &writer,
+                                     std::optional<GenericWriter> &after,
+                                     const TileConfig &tile, StringRef first,
+                                     StringRef step, unsigned indent) {
+  linalg::GenericOp generic = writer.generic;
+  BodyEmitter &body = writer.body;
   llvm::raw_string_ostream &os = writer.os;
   // Tile t of a loop of range R in tiles of S points holds the points
   // t + s * ceil(R / S), s < S: the threads of a warp, on neighbouring
@@ -462,7 +458,7 @@ llvm::Error KernelEmitter::emitTiledPoints(KernelBuilder &kernel,
         os << "if (" << llvm::join(guards, " && ") << ") ";
       os << "{\n";
       SmallVector<std::string> dims = dimsAt(i, j);
-      if (epilogue) {
+      if (after) {
         after->forgetInputs();
         if (llvm::Error failure = emitEpilogue(
                 writer, *after, dims, "acc0" + suffix(i, j), indent + 2))

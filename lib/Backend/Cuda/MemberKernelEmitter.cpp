@@ -175,11 +175,7 @@ llvm::Error KernelEmitter::emitMemberPerBlock(scf::ForallOp forall,
     os << "  { // " << phase.sourceOps << "\n";
     if (phase.kind == PhaseKind::Serial) {
       os << "    if (threadIdx.x == 0) {\n";
-      BodyEmitter body(kernel.body, kernel.accesses);
-      body.bind(views.memberIndex, "m");
-      if (llvm::Error failure = emitCaptured(ir.op, body, 6))
-        return failure;
-      if (llvm::Error failure = body.emit(ir.op, 6))
+      if (llvm::Error failure = emitInOrder(kernel, ir.op, 6))
         return failure;
       os << "    }\n";
     } else {
@@ -191,11 +187,8 @@ llvm::Error KernelEmitter::emitMemberPerBlock(scf::ForallOp forall,
       llvm::Error emitted =
           phase.kind == PhaseKind::BlockReduction
               ? emitBlockReduction(kernel, generic, ir.combiner, "0", "1", 4)
-          : phase.tile.empty()
-              ? emitPoints(kernel, generic, "threadIdx.x", "blockDim.x", 4,
-                           ir.epilogue)
-              : emitTiledPoints(kernel, generic, phase.tile, "threadIdx.x",
-                                "blockDim.x", 4, ir.epilogue);
+              : emitPoints(kernel, generic, "threadIdx.x", "blockDim.x", 4,
+                           ir.epilogue, phase.tile);
       for (auto &[value, global] : staged)
         kernel.accesses[value] = global;
       if (emitted)

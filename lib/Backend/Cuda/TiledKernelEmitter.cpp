@@ -49,11 +49,7 @@ llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
     if (phase.kind == PhaseKind::Serial) {
       if (llvm::Error failure = bindMemrefs(kernel, ir.op))
         return failure;
-      BodyEmitter body(kernel.body, kernel.accesses);
-      body.bind(views.memberIndex, "m");
-      if (llvm::Error failure = emitCaptured(ir.op, body, 2))
-        return failure;
-      if (llvm::Error failure = body.emit(ir.op, 2))
+      if (llvm::Error failure = emitInOrder(kernel, ir.op, 2))
         return failure;
       finishKernel(kernel);
       continue;
@@ -69,14 +65,11 @@ llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
     }
     std::string first = "b * blockDim.x + threadIdx.x";
     std::string step = perMember + " * blockDim.x";
-    llvm::Error emitted =
-        phase.kind == PhaseKind::BlockReduction
-            ? emitBlockReduction(kernel, generic, ir.combiner, "b", perMember,
-                                 2)
-        : phase.tile.empty()
-            ? emitPoints(kernel, generic, first, step, 2, ir.epilogue)
-            : emitTiledPoints(kernel, generic, phase.tile, first, step, 2,
-                              ir.epilogue);
+    llvm::Error emitted = phase.kind == PhaseKind::BlockReduction
+                              ? emitBlockReduction(kernel, generic, ir.combiner,
+                                                   "b", perMember, 2)
+                              : emitPoints(kernel, generic, first, step, 2,
+                                           ir.epilogue, phase.tile);
     if (emitted)
       return emitted;
     finishKernel(kernel);
