@@ -104,13 +104,13 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       os << getPhaseKindName(phase.kind);
       if (phase.kind == PhaseKind::BlockReduction)
         os << " (" << phase.combiner << ")";
-      if (phase.chunks > 1)
-        os << " in " << phase.chunks << " chunks through global buffer "
-           << phase.partials;
       if (!phase.tile.empty())
         os << " in " << phase.tile.sizes[0] << "x" << phase.tile.sizes[1]
            << " tiles of d" << phase.tile.loops[0] << ", d"
            << phase.tile.loops[1];
+      if (phase.chunks > 1)
+        os << " in " << phase.chunks << " chunks through global buffer "
+           << phase.partials;
       if (phase.fusedEpilogue)
         os << " with fused epilogue";
       os << "; " << phase.sourceOps << "\n";

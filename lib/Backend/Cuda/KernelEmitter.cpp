@@ -19,6 +19,7 @@
 
 #include "KernelCost.h"
 
+#include "ens/Backend/Cuda/PerfModel.h"
 #include "ens/Support/Sizes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -120,6 +121,29 @@ KernelBuilder KernelEmitter::beginKernel(ArrayRef<Operation *> roots,
     kernel.info.fmaFlops += times * countFmaFlops(root);
   }
   return kernel;
+}
+
+KernelEmitter::EmissionMark KernelEmitter::markEmission() const {
+  return {program.plan.buffers.size(), program.plan.kernels.size(),
+          program.plan.launches.size(), program.configs.size(), kernels.size()};
+}
+
+double KernelEmitter::estimateSince(const EmissionMark &mark) const {
+  double us = 0;
+  for (const KernelLaunch &launch :
+       ArrayRef(program.plan.launches).drop_front(mark.launches))
+    us += estimateLaunch(program.plan.kernels[launch.kernel], launch,
+                         /*registers=*/0, getH100Sxm())
+              .us;
+  return us;
+}
+
+void KernelEmitter::takeBack(const EmissionMark &mark) {
+  program.plan.buffers.resize(mark.buffers);
+  program.plan.kernels.resize(mark.kernels);
+  program.plan.launches.resize(mark.launches);
+  program.configs.resize(mark.configs);
+  kernels.resize(mark.source);
 }
 
 void KernelEmitter::finishKernel(KernelBuilder &kernel) {

@@ -60,6 +60,19 @@ public:
   CudaProgram program;
 
 private:
+  /// How much of the program has been written; takeBack returns to it, so
+  /// that the model can compare ways of writing the same ops.
+  struct EmissionMark {
+    size_t buffers, kernels, launches, configs, source;
+  };
+  EmissionMark markEmission() const;
+  /// The H100 estimate, in microseconds, of the launches written since
+  /// `mark` (registers unknown: 32).
+  double estimateSince(const EmissionMark &mark) const;
+  /// Forgets the buffers, kernels, launches and configs written since
+  /// `mark`.
+  void takeBack(const EmissionMark &mark);
+
   llvm::Expected<int64_t> addBuffer(MemRefType type, BufferKind kind,
                                     unsigned index,
                                     std::vector<uint8_t> init = {});
@@ -92,6 +105,14 @@ private:
   /// outside (with the values of fills folded into it).
   llvm::Error beginBody(BodyEmitter &body, linalg::GenericOp generic,
                         unsigned indent);
+  /// One of the two passes of a reduction split into chunks.
+  struct ReductionSplit {
+    int64_t chunks;
+    /// The kernel's name of the buffer of shares.
+    std::string partials;
+    /// False: each block computes a share; true: combines the shares.
+    bool combine;
+  };
   /// Starts the points of `writer`'s op: names the scalars it and
   /// `epilogue` use from outside, and writes the work that is the same at
   /// every point of both; `after` becomes the epilogue's writer.
@@ -100,34 +121,40 @@ private:
                           linalg::GenericOp epilogue, unsigned indent);
   /// Writes a loop over the parallel points of `generic` from `first` by
   /// `step`, each thread computing whole output elements (or, with `tile`,
-  /// register tiles of them), and `epilogue` on the accumulators of each.
+  /// register tiles of them, and with `split` a pass of a split reduction:
+  /// see emitTiles and emitSplitCombine), and `epilogue` on the
+  /// accumulators of each.
   llvm::Error emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
                          StringRef first, StringRef step, unsigned indent,
                          linalg::GenericOp epilogue = nullptr,
-                         const TileConfig &tile = {});
+                         const TileConfig &tile = {},
+                         const ReductionSplit *split = nullptr);
   /// Writes the loop over the register tiles of `writer`'s op from
   /// `first` by `step` (emitPoints with a tile): each thread computes the
   /// points of a tile together, loading each operand element once per
   /// reduction step for all the points that read it, and applies the
   /// epilogue that `after` writes, if any, to each point's accumulators.
+  /// With `split`, each thread computes chunk c of the reduction of its
+  /// tile's points, from the combiner's identity, and writes the partial
+  /// results to the split's buffer instead of the outputs.
   llvm::Error emitTiles(KernelBuilder &kernel, GenericWriter &writer,
                         std::optional<GenericWriter> &after,
                         const TileConfig &tile, StringRef first, StringRef step,
-                        unsigned indent);
+                        unsigned indent, const ReductionSplit *split = nullptr);
+  /// Writes the second pass of `writer`'s contraction split into chunks
+  /// (emitPoints with a split that combines): a loop over its points from
+  /// `first` by `step` that adds each point's partial results to the
+  /// output's value and applies the epilogue that `after` writes, if any.
+  llvm::Error emitSplitCombine(GenericWriter &writer,
+                               std::optional<GenericWriter> &after,
+                               const ReductionSplit &split, StringRef first,
+                               StringRef step, unsigned indent);
   /// Writes the epilogue that `after` writes at the end of the contraction
   /// that `writer` writes the point loop of, starting from its accumulator
   /// `accumulator` at the point whose loop variables are `dims`.
   llvm::Error emitEpilogue(GenericWriter &writer, GenericWriter &after,
                            ArrayRef<std::string> dims, StringRef accumulator,
                            unsigned indent);
-  /// One of the two passes of a block reduction split into chunks.
-  struct ReductionSplit {
-    int64_t chunks;
-    /// The kernel's name of the buffer of shares.
-    std::string partials;
-    /// False: each block computes a share; true: combines the shares.
-    bool combine;
-  };
   /// Writes a loop over the output elements of `generic` from `first` by
   /// `step`, for each of which the block's threads share the steps; with
   /// `split`, one of the passes of the reduction split into chunks.
@@ -146,11 +173,18 @@ private:
   llvm::Error emitMemberPerBlock(scf::ForallOp forall,
                                  const MemberLoopPlan &plan);
   llvm::Error emitTiledLoop(MemberLoopPlan &plan);
-  /// Writes the two kernels of `phase`, a block reduction split into
-  /// chunks, of a loop over `members` members; `kernel` is the first.
-  llvm::Error emitSplitReduction(KernelBuilder &kernel,
-                                 const MemberLoopPlan::Phase &ir,
-                                 const PhaseConfig &phase, int64_t members);
+  /// Writes the kernels of one phase of a tiled loop over `members`
+  /// members.
+  llvm::Error emitTiledPhase(PhaseConfig &phase,
+                             const MemberLoopPlan::Phase &ir, int64_t members,
+                             unsigned threads);
+  /// Writes the two kernels of `phase`, a reduction (a block reduction or
+  /// a contraction in register tiles) split into chunks, of a loop over
+  /// `members` members, with a buffer for the chunks' partial results;
+  /// `kernel` is the first.
+  llvm::Error emitSplitPhase(KernelBuilder &kernel,
+                             const MemberLoopPlan::Phase &ir,
+                             PhaseConfig &phase, int64_t members);
   /// Writes the copies of the operands of `generic` that `phase` stages
   /// into shared memory, and points the kernel's accesses at the copies;
   /// returns the accesses they replaced.

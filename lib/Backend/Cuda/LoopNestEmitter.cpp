@@ -72,6 +72,18 @@ public:
     }
   }
 
+  /// The flat index, the last loop varying fastest, of the point of
+  /// `loops` whose variables are `at` (declareLoops the other way round).
+  std::string flatIndex(ArrayRef<unsigned> loops, ArrayRef<std::string> at) {
+    std::string index = "0LL";
+    int64_t stride = 1;
+    for (unsigned k = loops.size(); k-- > 0;) {
+      index += " + " + at[loops[k]] + " * " + std::to_string(stride) + "LL";
+      stride *= ranges[loops[k]];
+    }
+    return index;
+  }
+
   /// The element of `operand` at the current loop variables.
   llvm::Expected<std::string> element(OpOperand &operand) {
     return elementAt(operand, dims);
@@ -206,6 +218,24 @@ static OpOperand *getResultRead(linalg::GenericOp contraction,
   return read;
 }
 
+/// A C++ lambda that combines two partial results as `combiner` does, and
+/// the identity of that combination.
+static std::pair<std::string, std::string> getCombination(Operation *combiner) {
+  Type type = combiner->getResult(0).getType();
+  std::string t = *getCType(type);
+  bool isDouble = type.isF64();
+  std::string lambda = "[](" + t + " a, " + t + " b) { return ";
+  if (isa<arith::AddFOp>(combiner))
+    return {lambda + "a + b; }", floatLiteral(-0.0, isDouble)};
+  if (isa<arith::MaximumFOp>(combiner))
+    return {lambda + (isDouble ? "ens_maximumd" : "ens_maximumf") + "(a, b); }",
+            floatLiteral(-INFINITY, isDouble)};
+  // Integer addition wraps.
+  std::string u = type.isInteger(64) ? "unsigned long long" : "unsigned";
+  return {lambda + "(" + t + ")((" + u + ")a + (" + u + ")b); }",
+          "(" + t + ")0"};
+}
+
 llvm::Error KernelEmitter::beginBody(BodyEmitter &body,
                                      linalg::GenericOp generic,
                                      unsigned indent) {
@@ -236,15 +266,18 @@ llvm::Error KernelEmitter::beginPoints(KernelBuilder &kernel,
 llvm::Error
 KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
                           StringRef first, StringRef step, unsigned indent,
-                          linalg::GenericOp epilogue, const TileConfig &tile) {
+                          linalg::GenericOp epilogue, const TileConfig &tile,
+                          const ReductionSplit *split) {
   BodyEmitter body(kernel.body, kernel.accesses);
   GenericWriter writer(generic, kernel, body);
   std::optional<GenericWriter> after;
   if (llvm::Error failure =
           beginPoints(kernel, writer, after, epilogue, indent))
     return failure;
+  if (split && split->combine)
+    return emitSplitCombine(writer, after, *split, first, step, indent);
   if (!tile.empty())
-    return emitTiles(kernel, writer, after, tile, first, step, indent);
+    return emitTiles(kernel, writer, after, tile, first, step, indent, split);
   llvm::raw_string_ostream &os = writer.os;
   ArrayRef<unsigned> reduction = writer.reduction;
   // Each thread computes the output elements of its parallel points in
@@ -316,7 +349,8 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
                                      GenericWriter &writer,
                                      std::optional<GenericWriter> &after,
                                      const TileConfig &tile, StringRef first,
-                                     StringRef step, unsigned indent) {
+                                     StringRef step, unsigned indent,
+                                     const ReductionSplit *split) {
   linalg::GenericOp generic = writer.generic;
   BodyEmitter &body = writer.body;
   llvm::raw_string_ostream &os = writer.os;
@@ -332,11 +366,18 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     tiles[k] = llvm::divideCeil(ranges[k], sizes[k]);
     writer.ranges[loops[k]] = tiles[k];
   }
+  // With a split reduction, p walks the chunks of every tile: chunk c of
+  // tile q, neighbouring threads on neighbouring tiles.
+  int64_t numTiles = writer.count(writer.parallel);
+  int64_t chunks = split ? split->chunks : 1;
   os.indent(indent) << "for (long long p = " << first << "; p < "
-                    << writer.count(writer.parallel) << "LL; p += " << step
-                    << ") {\n";
+                    << numTiles * chunks << "LL; p += " << step << ") {\n";
   indent += 2;
-  writer.declareLoops(writer.parallel, "p", indent);
+  if (split) {
+    os.indent(indent) << "long long c = p / " << numTiles << "LL;\n";
+    os.indent(indent) << "long long q = p % " << numTiles << "LL;\n";
+  }
+  writer.declareLoops(writer.parallel, split ? "q" : "p", indent);
   // The loop variables of each point, and whether it is inside the op.
   SmallVector<std::string> points[2], inside[2];
   for (int k = 0; k < 2; ++k) {
@@ -366,15 +407,21 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   auto suffix = [](int64_t i, int64_t j) {
     return "_" + std::to_string(i) + "_" + std::to_string(j);
   };
-  // The accumulators of every point, from the filled value or the output.
+  // The accumulators of every point, from the filled value or the output;
+  // a chunk of a split reduction starts from the combiner's identity.
   auto inits = generic.getDpsInitsMutable();
+  std::string identity;
+  if (split)
+    identity = getCombination(getReductionCombiner(generic)).second;
   for (int64_t i = 0; i < sizes[0]; ++i)
     for (int64_t j = 0; j < sizes[1]; ++j)
       for (auto [o, init] : llvm::enumerate(inits)) {
         BlockArgument arg = generic.getMatchingBlockArgument(&init);
         os.indent(indent) << *getCType(arg.getType()) << " acc" << o
                           << suffix(i, j);
-        if (Value fill = fills.filledWith.lookup(&init)) {
+        if (split) {
+          os << " = " << identity;
+        } else if (Value fill = fills.filledWith.lookup(&init)) {
           os << " = " << body.get(fill);
         } else if (!arg.use_empty()) {
           llvm::Expected<std::string> element =
@@ -387,9 +434,18 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
       }
   unsigned bodyIndent = indent;
   for (unsigned d : writer.reduction) {
-    os.indent(bodyIndent) << "for (long long " << writer.dims[d] << " = 0; "
-                          << writer.dims[d] << " < " << writer.ranges[d]
-                          << "LL; ++" << writer.dims[d] << ") {\n";
+    const std::string &dim = writer.dims[d];
+    std::string from = "0", to = std::to_string(writer.ranges[d]) + "LL";
+    if (split) {
+      // The one reduction loop, chunk c of it.
+      std::string size =
+          std::to_string(llvm::divideCeil(writer.ranges[d], chunks)) + "LL";
+      from = "c * " + size;
+      to = "(" + from + " + " + size + " < " + to + " ? " + from + " + " +
+           size + " : " + to + ")";
+    }
+    os.indent(bodyIndent) << "for (long long " << dim << " = " << from << "; "
+                          << dim << " < " << to << "; ++" << dim << ") {\n";
     bodyIndent += 2;
   }
   // Each input's elements of this step, once per row, column or point of
@@ -458,7 +514,13 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
         os << "if (" << llvm::join(guards, " && ") << ") ";
       os << "{\n";
       SmallVector<std::string> dims = dimsAt(i, j);
-      if (after) {
+      if (split) {
+        os.indent(indent + 2)
+            << split->partials << "[(m * " << chunks << "LL + c) * "
+            << writer.count(writer.parallel) << "LL + "
+            << writer.flatIndex(writer.parallel, dims) << "] = acc0"
+            << suffix(i, j) << ";\n";
+      } else if (after) {
         after->forgetInputs();
         if (llvm::Error failure = emitEpilogue(
                 writer, *after, dims, "acc0" + suffix(i, j), indent + 2))
@@ -523,24 +585,6 @@ llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
     os.indent(indent) << *element << " = " << writer.body.get(value) << ";\n";
   }
   return llvm::Error::success();
-}
-
-/// A C++ lambda that combines two partial results as `combiner` does, and
-/// the identity of that combination.
-static std::pair<std::string, std::string> getCombination(Operation *combiner) {
-  Type type = combiner->getResult(0).getType();
-  std::string t = *getCType(type);
-  bool isDouble = type.isF64();
-  std::string lambda = "[](" + t + " a, " + t + " b) { return ";
-  if (isa<arith::AddFOp>(combiner))
-    return {lambda + "a + b; }", floatLiteral(-0.0, isDouble)};
-  if (isa<arith::MaximumFOp>(combiner))
-    return {lambda + (isDouble ? "ens_maximumd" : "ens_maximumf") + "(a, b); }",
-            floatLiteral(-INFINITY, isDouble)};
-  // Integer addition wraps.
-  std::string u = type.isInteger(64) ? "unsigned long long" : "unsigned";
-  return {lambda + "(" + t + ")((" + u + ")a + (" + u + ")b); }",
-          "(" + t + ")0"};
 }
 
 llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
@@ -637,6 +681,47 @@ llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
     os.indent(indent + 2) << "if (threadIdx.x == 0) " << *output
                           << " = combine(" << (fill ? body.get(fill) : *output)
                           << ", total);\n";
+  }
+  os.indent(indent) << "}\n";
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitSplitCombine(GenericWriter &writer,
+                                            std::optional<GenericWriter> &after,
+                                            const ReductionSplit &split,
+                                            StringRef first, StringRef step,
+                                            unsigned indent) {
+  linalg::GenericOp generic = writer.generic;
+  BodyEmitter &body = writer.body;
+  llvm::raw_string_ostream &os = writer.os;
+  Operation *combiner = getReductionCombiner(generic);
+  auto [combine, identity] = getCombination(combiner);
+  OpOperand &init = generic.getDpsInitsMutable()[0];
+  int64_t points = writer.count(writer.parallel);
+  // Each point adds its chunks' partial results, in order, to the value
+  // filled in or held by the output, and applies the epilogue.
+  os.indent(indent) << "auto combine = " << combine << ";\n";
+  os.indent(indent) << "for (long long p = " << first << "; p < " << points
+                    << "LL; p += " << step << ") {\n";
+  writer.declareLoops(writer.parallel, "p", indent + 2);
+  llvm::Expected<std::string> output = writer.element(init);
+  if (!output)
+    return output.takeError();
+  Value fill = fills.filledWith.lookup(&init);
+  os.indent(indent + 2) << *getCType(combiner->getResult(0).getType())
+                        << " acc0 = " << (fill ? body.get(fill) : *output)
+                        << ";\n";
+  os.indent(indent + 2) << "for (long long c = 0; c < " << split.chunks
+                        << "LL; ++c)\n";
+  os.indent(indent + 4) << "acc0 = combine(acc0, " << split.partials << "[(m * "
+                        << split.chunks << "LL + c) * " << points
+                        << "LL + p]);\n";
+  if (after) {
+    if (llvm::Error failure =
+            emitEpilogue(writer, *after, writer.dims, "acc0", indent + 2))
+      return failure;
+  } else {
+    os.indent(indent + 2) << *output << " = acc0;\n";
   }
   os.indent(indent) << "}\n";
   return llvm::Error::success();

@@ -13,8 +13,6 @@
 
 #include "KernelEmitter.h"
 
-#include "ens/Backend/Cuda/PerfModel.h"
-
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
@@ -67,26 +65,12 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
   // The model picks: the kernels of each strategy are written, estimated on
   // an H100 and taken back, and those of the fastest written again.
   std::vector<double> estimates;
-  size_t numConfigs = program.configs.size();
+  EmissionMark mark = markEmission();
   for (Strategy candidate : getAllStrategies()) {
-    size_t buffers = program.plan.buffers.size();
-    size_t kernelInfos = program.plan.kernels.size();
-    size_t launches = program.plan.launches.size();
-    size_t source = kernels.size();
     if (llvm::Error failure = emitForallWith(forall, candidate))
       return failure;
-    double us = 0;
-    for (const KernelLaunch &launch :
-         ArrayRef(program.plan.launches).drop_front(launches))
-      us += estimateLaunch(program.plan.kernels[launch.kernel], launch,
-                           /*registers=*/0, getH100Sxm())
-                .us;
-    estimates.push_back(us);
-    program.plan.buffers.resize(buffers);
-    program.plan.kernels.resize(kernelInfos);
-    program.plan.launches.resize(launches);
-    program.configs.resize(numConfigs);
-    kernels.resize(source);
+    estimates.push_back(estimateSince(mark));
+    takeBack(mark);
   }
   Strategy best = getAllStrategies()[std::distance(
       estimates.begin(), llvm::min_element(estimates))];
@@ -95,7 +79,7 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
                           << "\n");
   if (llvm::Error failure = emitForallWith(forall, best))
     return failure;
-  if (program.configs.size() > numConfigs)
+  if (program.configs.size() > mark.configs)
     program.configs.back().estimatesUs = std::move(estimates);
   return llvm::Error::success();
 }

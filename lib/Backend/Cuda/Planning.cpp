@@ -40,8 +40,13 @@ static constexpr int64_t kMaxStagedBytes = 16 * 1024;
 /// than this splits their steps into chunks, a block each, to launch this
 /// many blocks: two per SM of an H100 (132 SMs)...
 static constexpr int64_t kFillBlocks = 264;
-/// ... of at least this many steps, four per thread of a block.
+/// ... of at least this many steps, four per thread of a block; a
+/// contraction's chunks have at least this many steps of its reduction
+/// loop, each 16 FMAs of a register tile.
 static constexpr int64_t kMinChunkSteps = 4 * kBlockSize;
+static constexpr int64_t kMinTileChunkSteps = 64;
+/// A contraction splits its reduction only if it has this many steps.
+static constexpr int64_t kMinTileSplitSteps = 8 * kMinTileChunkSteps;
 
 /// Points per thread along each of a register tile's two loops: a 4x4 tile
 /// loads 8 operand elements per reduction step for 16 multiply-adds.
@@ -227,6 +232,20 @@ Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
   }
   if (!share)
     return nullptr;
+  Operation *combiner = getReductionCombiner(generic);
+  if (!combiner)
+    return nullptr;
+  LLVM_DEBUG(llvm::dbgs() << "share the " << steps << " steps of each of the "
+                          << points << " elements of "
+                          << getSourceOps(generic.getOperation())
+                          << " among a block's threads (" << combiner->getName()
+                          << ")\n");
+  return combiner;
+}
+
+Operation *cuda::getReductionCombiner(linalg::GenericOp generic) {
+  if (generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() == 0)
+    return nullptr;
   AffineMap output = generic.getIndexingMapsArray().back();
   for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
     if (iterator == utils::IteratorType::reduction && output.isFunctionOfDim(d))
@@ -240,11 +259,6 @@ Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
       combiner->getResult(0).getType().isInteger(1) ||
       combiner->getOperand(0) == combiner->getOperand(1))
     return nullptr;
-  LLVM_DEBUG(llvm::dbgs() << "share the " << steps << " steps of each of the "
-                          << points << " elements of "
-                          << getSourceOps(generic.getOperation())
-                          << " among a block's threads (" << combiner->getName()
-                          << ")\n");
   return combiner;
 }
 
@@ -341,10 +355,8 @@ public:
   /// Places the temporaries in shared or global memory.
   llvm::Error placeTemporaries(
       llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer);
-  /// Decides how the block computes each op, and what each op stages;
-  /// `addBuffer` adds the buffers of split reductions.
-  llvm::Error
-  planPhases(llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer);
+  /// Decides how the block computes each op, and what each op stages.
+  llvm::Error planPhases();
 
   MemberLoopPlan plan;
 
@@ -363,16 +375,11 @@ private:
                                   plan.config.members)
                : getBlockCombiner(generic, ReductionBlocks::One);
   }
-  /// With the tiled strategy, splits the steps of block reduction
-  /// `generic` (combined by `combiner`) into chunks when its output
-  /// elements of all members are too few blocks to fill the GPU.
-  llvm::Error planSplit(
-      linalg::GenericOp generic, Operation *combiner, PhaseConfig &phase,
-      llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer) const;
-  /// With the tiled strategy, the blocks of each member that compute
-  /// `generic` as `phase` plans it.
-  int64_t getBlocksPerMember(linalg::GenericOp generic,
-                             const PhaseConfig &phase) const;
+  /// With the tiled strategy, splits the steps of `generic`, a block
+  /// reduction or a contraction in register tiles with one reduction loop,
+  /// into chunks, each of its own blocks, when the blocks of all members
+  /// are too few to fill the GPU (split-K); a second kernel combines them.
+  void planSplit(linalg::GenericOp generic, PhaseConfig &phase) const;
 
   scf::ForallOp forall;
   const FoldedFills &fills;
@@ -544,8 +551,7 @@ void MemberLoopPlanner::planStaging(linalg::GenericOp generic,
   }
 }
 
-llvm::Error MemberLoopPlanner::planPhases(
-    llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer) {
+llvm::Error MemberLoopPlanner::planPhases() {
   StagingArea staging(temporaryBytes);
   for (Operation &op : forall.getBody()->without_terminator()) {
     if (fills.fills.contains(&op) || epilogues.contains(&op))
@@ -568,11 +574,9 @@ llvm::Error MemberLoopPlanner::planPhases(
       if (plan.config.strategy == Strategy::MemberPerBlock) {
         planStaging(generic, phase, staging);
       } else {
-        if (ir.combiner)
-          if (llvm::Error failure =
-                  planSplit(generic, ir.combiner, phase, addBuffer))
-            return failure;
-        phase.blocksPerMember = getBlocksPerMember(generic, phase);
+        planSplit(generic, phase);
+        phase.blocksPerMember =
+            getBlocksPerMember(generic, phase, plan.config.members);
       }
       plan.config.phases.push_back(std::move(phase));
       plan.phases.push_back(ir);
@@ -601,36 +605,43 @@ llvm::Error MemberLoopPlanner::planPhases(
   return llvm::Error::success();
 }
 
-llvm::Error MemberLoopPlanner::planSplit(
-    linalg::GenericOp generic, Operation *combiner, PhaseConfig &phase,
-    llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addBuffer) const {
+void MemberLoopPlanner::planSplit(linalg::GenericOp generic,
+                                  PhaseConfig &phase) const {
+  Operation *combiner = getReductionCombiner(generic);
+  bool contraction = phase.kind == PhaseKind::Points;
+  // A contraction splits its one reduction loop, in register tiles.
+  if (!combiner || (contraction && (phase.tile.empty() ||
+                                    generic.getNumReductionLoops() != 1)))
+    return;
   int64_t elements = 1, steps = 1;
   for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
                                           generic.getIteratorTypesArray()))
     (iterator == utils::IteratorType::parallel ? elements : steps) *= range;
-  int64_t blocks = plan.config.members * elements;
+  int64_t blocks = plan.config.members *
+                   getBlocksPerMember(generic, phase, plan.config.members);
   if (blocks == 0 || blocks >= kFillBlocks)
-    return llvm::Error::success();
-  phase.chunks = std::min<int64_t>(llvm::divideCeil(kFillBlocks, blocks),
-                                   steps / kMinChunkSteps);
+    return;
+  // A contraction's blocks already keep every SM busy with a register tile
+  // per thread from half an H100 wave on; splitting it then costs a second
+  // launch and the partial results' traffic for nothing. Split only where
+  // most SMs would idle, through a long reduction.
+  if (contraction &&
+      (2 * blocks >= kFillBlocks / 2 || steps < kMinTileSplitSteps))
+    return;
+  phase.chunks = std::min<int64_t>(
+      llvm::divideCeil(kFillBlocks, blocks),
+      steps / (contraction ? kMinTileChunkSteps : kMinChunkSteps));
   if (phase.chunks <= 1) {
     phase.chunks = 1;
-    return llvm::Error::success();
+    return;
   }
-  Type type = combiner->getResult(0).getType();
-  llvm::Expected<int64_t> partials = addBuffer(
-      MemRefType::get({plan.config.members, elements, phase.chunks}, type));
-  if (!partials)
-    return partials.takeError();
-  phase.partials = *partials;
   LLVM_DEBUG(llvm::dbgs() << "split the " << steps << " steps of each of the "
                           << elements << " elements of " << phase.sourceOps
                           << " into " << phase.chunks << " chunks\n");
-  return llvm::Error::success();
 }
 
-int64_t MemberLoopPlanner::getBlocksPerMember(linalg::GenericOp generic,
-                                              const PhaseConfig &phase) const {
+int64_t cuda::getBlocksPerMember(linalg::GenericOp generic,
+                                 const PhaseConfig &phase, int64_t members) {
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
   for (auto [loop, size] : llvm::zip(phase.tile.loops, phase.tile.sizes))
     ranges[loop] = llvm::divideCeil(ranges[loop], size);
@@ -639,14 +650,15 @@ int64_t MemberLoopPlanner::getBlocksPerMember(linalg::GenericOp generic,
        llvm::zip(ranges, generic.getIteratorTypesArray()))
     if (iterator == utils::IteratorType::parallel)
       points *= range; // At most the elements of a checked output.
-  // A block reduction gives each share of an output element a block;
-  // points a thread each (a tile of them, if the op has one).
+  // A block reduction gives each chunk of an output element a block;
+  // points a thread each (a tile of them, if the op has one; and each chunk
+  // of it, if it is split).
   int64_t blocks = phase.kind == PhaseKind::BlockReduction
                        ? points * phase.chunks
-                       : llvm::divideCeil(points, kBlockSize);
+                       : llvm::divideCeil(points * phase.chunks, kBlockSize);
   // Blocks beyond what a grid can launch loop over the rest; a phase with
   // no points still launches a block per member, which does nothing.
-  return std::clamp<int64_t>(blocks, 1, INT32_MAX / plan.config.members);
+  return std::clamp<int64_t>(blocks, 1, INT32_MAX / members);
 }
 
 llvm::Expected<MemberLoopPlan>
@@ -688,7 +700,7 @@ cuda::planMemberLoop(scf::ForallOp forall, Strategy strategy, unsigned kernel,
   planner.planEpilogues();
   if (llvm::Error failure = planner.placeTemporaries(addTemporaryBuffer))
     return std::move(failure);
-  if (llvm::Error failure = planner.planPhases(addTemporaryBuffer))
+  if (llvm::Error failure = planner.planPhases())
     return std::move(failure);
   return std::move(planner.plan);
 }

@@ -66,6 +66,12 @@ struct FoldedFills {
 linalg::GenericOp getEpilogue(linalg::GenericOp op,
                               const DenseSet<Operation *> &foldedFills);
 
+/// The op that combines each step of reduction `generic` into its one
+/// output, which no reduction loop indexes: an addition or a maximum of the
+/// accumulator and the step's value (what ens reductions and contractions
+/// lower to), read by nothing else; or null.
+Operation *getReductionCombiner(linalg::GenericOp generic);
+
 /// How many blocks may compute the output elements of a reduction.
 enum class ReductionBlocks {
   /// One block computes every element (a loop over members, one block per
@@ -97,6 +103,14 @@ Operation *getBlockCombiner(linalg::GenericOp generic, ReductionBlocks blocks,
 /// product), of up to 4 points each; empty if the op has no such loops or
 /// an output that changes along its reduction.
 TileConfig planTile(linalg::GenericOp generic);
+
+/// With the tiled strategy, the blocks of each of `members` members that
+/// compute `generic` as `phase` plans it: a thread per point (per tile of
+/// them, and per chunk of a split reduction's steps) in blocks of
+/// kBlockSize, or a block per output element (and chunk) of a block
+/// reduction; at least one, at most what a grid launches.
+int64_t getBlocksPerMember(linalg::GenericOp generic, const PhaseConfig &phase,
+                           int64_t members);
 
 /// A loop over members as planned: its config, and the IR each of its
 /// decisions is about.

@@ -14,7 +14,12 @@
 
 #include "KernelEmitter.h"
 
+#include "KernelCost.h"
+
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "ens-cuda-plan"
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -36,85 +41,155 @@ static void beginPhaseKernel(KernelBuilder &kernel, int64_t members,
 llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
   KernelConfig &config = plan.config;
   for (auto [phase, ir] : llvm::zip(config.phases, plan.phases)) {
-    SmallVector<Operation *> roots = {ir.op};
-    if (ir.epilogue)
-      roots.push_back(ir.epilogue);
-    phase.kernel = program.plan.kernels.size();
-    KernelBuilder kernel = beginKernel(roots, "tiled", config.members);
-    kernel.info.usesBarriers = phase.kind == PhaseKind::BlockReduction;
-    beginPhaseKernel(kernel, config.members, phase.blocksPerMember,
-                     phase.kind == PhaseKind::Serial ? 1u
-                                                     : config.threadsPerBlock);
-    std::string perMember = std::to_string(phase.blocksPerMember) + "LL";
-    if (phase.kind == PhaseKind::Serial) {
-      if (llvm::Error failure = bindMemrefs(kernel, ir.op))
-        return failure;
-      if (llvm::Error failure = emitInOrder(kernel, ir.op, 2))
-        return failure;
-      finishKernel(kernel);
-      continue;
-    }
-    auto generic = cast<linalg::GenericOp>(ir.op);
-    if (llvm::Error failure = bindFused(kernel, generic, ir.epilogue))
-      return failure;
-    if (phase.kind == PhaseKind::BlockReduction && phase.chunks > 1) {
+    if (phase.chunks == 1) {
       if (llvm::Error failure =
-              emitSplitReduction(kernel, ir, phase, config.members))
+              emitTiledPhase(phase, ir, config.members, config.threadsPerBlock))
         return failure;
       continue;
     }
-    std::string first = "b * blockDim.x + threadIdx.x";
-    std::string step = perMember + " * blockDim.x";
-    llvm::Error emitted = phase.kind == PhaseKind::BlockReduction
-                              ? emitBlockReduction(kernel, generic, ir.combiner,
-                                                   "b", perMember, 2)
-                              : emitPoints(kernel, generic, first, step, 2,
-                                           ir.epilogue, phase.tile);
-    if (emitted)
-      return emitted;
-    finishKernel(kernel);
+    // A split saves time only if its blocks gain more than the second
+    // kernel and the partial results cost: the model decides.
+    EmissionMark mark = markEmission();
+    PhaseConfig split = phase;
+    if (llvm::Error failure =
+            emitTiledPhase(split, ir, config.members, config.threadsPerBlock))
+      return failure;
+    double splitUs = estimateSince(mark);
+    takeBack(mark);
+    phase.chunks = 1;
+    phase.blocksPerMember = getBlocksPerMember(cast<linalg::GenericOp>(ir.op),
+                                               phase, config.members);
+    if (llvm::Error failure =
+            emitTiledPhase(phase, ir, config.members, config.threadsPerBlock))
+      return failure;
+    double wholeUs = estimateSince(mark);
+    LLVM_DEBUG(llvm::dbgs() << "split " << phase.sourceOps << " in "
+                            << split.chunks << " chunks: " << splitUs
+                            << " us, whole: " << wholeUs << " us\n");
+    if (splitUs >= wholeUs)
+      continue;
+    takeBack(mark);
+    phase = split;
+    if (llvm::Error failure =
+            emitTiledPhase(phase, ir, config.members, config.threadsPerBlock))
+      return failure;
   }
   return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitSplitReduction(KernelBuilder &kernel,
-                                              const MemberLoopPlan::Phase &ir,
-                                              const PhaseConfig &phase,
-                                              int64_t members) {
-  auto generic = cast<linalg::GenericOp>(ir.op);
-  Type type = ir.combiner->getResult(0).getType();
-  int64_t elements = phase.blocksPerMember / phase.chunks;
+llvm::Error KernelEmitter::emitTiledPhase(PhaseConfig &phase,
+                                          const MemberLoopPlan::Phase &ir,
+                                          int64_t members, unsigned threads) {
+  SmallVector<Operation *> roots = {ir.op};
+  if (ir.epilogue)
+    roots.push_back(ir.epilogue);
+  phase.kernel = program.plan.kernels.size();
+  KernelBuilder kernel = beginKernel(roots, "tiled", members);
+  kernel.info.usesBarriers = phase.kind == PhaseKind::BlockReduction;
+  beginPhaseKernel(kernel, members, phase.blocksPerMember,
+                   phase.kind == PhaseKind::Serial ? 1u : threads);
   std::string perMember = std::to_string(phase.blocksPerMember) + "LL";
-  // The first pass: block b of a member computes share b % chunks of
-  // element b / chunks. Its output is the shares.
+  if (phase.kind == PhaseKind::Serial) {
+    if (llvm::Error failure = bindMemrefs(kernel, ir.op))
+      return failure;
+    if (llvm::Error failure = emitInOrder(kernel, ir.op, 2))
+      return failure;
+    finishKernel(kernel);
+    return llvm::Error::success();
+  }
+  if (phase.chunks > 1)
+    return emitSplitPhase(kernel, ir, phase, members);
+  auto generic = cast<linalg::GenericOp>(ir.op);
+  if (llvm::Error failure = bindFused(kernel, generic, ir.epilogue))
+    return failure;
+  std::string first = "b * blockDim.x + threadIdx.x";
+  std::string step = perMember + " * blockDim.x";
+  llvm::Error emitted =
+      phase.kind == PhaseKind::BlockReduction
+          ? emitBlockReduction(kernel, generic, ir.combiner, "b", perMember, 2)
+          : emitPoints(kernel, generic, first, step, 2, ir.epilogue,
+                       phase.tile);
+  if (emitted)
+    return emitted;
+  finishKernel(kernel);
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
+                                          const MemberLoopPlan::Phase &ir,
+                                          PhaseConfig &phase, int64_t members) {
+  auto generic = cast<linalg::GenericOp>(ir.op);
+  Operation *combiner = getReductionCombiner(generic);
+  Type type = combiner->getResult(0).getType();
+  bool contraction = phase.kind == PhaseKind::Points;
+  int64_t elements = 1;
+  for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
+                                          generic.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel)
+      elements *= range;
+  std::string perMember = std::to_string(phase.blocksPerMember) + "LL";
+  llvm::Expected<int64_t> partials =
+      addBuffer(MemRefType::get({members, elements, phase.chunks}, type),
+                BufferKind::Temporary, 0);
+  if (!partials)
+    return partials.takeError();
+  phase.partials = *partials;
+  // The first pass writes the partial result of each chunk of steps of
+  // each output element: a block reduction's block b of a member computes
+  // chunk b % chunks of element b / chunks; a contraction's threads compute
+  // chunk c of their register tiles.
+  if (llvm::Error failure = bindMemrefs(kernel, generic))
+    return failure;
   ReductionSplit split{phase.chunks, kernel.bindParam(phase.partials, type),
                        /*combine=*/false};
   kernel.written.clear();
   kernel.written.insert(phase.partials);
-  if (llvm::Error failure = emitBlockReduction(kernel, generic, ir.combiner,
-                                               "b", perMember, 2, &split))
-    return failure;
+  llvm::Error emitted =
+      contraction ? emitPoints(kernel, generic, "b * blockDim.x + threadIdx.x",
+                               perMember + " * blockDim.x", 2, nullptr,
+                               phase.tile, &split)
+                  : emitBlockReduction(kernel, generic, combiner, "b",
+                                       perMember, 2, &split);
+  if (emitted)
+    return emitted;
   finishKernel(kernel);
-  // The second: a block per element combines its shares, and the value
-  // that the output held or was filled with.
-  KernelBuilder combine = beginKernel(generic.getOperation(), "tiled", 0);
-  combine.info.usesBarriers = true;
-  beginPhaseKernel(combine, members, elements, kBlockSize);
-  if (llvm::Error failure = bindMemrefs(combine, generic))
+  // The second combines each element's partial results with the value that
+  // its output held or was filled with: a contraction's a thread per
+  // element, which also applies the fused epilogue; a block reduction's a
+  // block per element.
+  SmallVector<Operation *> roots = {generic};
+  if (ir.epilogue)
+    roots.push_back(ir.epilogue);
+  KernelBuilder combine = beginKernel(roots, "tiled", 0);
+  if (ir.epilogue)
+    combine.info.flops = members * countFlops(ir.epilogue);
+  combine.info.usesBarriers = !contraction;
+  int64_t blocks =
+      contraction ? llvm::divideCeil(elements, kBlockSize) : elements;
+  beginPhaseKernel(combine, members, blocks, kBlockSize);
+  if (llvm::Error failure = bindFused(combine, generic, ir.epilogue))
     return failure;
-  // It reads the shares, and the output unless a fill was folded into it.
+  // It reads the partial results, and the output unless a fill was folded
+  // into it, and the epilogue's other inputs.
   OpOperand &output = generic.getDpsInitsMutable()[0];
-  combine.read.clear();
+  for (OpOperand *input : generic.getDpsInputOperands())
+    if (std::optional<int64_t> buffer = views.getGlobalBuffer(input->get()))
+      combine.read.remove(*buffer);
   combine.read.insert(phase.partials);
   if (!fills.filledWith.lookup(&output))
     if (std::optional<int64_t> buffer = views.getGlobalBuffer(output.get()))
       combine.read.insert(*buffer);
   split.partials = combine.bindParam(phase.partials, type);
   split.combine = true;
-  if (llvm::Error failure =
-          emitBlockReduction(combine, generic, ir.combiner, "b",
-                             std::to_string(elements) + "LL", 2, &split))
-    return failure;
+  std::string perMemberCombine = std::to_string(blocks) + "LL";
+  emitted = contraction
+                ? emitPoints(combine, generic, "b * blockDim.x + threadIdx.x",
+                             perMemberCombine + " * blockDim.x", 2, ir.epilogue,
+                             {}, &split)
+                : emitBlockReduction(combine, generic, combiner, "b",
+                                     perMemberCombine, 2, &split);
+  if (emitted)
+    return emitted;
   finishKernel(combine);
   return llvm::Error::success();
 }

@@ -159,6 +159,31 @@
 // RUN: ens-run %s --entry=rows --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=ROWS
 // ROWS: phase 0: kernel k0_tiled, 24 blocks per member, block reduction (arith.addf) in 4 chunks through global buffer 2; ens.reduce_sum
 //
+// @split_k (64x2048 @ 2048x640, then + bias and relu; 2 members): 2 * 64
+//   * 640 = 81920 output elements, at least 264 * 256, so a contraction in
+//   points, 4x4 tiles of d1 (64) and d2 (640): 16 * 160 = 2560 tiles, 10
+//   blocks per member, 20 in all: fewer than half an H100 wave (66),
+//   through 2048 steps (at least 512), so planSplit splits its one
+//   reduction loop into min(ceil(264 / 20), 2048 / 64) = 14 chunks of 147
+//   steps. The performance model keeps the split (its estimates, 20.6 us
+//   against 37.6 us whole, are not checked here): a first kernel of
+//   ceil(2560 * 14 / 256) = 140 blocks per member writes the chunks'
+//   partial tiles to a buffer (the first after the arguments and result,
+//   4), and a second adds them per point, in order, and applies the bias
+//   and relu. With K = 512 instead, the model keeps the contraction whole
+//   (12.4 us against 13.2 us: the second launch costs more than the
+//   blocks gain). Both strategies accumulate K = 2048 products in f32
+//   (the interpreter in double), so atol is 1e-4: each addition rounds by
+//   up to u = 6e-8 times a partial sum of random-signed products, about
+//   sqrt(k) / 3 <= 15, and K such errors of random sign add to about
+//   sqrt(K) * 6e-8 * 15 = 4e-5. Measured: a few 1e-6 (the default atol
+//   1e-6 fails on 912 of the 81920 elements).
+// RUN: ens-run %s --entry=split_k --random-inputs=17 --output-dir=%t/split_k
+// RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-4 --expect=%t/split_k/out0.npy
+// RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-4 --expect=%t/split_k/out0.npy
+// RUN: ens-run %s --entry=split_k --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=SPLITK
+// SPLITK: phase 0: kernel k0_tiled, 140 blocks per member, points in 4x4 tiles of d1, d2 in 14 chunks through global buffer 4 with fused epilogue; ens.einsum, ens.add, ens.relu
+// SPLITK-NOT: phase 1
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --output-dir=%t/long_k
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-4 --expect=%t/long_k/out0.npy
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-4 --expect=%t/long_k/out0.npy
@@ -318,4 +343,17 @@ func.func @full(%x: tensor<64x3xf32>, %w: tensor<2x3x64xf32>) -> tensor<2x64x64x
   %y = ens.vmap @full_member(%x, %w) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 2 : i64}
       : (tensor<64x3xf32>, tensor<2x3x64xf32>) -> tensor<2x64x64xf32>
   return %y : tensor<2x64x64xf32>
+}
+
+func.func @split_k_member(%x: tensor<64x2048xf32>, %w: tensor<2048x640xf32>, %b: tensor<640xf32>) -> tensor<64x640xf32> {
+  %a = ens.matmul %x, %w : tensor<64x2048xf32>, tensor<2048x640xf32> -> tensor<64x640xf32>
+  %bb = ens.broadcast_in_dim %b {dims = array<i64: 1>} : tensor<640xf32> -> tensor<64x640xf32>
+  %s = ens.add %a, %bb : tensor<64x640xf32>
+  %y = ens.relu %s : tensor<64x640xf32>
+  return %y : tensor<64x640xf32>
+}
+func.func @split_k(%x: tensor<64x2048xf32>, %w: tensor<2x2048x640xf32>, %b: tensor<2x640xf32>) -> tensor<2x64x640xf32> {
+  %y = ens.vmap @split_k_member(%x, %w, %b) {in_axes = array<i64: -1, 0, 0>, out_axes = array<i64: 0>, size = 2 : i64}
+      : (tensor<64x2048xf32>, tensor<2x2048x640xf32>, tensor<2x640xf32>) -> tensor<2x64x640xf32>
+  return %y : tensor<2x64x640xf32>
 }

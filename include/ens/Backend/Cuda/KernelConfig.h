@@ -137,11 +137,13 @@ struct PhaseConfig {
   int64_t blocksPerMember = 1;
   /// The points each thread computes together.
   TileConfig tile;
-  /// With the tiled strategy, a block reduction whose output elements are
-  /// too few to fill the GPU splits each element's steps into `chunks`
-  /// shares (1: no split). A block per share writes its partial result to
-  /// plan buffer `partials` (members x elements x chunks), and a second
-  /// kernel, the next in the plan, combines the shares of each element.
+  /// With the tiled strategy, a block reduction, or a contraction in
+  /// register tiles, whose blocks are too few to fill the GPU splits each
+  /// output element's steps into `chunks` (1: no split). Each chunk's
+  /// partial result goes to plan buffer `partials` (members x elements x
+  /// chunks, in the order the phase's kernels choose), and a second kernel,
+  /// the next in the plan, combines the chunks of each element (and applies
+  /// a contraction's fused epilogue).
   int64_t chunks = 1;
   int64_t partials = 0;
 };
