@@ -490,3 +490,19 @@ FailureOr<std::string> cuda::affineExpr(AffineExpr expr,
     return failure();
   }
 }
+
+std::pair<std::string, std::string> cuda::getCombination(Operation *combiner) {
+  Type type = combiner->getResult(0).getType();
+  std::string t = *getCType(type);
+  bool isDouble = type.isF64();
+  std::string lambda = "[](" + t + " a, " + t + " b) { return ";
+  if (isa<arith::AddFOp>(combiner))
+    return {lambda + "a + b; }", floatLiteral(-0.0, isDouble)};
+  if (isa<arith::MaximumFOp>(combiner))
+    return {lambda + (isDouble ? "ens_maximumd" : "ens_maximumf") + "(a, b); }",
+            floatLiteral(-INFINITY, isDouble)};
+  // Integer addition wraps.
+  std::string u = type.isInteger(64) ? "unsigned long long" : "unsigned";
+  return {lambda + "(" + t + ")((" + u + ")a + (" + u + ")b); }",
+          "(" + t + ")0"};
+}

@@ -48,6 +48,11 @@ arith::MulFOp getFusedMultiply(arith::AddFOp add);
 std::string fmaExpr(Type type, const std::string &a, const std::string &b,
                     const std::string &c);
 
+/// A C++ lambda that combines two partial results as `combiner` (an
+/// arith.addf, arith.maximumf or arith.addi) does, and the identity of that
+/// combination.
+std::pair<std::string, std::string> getCombination(Operation *combiner);
+
 /// How a kernel reaches a memref: its parameter, offset and strides.
 struct Access {
   std::string param;

@@ -29,6 +29,11 @@ namespace mlir::ens::cuda {
 /// Threads per block of every kernel but the serial ones.
 inline constexpr unsigned kBlockSize = 256;
 
+/// With the tiled strategy, the blocks that fill the GPU: two per SM of an
+/// H100 (132 SMs). Reductions whose output elements of all members would
+/// be fewer blocks, or threads, are shared or split among more blocks.
+inline constexpr int64_t kFillBlocks = 264;
+
 /// Whether `op` computes scalars only, which each kernel that uses them
 /// recomputes.
 bool isScalarOp(Operation *op);
@@ -103,6 +108,14 @@ Operation *getBlockCombiner(linalg::GenericOp generic, ReductionBlocks blocks,
 /// product), of up to 4 points each; empty if the op has no such loops or
 /// an output that changes along its reduction.
 TileConfig planTile(linalg::GenericOp generic);
+
+/// With the tiled strategy, splits the steps of `generic`, a block
+/// reduction or a contraction in register tiles with one reduction loop,
+/// into `phase.chunks` chunks, each of its own blocks, when the blocks of
+/// all `members` members are too few to fill the GPU (split-K); a second
+/// kernel combines them. The emitter keeps the split only if the
+/// performance model says it pays.
+void planSplit(linalg::GenericOp generic, PhaseConfig &phase, int64_t members);
 
 /// With the tiled strategy, the blocks of each of `members` members that
 /// compute `generic` as `phase` plans it: a thread per point (per tile of

@@ -1,0 +1,254 @@
+//===- TileEmitter.cpp - Register tiles of a contraction ------------------===//
+//
+// Writes a contraction's points as register tiles: each thread computes the
+// points of a tile of two parallel loops together, loading each operand
+// element of a reduction step once for every point of the tile that reads
+// it, and applies the fused epilogue to each point. With a split
+// reduction, a thread computes one chunk of its tile's steps into a buffer
+// of partial results, and a second pass adds each point's chunks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GenericWriter.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
+                                     GenericWriter &writer,
+                                     std::optional<GenericWriter> &after,
+                                     const TileConfig &tile, StringRef first,
+                                     StringRef step, unsigned indent,
+                                     const ReductionSplit *split) {
+  linalg::GenericOp generic = writer.generic;
+  BodyEmitter &body = writer.body;
+  llvm::raw_string_ostream &os = writer.os;
+  // Tile t of a loop of range R in tiles of S points holds the points
+  // t + s * ceil(R / S), s < S: the threads of a warp, on neighbouring
+  // tiles, read and write neighbouring elements at each s. Points past R
+  // (when S does not divide R) compute point R - 1 again and store nothing.
+  unsigned loops[2] = {tile.loops[0], tile.loops[1]};
+  int64_t sizes[2] = {tile.sizes[0], tile.sizes[1]};
+  int64_t ranges[2], tiles[2];
+  for (int k = 0; k < 2; ++k) {
+    ranges[k] = writer.ranges[loops[k]];
+    tiles[k] = llvm::divideCeil(ranges[k], sizes[k]);
+    writer.ranges[loops[k]] = tiles[k];
+  }
+  // With a split reduction, p walks the chunks of every tile: chunk c of
+  // tile q, neighbouring threads on neighbouring tiles.
+  int64_t numTiles = writer.count(writer.parallel);
+  int64_t chunks = split ? split->chunks : 1;
+  os.indent(indent) << "for (long long p = " << first << "; p < "
+                    << numTiles * chunks << "LL; p += " << step << ") {\n";
+  indent += 2;
+  if (split) {
+    os.indent(indent) << "long long c = p / " << numTiles << "LL;\n";
+    os.indent(indent) << "long long q = p % " << numTiles << "LL;\n";
+  }
+  writer.declareLoops(writer.parallel, split ? "q" : "p", indent);
+  // The loop variables of each point, and whether it is inside the op.
+  SmallVector<std::string> points[2], inside[2];
+  for (int k = 0; k < 2; ++k) {
+    writer.ranges[loops[k]] = ranges[k];
+    const std::string &t = writer.dims[loops[k]];
+    for (int64_t s = 0; s < sizes[k]; ++s) {
+      std::string name = t + "_" + std::to_string(s);
+      std::string at = t + " + " + std::to_string(s * tiles[k]) + "LL";
+      // Whether every tile's point s is inside the op.
+      bool exact = (s + 1) * tiles[k] <= ranges[k];
+      os.indent(indent) << "long long " << name << " = ";
+      if (exact)
+        os << at << ";\n";
+      else
+        os << "(" << at << " < " << ranges[k] << "LL ? " << at << " : "
+           << ranges[k] - 1 << "LL);\n";
+      points[k].push_back(name);
+      inside[k].push_back(exact ? "" : at + " < " + std::to_string(ranges[k]));
+    }
+  }
+  auto dimsAt = [&](int64_t i, int64_t j) {
+    SmallVector<std::string> dims = writer.dims;
+    dims[loops[0]] = points[0][i];
+    dims[loops[1]] = points[1][j];
+    return dims;
+  };
+  auto suffix = [](int64_t i, int64_t j) {
+    return "_" + std::to_string(i) + "_" + std::to_string(j);
+  };
+  // The accumulators of every point, from the filled value or the output;
+  // a chunk of a split reduction starts from the combiner's identity.
+  auto inits = generic.getDpsInitsMutable();
+  std::string identity;
+  if (split)
+    identity = getCombination(getReductionCombiner(generic)).second;
+  for (int64_t i = 0; i < sizes[0]; ++i)
+    for (int64_t j = 0; j < sizes[1]; ++j)
+      for (auto [o, init] : llvm::enumerate(inits)) {
+        BlockArgument arg = generic.getMatchingBlockArgument(&init);
+        os.indent(indent) << *getCType(arg.getType()) << " acc" << o
+                          << suffix(i, j);
+        if (split) {
+          os << " = " << identity;
+        } else if (Value fill = fills.filledWith.lookup(&init)) {
+          os << " = " << body.get(fill);
+        } else if (!arg.use_empty()) {
+          llvm::Expected<std::string> element =
+              writer.elementAt(init, dimsAt(i, j));
+          if (!element)
+            return element.takeError();
+          os << " = " << *element;
+        }
+        os << ";\n";
+      }
+  unsigned bodyIndent = indent;
+  for (unsigned d : writer.reduction) {
+    const std::string &dim = writer.dims[d];
+    std::string from = "0", to = std::to_string(writer.ranges[d]) + "LL";
+    if (split) {
+      // The one reduction loop, chunk c of it.
+      std::string size =
+          std::to_string(llvm::divideCeil(writer.ranges[d], chunks)) + "LL";
+      from = "c * " + size;
+      to = "(" + from + " + " + size + " < " + to + " ? " + from + " + " +
+           size + " : " + to + ")";
+    }
+    os.indent(bodyIndent) << "for (long long " << dim << " = " << from << "; "
+                          << dim << " < " << to << "; ++" << dim << ") {\n";
+    bodyIndent += 2;
+  }
+  // Each input's elements of this step, once per row, column or point of
+  // the tile that reads a different one.
+  struct Loaded {
+    OpOperand *input;
+    bool rows, cols;
+  };
+  SmallVector<Loaded> loaded;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    BlockArgument arg = generic.getMatchingBlockArgument(input);
+    if (arg.use_empty() || writer.invariantInputs.contains(input))
+      continue;
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    Loaded load{input, map.isFunctionOfDim(loops[0]),
+                map.isFunctionOfDim(loops[1])};
+    for (int64_t i = 0; i < (load.rows ? sizes[0] : 1); ++i)
+      for (int64_t j = 0; j < (load.cols ? sizes[1] : 1); ++j) {
+        llvm::Expected<std::string> element =
+            writer.elementAt(*input, dimsAt(i, j));
+        if (!element)
+          return element.takeError();
+        os.indent(bodyIndent)
+            << *getCType(arg.getType()) << " in" << input->getOperandNumber()
+            << suffix(i, j) << " = " << *element << ";\n";
+      }
+    loaded.push_back(load);
+  }
+  // The step's loads are independent of each other and of the FMAs that
+  // use them, so a thread has all of them in flight at once.
+  kernel.info.bytesInFlightPerThread = 0;
+  for (const Loaded &load : loaded)
+    kernel.info.bytesInFlightPerThread +=
+        (load.rows ? sizes[0] : 1) * (load.cols ? sizes[1] : 1) *
+        getElementSize(*getBufferDType(
+            generic.getMatchingBlockArgument(load.input).getType()));
+  kernel.info.bytesInFlightPerThread =
+      std::max<int64_t>(kernel.info.bytesInFlightPerThread, 4);
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  for (int64_t i = 0; i < sizes[0]; ++i)
+    for (int64_t j = 0; j < sizes[1]; ++j) {
+      for (const Loaded &load : loaded)
+        body.bind(generic.getMatchingBlockArgument(load.input),
+                  "in" + std::to_string(load.input->getOperandNumber()) +
+                      suffix(load.rows ? i : 0, load.cols ? j : 0));
+      for (auto [o, init] : llvm::enumerate(inits))
+        body.bind(generic.getMatchingBlockArgument(&init),
+                  "acc" + std::to_string(o) + suffix(i, j));
+      if (llvm::Error failure = writer.emitOps(bodyIndent))
+        return failure;
+      for (auto [o, value] : llvm::enumerate(yield.getValues()))
+        os.indent(bodyIndent)
+            << "acc" << o << suffix(i, j) << " = " << body.get(value) << ";\n";
+    }
+  for (; bodyIndent > indent; bodyIndent -= 2)
+    os.indent(bodyIndent - 2) << "}\n";
+  // Each point inside the op stores its outputs, or its epilogue's.
+  for (int64_t i = 0; i < sizes[0]; ++i)
+    for (int64_t j = 0; j < sizes[1]; ++j) {
+      SmallVector<std::string> guards;
+      for (const std::string &guard : {inside[0][i], inside[1][j]})
+        if (!guard.empty())
+          guards.push_back(guard);
+      os.indent(indent);
+      if (!guards.empty())
+        os << "if (" << llvm::join(guards, " && ") << ") ";
+      os << "{\n";
+      SmallVector<std::string> dims = dimsAt(i, j);
+      if (split) {
+        os.indent(indent + 2)
+            << split->partials << "[(m * " << chunks << "LL + c) * "
+            << writer.count(writer.parallel) << "LL + "
+            << writer.flatIndex(writer.parallel, dims) << "] = acc0"
+            << suffix(i, j) << ";\n";
+      } else if (after) {
+        after->forgetInputs();
+        if (llvm::Error failure = emitEpilogue(
+                writer, *after, dims, "acc0" + suffix(i, j), indent + 2))
+          return failure;
+      } else {
+        for (auto [o, init] : llvm::enumerate(inits)) {
+          llvm::Expected<std::string> element = writer.elementAt(init, dims);
+          if (!element)
+            return element.takeError();
+          os.indent(indent + 2)
+              << *element << " = acc" << o << suffix(i, j) << ";\n";
+        }
+      }
+      os.indent(indent) << "}\n";
+    }
+  os.indent(indent - 2) << "}\n";
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitSplitCombine(GenericWriter &writer,
+                                            std::optional<GenericWriter> &after,
+                                            const ReductionSplit &split,
+                                            StringRef first, StringRef step,
+                                            unsigned indent) {
+  linalg::GenericOp generic = writer.generic;
+  BodyEmitter &body = writer.body;
+  llvm::raw_string_ostream &os = writer.os;
+  Operation *combiner = getReductionCombiner(generic);
+  auto [combine, identity] = getCombination(combiner);
+  OpOperand &init = generic.getDpsInitsMutable()[0];
+  int64_t points = writer.count(writer.parallel);
+  // Each point adds its chunks' partial results, in order, to the value
+  // filled in or held by the output, and applies the epilogue.
+  os.indent(indent) << "auto combine = " << combine << ";\n";
+  os.indent(indent) << "for (long long p = " << first << "; p < " << points
+                    << "LL; p += " << step << ") {\n";
+  writer.declareLoops(writer.parallel, "p", indent + 2);
+  llvm::Expected<std::string> output = writer.element(init);
+  if (!output)
+    return output.takeError();
+  Value fill = fills.filledWith.lookup(&init);
+  os.indent(indent + 2) << *getCType(combiner->getResult(0).getType())
+                        << " acc0 = " << (fill ? body.get(fill) : *output)
+                        << ";\n";
+  os.indent(indent + 2) << "for (long long c = 0; c < " << split.chunks
+                        << "LL; ++c)\n";
+  os.indent(indent + 4) << "acc0 = combine(acc0, " << split.partials << "[(m * "
+                        << split.chunks << "LL + c) * " << points
+                        << "LL + p]);\n";
+  if (after) {
+    if (llvm::Error failure =
+            emitEpilogue(writer, *after, writer.dims, "acc0", indent + 2))
+      return failure;
+  } else {
+    os.indent(indent + 2) << *output << " = acc0;\n";
+  }
+  os.indent(indent) << "}\n";
+  return llvm::Error::success();
+}

@@ -1,0 +1,142 @@
+//===- TilePlanning.cpp - Register tiles and split reductions -------------===//
+//
+// The decisions behind register tiles (which loops of a contraction a
+// thread computes a tile of, and how large) and, with the tiled strategy,
+// behind split reductions (how many chunks of steps a reduction takes over
+// its own blocks) and the blocks each member gets.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Planning.h"
+
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "ens-cuda-plan"
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+/// A block reduction splits its steps into chunks (kFillBlocks blocks in
+/// all) of at least this many steps, four per thread of a block...
+static constexpr int64_t kMinChunkSteps = 4 * kBlockSize;
+/// ... and a contraction's chunks have at least this many steps of its
+/// reduction loop, each 16 FMAs of a register tile.
+static constexpr int64_t kMinTileChunkSteps = 64;
+/// A contraction splits its reduction only if it has this many steps.
+static constexpr int64_t kMinTileSplitSteps = 8 * kMinTileChunkSteps;
+
+/// Points per thread along each of a register tile's two loops: a 4x4 tile
+/// loads 8 operand elements per reduction step for 16 multiply-adds.
+static constexpr int64_t kTileSize = 4;
+
+TileConfig cuda::planTile(linalg::GenericOp generic) {
+  TileConfig tile;
+  if (generic.getNumReductionLoops() == 0)
+    return tile;
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
+  // Each thread keeps one accumulator per output and point, which must not
+  // change along the reduction.
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  for (AffineMap map : ArrayRef(maps).drop_front(generic.getNumDpsInputs()))
+    for (auto [d, iterator] : llvm::enumerate(iterators))
+      if (iterator == utils::IteratorType::reduction && map.isFunctionOfDim(d))
+        return tile;
+  // The columns: the loop of the output's innermost dimension, so that the
+  // threads of a warp write, and read the operands they index, side by
+  // side.
+  AffineMap output = maps.back();
+  if (output.getNumResults() < 2)
+    return tile;
+  auto innermost = dyn_cast<AffineDimExpr>(output.getResults().back());
+  if (!innermost)
+    return tile;
+  unsigned cols = innermost.getPosition();
+  // The rows: another parallel loop such that some operand the body reads
+  // follows the rows but not the columns, and another the columns but not
+  // the rows; the loaded elements of each then serve a whole row or column
+  // of the tile. The largest such loop wins.
+  std::optional<unsigned> rows;
+  for (auto [d, iterator] : llvm::enumerate(iterators)) {
+    if (d == cols || iterator != utils::IteratorType::parallel || ranges[d] < 2)
+      continue;
+    bool alongRows = false, alongCols = false;
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      if (generic.getMatchingBlockArgument(input).use_empty())
+        continue;
+      AffineMap map = generic.getMatchingIndexingMap(input);
+      alongRows |= map.isFunctionOfDim(d) && !map.isFunctionOfDim(cols);
+      alongCols |= map.isFunctionOfDim(cols) && !map.isFunctionOfDim(d);
+    }
+    if (alongRows && alongCols && (!rows || ranges[d] > ranges[*rows]))
+      rows = d;
+  }
+  if (!rows || ranges[cols] < 2)
+    return tile;
+  tile.loops = {*rows, cols};
+  tile.sizes = {std::min(ranges[*rows], kTileSize),
+                std::min(ranges[cols], kTileSize)};
+  LLVM_DEBUG(llvm::dbgs() << "tile " << getSourceOps(generic.getOperation())
+                          << " in " << tile.sizes[0] << "x" << tile.sizes[1]
+                          << " points over d" << *rows << ", d" << cols
+                          << "\n");
+  return tile;
+}
+
+void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,
+                     int64_t members) {
+  Operation *combiner = getReductionCombiner(generic);
+  bool contraction = phase.kind == PhaseKind::Points;
+  // A contraction splits its one reduction loop, in register tiles.
+  if (!combiner || (contraction && (phase.tile.empty() ||
+                                    generic.getNumReductionLoops() != 1)))
+    return;
+  int64_t elements = 1, steps = 1;
+  for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
+                                          generic.getIteratorTypesArray()))
+    (iterator == utils::IteratorType::parallel ? elements : steps) *= range;
+  int64_t blocks = members *
+                   getBlocksPerMember(generic, phase, members);
+  if (blocks == 0 || blocks >= kFillBlocks)
+    return;
+  // A contraction's blocks already keep every SM busy with a register tile
+  // per thread from half an H100 wave on; splitting it then costs a second
+  // launch and the partial results' traffic for nothing. Split only where
+  // most SMs would idle, through a long reduction.
+  if (contraction &&
+      (2 * blocks >= kFillBlocks / 2 || steps < kMinTileSplitSteps))
+    return;
+  phase.chunks = std::min<int64_t>(
+      llvm::divideCeil(kFillBlocks, blocks),
+      steps / (contraction ? kMinTileChunkSteps : kMinChunkSteps));
+  if (phase.chunks <= 1) {
+    phase.chunks = 1;
+    return;
+  }
+  LLVM_DEBUG(llvm::dbgs() << "split the " << steps << " steps of each of the "
+                          << elements << " elements of " << phase.sourceOps
+                          << " into " << phase.chunks << " chunks\n");
+}
+
+int64_t cuda::getBlocksPerMember(linalg::GenericOp generic,
+                                 const PhaseConfig &phase, int64_t members) {
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  for (auto [loop, size] : llvm::zip(phase.tile.loops, phase.tile.sizes))
+    ranges[loop] = llvm::divideCeil(ranges[loop], size);
+  int64_t points = 1;
+  for (auto [range, iterator] :
+       llvm::zip(ranges, generic.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel)
+      points *= range; // At most the elements of a checked output.
+  // A block reduction gives each chunk of an output element a block;
+  // points a thread each (a tile of them, if the op has one; and each chunk
+  // of it, if it is split).
+  int64_t blocks = phase.kind == PhaseKind::BlockReduction
+                       ? points * phase.chunks
+                       : llvm::divideCeil(points * phase.chunks, kBlockSize);
+  // Blocks beyond what a grid can launch loop over the rest; a phase with
+  // no points still launches a block per member, which does nothing.
+  return std::clamp<int64_t>(blocks, 1, INT32_MAX / members);
+}
