@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "ens-cuda-plan"
@@ -74,9 +75,14 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
   }
   Strategy best = getAllStrategies()[std::distance(
       estimates.begin(), llvm::min_element(estimates))];
-  LLVM_DEBUG(llvm::dbgs() << "the model picks " << stringifyStrategy(best)
-                          << " for " << getSourceOps(forall.getOperation())
-                          << "\n");
+  LLVM_DEBUG({
+    llvm::dbgs() << "the model picks " << stringifyStrategy(best) << " for "
+                 << getSourceOps(forall.getOperation()) << " (H100:";
+    for (auto [candidate, us] : llvm::zip(getAllStrategies(), estimates))
+      llvm::dbgs() << " " << stringifyStrategy(candidate) << " "
+                   << llvm::format("%.1f", us) << " us";
+    llvm::dbgs() << ")\n";
+  });
   if (llvm::Error failure = emitForallWith(forall, best))
     return failure;
   if (program.configs.size() > mark.configs)

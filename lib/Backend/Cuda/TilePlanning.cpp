@@ -97,8 +97,7 @@ void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,
   for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
                                           generic.getIteratorTypesArray()))
     (iterator == utils::IteratorType::parallel ? elements : steps) *= range;
-  int64_t blocks = members *
-                   getBlocksPerMember(generic, phase, members);
+  int64_t blocks = members * getBlocksPerMember(generic, phase, members);
   if (blocks == 0 || blocks >= kFillBlocks)
     return;
   // A contraction's blocks already keep every SM busy with a register tile

@@ -17,6 +17,7 @@
 #include "KernelCost.h"
 
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "ens-cuda-plan"
@@ -63,9 +64,10 @@ llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
             emitTiledPhase(phase, ir, config.members, config.threadsPerBlock))
       return failure;
     double wholeUs = estimateSince(mark);
-    LLVM_DEBUG(llvm::dbgs() << "split " << phase.sourceOps << " in "
-                            << split.chunks << " chunks: " << splitUs
-                            << " us, whole: " << wholeUs << " us\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "split " << phase.sourceOps << " in " << split.chunks
+               << " chunks: " << llvm::format("%.1f", splitUs)
+               << " us, whole: " << llvm::format("%.1f", wholeUs) << " us\n");
     if (splitUs >= wholeUs)
       continue;
     takeBack(mark);
