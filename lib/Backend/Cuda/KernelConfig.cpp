@@ -12,6 +12,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
@@ -77,8 +79,12 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       os << "  chosen by the H100 estimates:";
       for (auto [i, strategy, us] :
            llvm::enumerate(kStrategies, config.estimatesUs))
-        os << (i ? ", " : " ") << stringifyStrategy(strategy) << " "
-           << llvm::format("%.1f", us) << " us";
+        if (std::isinf(us))
+          os << (i ? ", " : " ") << stringifyStrategy(strategy)
+             << " cannot compile the loop";
+        else
+          os << (i ? ", " : " ") << stringifyStrategy(strategy) << " "
+             << llvm::format("%.1f", us) << " us";
       os << "\n";
     }
     for (auto [i, temporary] : llvm::enumerate(config.temporaries)) {

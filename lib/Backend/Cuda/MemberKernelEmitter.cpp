@@ -18,6 +18,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 #define DEBUG_TYPE "ens-cuda-plan"
 
 using namespace mlir;
@@ -65,16 +67,33 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
     return emitForallWith(forall, *strategy);
   // The model picks: the kernels of each strategy are written, estimated on
   // an H100 and taken back, and those of the fastest written again.
+  // A strategy that cannot write the loop (its temporaries over the buffer
+  // limit, say) leaves the pick to the others; the loop fails only if none
+  // can, with the first one's error.
   std::vector<double> estimates;
   EmissionMark mark = markEmission();
+  llvm::Error firstFailure = llvm::Error::success();
   for (Strategy candidate : getAllStrategies()) {
-    if (llvm::Error failure = emitForallWith(forall, candidate))
-      return failure;
-    estimates.push_back(estimateSince(mark));
+    if (llvm::Error failure = emitForallWith(forall, candidate)) {
+      LLVM_DEBUG(llvm::dbgs()
+                 << stringifyStrategy(candidate) << " cannot write the loop\n");
+      views.endMemberLoop();
+      estimates.push_back(INFINITY);
+      if (firstFailure)
+        llvm::consumeError(std::move(failure));
+      else
+        firstFailure = std::move(failure);
+    } else {
+      estimates.push_back(estimateSince(mark));
+    }
     takeBack(mark);
   }
-  Strategy best = getAllStrategies()[std::distance(
-      estimates.begin(), llvm::min_element(estimates))];
+  auto cheapest = llvm::min_element(estimates);
+  if (std::isinf(*cheapest))
+    return firstFailure;
+  llvm::consumeError(std::move(firstFailure));
+  Strategy best =
+      getAllStrategies()[std::distance(estimates.begin(), cheapest)];
   LLVM_DEBUG({
     llvm::dbgs() << "the model picks " << stringifyStrategy(best) << " for "
                  << getSourceOps(forall.getOperation()) << " (H100:";

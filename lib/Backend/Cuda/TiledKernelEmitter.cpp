@@ -50,12 +50,19 @@ llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
     }
     // A split saves time only if its blocks gain more than the second
     // kernel and the partial results cost: the model decides.
+    // A split whose partial results would pass the buffer limit is not
+    // taken.
     EmissionMark mark = markEmission();
     PhaseConfig split = phase;
+    double splitUs = INFINITY;
     if (llvm::Error failure =
-            emitTiledPhase(split, ir, config.members, config.threadsPerBlock))
-      return failure;
-    double splitUs = estimateSince(mark);
+            emitTiledPhase(split, ir, config.members, config.threadsPerBlock)) {
+      std::string reason = llvm::toString(std::move(failure));
+      LLVM_DEBUG(llvm::dbgs() << "cannot split " << phase.sourceOps << ": "
+                              << reason << "\n");
+    } else {
+      splitUs = estimateSince(mark);
+    }
     takeBack(mark);
     phase.chunks = 1;
     phase.blocksPerMember = getBlocksPerMember(cast<linalg::GenericOp>(ir.op),
