@@ -6,15 +6,15 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: python3 -c "print('func.func @f() -> tensor<1xf32> {\n  %%c = arith.constant dense<' + '[' * 20000 + '1.0' + ']' * 20000 + '> : tensor<1xf32>\n  return %%c : tensor<1xf32>\n}')" > %t/deep.mlir
-// RUN: (ulimit -v 8000000; not ens-run %t/deep.mlir 2>&1) | FileCheck %s --check-prefix=DEEP-EXEC
+// RUN: (%limit_address_space; not ens-run %t/deep.mlir 2>&1) | FileCheck %s --check-prefix=DEEP-EXEC
 // DEEP-EXEC: deep.mlir:2:{{[0-9]+}}: error: nesting deeper than 256 levels
 // DEEP-EXEC: ens-run: error: {{.*}}deep.mlir is not a valid ens program
-// RUN: (ulimit -v 8000000; not ens-opt %t/deep.mlir 2>&1) | FileCheck %s --check-prefix=DEEP-OPT
+// RUN: (%limit_address_space; not ens-opt %t/deep.mlir 2>&1) | FileCheck %s --check-prefix=DEEP-OPT
 // DEEP-OPT: ens-opt: {{.*}}deep.mlir:2:{{[0-9]+}}: nesting deeper than 256 levels
 //
 // RUN: printf 'func.func @f() -> i32 {\n  return %%%%r#3037000500 : i32\n}\n' > %t/forward.mlir
-// RUN: (ulimit -v 8000000; not ens-run %t/forward.mlir 2>&1) | FileCheck %s --check-prefix=FORWARD
-// RUN: (ulimit -v 8000000; not ens-opt %t/forward.mlir 2>&1) | FileCheck %s --check-prefix=FORWARD
+// RUN: (%limit_address_space; not ens-run %t/forward.mlir 2>&1) | FileCheck %s --check-prefix=FORWARD
+// RUN: (%limit_address_space; not ens-opt %t/forward.mlir 2>&1) | FileCheck %s --check-prefix=FORWARD
 // FORWARD: forward.mlir:2:12: {{(error: )?}}result number #3037000500 is over the limit of 65535
 //
 // RUN: not ens-run /dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE

@@ -9,16 +9,16 @@
 //
 // A result whose element count overflows 64 bits (3 * 6148914691236517206).
 // RUN: printf 'func.func @main(%%%%x: tensor<f32>) -> tensor<3x6148914691236517206xf32> {\n %%%%b = ens.broadcast_in_dim %%%%x {dims = array<i64>} : tensor<f32> -> tensor<3x6148914691236517206xf32>\n return %%%%b : tensor<3x6148914691236517206xf32>\n}\n' > %t/overflow.mlir
-// RUN: for b in interp cpu cuda-emu; do (ulimit -v 8000000; not ens-run %t/overflow.mlir --random-inputs=1 --backend=$b 2>&1) | FileCheck %s --check-prefix=OVERFLOW; done
+// RUN: for b in interp cpu cuda-emu; do (%limit_address_space; not ens-run %t/overflow.mlir --random-inputs=1 --backend=$b 2>&1) | FileCheck %s --check-prefix=OVERFLOW; done
 // OVERFLOW: error: 'ens.broadcast_in_dim' op result 0: tensor<3x6148914691236517206xf32> has shape 3x6148914691236517206, whose element count overflows 64 bits
 // OVERFLOW: ens-run: error: {{.*}}overflow.mlir is not a valid ens program
 //
 // A 40 GB intermediate, reduced to a scalar: refused before compiling.
-// RUN: (ulimit -v 8000000; not ens-run %s --entry=huge_intermediate --random-inputs=1 --backend=cpu 2>&1) | FileCheck %s --check-prefix=HUGE-CPU
+// RUN: (%limit_address_space; not ens-run %s --entry=huge_intermediate --random-inputs=1 --backend=cpu 2>&1) | FileCheck %s --check-prefix=HUGE-CPU
 // HUGE-CPU: ens-run: error: a value of type tensor<100000x100000xf32> ({{[a-z_.]+}}) needs 40.0 GB (40000000000 bytes), over the buffer limit of {{.*}} (raise it with --max-buffer-bytes or CompileOptions::maxBufferBytes)
-// RUN: (ulimit -v 8000000; not ens-run %s --entry=huge_intermediate --random-inputs=1 --backend=cuda-emu 2>&1) | FileCheck %s --check-prefix=HUGE-CUDA
+// RUN: (%limit_address_space; not ens-run %s --entry=huge_intermediate --random-inputs=1 --backend=cuda-emu 2>&1) | FileCheck %s --check-prefix=HUGE-CUDA
 // HUGE-CUDA: ens-run: error: the temporary buffer memref<100000x100000xf32> needs 40.0 GB (40000000000 bytes), over the buffer limit of
-// RUN: (ulimit -v 8000000; not ens-run %s --entry=huge_intermediate --random-inputs=1 --backend=interp 2>&1) | FileCheck %s --check-prefix=HUGE-INTERP
+// RUN: (%limit_address_space; not ens-run %s --entry=huge_intermediate --random-inputs=1 --backend=interp 2>&1) | FileCheck %s --check-prefix=HUGE-INTERP
 // HUGE-INTERP: ens-run: error: {{.*}}too large for the interpreter
 //
 // The limit is settable: 512 bytes of arguments are over a 511-byte limit,
@@ -36,7 +36,7 @@
 // A vmap whose batched body would overflow: the member's 2^40-element
 // intermediate over 2^24 members. The verifier after the batching pass
 // catches the type the pass built.
-// RUN: (ulimit -v 8000000; not ens-opt %s --ens-batch 2>&1) | FileCheck %s --check-prefix=VMAP
+// RUN: (%limit_address_space; not ens-opt %s --ens-batch 2>&1) | FileCheck %s --check-prefix=VMAP
 // VMAP: error: 'ens.broadcast_in_dim' op result 0: tensor<16777216x1099511627776x4xf32> has shape 16777216x1099511627776x4, whose element count overflows 64 bits
 
 func.func @huge_intermediate(%x: tensor<f32>) -> tensor<f32> {

@@ -24,7 +24,7 @@
 // A valid but huge member count is refused by the memory estimate, before
 // anything is allocated.
 // RUN: %python %S/Inputs/forge_checkpoint.py %t/ck %t/members-many members=1000000
-// RUN: (ulimit -v 8000000 && not ens-train --resume=%t/members-many 2>&1) | FileCheck %s --check-prefix=MEMBERS-MANY
+// RUN: (%limit_address_space && not ens-train --resume=%t/members-many 2>&1) | FileCheck %s --check-prefix=MEMBERS-MANY
 // MEMBERS-MANY: {{^}}ens-train: error: training 1000000 members of examples/mlp.mlir (built in) needs at least
 // RUN: %python %S/Inputs/forge_checkpoint.py %t/ck %t/beta1 optimizer.beta1=5
 // RUN: not ens-train --resume=%t/beta1 2>&1 | FileCheck %s --check-prefix=BETA1

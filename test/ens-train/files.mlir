@@ -22,7 +22,7 @@
 //
 // Forged archives (see Inputs/make_bad_npz.py).
 // RUN: %python %S/Inputs/make_bad_npz.py %t
-// RUN: (ulimit -v 8000000 && not ens-train --data=%t/many-views.npz 2>&1) | FileCheck %s --check-prefix=VIEWS
+// RUN: (%limit_address_space && not ens-train --data=%t/many-views.npz 2>&1) | FileCheck %s --check-prefix=VIEWS
 // VIEWS: {{^}}ens-train: error: cannot read data: {{.*}}many-views.npz declares more data in its entries than the file holds{{$}}
 // RUN: not ens-train --data=%t/overlap.npz 2>&1 | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP: {{^}}ens-train: error: cannot read data: {{.*}}overlap.npz entries 'x.npy' and 'y.npy' overlap{{$}}

@@ -5,11 +5,11 @@
 // clear error within seconds and without allocating, also under an 8 GB
 // address-space limit (whose half is the limit then).
 //
-// RUN: (ulimit -v 8000000 && not ens-train --members=4294967295 2>&1) | FileCheck %s --check-prefix=MAX
+// RUN: (%limit_address_space && not ens-train --members=4294967295 2>&1) | FileCheck %s --check-prefix=MAX
 // MAX: {{^}}ens-train: error: training 4294967295 members of examples/mlp.mlir (built in) needs at least 1.1 PB (1055943479426976 bytes) for parameters, gradients, Adam's moments and activations, over the limit of 4.1 GB (4096000000 bytes) (half of the memory or of the address-space limit; ENS_MAX_BUFFER_BYTES sets it); train fewer --members{{$}}
-// RUN: (ulimit -v 8000000 && not ens-train --members=1000000 2>&1) | FileCheck %s --check-prefix=MILLION
+// RUN: (%limit_address_space && not ens-train --members=1000000 2>&1) | FileCheck %s --check-prefix=MILLION
 // MILLION: {{^}}ens-train: error: training 1000000 members of examples/mlp.mlir (built in) needs at least 245.9 GB (245856147456 bytes) for
-// RUN: (ulimit -v 8000000 && not ens-train --members=100000 2>&1) | FileCheck %s --check-prefix=HUNDRED-THOUSAND
+// RUN: (%limit_address_space && not ens-train --members=100000 2>&1) | FileCheck %s --check-prefix=HUNDRED-THOUSAND
 // HUNDRED-THOUSAND: {{^}}ens-train: error: training 100000 members of examples/mlp.mlir (built in) needs at least 24.6 GB (24585747456 bytes) for
 //
 // The estimate, for the default model (w1 64x32, b1 32, w2 32x8, b2 8:
@@ -25,7 +25,7 @@
 // A model whose one member alone is too large: a 100000x100000 parameter,
 // 4 rows, 2 features, 1 output: 4 x (7 x 10^10 + 2 x 4 x (1 + 100000)
 // + 2 x 4 x 3) bytes.
-// RUN: (ulimit -v 8000000 && not ens-train --model=%S/Inputs/huge-parameter.mlir --members=1 2>&1) | FileCheck %s --check-prefix=MODEL
+// RUN: (%limit_address_space && not ens-train --model=%S/Inputs/huge-parameter.mlir --members=1 2>&1) | FileCheck %s --check-prefix=MODEL
 // MODEL: {{^}}ens-train: error: training 1 member of {{.*}}huge-parameter.mlir needs at least 280.0 GB (280003200128 bytes) for
 //
 // --emit-ir allocates nothing for the members, so it prints any count.
