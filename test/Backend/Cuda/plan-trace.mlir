@@ -9,6 +9,9 @@
 // model picks tiled.
 //
 // REQUIRES: asserts
+// It needs ens-run, which CI's sanitizer subset does not build, so it runs
+// in the full sanitizer run (scripts/sanitize.sh) and any build with
+// ENS_ENABLE_ASSERTIONS, not in the subset's `debug-output` tests.
 // RUN: ens-run %s --entry=split_k --cuda-plan -debug-only=ens-cuda-plan 2>&1 | FileCheck %s
 // CHECK: tile ens.einsum{{.*}} in 4x4 points over d1, d2
 // CHECK: split the 2048 steps of each of the 40960 elements of ens.einsum, ens.add, ens.relu into 14 chunks
