@@ -28,6 +28,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <set>
 
 using namespace mlir;
@@ -123,27 +124,55 @@ KernelBuilder KernelEmitter::beginKernel(ArrayRef<Operation *> roots,
   return kernel;
 }
 
-KernelEmitter::EmissionMark KernelEmitter::markEmission() const {
-  return {program.plan.buffers.size(), program.plan.kernels.size(),
-          program.plan.launches.size(), program.configs.size(), kernels.size()};
-}
-
-double KernelEmitter::estimateSince(const EmissionMark &mark) const {
-  double us = 0;
-  for (const KernelLaunch &launch :
-       ArrayRef(program.plan.launches).drop_front(mark.launches))
-    us += estimateLaunch(program.plan.kernels[launch.kernel], launch,
-                         /*registers=*/0, getH100Sxm())
-              .us;
-  return us;
-}
-
-void KernelEmitter::takeBack(const EmissionMark &mark) {
-  program.plan.buffers.resize(mark.buffers);
-  program.plan.kernels.resize(mark.kernels);
-  program.plan.launches.resize(mark.launches);
-  program.configs.resize(mark.configs);
-  kernels.resize(mark.source);
+llvm::Expected<KernelEmitter::Choice> KernelEmitter::emitCheapest(
+    ArrayRef<llvm::function_ref<llvm::Error()>> candidates) {
+  // What has been written before: taking a candidate back returns to it.
+  size_t buffers = program.plan.buffers.size();
+  size_t kernelInfos = program.plan.kernels.size();
+  size_t launches = program.plan.launches.size();
+  size_t configs = program.configs.size();
+  size_t source = kernels.size();
+  auto takeBack = [&] {
+    program.plan.buffers.resize(buffers);
+    program.plan.kernels.resize(kernelInfos);
+    program.plan.launches.resize(launches);
+    program.configs.resize(configs);
+    kernels.resize(source);
+  };
+  Choice choice;
+  llvm::Error firstFailure = llvm::Error::success();
+  for (auto [i, candidate] : llvm::enumerate(candidates)) {
+    if (i)
+      takeBack();
+    if (llvm::Error failure = candidate()) {
+      choice.estimatesUs.push_back(INFINITY);
+      if (firstFailure)
+        llvm::consumeError(std::move(failure));
+      else
+        firstFailure = std::move(failure);
+      continue;
+    }
+    double us = 0;
+    for (const KernelLaunch &launch :
+         ArrayRef(program.plan.launches).drop_front(launches))
+      us += estimateLaunch(program.plan.kernels[launch.kernel], launch,
+                           /*registers=*/0, getH100Sxm())
+                .us;
+    choice.estimatesUs.push_back(us);
+  }
+  auto cheapest = llvm::min_element(choice.estimatesUs);
+  if (std::isinf(*cheapest)) {
+    takeBack();
+    return std::move(firstFailure);
+  }
+  llvm::consumeError(std::move(firstFailure));
+  choice.best = std::distance(choice.estimatesUs.begin(), cheapest);
+  if (choice.best + 1 == candidates.size())
+    return choice;
+  takeBack();
+  if (llvm::Error failure = candidates[choice.best]())
+    return std::move(failure);
+  return choice;
 }
 
 void KernelEmitter::finishKernel(KernelBuilder &kernel) {
@@ -243,11 +272,7 @@ llvm::Error KernelEmitter::bindFused(KernelBuilder &kernel,
 llvm::Error KernelEmitter::emitGeneric(linalg::GenericOp generic) {
   if (llvm::Error failure = checkGeneric(generic))
     return failure;
-  int64_t points = 1;
-  for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
-                                          generic.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::parallel)
-      points *= range;
+  int64_t points = countPointsAndSteps(generic).first;
   if (points == 0)
     return llvm::Error::success();
   Operation *combiner = getBlockCombiner(generic, ReductionBlocks::Own);

@@ -60,18 +60,23 @@ public:
   CudaProgram program;
 
 private:
-  /// How much of the program has been written; takeBack returns to it, so
-  /// that the model can compare ways of writing the same ops.
-  struct EmissionMark {
-    size_t buffers, kernels, launches, configs, source;
+  /// The performance model's pick among ways of writing the same ops.
+  struct Choice {
+    /// Each way's H100 estimate in microseconds (registers unknown: 32);
+    /// infinite for one that failed.
+    std::vector<double> estimatesUs;
+    /// The way written.
+    size_t best = 0;
   };
-  EmissionMark markEmission() const;
-  /// The H100 estimate, in microseconds, of the launches written since
-  /// `mark` (registers unknown: 32).
-  double estimateSince(const EmissionMark &mark) const;
-  /// Forgets the buffers, kernels, launches and configs written since
-  /// `mark`.
-  void takeBack(const EmissionMark &mark);
+  /// Writes the cheapest of `candidates`, ways of writing the same ops:
+  /// each is written, estimated and taken back (the buffers, kernels,
+  /// launches and configs it wrote), and the cheapest is written again
+  /// (the first of equals; the last is kept without rewriting when it is
+  /// the one). A candidate that fails counts as infinitely slow and its
+  /// error is dropped, unless every candidate fails: then the first error
+  /// is returned.
+  llvm::Expected<Choice>
+  emitCheapest(ArrayRef<llvm::function_ref<llvm::Error()>> candidates);
 
   llvm::Expected<int64_t> addBuffer(MemRefType type, BufferKind kind,
                                     unsigned index,

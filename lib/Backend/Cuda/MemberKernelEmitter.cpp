@@ -18,7 +18,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
+#include <functional>
 
 #define DEBUG_TYPE "ens-cuda-plan"
 
@@ -66,46 +66,39 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
   if (strategy)
     return emitForallWith(forall, *strategy);
   // The model picks: the kernels of each strategy are written, estimated on
-  // an H100 and taken back, and those of the fastest written again.
-  // A strategy that cannot write the loop (its temporaries over the buffer
+  // an H100 and taken back, and those of the fastest written again. A
+  // strategy that cannot write the loop (its temporaries over the buffer
   // limit, say) leaves the pick to the others; the loop fails only if none
   // can, with the first one's error.
-  std::vector<double> estimates;
-  EmissionMark mark = markEmission();
-  llvm::Error firstFailure = llvm::Error::success();
-  for (Strategy candidate : getAllStrategies()) {
-    if (llvm::Error failure = emitForallWith(forall, candidate)) {
-      LLVM_DEBUG(llvm::dbgs()
-                 << stringifyStrategy(candidate) << " cannot write the loop\n");
-      views.endMemberLoop();
-      estimates.push_back(INFINITY);
-      if (firstFailure)
-        llvm::consumeError(std::move(failure));
-      else
-        firstFailure = std::move(failure);
-    } else {
-      estimates.push_back(estimateSince(mark));
-    }
-    takeBack(mark);
-  }
-  auto cheapest = llvm::min_element(estimates);
-  if (std::isinf(*cheapest))
-    return firstFailure;
-  llvm::consumeError(std::move(firstFailure));
-  Strategy best =
-      getAllStrategies()[std::distance(estimates.begin(), cheapest)];
+  ArrayRef<Strategy> strategies = getAllStrategies();
+  SmallVector<std::function<llvm::Error()>> ways;
+  for (Strategy candidate : strategies)
+    ways.push_back([this, forall, candidate]() -> llvm::Error {
+      llvm::Error failure = emitForallWith(forall, candidate);
+      if (failure) {
+        LLVM_DEBUG(llvm::dbgs() << stringifyStrategy(candidate)
+                                << " cannot write the loop\n");
+        views.endMemberLoop();
+      }
+      return failure;
+    });
+  SmallVector<llvm::function_ref<llvm::Error()>> candidates(ways.begin(),
+                                                            ways.end());
+  size_t configs = program.configs.size();
+  llvm::Expected<Choice> choice = emitCheapest(candidates);
+  if (!choice)
+    return choice.takeError();
   LLVM_DEBUG({
-    llvm::dbgs() << "the model picks " << stringifyStrategy(best) << " for "
+    llvm::dbgs() << "the model picks "
+                 << stringifyStrategy(strategies[choice->best]) << " for "
                  << getSourceOps(forall.getOperation()) << " (H100:";
-    for (auto [candidate, us] : llvm::zip(getAllStrategies(), estimates))
+    for (auto [candidate, us] : llvm::zip(strategies, choice->estimatesUs))
       llvm::dbgs() << " " << stringifyStrategy(candidate) << " "
                    << llvm::format("%.1f", us) << " us";
     llvm::dbgs() << ")\n";
   });
-  if (llvm::Error failure = emitForallWith(forall, best))
-    return failure;
-  if (program.configs.size() > mark.configs)
-    program.configs.back().estimatesUs = std::move(estimates);
+  if (program.configs.size() > configs)
+    program.configs.back().estimatesUs = std::move(choice->estimatesUs);
   return llvm::Error::success();
 }
 

@@ -36,6 +36,15 @@ static constexpr int64_t kMinStagedReuse = 4;
 /// ... if they take at most this many bytes.
 static constexpr int64_t kMaxStagedBytes = 16 * 1024;
 
+std::pair<int64_t, int64_t>
+cuda::countPointsAndSteps(linalg::GenericOp generic) {
+  int64_t points = 1, steps = 1;
+  for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
+                                          generic.getIteratorTypesArray()))
+    (iterator == utils::IteratorType::parallel ? points : steps) *= range;
+  return {points, steps};
+}
+
 bool cuda::isScalarOp(Operation *op) {
   return op->getNumRegions() == 0 && isPure(op) &&
          llvm::none_of(op->getResultTypes(),
@@ -194,10 +203,7 @@ Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
                                   ReductionBlocks blocks, int64_t members) {
   if (generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() == 0)
     return nullptr;
-  int64_t points = 1, steps = 1;
-  for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
-                                          generic.getIteratorTypesArray()))
-    (iterator == utils::IteratorType::parallel ? points : steps) *= range;
+  auto [points, steps] = countPointsAndSteps(generic);
   int64_t rounds = (points + kBlockSize - 1) / kBlockSize;
   int64_t perElement =
       (steps + kBlockSize - 1) / kBlockSize + kBlockCombineCost;

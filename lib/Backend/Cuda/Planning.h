@@ -34,6 +34,11 @@ inline constexpr unsigned kBlockSize = 256;
 /// be fewer blocks, or threads, are shared or split among more blocks.
 inline constexpr int64_t kFillBlocks = 264;
 
+/// The points of `generic` (iterations of its parallel loops) and the steps
+/// of each (iterations of its reduction loops); its loop ranges are static
+/// (checkGeneric).
+std::pair<int64_t, int64_t> countPointsAndSteps(linalg::GenericOp generic);
+
 /// Whether `op` computes scalars only, which each kernel that uses them
 /// recomputes.
 bool isScalarOp(Operation *op);

@@ -93,10 +93,7 @@ void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,
   if (!combiner || (contraction && (phase.tile.empty() ||
                                     generic.getNumReductionLoops() != 1)))
     return;
-  int64_t elements = 1, steps = 1;
-  for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
-                                          generic.getIteratorTypesArray()))
-    (iterator == utils::IteratorType::parallel ? elements : steps) *= range;
+  auto [elements, steps] = countPointsAndSteps(generic);
   int64_t blocks = members * getBlocksPerMember(generic, phase, members);
   if (blocks == 0 || blocks >= kFillBlocks)
     return;

@@ -49,39 +49,30 @@ llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
       continue;
     }
     // A split saves time only if its blocks gain more than the second
-    // kernel and the partial results cost: the model decides.
-    // A split whose partial results would pass the buffer limit is not
-    // taken.
-    EmissionMark mark = markEmission();
-    PhaseConfig split = phase;
-    double splitUs = INFINITY;
-    if (llvm::Error failure =
-            emitTiledPhase(split, ir, config.members, config.threadsPerBlock)) {
-      std::string reason = llvm::toString(std::move(failure));
-      LLVM_DEBUG(llvm::dbgs() << "cannot split " << phase.sourceOps << ": "
-                              << reason << "\n");
-    } else {
-      splitUs = estimateSince(mark);
-    }
-    takeBack(mark);
-    phase.chunks = 1;
-    phase.blocksPerMember = getBlocksPerMember(cast<linalg::GenericOp>(ir.op),
-                                               phase, config.members);
-    if (llvm::Error failure =
-            emitTiledPhase(phase, ir, config.members, config.threadsPerBlock))
-      return failure;
-    double wholeUs = estimateSince(mark);
+    // kernel and the partial results cost: the model decides. A split
+    // whose partial results would pass the buffer limit is not taken.
+    PhaseConfig split = phase, whole = phase;
+    whole.chunks = 1;
+    whole.blocksPerMember = getBlocksPerMember(cast<linalg::GenericOp>(ir.op),
+                                               whole, config.members);
+    // clang cannot capture structured bindings in C++17.
+    PhaseConfig &written = phase;
+    const MemberLoopPlan::Phase &op = ir;
+    auto emitAs = [&](const PhaseConfig &way) {
+      written = way;
+      return emitTiledPhase(written, op, config.members,
+                            config.threadsPerBlock);
+    };
+    auto emitWhole = [&] { return emitAs(whole); };
+    auto emitSplit = [&] { return emitAs(split); };
+    llvm::Expected<Choice> choice = emitCheapest({emitWhole, emitSplit});
+    if (!choice)
+      return choice.takeError();
     LLVM_DEBUG(llvm::dbgs()
                << "split " << phase.sourceOps << " in " << split.chunks
-               << " chunks: " << llvm::format("%.1f", splitUs)
-               << " us, whole: " << llvm::format("%.1f", wholeUs) << " us\n");
-    if (splitUs >= wholeUs)
-      continue;
-    takeBack(mark);
-    phase = split;
-    if (llvm::Error failure =
-            emitTiledPhase(phase, ir, config.members, config.threadsPerBlock))
-      return failure;
+               << " chunks: " << llvm::format("%.1f", choice->estimatesUs[1])
+               << " us, whole: " << llvm::format("%.1f", choice->estimatesUs[0])
+               << " us\n");
   }
   return llvm::Error::success();
 }
@@ -131,11 +122,7 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
   Operation *combiner = getReductionCombiner(generic);
   Type type = combiner->getResult(0).getType();
   bool contraction = phase.kind == PhaseKind::Points;
-  int64_t elements = 1;
-  for (auto [range, iterator] : llvm::zip(generic.getStaticLoopRanges(),
-                                          generic.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::parallel)
-      elements *= range;
+  int64_t elements = countPointsAndSteps(generic).first;
   std::string perMember = std::to_string(phase.blocksPerMember) + "LL";
   llvm::Expected<int64_t> partials =
       addBuffer(MemRefType::get({members, elements, phase.chunks}, type),
