@@ -78,13 +78,13 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
     if (!config.estimatesUs.empty()) {
       os << "  chosen by the H100 estimates:";
       for (auto [i, strategy, us] :
-           llvm::enumerate(kStrategies, config.estimatesUs))
+           llvm::enumerate(kStrategies, config.estimatesUs)) {
+        os << (i ? ", " : " ") << stringifyStrategy(strategy);
         if (std::isinf(us))
-          os << (i ? ", " : " ") << stringifyStrategy(strategy)
-             << " cannot compile the loop";
+          os << " cannot compile the loop";
         else
-          os << (i ? ", " : " ") << stringifyStrategy(strategy) << " "
-             << llvm::format("%.1f", us) << " us";
+          os << " " << llvm::format("%.1f", us) << " us";
+      }
       os << "\n";
     }
     for (auto [i, temporary] : llvm::enumerate(config.temporaries)) {
