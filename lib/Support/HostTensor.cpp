@@ -17,29 +17,12 @@
 using namespace mlir;
 using namespace mlir::ens;
 
-namespace {
-struct DTypeInfo {
-  DType dtype;
-  const char *name;
-};
-constexpr DTypeInfo kDTypes[] = {
-    {DType::F16, "f16"}, {DType::BF16, "bf16"}, {DType::F32, "f32"},
-    {DType::F64, "f64"}, {DType::I32, "i32"},   {DType::I1, "i1"},
-};
-} // namespace
-
 llvm::StringRef mlir::ens::getDTypeName(DType dtype) {
-  for (const DTypeInfo &info : kDTypes)
-    if (info.dtype == dtype)
-      return info.name;
-  llvm_unreachable("unknown dtype");
+  return ::ens::runtime::getDTypeSpelling(dtype);
 }
 
 std::optional<DType> mlir::ens::parseDTypeName(llvm::StringRef name) {
-  for (const DTypeInfo &info : kDTypes)
-    if (name == info.name)
-      return info.dtype;
-  return std::nullopt;
+  return ::ens::runtime::parseDTypeSpelling(name);
 }
 
 bool mlir::ens::isFloatDType(DType dtype) {
@@ -91,19 +74,7 @@ double mlir::ens::roundToDType(double value, DType dtype) {
 }
 
 size_t mlir::ens::getElementSize(DType dtype) {
-  switch (dtype) {
-  case DType::F64:
-    return 8;
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-  case DType::BF16:
-    return 2;
-  case DType::I1:
-    return 1;
-  }
-  llvm_unreachable("unknown dtype");
+  return ::ens::runtime::getDTypeBytes(dtype);
 }
 
 /// The bits of `value` rounded to a 16-bit float format.

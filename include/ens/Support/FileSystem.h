@@ -1,14 +1,14 @@
 //===- FileSystem.h - Durable writes and bounded reads ----------*- C++ -*-===//
 //
-// The one write discipline of ens for anything it must not lose or tear
-// (results, checkpoints, caches) and the one way it reads a file it does
-// not trust (inputs, cache entries): opened once, checked by descriptor,
-// bounded in size.
+// The runtime's durable writes and bounded reads (ens/Runtime/FileIO.h)
+// for the compiler, with llvm::Error, and checksums of cache entries.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ENS_SUPPORT_FILESYSTEM_H
 #define ENS_SUPPORT_FILESYSTEM_H
+
+#include "ens/Runtime/FileIO.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -18,33 +18,20 @@
 
 namespace mlir::ens {
 
-/// Writes `contents` to `path` so that `path` afterwards holds either its
-/// previous contents or all of `contents`, also across a crash or a power
-/// loss: a temporary file in the same directory, created with O_EXCL, is
-/// written, fsynced and renamed over `path`, then the directory is fsynced.
-/// On any failure (a full disk, say) the temporary file is removed, `path`
-/// is untouched, and the error names the path and the reason. `mode` is the
-/// new file's permission bits (before the umask).
+/// `error`, a failure of the runtime, as an llvm::Error.
+llvm::Error toLlvmError(::ens::runtime::Error error);
+
+/// ens::runtime::writeFileAtomically (ens/Runtime/FileIO.h).
 llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents,
                                 unsigned mode = 0644);
 
 /// Flushes the directory entry changes of `directory` to disk.
 llvm::Error syncDirectory(llvm::StringRef directory);
 
-/// How readFileBounded checks the file before it reads it.
-struct ReadOptions {
-  /// Files larger than this are refused before anything is read.
-  uint64_t maxBytes = uint64_t(1) << 32;
-  /// Refuse a symbolic link as the last component (O_NOFOLLOW).
-  bool noFollow = false;
-  /// Refuse a file that is not owned by the current user.
-  bool requireOwner = false;
-};
+/// How readFileBounded and readRegularFile check the file before it reads it.
+using ReadOptions = ::ens::runtime::ReadOptions;
 
-/// Reads the regular file at `path`. The file is opened once without
-/// blocking (a FIFO cannot hang the reader) and every check is made on the
-/// open descriptor: a regular file, at most `options.maxBytes`, and the
-/// owner if asked. Errors start with `path`.
+/// ens::runtime::readRegularFile (ens/Runtime/FileIO.h).
 llvm::Expected<std::string> readFileBounded(llvm::StringRef path,
                                             const ReadOptions &options = {});
 

@@ -10,6 +10,8 @@
 #ifndef ENS_SUPPORT_HOSTTENSOR_H
 #define ENS_SUPPORT_HOSTTENSOR_H
 
+#include "ens/Runtime/Plan.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -22,8 +24,8 @@
 
 namespace mlir::ens {
 
-/// The element types of ens tensors.
-enum class DType { F16, BF16, F32, F64, I32, I1 };
+/// The element types of ens tensors, shared with the runtime.
+using DType = ::ens::runtime::DType;
 
 /// The name used in MLIR types: "f32", "i1", ...
 llvm::StringRef getDTypeName(DType dtype);

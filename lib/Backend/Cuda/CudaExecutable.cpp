@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/Cuda/Codegen.h"
-#include "ens/Backend/Cuda/DeviceRuntime.h"
+#include "ens/Backend/Cuda/DeviceExecutable.h"
 #include "ens/Backend/Cuda/Emulator.h"
 #include "ens/Backend/Cuda/KernelConfig.h"
 #include "ens/Backend/Cuda/Nvrtc.h"
@@ -54,7 +54,7 @@ static llvm::Error dumpAndCheck(const cuda::CudaProgram &program,
   if (!cudaDump.empty()) {
     llvm::sys::fs::create_directories(cudaDump);
     write(name, program.source);
-    write("plan.txt", program.plan.print());
+    write("plan.txt", cuda::printPlan(program.plan));
   }
   // The emulated kernels must also be CUDA for the architectures ens
   // supports; on a GPU, the runtime compiles for the device's own.

@@ -20,7 +20,7 @@
 // truncated, planted or foreign entry is therefore rebuilt, never loaded,
 // and the rebuilt entry replaces it. The verified bytes are loaded through
 // a sealed anonymous memory file, so nothing can change them between the
-// check and dlopen (see loadObject).
+// check and dlopen (lib/Runtime/EmulatedRunner.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +49,7 @@
 using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
+namespace rt = ::ens::runtime;
 
 static llvm::Error error(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -238,32 +239,6 @@ static const char *const kCompilerOptions[] = {
 /// The most of the compiler's output an error message includes.
 static constexpr uint64_t kMaxLogBytes = uint64_t(16) << 20;
 
-/// The most threads the emulator runs in one call, over all launches: each
-/// runs on the CPU one after another (some as fibers), at roughly 10-100 ns
-/// apiece, so this bounds a call to seconds. The emulator checks programs;
-/// it is no way to run large ones.
-static constexpr uint64_t kMaxEmulatedThreads = uint64_t(1) << 26;
-
-/// An error when `plan` launches more than kMaxEmulatedThreads threads.
-static llvm::Error checkEmulatedWork(const LaunchPlan &plan) {
-  uint64_t threads = 0;
-  for (const KernelLaunch &launch : plan.launches) {
-    uint64_t launched = 1;
-    for (unsigned size :
-         llvm::concat<const unsigned>(launch.grid, launch.block))
-      launched = llvm::SaturatingMultiply(launched, uint64_t(size));
-    threads = llvm::SaturatingAdd(threads, launched);
-  }
-  if (threads <= kMaxEmulatedThreads)
-    return llvm::Error::success();
-  return error(llvm::formatv("cuda-emu runs at most {0} threads a call; this "
-                             "plan launches {1} (cuda-emu is for checking "
-                             "programs: run large ones with --backend=cpu or "
-                             "cuda)",
-                             kMaxEmulatedThreads, threads)
-                   .str());
-}
-
 /// An error "<what>: <strerror(errno)>".
 static llvm::Error errnoError(const Twine &what) {
   return error(what + ": " + std::strerror(errno));
@@ -338,68 +313,10 @@ buildObject(StringRef compiler, StringRef source, StringRef shim) {
   return readFileBounded(object, objectOptions);
 }
 
-/// Loads the shared object whose bytes are `bytes`.
-///
-/// dlopen takes a path and resolves it when it opens it, so a cache file
-/// checked a moment before could be another file by then. The verified
-/// bytes are therefore copied into an anonymous memory file (memfd_create)
-/// that no other process can name, sealed against writes and size changes
-/// (a truncation under a mapped object is a SIGBUS), and loaded through
-/// /proc/self/fd/N. Loading the cache file's own descriptor would not do:
-/// the entry has a header, and the file is shared with other processes.
-///
-/// glibc recognizes an object already loaded by the name given to dlopen
-/// before it opens anything. An earlier object loaded through the same
-/// /proc/self/fd/N stays loaded after dlclose when it registered
-/// thread-local destructors (the emulation header does), and dlopen would
-/// return that object in place of this one. A name that is taken is
-/// therefore skipped by moving to a higher descriptor number.
-static llvm::Expected<void *> loadObject(StringRef bytes) {
-  int memfd = ::memfd_create("ens-cuda-emu", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-  if (memfd < 0)
-    return errnoError("cannot create a memory file for the emulated kernels");
-  int fd = memfd;
-  auto closeAll = llvm::make_scope_exit([&] {
-    if (fd != memfd)
-      ::close(fd);
-    ::close(memfd);
-  });
-  {
-    llvm::raw_fd_ostream os(memfd, /*shouldClose=*/false);
-    os << bytes;
-    os.flush();
-    if (os.has_error()) {
-      std::string reason = os.error().message();
-      os.clear_error();
-      return error("cannot copy the emulated kernels to memory: " + reason);
-    }
-  }
-  if (::fcntl(memfd, F_ADD_SEALS,
-              F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
-    return errnoError("cannot seal the emulated kernels");
-  std::string name;
-  while (true) {
-    name = "/proc/self/fd/" + std::to_string(fd);
-    void *loaded = ::dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
-    if (!loaded)
-      break;
-    ::dlclose(loaded);
-    int next = ::fcntl(memfd, F_DUPFD_CLOEXEC, fd + 1);
-    if (next < 0)
-      return errnoError("cannot load the emulated kernels");
-    if (fd != memfd)
-      ::close(fd);
-    fd = next;
-  }
-  void *handle = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
-    return error(Twine("cannot load the emulated kernels: ") + ::dlerror());
-  return handle;
-}
-
-llvm::Expected<std::unique_ptr<EmulatedExecutable>>
-EmulatedExecutable::compile(CudaProgram program, StringRef cacheDirectory) {
-  if (llvm::Error tooMuch = checkEmulatedWork(program.plan))
+llvm::Expected<std::string>
+cuda::buildEmulatorObject(const CudaProgram &program,
+                          StringRef cacheDirectory) {
+  if (llvm::Error tooMuch = toLlvmError(rt::checkEmulatedWork(program.plan)))
     return std::move(tooMuch);
   const char *fromEnv = std::getenv("ENS_HOST_CXX");
   std::string compilerName = fromEnv && *fromEnv ? fromEnv : "c++";
@@ -427,91 +344,44 @@ EmulatedExecutable::compile(CudaProgram program, StringRef cacheDirectory) {
   llvm::Expected<bool> usable = cache.open();
   if (!usable)
     return usable.takeError();
-  std::optional<std::vector<std::string>> cached;
   if (*usable)
-    cached = cache.read(key, 1);
-  std::string object;
-  if (cached) {
-    object = std::move(cached->front());
-  } else {
-    llvm::Expected<std::string> built =
-        buildObject(*compiler, program.source, shim);
-    if (!built)
-      return built.takeError();
-    object = std::move(*built);
-  }
-
-  llvm::Expected<void *> handle = loadObject(object);
-  if (!handle)
-    return handle.takeError();
-  std::vector<void *> launchers;
-  for (const KernelInfo &kernel : program.plan.kernels) {
-    void *launcher = dlsym(*handle, ("ens_emu_" + kernel.name).c_str());
-    if (!launcher) {
-      dlclose(*handle);
-      return error("no kernel " + kernel.name + " in the emulated kernels");
-    }
-    launchers.push_back(launcher);
-  }
-  // Only an object that loaded with every kernel is worth keeping.
-  if (*usable && !cached)
-    cache.write(key, {object});
-  return std::unique_ptr<EmulatedExecutable>(new EmulatedExecutable(
-      std::move(program), *handle, std::move(launchers)));
+    if (std::optional<std::vector<std::string>> cached = cache.read(key, 1))
+      return std::move(cached->front());
+  llvm::Expected<std::string> built =
+      buildObject(*compiler, program.source, shim);
+  if (!built)
+    return built.takeError();
+  // Only an object that loads with every kernel is worth keeping.
+  rt::Expected<std::unique_ptr<rt::Runner>> loads =
+      rt::createEmulatedRunner(program.plan, *built);
+  if (!loads)
+    return toLlvmError(loads.takeError());
+  if (*usable)
+    cache.write(key, {*built});
+  return built;
 }
 
-EmulatedExecutable::EmulatedExecutable(CudaProgram program, void *library,
-                                       std::vector<void *> launchers)
-    : program(std::move(program)), library(library),
-      launchers(std::move(launchers)) {}
+llvm::Expected<std::unique_ptr<EmulatedExecutable>>
+EmulatedExecutable::compile(CudaProgram program, StringRef cacheDirectory) {
+  llvm::Expected<std::string> object =
+      buildEmulatorObject(program, cacheDirectory);
+  if (!object)
+    return object.takeError();
+  rt::Expected<std::unique_ptr<rt::Runner>> runner =
+      rt::createEmulatedRunner(program.plan, *object);
+  if (!runner)
+    return toLlvmError(runner.takeError());
+  return std::unique_ptr<EmulatedExecutable>(
+      new EmulatedExecutable(std::move(program), std::move(*runner)));
+}
 
-EmulatedExecutable::~EmulatedExecutable() { dlclose(library); }
+EmulatedExecutable::EmulatedExecutable(CudaProgram program,
+                                       std::unique_ptr<rt::Runner> runner)
+    : program(std::move(program)), runner(std::move(runner)) {}
+
+EmulatedExecutable::~EmulatedExecutable() = default;
 
 llvm::Expected<std::vector<HostTensor>>
 EmulatedExecutable::run(ArrayRef<HostTensor> args) {
-  if (llvm::Error mismatch = checkArguments(program.type, args))
-    return std::move(mismatch);
-  const LaunchPlan &plan = program.plan;
-  // 8-byte aligned storage for every buffer; temporaries in one arena at
-  // the offsets the plan gives them, as on a device.
-  std::vector<std::vector<uint64_t>> storage;
-  std::vector<uint64_t> arena(plan.arenaBytes / 8 + 1, 0);
-  std::vector<uint8_t *> data;
-  for (const BufferInfo &buffer : plan.buffers) {
-    if (buffer.kind == BufferKind::Temporary) {
-      data.push_back(reinterpret_cast<uint8_t *>(arena.data()) +
-                     buffer.arenaOffset);
-      continue;
-    }
-    storage.emplace_back((buffer.bytes + 7) / 8 + 1, 0);
-    auto *bytes = reinterpret_cast<uint8_t *>(storage.back().data());
-    data.push_back(bytes);
-    if (buffer.kind == BufferKind::Constant)
-      std::memcpy(bytes, buffer.init.data(),
-                  std::min<size_t>(buffer.init.size(), buffer.bytes));
-    if (buffer.kind == BufferKind::Input)
-      args[buffer.index].storeTo(bytes);
-  }
-  for (const KernelLaunch &launch : plan.launches) {
-    std::vector<int64_t> values;
-    for (const KernelArg &arg : launch.args) {
-      if (arg.isBuffer) {
-        int64_t pointer;
-        std::memcpy(&pointer, &data[arg.value], sizeof(pointer));
-        values.push_back(pointer);
-      } else {
-        values.push_back(arg.value);
-      }
-    }
-    std::vector<void *> params;
-    for (int64_t &value : values)
-      params.push_back(&value);
-    auto launcher =
-        reinterpret_cast<void (*)(const unsigned *, const unsigned *, unsigned,
-                                  void **)>(launchers[launch.kernel]);
-    launcher(launch.grid.data(), launch.block.data(), launch.sharedBytes,
-             params.data());
-  }
-  return plan.readResults(program.type.getNumResults(),
-                          [&](size_t buffer) { return data[buffer]; });
+  return runOnHostTensors(*runner, program, args);
 }

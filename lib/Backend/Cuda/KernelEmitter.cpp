@@ -405,6 +405,6 @@ llvm::Error KernelEmitter::run(unsigned numInputs) {
       return err;
   }
   program.source = std::string(kPrelude) + kernels;
-  program.plan.placeArena();
+  placeArena(program.plan);
   return llvm::Error::success();
 }

@@ -1,13 +1,15 @@
 //===- LaunchPlan.cpp - The buffers and launches of a CUDA program --------===//
 //
-// What both executors read from a launch plan (results, peak memory), its
-// listing, and the placement of its temporaries in the arena.
+// The placement of a plan's temporaries in the arena, its listing, and
+// runs of a plan on host tensors through one of the runtime's runners.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/Cuda/LaunchPlan.h"
 
 #include "ens/Backend/Liveness.h"
+#include "ens/Support/FileSystem.h"
+#include "ens/Support/TensorTypes.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -19,18 +21,19 @@ using namespace mlir::ens::cuda;
 /// The alignment of each temporary in the arena, as cuMemAlloc's.
 static constexpr int64_t kArenaAlignment = 256;
 
-void LaunchPlan::placeArena() {
+void cuda::placeArena(LaunchPlan &plan) {
   SmallVector<LiveRange> ranges;
   SmallVector<BufferInfo *> temporaries;
-  for (BufferInfo &buffer : buffers)
+  for (BufferInfo &buffer : plan.buffers)
     if (buffer.kind == BufferKind::Temporary) {
       ranges.push_back({buffer.bytes, ~0u, 0});
       temporaries.push_back(&buffer);
     }
-  for (auto [step, launch] : llvm::enumerate(launches))
+  for (auto [step, launch] : llvm::enumerate(plan.launches))
     for (const KernelArg &arg : launch.args)
-      if (arg.isBuffer && buffers[arg.value].kind == BufferKind::Temporary) {
-        auto it = llvm::find(temporaries, &buffers[arg.value]);
+      if (arg.isBuffer &&
+          plan.buffers[arg.value].kind == BufferKind::Temporary) {
+        auto it = llvm::find(temporaries, &plan.buffers[arg.value]);
         LiveRange &range = ranges[it - temporaries.begin()];
         range.first = std::min<unsigned>(range.first, step);
         range.last = std::max<unsigned>(range.last, step);
@@ -43,33 +46,58 @@ void LaunchPlan::placeArena() {
   Placement placement = placeByLiveness(ranges, kArenaAlignment);
   for (auto [buffer, offset] : llvm::zip(temporaries, placement.offsets))
     buffer->arenaOffset = offset;
-  arenaBytes = placement.peak;
+  plan.arenaBytes = placement.peak;
 }
 
-std::vector<HostTensor> LaunchPlan::readResults(
-    unsigned numResults,
-    llvm::function_ref<const void *(size_t buffer)> bytesOf) const {
-  std::vector<HostTensor> results(numResults);
-  for (auto [i, buffer] : llvm::enumerate(buffers))
-    if (buffer.kind == BufferKind::Output)
-      results[buffer.index] =
-          HostTensor::loadFrom(buffer.dtype, buffer.shape, bytesOf(i));
+::ens::runtime::Signature cuda::getSignature(const CudaProgram &program) {
+  ::ens::runtime::Signature signature;
+  for (auto [types, specs] :
+       {std::pair(program.type.getInputs(), &signature.args),
+        std::pair(program.type.getResults(), &signature.results)})
+    for (Type type : types) {
+      auto tensor = cast<RankedTensorType>(type);
+      ::ens::runtime::TensorSpec spec;
+      spec.dtype = *getDType(tensor.getElementType());
+      spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+      specs->push_back(std::move(spec));
+    }
+  return signature;
+}
+
+llvm::Expected<std::vector<HostTensor>>
+cuda::runOnHostTensors(::ens::runtime::Runner &runner,
+                       const CudaProgram &program, ArrayRef<HostTensor> args) {
+  if (llvm::Error mismatch = checkArguments(program.type, args))
+    return std::move(mismatch);
+  // Each tensor in its element type, as the plan's buffers hold it.
+  std::vector<std::vector<uint8_t>> argBytes, resultBytes;
+  std::vector<const void *> argData;
+  std::vector<void *> resultData;
+  for (const HostTensor &arg : args) {
+    argBytes.emplace_back(arg.getNumElements() * getElementSize(arg.dtype));
+    arg.storeTo(argBytes.back().data());
+    argData.push_back(argBytes.back().data());
+  }
+  std::vector<HostTensor> results;
+  for (Type type : program.type.getResults()) {
+    auto tensor = cast<RankedTensorType>(type);
+    results.emplace_back(*getDType(tensor.getElementType()), tensor.getShape());
+    resultBytes.emplace_back(results.back().getNumElements() *
+                             getElementSize(results.back().dtype));
+    resultData.push_back(resultBytes.back().data());
+  }
+  if (llvm::Error failure = toLlvmError(runner.runOnHost(argData, resultData)))
+    return std::move(failure);
+  for (auto [result, bytes] : llvm::zip(results, resultBytes))
+    result = HostTensor::loadFrom(result.dtype, result.shape, bytes.data());
   return results;
 }
 
-int64_t LaunchPlan::getPeakDeviceBytes() const {
-  int64_t bytes = arenaBytes;
-  for (const BufferInfo &buffer : buffers)
-    if (buffer.kind != BufferKind::Temporary)
-      bytes += buffer.bytes;
-  return bytes;
-}
-
-std::string LaunchPlan::print() const {
+std::string cuda::printPlan(const LaunchPlan &plan) {
   std::string text;
   llvm::raw_string_ostream os(text);
   static const char *kinds[] = {"input", "output", "temporary", "constant"};
-  for (auto [i, buffer] : llvm::enumerate(buffers)) {
+  for (auto [i, buffer] : llvm::enumerate(plan.buffers)) {
     os << "buffer " << i << ": " << kinds[static_cast<int>(buffer.kind)];
     if (buffer.kind == BufferKind::Input || buffer.kind == BufferKind::Output)
       os << " " << buffer.index;
@@ -79,9 +107,9 @@ std::string LaunchPlan::print() const {
       os << " at arena offset " << buffer.arenaOffset;
     os << "\n";
   }
-  os << "arena " << arenaBytes << " bytes\n";
-  for (const KernelLaunch &launch : launches) {
-    os << "launch " << kernels[launch.kernel].name << " grid ("
+  os << "arena " << plan.arenaBytes << " bytes\n";
+  for (const KernelLaunch &launch : plan.launches) {
+    os << "launch " << plan.kernels[launch.kernel].name << " grid ("
        << launch.grid[0] << ", " << launch.grid[1] << ", " << launch.grid[2]
        << ") block (" << launch.block[0] << ", " << launch.block[1] << ", "
        << launch.block[2] << ") shared " << launch.sharedBytes

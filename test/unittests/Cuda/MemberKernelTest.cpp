@@ -163,11 +163,12 @@ TEST_F(MemberKernelTest, TemporariesBeyondSharedMemoryLiveInGlobalMemory) {
   bool memberScratch = false;
   for (const cuda::BufferInfo &buffer : program->plan.buffers)
     if (buffer.kind == cuda::BufferKind::Temporary &&
-        buffer.shape == llvm::SmallVector<int64_t, 4>{2, 1, 192, 256})
+        buffer.shape == std::vector<int64_t>{2, 1, 192, 256})
       memberScratch = true;
-  EXPECT_TRUE(memberScratch) << program->plan.print();
+  EXPECT_TRUE(memberScratch) << cuda::printPlan(program->plan);
   for (const cuda::KernelLaunch &launch : program->plan.launches)
-    EXPECT_LE(launch.sharedBytes, 163u * 1024) << program->plan.print();
+    EXPECT_LE(launch.sharedBytes, 163u * 1024)
+        << cuda::printPlan(program->plan);
 
   test::RandomSource random(7);
   std::vector<HostTensor> args;

@@ -18,16 +18,23 @@
 
 namespace mlir::ens::cuda {
 
+/// The host build of `program`'s source: a shared object with one launcher
+/// `ens_emu_<kernel>` per kernel, for the runtime's emulated runner
+/// (ens::runtime::createEmulatedRunner). It is built with the host compiler
+/// ($ENS_HOST_CXX, else c++) and cached in the "emu" subdirectory of
+/// `cacheDirectory` (see getCacheDirectory) by a hash of everything that
+/// determines it; a cached object is used only after its checksum, key and
+/// owner are verified, and otherwise rebuilt.
+llvm::Expected<std::string>
+buildEmulatorObject(const CudaProgram &program,
+                    StringRef cacheDirectory = getCacheDirectory());
+
 /// A function compiled for the CPU emulation of the CUDA execution model:
-/// the same source built by the host compiler, kernels run block by block
-/// and thread by thread.
+/// the same source built for the host, kernels run block by block and
+/// thread by thread by the runtime's emulated runner.
 class EmulatedExecutable {
 public:
-  /// Builds `program`'s source with the host compiler ($ENS_HOST_CXX, else
-  /// c++) and loads it. The shared object is cached in the "emu"
-  /// subdirectory of `cacheDirectory` (see getCacheDirectory) by a hash of
-  /// everything that determines it; a cached object is loaded only after
-  /// its checksum, key and owner are verified, and otherwise rebuilt.
+  /// Builds `program` (buildEmulatorObject) and loads it.
   static llvm::Expected<std::unique_ptr<EmulatedExecutable>>
   compile(CudaProgram program, StringRef cacheDirectory = getCacheDirectory());
   ~EmulatedExecutable();
@@ -38,14 +45,11 @@ public:
   const CudaProgram &getProgram() const { return program; }
 
 private:
-  EmulatedExecutable(CudaProgram program, void *library,
-                     std::vector<void *> launchers);
+  EmulatedExecutable(CudaProgram program,
+                     std::unique_ptr<::ens::runtime::Runner> runner);
 
   CudaProgram program;
-  void *library;
-  /// One entry per kernel: void (const unsigned *grid, const unsigned
-  /// *block, unsigned sharedBytes, void **params).
-  std::vector<void *> launchers;
+  std::unique_ptr<::ens::runtime::Runner> runner;
 };
 
 } // namespace mlir::ens::cuda

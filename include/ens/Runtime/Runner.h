@@ -1,0 +1,86 @@
+//===- Runner.h - The executors of compiled ens code ------------*- C++ -*-===//
+//
+// A runner executes one compiled function: a launch plan on a GPU, a
+// launch plan through the CPU emulation of CUDA, or CPU code. The runtime's
+// Program runs artifacts through them, and the compiler's executables run
+// what they have just compiled through the same runners, so that a program
+// runs the same way whether or not it went through a file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_RUNTIME_RUNNER_H
+#define ENS_RUNTIME_RUNNER_H
+
+#include "ens/Runtime/Error.h"
+#include "ens/Runtime/Plan.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ens::runtime {
+
+/// Runs one compiled function. Not thread-safe: callers take turns.
+class Runner {
+public:
+  virtual ~Runner();
+
+  /// Runs on host memory: `args[i]` holds argument i and `results[i]`
+  /// receives result i, dense and row-major, of the types the runner was
+  /// made for (checked by the caller).
+  virtual Error runOnHost(const std::vector<const void *> &args,
+                          const std::vector<void *> &results) = 0;
+
+  /// Runs on device memory (CUdeviceptr values) on `stream`, for runners
+  /// of a GPU; others say that they run on host memory.
+  virtual Error runOnDevice(const std::vector<uint64_t> &args,
+                            const std::vector<uint64_t> &results,
+                            void *stream);
+
+  /// Runs once untimed, then `times` more, and gives each timed call's
+  /// seconds; by default the wall clock around runOnHost.
+  virtual Expected<std::vector<double>>
+  time(const std::vector<const void *> &args,
+       const std::vector<void *> &results, unsigned times);
+};
+
+/// Loads and initializes the CUDA driver (once per process). Without a
+/// driver or a device, an error that starts "no CUDA device: " and says
+/// which ("cannot load libcuda.so.1", "the driver finds no device").
+Error loadCudaDriver();
+
+/// The architecture of the first GPU, as "sm_90".
+Expected<std::string> getDeviceArch();
+
+/// Runs `plan` on the first GPU with the kernels of `image`, a CUBIN for
+/// its architecture or PTX for the driver to compile. Every buffer has a
+/// device allocation held as long as the runner; a call on host memory
+/// copies in, launches on the runner's stream and copies out. With
+/// `useGraph`, the launches are captured into a CUDA graph on the first
+/// call and replayed while the buffers stay where they were.
+Expected<std::unique_ptr<Runner>>
+createDeviceRunner(LaunchPlan plan, std::string_view image, bool useGraph);
+
+/// An error when `plan` launches more threads in all than the emulator
+/// runs in one call (2^26: it runs them one after another, so this bounds
+/// a call to seconds).
+Error checkEmulatedWork(const LaunchPlan &plan);
+
+/// Runs `plan` through the CPU emulation of the CUDA execution model with
+/// the kernels of `object`: the plan's CUDA source built for the host as a
+/// shared object, with one launcher `ens_emu_<kernel>` per kernel (see
+/// lib/Backend/Cuda/Emulator.cpp). The object is loaded from memory, never
+/// from a path another process could change.
+Expected<std::unique_ptr<Runner>> createEmulatedRunner(LaunchPlan plan,
+                                                       std::string_view object);
+
+/// Runs the CPU code of `object`, a shared object built by ens-export for
+/// the host, whose entry takes and gives tensors as `signature` says.
+Expected<std::unique_ptr<Runner>> createCpuRunner(const Signature &signature,
+                                                  std::string_view object);
+
+} // namespace ens::runtime
+
+#endif // ENS_RUNTIME_RUNNER_H

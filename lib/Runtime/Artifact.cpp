@@ -1,0 +1,351 @@
+//===- Artifact.cpp - Exported ens programs on disk -----------------------===//
+//
+// The artifact format of Artifact.h: a fixed header, a JSON manifest and
+// the sections, each covered by a hash, so that nothing is used before all
+// of it is known to be what was written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/Runtime/Artifact.h"
+
+#include "ens/Runtime/FileIO.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+using namespace ens::runtime;
+using nlohmann::json;
+
+static constexpr char kMagic[8] = {'E', 'N', 'S', 'P', 'R', 'O', 'G', '\0'};
+static constexpr size_t kHeaderBytes = 32;
+/// The largest manifest the runtime parses: plans are small, and the bulk
+/// (code, constants) lies in the sections.
+static constexpr uint64_t kMaxManifestBytes = uint64_t(64) << 20;
+
+const char *ens::runtime::getArtifactTargetName(ArtifactTarget target) {
+  return target == ArtifactTarget::Cpu ? "cpu" : "cuda";
+}
+
+std::string ens::runtime::section::cubin(std::string_view arch) {
+  return std::string(arch) + ".cubin";
+}
+
+std::string ens::runtime::section::ptx(std::string_view arch) {
+  return std::string(arch) + ".ptx";
+}
+
+const std::string *Artifact::findSection(const std::string &name) const {
+  auto it = sections.find(name);
+  return it == sections.end() ? nullptr : &it->second;
+}
+
+/// FNV-1a, 64 bits: a hash against corruption, not against an attacker
+/// (who could as well write a valid artifact).
+static uint64_t hashBytes(std::string_view bytes) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char byte : bytes)
+    hash = (hash ^ byte) * 0x100000001b3ull;
+  return hash;
+}
+
+static void putU64(std::string &out, uint64_t value) {
+  for (int i = 0; i < 8; ++i)
+    out.push_back(static_cast<char>(value >> (8 * i)));
+}
+
+static uint64_t getU64(const char *data) {
+  uint64_t value = 0;
+  for (int i = 7; i >= 0; --i)
+    value = value << 8 | static_cast<unsigned char>(data[i]);
+  return value;
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+static json toJson(const TensorSpec &spec) {
+  return {{"name", spec.name},
+          {"dtype", getDTypeSpelling(spec.dtype)},
+          {"shape", spec.shape}};
+}
+
+static const char *const kBufferKinds[] = {"input", "output", "temporary",
+                                           "constant"};
+
+/// The plan as JSON; the constants' bytes are appended to `constants`.
+static json toJson(const LaunchPlan &plan, std::string &constants) {
+  json buffers = json::array();
+  for (const BufferInfo &buffer : plan.buffers) {
+    json entry = {{"kind", kBufferKinds[static_cast<int>(buffer.kind)]},
+                  {"index", buffer.index},
+                  {"dtype", getDTypeSpelling(buffer.dtype)},
+                  {"shape", buffer.shape},
+                  {"bytes", buffer.bytes}};
+    if (buffer.kind == BufferKind::Temporary)
+      entry["arena_offset"] = buffer.arenaOffset;
+    if (buffer.kind == BufferKind::Constant) {
+      entry["constant_offset"] = constants.size();
+      constants.append(buffer.init.begin(), buffer.init.end());
+    }
+    buffers.push_back(std::move(entry));
+  }
+  json kernels = json::array();
+  for (const KernelInfo &kernel : plan.kernels)
+    kernels.push_back({{"name", kernel.name},
+                       {"params", kernel.paramTypes},
+                       {"source_ops", kernel.sourceOps},
+                       {"uses_barriers", kernel.usesBarriers},
+                       {"flops", kernel.flops},
+                       {"fma_flops", kernel.fmaFlops},
+                       {"bytes_in_flight_per_thread",
+                        kernel.bytesInFlightPerThread},
+                       {"bytes_read", kernel.bytesRead},
+                       {"bytes_written", kernel.bytesWritten}});
+  json launches = json::array();
+  for (const KernelLaunch &launch : plan.launches) {
+    json args = json::array();
+    for (const KernelArg &arg : launch.args)
+      args.push_back({{arg.isBuffer ? "buffer" : "scalar", arg.value}});
+    launches.push_back({{"kernel", launch.kernel},
+                        {"grid", launch.grid},
+                        {"block", launch.block},
+                        {"shared_bytes", launch.sharedBytes},
+                        {"args", std::move(args)}});
+  }
+  return {{"buffers", std::move(buffers)},
+          {"kernels", std::move(kernels)},
+          {"launches", std::move(launches)},
+          {"arena_bytes", plan.arenaBytes}};
+}
+
+std::string ens::runtime::serializeArtifact(const Artifact &artifact) {
+  std::map<std::string, std::string> sections = artifact.sections;
+  json manifest = {{"target", getArtifactTargetName(artifact.target)},
+                   {"entry", artifact.entry},
+                   {"options", artifact.options},
+                   {"source_sha256", artifact.sourceHash},
+                   {"producer", artifact.producer}};
+  for (auto [list, name] :
+       {std::pair(&artifact.signature.args, "args"),
+        std::pair(&artifact.signature.results, "results")}) {
+    json specs = json::array();
+    for (const TensorSpec &spec : *list)
+      specs.push_back(toJson(spec));
+    manifest["signature"][name] = std::move(specs);
+  }
+  if (artifact.target == ArtifactTarget::Cuda) {
+    std::string constants;
+    manifest["plan"] = toJson(artifact.plan, constants);
+    sections[section::kConstants] = std::move(constants);
+  }
+  json table = json::array();
+  std::string payload;
+  for (const auto &[name, bytes] : sections) {
+    table.push_back({{"name", name},
+                     {"offset", payload.size()},
+                     {"bytes", bytes.size()},
+                     {"fnv1a64", hashBytes(bytes)}});
+    payload += bytes;
+  }
+  manifest["sections"] = std::move(table);
+  std::string text = manifest.dump(1);
+
+  std::string out(kMagic, sizeof(kMagic));
+  for (int i = 0; i < 4; ++i)
+    out.push_back(static_cast<char>(kArtifactVersion >> (8 * i)));
+  out.append(4, '\0');
+  putU64(out, text.size());
+  putU64(out, hashBytes(text));
+  return out + text + payload;
+}
+
+Error ens::runtime::writeArtifact(const std::string &path,
+                                  const Artifact &artifact) {
+  return writeFileAtomically(path, serializeArtifact(artifact));
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reads the manifest's JSON into an Artifact; nlohmann's exceptions (a
+/// missing key, a wrong type) are caught by the caller.
+struct ManifestReader {
+  Artifact &artifact;
+
+  static DType readDType(const json &value) {
+    std::optional<DType> dtype =
+        parseDTypeSpelling(value.get<std::string>());
+    if (!dtype)
+      throw std::invalid_argument("unknown element type " + value.dump());
+    return *dtype;
+  }
+
+  static TensorSpec readSpec(const json &value) {
+    TensorSpec spec;
+    spec.name = value.at("name").get<std::string>();
+    spec.dtype = readDType(value.at("dtype"));
+    spec.shape = value.at("shape").get<std::vector<int64_t>>();
+    if (!getDenseBytes(spec.dtype, spec.shape))
+      throw std::invalid_argument("the shape of " + value.dump() +
+                                  " is negative or too large");
+    return spec;
+  }
+
+  void readPlan(const json &value, const std::string &constants) {
+    LaunchPlan &plan = artifact.plan;
+    plan.arenaBytes = value.at("arena_bytes").get<int64_t>();
+    for (const json &entry : value.at("buffers")) {
+      BufferInfo buffer;
+      std::string kind = entry.at("kind").get<std::string>();
+      auto *known = std::find(std::begin(kBufferKinds), std::end(kBufferKinds),
+                              kind);
+      if (known == std::end(kBufferKinds))
+        throw std::invalid_argument("unknown buffer kind '" + kind + "'");
+      buffer.kind = static_cast<BufferKind>(known - std::begin(kBufferKinds));
+      buffer.index = entry.at("index").get<unsigned>();
+      buffer.dtype = readDType(entry.at("dtype"));
+      buffer.shape = entry.at("shape").get<std::vector<int64_t>>();
+      buffer.bytes = entry.at("bytes").get<int64_t>();
+      if (buffer.kind == BufferKind::Temporary)
+        buffer.arenaOffset = entry.at("arena_offset").get<int64_t>();
+      if (buffer.kind == BufferKind::Constant) {
+        uint64_t offset = entry.at("constant_offset").get<uint64_t>();
+        if (buffer.bytes < 0 || offset > constants.size() ||
+            static_cast<uint64_t>(buffer.bytes) > constants.size() - offset)
+          throw std::invalid_argument("a constant lies outside its section");
+        buffer.init.assign(constants.begin() + offset,
+                           constants.begin() + offset + buffer.bytes);
+      }
+      plan.buffers.push_back(std::move(buffer));
+    }
+    for (const json &entry : value.at("kernels")) {
+      KernelInfo kernel;
+      kernel.name = entry.at("name").get<std::string>();
+      kernel.paramTypes = entry.at("params").get<std::vector<std::string>>();
+      kernel.sourceOps = entry.at("source_ops").get<std::string>();
+      kernel.usesBarriers = entry.at("uses_barriers").get<bool>();
+      kernel.flops = entry.at("flops").get<int64_t>();
+      kernel.fmaFlops = entry.at("fma_flops").get<int64_t>();
+      kernel.bytesInFlightPerThread =
+          entry.at("bytes_in_flight_per_thread").get<int64_t>();
+      kernel.bytesRead = entry.at("bytes_read").get<int64_t>();
+      kernel.bytesWritten = entry.at("bytes_written").get<int64_t>();
+      plan.kernels.push_back(std::move(kernel));
+    }
+    for (const json &entry : value.at("launches")) {
+      KernelLaunch launch;
+      launch.kernel = entry.at("kernel").get<unsigned>();
+      launch.grid = entry.at("grid").get<std::array<unsigned, 3>>();
+      launch.block = entry.at("block").get<std::array<unsigned, 3>>();
+      launch.sharedBytes = entry.at("shared_bytes").get<unsigned>();
+      for (const json &arg : entry.at("args")) {
+        bool isBuffer = arg.contains("buffer");
+        launch.args.push_back(
+            {isBuffer, arg.at(isBuffer ? "buffer" : "scalar").get<int64_t>()});
+      }
+      plan.launches.push_back(std::move(launch));
+    }
+  }
+
+  void read(const json &manifest) {
+    std::string target = manifest.at("target").get<std::string>();
+    if (target != "cpu" && target != "cuda")
+      throw std::invalid_argument("unknown target '" + target + "'");
+    artifact.target =
+        target == "cpu" ? ArtifactTarget::Cpu : ArtifactTarget::Cuda;
+    artifact.entry = manifest.at("entry").get<std::string>();
+    artifact.options =
+        manifest.at("options").get<std::map<std::string, std::string>>();
+    artifact.sourceHash = manifest.at("source_sha256").get<std::string>();
+    artifact.producer = manifest.at("producer").get<std::string>();
+    for (const json &spec : manifest.at("signature").at("args"))
+      artifact.signature.args.push_back(readSpec(spec));
+    for (const json &spec : manifest.at("signature").at("results"))
+      artifact.signature.results.push_back(readSpec(spec));
+  }
+};
+} // namespace
+
+/// Reads the section table of `manifest` over `payload` into `artifact`.
+static Error readSections(const json &manifest, std::string_view payload,
+                          Artifact &artifact) {
+  uint64_t end = 0;
+  for (const json &entry : manifest.at("sections")) {
+    std::string name = entry.at("name").get<std::string>();
+    uint64_t offset = entry.at("offset").get<uint64_t>();
+    uint64_t bytes = entry.at("bytes").get<uint64_t>();
+    // Back to back, in order: every byte belongs to one section.
+    if (offset != end || bytes > payload.size() - offset)
+      return Error("section '" + name + "' lies outside the file (truncated?)");
+    std::string_view data = payload.substr(offset, bytes);
+    if (hashBytes(data) != entry.at("fnv1a64").get<uint64_t>())
+      return Error("section '" + name + "' is corrupt (its hash differs)");
+    if (!artifact.sections.emplace(name, std::string(data)).second)
+      return Error("section '" + name + "' appears twice");
+    end = offset + bytes;
+  }
+  if (end != payload.size())
+    return Error(std::to_string(payload.size() - end) +
+                 " bytes follow the last section");
+  return Error::success();
+}
+
+Expected<Artifact> ens::runtime::parseArtifact(std::string_view bytes,
+                                               const std::string &name) {
+  auto fail = [&](const std::string &message) {
+    return Error(name + ": " + message);
+  };
+  if (bytes.size() < kHeaderBytes ||
+      std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
+    return fail("not an ens artifact (no ENSPROG header)");
+  uint32_t version = 0;
+  for (int i = 3; i >= 0; --i)
+    version = version << 8 | static_cast<unsigned char>(bytes[8 + i]);
+  if (version != kArtifactVersion)
+    return fail("artifact format version " + std::to_string(version) +
+                "; this runtime reads version " +
+                std::to_string(kArtifactVersion) + " (export it again)");
+  uint64_t manifestBytes = getU64(bytes.data() + 16);
+  if (manifestBytes > bytes.size() - kHeaderBytes)
+    return fail("the manifest runs past the end of the file (truncated?)");
+  if (manifestBytes > kMaxManifestBytes)
+    return fail("the manifest has " + std::to_string(manifestBytes) +
+                " bytes, over the limit of " +
+                std::to_string(kMaxManifestBytes));
+  std::string_view text = bytes.substr(kHeaderBytes, manifestBytes);
+  if (hashBytes(text) != getU64(bytes.data() + 24))
+    return fail("the manifest is corrupt (its hash differs)");
+  Artifact artifact;
+  try {
+    json manifest = json::parse(text);
+    ManifestReader{artifact}.read(manifest);
+    if (Error failure = readSections(
+            manifest, bytes.substr(kHeaderBytes + manifestBytes), artifact))
+      return fail(failure.getMessage());
+    if (artifact.target == ArtifactTarget::Cuda) {
+      const std::string *constants = artifact.findSection(section::kConstants);
+      ManifestReader{artifact}.readPlan(manifest.at("plan"),
+                                        constants ? *constants : "");
+    }
+  } catch (const std::exception &error) {
+    return fail(std::string("malformed manifest: ") + error.what());
+  }
+  if (artifact.target == ArtifactTarget::Cuda)
+    if (Error failure = verifyPlan(artifact.plan, artifact.signature))
+      return fail("invalid launch plan: " + failure.getMessage());
+  return artifact;
+}
+
+Expected<Artifact> ens::runtime::readArtifact(const std::string &path) {
+  ReadOptions options;
+  options.maxBytes = kMaxArtifactBytes;
+  Expected<std::string> bytes = readRegularFile(path, options);
+  if (!bytes)
+    return bytes.takeError();
+  return parseArtifact(*bytes, path);
+}

@@ -1,0 +1,161 @@
+//===- Plan.cpp - Element types, signatures and launch plans --------------===//
+//
+// The sizes and spellings of element types, and the check that a launch
+// plan, wherever it came from, can run as its signature says.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ens/Runtime/Plan.h"
+
+#include <algorithm>
+
+using namespace ens::runtime;
+
+namespace {
+struct DTypeInfo {
+  DType dtype;
+  const char *spelling;
+  size_t bytes;
+};
+constexpr DTypeInfo kDTypes[] = {
+    {DType::F16, "f16", 2}, {DType::BF16, "bf16", 2}, {DType::F32, "f32", 4},
+    {DType::F64, "f64", 8}, {DType::I32, "i32", 4},   {DType::I1, "i1", 1},
+};
+} // namespace
+
+const char *ens::runtime::getDTypeSpelling(DType dtype) {
+  for (const DTypeInfo &info : kDTypes)
+    if (info.dtype == dtype)
+      return info.spelling;
+  return "?";
+}
+
+std::optional<DType> ens::runtime::parseDTypeSpelling(std::string_view name) {
+  for (const DTypeInfo &info : kDTypes)
+    if (name == info.spelling)
+      return info.dtype;
+  return std::nullopt;
+}
+
+size_t ens::runtime::getDTypeBytes(DType dtype) {
+  for (const DTypeInfo &info : kDTypes)
+    if (info.dtype == dtype)
+      return info.bytes;
+  return 0;
+}
+
+std::optional<int64_t>
+ens::runtime::getDenseBytes(DType dtype, const std::vector<int64_t> &shape) {
+  int64_t bytes = static_cast<int64_t>(getDTypeBytes(dtype));
+  for (int64_t dim : shape)
+    if (dim < 0 || __builtin_mul_overflow(bytes, dim, &bytes))
+      return std::nullopt;
+  return bytes;
+}
+
+std::string TensorSpec::getTypeString() const {
+  std::string text = "tensor<";
+  for (int64_t dim : shape)
+    text += std::to_string(dim) + "x";
+  return text + getDTypeSpelling(dtype) + ">";
+}
+
+int64_t LaunchPlan::getPeakDeviceBytes() const {
+  int64_t bytes = arenaBytes;
+  for (const BufferInfo &buffer : buffers)
+    if (buffer.kind != BufferKind::Temporary)
+      bytes += buffer.bytes;
+  return bytes;
+}
+
+/// Checks the buffers of `plan` against `signature`.
+static Error verifyBuffers(const LaunchPlan &plan, const Signature &signature) {
+  std::vector<int> inputs(signature.args.size()),
+      outputs(signature.results.size());
+  for (size_t i = 0; i < plan.buffers.size(); ++i) {
+    const BufferInfo &buffer = plan.buffers[i];
+    std::string name = "buffer " + std::to_string(i);
+    std::optional<int64_t> bytes = getDenseBytes(buffer.dtype, buffer.shape);
+    if (!bytes || *bytes != buffer.bytes)
+      return Error(name + " has " + std::to_string(buffer.bytes) +
+                   " bytes, which is not the size of its type");
+    const std::vector<TensorSpec> *specs = nullptr;
+    std::vector<int> *seen = nullptr;
+    switch (buffer.kind) {
+    case BufferKind::Input:
+      specs = &signature.args, seen = &inputs;
+      break;
+    case BufferKind::Output:
+      specs = &signature.results, seen = &outputs;
+      break;
+    case BufferKind::Temporary:
+      if (buffer.arenaOffset < 0 ||
+          buffer.arenaOffset > plan.arenaBytes - buffer.bytes)
+        return Error(name + " lies outside the arena");
+      break;
+    case BufferKind::Constant:
+      if (static_cast<int64_t>(buffer.init.size()) != buffer.bytes)
+        return Error(name + " is a constant without its bytes");
+      break;
+    }
+    if (!specs)
+      continue;
+    const char *what = specs == &signature.args ? "argument" : "result";
+    if (buffer.index >= specs->size())
+      return Error(name + " is " + what + " " + std::to_string(buffer.index) +
+                   ", which the signature lacks");
+    const TensorSpec &spec = (*specs)[buffer.index];
+    if (spec.dtype != buffer.dtype || spec.shape != buffer.shape)
+      return Error(name + " does not have the type of " + what + " " +
+                   std::to_string(buffer.index) + ", " + spec.getTypeString());
+    ++(*seen)[buffer.index];
+  }
+  for (auto [counts, what] :
+       {std::pair(&inputs, "argument"), std::pair(&outputs, "result")})
+    for (size_t i = 0; i < counts->size(); ++i)
+      if ((*counts)[i] != 1)
+        return Error(std::string(what) + " " + std::to_string(i) + " has " +
+                     std::to_string((*counts)[i]) +
+                     " buffers in the plan; it must have one");
+  return Error::success();
+}
+
+Error ens::runtime::verifyPlan(const LaunchPlan &plan,
+                               const Signature &signature) {
+  if (plan.arenaBytes < 0)
+    return Error("the arena has a negative size");
+  if (Error failure = verifyBuffers(plan, signature))
+    return failure;
+  for (size_t i = 0; i < plan.launches.size(); ++i) {
+    const KernelLaunch &launch = plan.launches[i];
+    std::string name = "launch " + std::to_string(i);
+    if (launch.kernel >= plan.kernels.size())
+      return Error(name + " names kernel " + std::to_string(launch.kernel) +
+                   " of " + std::to_string(plan.kernels.size()));
+    const KernelInfo &kernel = plan.kernels[launch.kernel];
+    for (unsigned size : launch.grid)
+      if (size == 0)
+        return Error(name + " has an empty grid");
+    for (unsigned size : launch.block)
+      if (size == 0)
+        return Error(name + " has an empty block");
+    if (launch.args.size() != kernel.paramTypes.size())
+      return Error(name + " passes " + std::to_string(launch.args.size()) +
+                   " arguments to " + kernel.name + ", which takes " +
+                   std::to_string(kernel.paramTypes.size()));
+    for (size_t a = 0; a < launch.args.size(); ++a) {
+      bool pointer = kernel.paramTypes[a].find('*') != std::string::npos;
+      const KernelArg &arg = launch.args[a];
+      if (pointer != arg.isBuffer)
+        return Error(name + " passes a " +
+                     (arg.isBuffer ? "buffer" : "scalar") + " as argument " +
+                     std::to_string(a) + " of " + kernel.name + ", a " +
+                     kernel.paramTypes[a]);
+      if (arg.isBuffer && (arg.value < 0 || static_cast<size_t>(arg.value) >=
+                                                plan.buffers.size()))
+        return Error(name + " passes unknown buffer " +
+                     std::to_string(arg.value));
+    }
+  }
+  return Error::success();
+}
