@@ -58,3 +58,22 @@ OwningOpRef<ModuleOp> mlir::ens::parseSourceSafely(llvm::SourceMgr &sourceMgr,
   });
   return module;
 }
+
+FailureOr<func::FuncOp> mlir::ens::findEntryFunction(ModuleOp module,
+                                                     StringRef name,
+                                                     StringRef file,
+                                                     std::string &error) {
+  if (!name.empty()) {
+    if (auto function = module.lookupSymbol<func::FuncOp>(name))
+      return function;
+    error = ("no function named '" + name + "' in " + file).str();
+    return failure();
+  }
+  auto functions = module.getOps<func::FuncOp>();
+  if (llvm::hasSingleElement(functions))
+    return *functions.begin();
+  error = ("choose a function with --entry=NAME (" + file + " has " +
+           Twine(llvm::range_size(functions)) + " functions)")
+              .str();
+  return failure();
+}

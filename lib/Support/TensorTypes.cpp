@@ -84,6 +84,28 @@ static bool hasType(const HostTensor &tensor, Type type) {
          getDType(tensorType.getElementType()) == tensor.dtype;
 }
 
+llvm::Expected<::ens::runtime::Signature>
+mlir::ens::getRuntimeSignature(FunctionType type) {
+  ::ens::runtime::Signature signature;
+  for (auto [types, specs, what] :
+       {std::tuple(type.getInputs(), &signature.args, "argument"),
+        std::tuple(type.getResults(), &signature.results, "result")})
+    for (auto [i, type] : llvm::enumerate(types)) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      std::optional<DType> dtype =
+          tensor ? getDType(tensor.getElementType()) : std::nullopt;
+      if (!dtype || !tensor.hasStaticShape())
+        return createStringError(
+            inconvertibleErrorCode(),
+            llvm::formatv("{0} {1} is a {2}; ens needs tensors of static "
+                          "shape and an ens element type",
+                          what, i, typeToString(type)));
+      specs->push_back(
+          {"", *dtype, {tensor.getShape().begin(), tensor.getShape().end()}});
+    }
+  return signature;
+}
+
 llvm::Error mlir::ens::checkArguments(FunctionType type,
                                       ArrayRef<HostTensor> args) {
   if (args.size() != type.getNumInputs())

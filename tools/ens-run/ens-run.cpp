@@ -73,6 +73,11 @@ cl::opt<unsigned> randomSeed(
 cl::opt<std::string> outputDir(cl::cat(category), "output-dir",
                                cl::desc("Write results as DIR/out<i>.npy"),
                                cl::value_desc("dir"));
+cl::opt<std::string>
+    inputDir(cl::cat(category), "write-inputs",
+             cl::desc("Also write the arguments as DIR/in<i>.npy (with "
+                      "--random-inputs, to replay the same call elsewhere)"),
+             cl::value_desc("dir"));
 cl::opt<bool> printResults(cl::cat(category), "print",
                            cl::desc("Print results (the default when no "
                                     "--output-dir is given)"));
@@ -295,21 +300,24 @@ llvm::Expected<std::vector<HostTensor>> run(ModuleOp module, func::FuncOp entry,
   return (*executable)->run(args);
 }
 
-/// Picks the function to run: the named one, or the module's only function.
-FailureOr<func::FuncOp> findEntry(ModuleOp module, std::string &error) {
-  if (!entryName.empty()) {
-    if (auto function = module.lookupSymbol<func::FuncOp>(entryName))
-      return function;
-    error = "no function named '" + entryName + "' in " + inputFile;
-    return failure();
+/// Writes `tensors` as DIR/<prefix><i>.npy, if `dir` is not empty.
+llvm::Error writeTensors(StringRef dir, StringRef prefix,
+                         ArrayRef<HostTensor> tensors) {
+  if (dir.empty())
+    return llvm::Error::success();
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot create '" + dir +
+                                       "': " + ec.message());
+  for (auto [i, tensor] : llvm::enumerate(tensors)) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, prefix + std::to_string(i) + ".npy");
+    if (llvm::Error error = writeNpy(path, tensor))
+      return error;
   }
-  auto functions = module.getOps<func::FuncOp>();
-  if (llvm::hasSingleElement(functions))
-    return *functions.begin();
-  error = "choose a function with --entry=NAME (" + inputFile + " has " +
-          std::to_string(llvm::range_size(functions)) + " functions)";
-  return failure();
+  return llvm::Error::success();
 }
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -371,7 +379,8 @@ int main(int argc, char **argv) {
   if (failed(lowering.run(*module)))
     return fail("cannot prepare " + inputFile + " for the interpreter");
 
-  FailureOr<func::FuncOp> entry = findEntry(*module, errorMessage);
+  FailureOr<func::FuncOp> entry =
+      findEntryFunction(*module, entryName, inputFile, errorMessage);
   if (failed(entry))
     return fail(errorMessage);
   if (cudaPlan) {
@@ -422,16 +431,11 @@ int main(int argc, char **argv) {
     if (llvm::Error error = checkExpected(i, (*results)[i], path))
       return fail(std::move(error));
 
-  if (!outputDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-      return fail("cannot create '" + outputDir + "': " + ec.message());
-    for (auto [i, result] : llvm::enumerate(*results)) {
-      llvm::SmallString<128> path(outputDir);
-      llvm::sys::path::append(path, "out" + std::to_string(i) + ".npy");
-      if (llvm::Error error = writeNpy(path, result))
-        return fail(std::move(error));
-    }
-  }
+  for (auto [dir, prefix, tensors] :
+       {std::tuple(StringRef(inputDir), "in", ArrayRef(args)),
+        std::tuple(StringRef(outputDir), "out", ArrayRef(*results))})
+    if (llvm::Error error = writeTensors(dir, prefix, tensors))
+      return fail(std::move(error));
   if (printResults || printSummary || (outputDir.empty() && expected.empty())) {
     for (auto [i, result] : llvm::enumerate(*results)) {
       llvm::outs() << "out" << i << " = " << result.getTypeString() << " ";

@@ -272,7 +272,7 @@ static llvm::Expected<std::string> getCubin(StringRef input,
   remover.setFile(path);
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
-  os << compiled->cubin;
+  os << compiled->image;
   os.close();
   if (ec || os.has_error())
     return error("cannot write " + path);

@@ -11,6 +11,7 @@
 #ifndef ENS_PARSER_PARSER_H
 #define ENS_PARSER_PARSER_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -23,6 +24,12 @@ namespace mlir::ens {
 /// error when the input is malformed, too deep or names sizes that overflow.
 OwningOpRef<ModuleOp> parseSourceSafely(llvm::SourceMgr &sourceMgr,
                                         MLIRContext *context);
+
+/// The function a tool runs: the one named `name`, or, when `name` is
+/// empty, the module's only function. Otherwise sets `error` to say why
+/// there is none, naming `file`.
+FailureOr<func::FuncOp> findEntryFunction(ModuleOp module, StringRef name,
+                                          StringRef file, std::string &error);
 
 /// Emits an error on the first op whose operand, result, block-argument or
 /// function type has static sizes whose byte count overflows 64 bits.

@@ -33,6 +33,12 @@ inline constexpr int64_t kMaxTensorElements = int64_t(1) << 28;
 /// elements.
 llvm::Error checkTensorType(Type type);
 
+/// The signature of a function of `type` in the runtime's terms; an error
+/// for an argument or result that is not a statically shaped tensor of an
+/// ens element type.
+llvm::Expected<::ens::runtime::Signature>
+getRuntimeSignature(FunctionType type);
+
 /// Checks that `args` match the inputs of `type` in number, shape and
 /// element type; the error names the first argument that does not.
 llvm::Error checkArguments(FunctionType type, llvm::ArrayRef<HostTensor> args);

@@ -68,7 +68,7 @@ static llvm::Error dumpAndCheck(const cuda::CudaProgram &program,
         return compiled.takeError();
       if (!cudaDump.empty()) {
         write(("nvrtc-" + arch + ".log").str(), compiled->log);
-        write((entry + "." + arch + ".cubin").str(), compiled->cubin);
+        write((entry + "." + arch + ".cubin").str(), compiled->image);
       }
     }
   return llvm::Error::success();

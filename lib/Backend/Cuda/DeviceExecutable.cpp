@@ -10,9 +10,7 @@ using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 namespace rt = ::ens::runtime;
 
-llvm::Error cuda::loadCudaDriver() {
-  return toLlvmError(rt::loadCudaDriver());
-}
+llvm::Error cuda::loadCudaDriver() { return toLlvmError(rt::loadCudaDriver()); }
 
 llvm::Expected<std::unique_ptr<DeviceExecutable>>
 DeviceExecutable::compile(CudaProgram program, DeviceOptions options) {
@@ -24,7 +22,7 @@ DeviceExecutable::compile(CudaProgram program, DeviceOptions options) {
   if (!compiled)
     return compiled.takeError();
   rt::Expected<std::unique_ptr<rt::Runner>> runner =
-      rt::createDeviceRunner(program.plan, compiled->cubin, options.useGraph);
+      rt::createDeviceRunner(program.plan, compiled->image, options.useGraph);
   if (!runner)
     return toLlvmError(runner.takeError());
   return std::unique_ptr<DeviceExecutable>(

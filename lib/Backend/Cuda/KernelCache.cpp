@@ -2,9 +2,9 @@
 //
 // The disk half is a DiskCache (DiskCache.h, which states its guarantees)
 // in the "nvrtc" subdirectory of the cache directory: one file
-// `<key>.cubin` per entry, with the fields architecture, log and CUBIN
-// after the key. A file that is not a valid entry for its key is a miss,
-// and the rebuilt entry replaces it.
+// `<key>.cubin` per entry, with the fields architecture, log and image (CUBIN,
+// or PTX) after the key. A file that is not a valid entry for its key is a
+// miss, and the rebuilt entry replaces it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,7 +60,7 @@ llvm::Expected<CompiledCuda> KernelCache::getOrCompile(
       entry.emplace();
       entry->arch = std::move((*fields)[0]);
       entry->log = std::move((*fields)[1]);
-      entry->cubin = std::move((*fields)[2]);
+      entry->image = std::move((*fields)[2]);
       entry->origin = CacheOrigin::Disk;
     }
   if (!entry) {
@@ -69,7 +69,7 @@ llvm::Expected<CompiledCuda> KernelCache::getOrCompile(
       return compiled.takeError();
     compiled->origin = CacheOrigin::Compiled;
     if (*usable)
-      disk.write(key, {compiled->arch, compiled->log, compiled->cubin});
+      disk.write(key, {compiled->arch, compiled->log, compiled->image});
     entry = std::move(*compiled);
   }
   std::lock_guard<std::mutex> lock(mutex);

@@ -49,21 +49,6 @@ void cuda::placeArena(LaunchPlan &plan) {
   plan.arenaBytes = placement.peak;
 }
 
-::ens::runtime::Signature cuda::getSignature(const CudaProgram &program) {
-  ::ens::runtime::Signature signature;
-  for (auto [types, specs] :
-       {std::pair(program.type.getInputs(), &signature.args),
-        std::pair(program.type.getResults(), &signature.results)})
-    for (Type type : types) {
-      auto tensor = cast<RankedTensorType>(type);
-      ::ens::runtime::TensorSpec spec;
-      spec.dtype = *getDType(tensor.getElementType());
-      spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
-      specs->push_back(std::move(spec));
-    }
-  return signature;
-}
-
 llvm::Expected<std::vector<HostTensor>>
 cuda::runOnHostTensors(::ens::runtime::Runner &runner,
                        const CudaProgram &program, ArrayRef<HostTensor> args) {

@@ -74,14 +74,25 @@ compileUncached(StringRef source, StringRef name, StringRef arch,
     return error("NVRTC cannot compile " + name + " for " + arch + " (" +
                  nvrtcGetErrorString(compiled) + "):\n" + result.log);
   }
-  size_t cubinSize = 0;
-  nvrtcGetCUBINSize(program, &cubinSize);
-  result.cubin.resize(cubinSize);
-  if (cubinSize)
-    nvrtcGetCUBIN(program, result.cubin.data());
+  // A virtual architecture gives PTX only, a real one CUBIN.
+  bool virtualArch = arch.starts_with("compute_");
+  size_t imageSize = 0;
+  if (virtualArch)
+    nvrtcGetPTXSize(program, &imageSize);
+  else
+    nvrtcGetCUBINSize(program, &imageSize);
+  result.image.resize(imageSize);
+  if (imageSize && virtualArch)
+    nvrtcGetPTX(program, result.image.data());
+  else if (imageSize)
+    nvrtcGetCUBIN(program, result.image.data());
   nvrtcDestroyProgram(&program);
-  if (result.cubin.empty())
-    return error("NVRTC produced no CUBIN for " + name + " (" + arch + ")");
+  // PTX ends with a null, which the driver reads up to.
+  while (virtualArch && !result.image.empty() && result.image.back() == '\0')
+    result.image.pop_back();
+  if (result.image.empty())
+    return error("NVRTC produced no " + Twine(virtualArch ? "PTX" : "CUBIN") +
+                 " for " + name + " (" + arch + ")");
   return result;
 }
 #endif

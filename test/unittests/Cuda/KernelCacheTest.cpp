@@ -48,7 +48,7 @@ protected:
     CompiledCuda result;
     result.arch = "sm_90";
     result.log = ("log of " + key).str();
-    result.cubin = std::string(4096, '\0') + key.str();
+    result.image = std::string(4096, '\0') + key.str();
     return result;
   }
 
@@ -62,7 +62,7 @@ protected:
     ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
     EXPECT_EQ(result->origin, origin);
     EXPECT_EQ(result->log, ("log of " + key).str());
-    EXPECT_EQ(result->cubin, std::string(4096, '\0') + key.str());
+    EXPECT_EQ(result->image, std::string(4096, '\0') + key.str());
   }
 
   std::string readFile(StringRef path) {
@@ -144,7 +144,7 @@ TEST_F(KernelCacheTest, ConcurrentWritersLeaveOneWholeEntry) {
     thread.join();
   for (const std::optional<CompiledCuda> &result : results) {
     ASSERT_TRUE(result.has_value());
-    EXPECT_EQ(result->cubin, std::string(4096, '\0') + "shared");
+    EXPECT_EQ(result->image, std::string(4096, '\0') + "shared");
   }
   KernelCache after(directory.str().str());
   expectEntry(get(after, "shared"), "shared", CacheOrigin::Disk);
@@ -300,14 +300,14 @@ TEST_F(KernelCacheTest, NvrtcResultsComeBackFromDisk) {
       otherProcess.compile(source, "scale.cu", "sm_80");
   ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
   EXPECT_EQ(again->origin, CacheOrigin::Disk);
-  EXPECT_EQ(again->cubin, compiled->cubin);
+  EXPECT_EQ(again->image, compiled->image);
   EXPECT_EQ(again->log, compiled->log);
   // Another architecture is another entry.
   llvm::Expected<CompiledCuda> sm90 =
       otherProcess.compile(source, "scale.cu", "sm_90");
   ASSERT_TRUE(bool(sm90)) << llvm::toString(sm90.takeError());
   EXPECT_EQ(sm90->origin, CacheOrigin::Compiled);
-  EXPECT_NE(sm90->cubin, compiled->cubin);
+  EXPECT_NE(sm90->image, compiled->image);
 }
 
 } // namespace

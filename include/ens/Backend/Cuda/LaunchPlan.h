@@ -49,9 +49,6 @@ struct CudaProgram {
   FunctionType type;
 };
 
-/// The signature of `program` as the runtime describes it.
-::ens::runtime::Signature getSignature(const CudaProgram &program);
-
 /// Runs `program` through `runner` on host tensors, which must match its
 /// signature.
 llvm::Expected<std::vector<HostTensor>>

@@ -25,15 +25,17 @@ enum class CacheOrigin { Compiled, Memory, Disk };
 /// Kernels compiled by NVRTC for one architecture.
 struct CompiledCuda {
   std::string arch;
-  std::string cubin;
+  /// CUBIN for a real architecture (sm_90); PTX for a virtual one
+  /// (compute_90), which the driver compiles for the device it finds.
+  std::string image;
   /// NVRTC's log, with ptxas's register and spill lines for each kernel.
   std::string log;
   CacheOrigin origin = CacheOrigin::Compiled;
 };
 
 /// Compiles `source` (named `name` in messages) to CUBIN for `arch`
-/// ("sm_90") through the process's kernel cache. A failure carries the name
-/// and NVRTC's log.
+/// ("sm_90"), or to PTX for a virtual architecture ("compute_90"), through the
+/// process's kernel cache. A failure carries the name and NVRTC's log.
 llvm::Expected<CompiledCuda> compileWithNvrtc(StringRef source, StringRef name,
                                               StringRef arch);
 
