@@ -16,6 +16,9 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
                    "unittests", "FakeDriver", "fuzz"]
 
 config.substitutions.append(("%ens_src_root", config.ens_src_root))
+config.substitutions.append(("%ens_tools_dir", config.ens_tools_dir))
+config.substitutions.append(("%ens_lib_dir",
+                             os.path.join(config.ens_obj_root, "lib")))
 # Stand-ins for the CUDA driver (test/Backend/Cuda/FakeDriver), one per
 # directory.
 config.substitutions.append(
@@ -38,6 +41,7 @@ for name, value in (("ASAN_OPTIONS", config.ens_asan_options),
 # cannot start under such a limit: there the same buffer limit is set
 # directly, and ASan's allocator reports any larger allocation.
 if config.ens_asan_options:
+    config.available_features.add("asan")
     limit = "export ENS_MAX_BUFFER_BYTES=4096000000"
 else:
     limit = "ulimit -v 8000000"
@@ -45,7 +49,8 @@ config.substitutions.append(("%limit_address_space", limit))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.ens_tools_dir, config.llvm_tools_dir]
-tools = ["ens-opt", "ens-run", "ens-sass", "ens-train"]
+tools = ["ens-export", "ens-opt", "ens-replay", "ens-run", "ens-sass",
+         "ens-train"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The SASS tests need cuobjdump, which the CUDA toolkit may lack

@@ -89,8 +89,9 @@ static llvm::Error exportCuda(ModuleOp module, StringRef entry,
   return llvm::Error::success();
 }
 
-llvm::Expected<rt::Artifact> mlir::ens::exportFunction(
-    ModuleOp module, StringRef entry, const ExportOptions &options) {
+llvm::Expected<rt::Artifact>
+mlir::ens::exportFunction(ModuleOp module, StringRef entry,
+                          const ExportOptions &options) {
   auto function = module.lookupSymbol<func::FuncOp>(entry);
   if (!function)
     return error("no function @" + entry + " to export");

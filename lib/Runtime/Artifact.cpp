@@ -309,6 +309,8 @@ Expected<Artifact> ens::runtime::parseArtifact(std::string_view bytes,
     return fail("artifact format version " + std::to_string(version) +
                 "; this runtime reads version " +
                 std::to_string(kArtifactVersion) + " (export it again)");
+  if (bytes.substr(12, 4) != std::string_view("\0\0\0\0", 4))
+    return fail("the header's reserved bytes are not zero (corrupt?)");
   uint64_t manifestBytes = getU64(bytes.data() + 16);
   if (manifestBytes > bytes.size() - kHeaderBytes)
     return fail("the manifest runs past the end of the file (truncated?)");

@@ -202,7 +202,8 @@ Expected<NpyArray> ens::runtime::parseNpyArray(std::string_view bytes,
   if (npyDType == std::end(kNpyDTypes))
     return fail("unsupported dtype '" + header->descr + "'");
 
-  std::optional<int64_t> dataSize = getDenseBytes(npyDType->dtype, header->shape);
+  std::optional<int64_t> dataSize =
+      getDenseBytes(npyDType->dtype, header->shape);
   if (!dataSize)
     return fail("shape is too large");
   std::string_view data = bytes.substr(prefixSize + headerSize);

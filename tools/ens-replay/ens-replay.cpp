@@ -142,10 +142,10 @@ double loadElement(const char *data, DType dtype, int64_t i) {
   case DType::F16: {
     uint16_t bits = load(uint16_t());
     int exponent = bits >> 10 & 0x1f, mantissa = bits & 0x3ff;
-    double magnitude =
-        exponent == 0    ? std::ldexp(mantissa, -24)
-        : exponent == 31 ? (mantissa ? NAN : INFINITY)
-                         : std::ldexp(mantissa + 1024, exponent - 25);
+    double magnitude = exponent == 0 ? std::ldexp(mantissa, -24)
+                       : exponent == 31
+                           ? (mantissa ? NAN : INFINITY)
+                           : std::ldexp(mantissa + 1024, exponent - 25);
     return bits & 0x8000 ? -magnitude : magnitude;
   }
   }
@@ -172,14 +172,14 @@ Error checkExpected(const Options &options, size_t index,
     double expect = loadElement(want->data.data(), spec.dtype, i);
     if (std::isnan(got) && std::isnan(expect))
       continue;
-    if (!(std::fabs(got - expect) <= options.atol +
-                                          options.rtol * std::fabs(expect))) {
+    if (!(std::fabs(got - expect) <=
+          options.atol + options.rtol * std::fabs(expect))) {
       char message[256];
       std::snprintf(message, sizeof(message),
                     "result %zu differs from %s at element %lld: got %.9g, "
                     "expected %.9g (atol %g, rtol %g)",
-                    index, path.c_str(), static_cast<long long>(i), got,
-                    expect, options.atol, options.rtol);
+                    index, path.c_str(), static_cast<long long>(i), got, expect,
+                    options.atol, options.rtol);
       return Error(message);
     }
   }
@@ -268,7 +268,8 @@ int replay(const Options &options) {
           serializeNpyArray(spec.dtype, spec.shape, resultData[i]);
       if (!bytes)
         return fail(bytes.takeError().getMessage());
-      std::string path = options.outputDir + "/out" + std::to_string(i) + ".npy";
+      std::string path =
+          options.outputDir + "/out" + std::to_string(i) + ".npy";
       if (Error failure = writeFileAtomically(path, *bytes))
         return fail(failure.getMessage());
     }
@@ -291,8 +292,7 @@ int replay(const Options &options) {
     return 0;
   }
   std::printf("%s: @%s on %s%s\n", options.program.c_str(), entry.c_str(),
-              backendName,
-              checked ? ": results match the expected files" : "");
+              backendName, checked ? ": results match the expected files" : "");
   if (!seconds.empty())
     std::printf("time over %zu runs: median %.3f us, min %.3f us, max %.3f "
                 "us\n",
