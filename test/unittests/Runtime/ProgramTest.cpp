@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ens/Runtime/Program.h"
 #include "ens/Backend/CpuBackend.h"
 #include "ens/Backend/Export.h"
 #include "ens/InitAllDialects.h"
-#include "ens/Runtime/Program.h"
 #include "ens/ens_runtime.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -43,8 +43,8 @@ protected:
     registerAllDialects(registry);
     registerCpuBackendDialects(registry);
     MLIRContext context(registry);
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kProgram,
-                                                               &context);
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(kProgram, &context);
     ASSERT_TRUE(module);
     ExportOptions options;
     options.archs = {"sm_80"};
@@ -94,8 +94,7 @@ TEST_F(ProgramTest, RoundTripsThroughItsBytes) {
   EXPECT_EQ(artifact->entry, "fma");
   EXPECT_EQ(artifact->signature.args.size(), 3u);
   ASSERT_EQ(artifact->signature.results.size(), 1u);
-  EXPECT_EQ(artifact->signature.results[0].getTypeString(),
-            "tensor<2x3xf32>");
+  EXPECT_EQ(artifact->signature.results[0].getTypeString(), "tensor<2x3xf32>");
   EXPECT_TRUE(artifact->findSection("sm_80.cubin"));
   EXPECT_TRUE(artifact->findSection("compute_80.ptx"));
   EXPECT_TRUE(artifact->findSection(rt::section::kCudaSource));
@@ -106,8 +105,7 @@ TEST_F(ProgramTest, RoundTripsThroughItsBytes) {
 }
 
 TEST_F(ProgramTest, RejectsEveryTruncation) {
-  for (size_t size = 0; size < bytes->size();
-       size += 1 + size / 64) {
+  for (size_t size = 0; size < bytes->size(); size += 1 + size / 64) {
     rt::Expected<rt::Artifact> artifact =
         rt::parseArtifact(std::string_view(*bytes).substr(0, size), "cut");
     ASSERT_FALSE(bool(artifact)) << "a prefix of " << size << " bytes";
