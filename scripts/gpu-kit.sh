@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+#===- scripts/gpu-kit.sh - The GPU check kit ------------------------------===#
+#
+# Usage: scripts/gpu-kit.sh [BUILD_DIR] [KIT_DIR]
+#
+# Builds ens-replay and libens-runtime in BUILD_DIR (default ./build) and
+# writes the GPU check kit to KIT_DIR (default BUILD_DIR/gpu-kit, which
+# git ignores): everything a machine with a GPU and no MLIR needs to run
+# ens's CUDA programs, check them and time them against PyTorch
+# (docs/cuda.md, "Running on a lent GPU"). The kit holds
+#
+#   bin/ens-replay, lib/libens-runtime.so   the runtime alone (no LLVM)
+#   run.sh                                  the one command to run there
+#   torch_peers.py                          the PyTorch peers
+#   programs/NAME/                          one program each:
+#     step.ens        its cuda artifact (sm_80, sm_90, PTX, emulator build)
+#     meta.sh         what it is, its tolerances, the peers' model
+#     in/             its inputs, or
+#     state.ens, state-in/, extra/  what makes them: a program (the
+#                     workload's @random_state, or examples/ensemble_init)
+#                     run there on a key, then inputs carried as they are
+#     want/           its results, computed here by the interpreter
+#
+# Training steps carry the program that makes their state instead of the
+# state itself, to keep the kit under 48 MiB; their results are checked
+# within tolerances that cover the state made on the GPU.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$(cd "${1:-$root/build}" && pwd)"
+kit="${2:-$build/gpu-kit}"
+bin="$build/bin"
+limit=$((48 * 1024 * 1024))
+
+cmake --build "$build" --target ens-replay ens-export ens-run > /dev/null
+rm -rf "$kit"
+mkdir -p "$kit/programs"
+cmake --install "$build" --component runtime --prefix "$kit" > /dev/null
+cp "$root/scripts/gpu-kit/run.sh" "$root/scripts/gpu-kit/torch_peers.py" \
+  "$kit/"
+
+# export NAME FILE ENTRY: the artifact of FILE's @ENTRY as NAME/step.ens.
+export_program() {
+  "$bin/ens-export" "$2" --entry="$3" --emulator -o "$kit/programs/$1/$4"
+}
+
+# write_meta NAME KEY VALUE [KEY VALUE]...: the program's meta.sh, which
+# run.sh sources.
+write_meta() {
+  local file="$kit/programs/$1/meta.sh"
+  shift
+  : > "$file"
+  while (($#)); do
+    printf '%s=%q\n' "$1" "$2" >> "$file"
+    shift 2
+  done
+}
+
+# A program with its inputs: ens-run draws them and the interpreter gives
+# the results.
+plain() {
+  local name="$1" file="$2" entry="$3" description="$4"
+  local dir="$kit/programs/$name"
+  mkdir -p "$dir"
+  export_program "$name" "$file" "$entry" step.ens
+  "$bin/ens-run" "$file" --entry="$entry" --random-inputs=1 \
+    --write-inputs="$dir/in" --output-dir="$dir/want" > /dev/null
+  write_meta "$name" DESCRIPTION "$description" PEER none ATOL 1e-4 \
+    RTOL 1e-4
+}
+
+# A training step whose state program STATE_FILE @STATE_ENTRY makes its
+# first inputs from STATE_INPUTS; EXTRA inputs follow them.
+train_step() {
+  local name="$1" file="$2" state_file="$3" state_entry="$4"
+  local activation="$5" description="$6" state_inputs="$7" extra="$8"
+  local dir="$kit/programs/$name"
+  mkdir -p "$dir/state-in" "$dir/extra"
+  export_program "$name" "$file" train_step step.ens
+  export_program "$name" "$state_file" "$state_entry" state.ens
+  local i=0 args=()
+  for input in $state_inputs; do
+    cp "$input" "$dir/state-in/in$i.npy"
+    args+=(--input="$input")
+    i=$((i + 1))
+  done
+  "$bin/ens-run" "$state_file" --entry="$state_entry" "${args[@]}" \
+    --output-dir="$dir/state" > /dev/null
+  local count
+  count=$(ls "$dir/state" | wc -l)
+  args=()
+  for ((i = 0; i < count; ++i)); do
+    args+=(--input="$dir/state/out$i.npy")
+  done
+  i=0
+  for input in $extra; do
+    cp "$input" "$dir/extra/in$i.npy"
+    args+=(--input="$input")
+    i=$((i + 1))
+  done
+  "$bin/ens-run" "$file" --entry=train_step "${args[@]}" \
+    --output-dir="$dir/want" > /dev/null
+  # The state itself is made again on the GPU.
+  rm -rf "$dir/state"
+  write_meta "$name" DESCRIPTION "$description" PEER mlp_train_step \
+    ACTIVATION "$activation" ATOL 2e-4 RTOL 1e-3
+}
+
+data="$root/examples/data"
+workloads="$root/examples/workloads"
+echo "gpu-kit.sh: exporting the programs and computing their results" \
+  "with the interpreter (a few minutes)"
+train_step seed_step "$root/examples/ensemble_train_step.mlir" \
+  "$root/examples/ensemble_init.mlir" init tanh \
+  "128 members 64->32 tanh->8, batch 256: the seed training step" \
+  "$data/key.npy" \
+  "$data/step1.npy $data/lr128.npy $data/x.npy $data/targets.npy"
+train_step tanh_256 "$workloads/tanh_256.mlir" "$workloads/tanh_256.mlir" \
+  random_state tanh "4 members 256->256 tanh->256, batch 512: training step" \
+  "$data/key.npy" ""
+train_step mnist_mlp "$workloads/mnist_mlp.mlir" \
+  "$workloads/mnist_mlp.mlir" random_state relu \
+  "10 members 784->128->128->10 relu, batch 64: training step" \
+  "$data/key.npy" ""
+plain mlp_loss "$root/examples/mlp.mlir" loss \
+  "one 64->32 tanh->8 MLP's loss, batch 256"
+plain ensemble_forward "$root/examples/ensemble_mlp.mlir" ensemble_forward \
+  "an ensemble's forward pass (examples/ensemble_mlp.mlir)"
+plain tensordot "$root/examples/ensemble_tensordot.mlir" predict_batch \
+  "examples/ensemble_tensordot.mlir's batched prediction"
+
+size=$(du -sb "$kit" | cut -f1)
+if ((size > limit)); then
+  echo "gpu-kit.sh: the kit has $size bytes, over the limit of $limit" >&2
+  exit 1
+fi
+echo "gpu-kit.sh: wrote $kit ($size bytes); on the GPU machine run:"
+echo "  $(basename "$kit")/run.sh"
