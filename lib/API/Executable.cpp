@@ -2,6 +2,8 @@
 
 #include "Internal.h"
 
+#include "ens/Backend/Export.h"
+
 using namespace ens;
 namespace me = mlir::ens;
 
@@ -58,8 +60,29 @@ Executable Module::compile(const std::string &function, Target target,
   impl->target = target;
   impl->signature = toSignature(entry.getFunctionType());
   impl->executable = std::move(*executable);
+  impl->module = std::move(finished);
+  impl->function = function;
+  impl->options = executableOptions;
   impl_->context->compiled.emplace(std::move(key), impl);
   return Executable(std::move(impl));
+}
+
+void Executable::save(const std::string &path) const {
+  if (impl_->target != Target::Cuda && impl_->target != Target::CudaEmu)
+    throw Error("only functions compiled for Cuda or CudaEmu can be saved "
+                "as artifacts");
+  std::lock_guard<std::recursive_mutex> lock(impl_->context->mutex);
+  DiagnosticCollector diagnostics(&impl_->context->context);
+  me::ExportOptions options;
+  options.emulator = true;
+  options.compile = impl_->options;
+  llvm::Expected<::ens::runtime::Artifact> artifact =
+      me::exportFunction(*impl_->module, impl_->function, options);
+  if (!artifact)
+    diagnostics.fail(llvm::toString(artifact.takeError()));
+  if (::ens::runtime::Error failure =
+          ::ens::runtime::writeArtifact(path, *artifact))
+    throw Error(failure.getMessage());
 }
 
 Executable::Executable(std::shared_ptr<const Impl> impl)

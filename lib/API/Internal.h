@@ -49,6 +49,11 @@ struct Executable::Impl {
   Target target;
   Signature signature;
   std::unique_ptr<mlir::ens::Executable> executable;
+  /// What it was compiled from, for save(): the module, the function and
+  /// the options.
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::string function;
+  mlir::ens::ExecutableOptions options;
 };
 
 struct FunctionBuilder::Impl {

@@ -6,11 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/ens.h"
+#include "ens/ens_runtime.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <thread>
 
 namespace {
@@ -389,6 +391,35 @@ TEST(ApiTest, CudaStrategyIsACompileOption) {
   expectError([&] { module.compile("scale", ens::Target::CudaEmu, unknown); },
               "unknown CUDA strategy 'member-per-warp' (known: auto, "
               "member-per-block, tiled)");
+}
+
+TEST(ApiTest, SavesAnArtifactTheRuntimeRuns) {
+  ens::Context context;
+  ens::Module module = context.parse(kScale);
+  ens::Executable executable =
+      module.compile("scale", ens::Target::CudaEmu, {});
+  std::string path = ::testing::TempDir() + "ens-api-scale.ens";
+  executable.save(path);
+  // Another process would load it with libens-runtime alone.
+  ens_program *program = nullptr;
+  ASSERT_EQ(ens_program_load(path.c_str(), "cuda-emu", &program), 0)
+      << ens_runtime_last_error();
+  ens::Tensor x({DType::F32, {2, 3}}, {1, 2, 3, 4, 5, 6});
+  ens::Tensor s({DType::F32, {3}}, {2, 3, 4});
+  ens::Tensor y({DType::F32, {2, 3}});
+  DLTensor views[] = {x.dlpack(), s.dlpack(), y.dlpack()};
+  const DLTensor *args[] = {&views[0], &views[1]};
+  const DLTensor *results[] = {&views[2]};
+  ASSERT_EQ(ens_program_run(program, args, 2, results, 1, nullptr), 0)
+      << ens_runtime_last_error();
+  ens_program_free(program);
+  std::remove(path.c_str());
+  EXPECT_EQ(y.values(), (std::vector<double>{2, 6, 12, 8, 15, 24}));
+  expectError(
+      [&] { module.compile("scale", ens::Target::Interpreter, {}).save(path); },
+      "only functions compiled for Cuda or CudaEmu can be saved");
+  expectError([&] { executable.save("/nonexistent/dir/scale.ens"); },
+              "cannot create /nonexistent/dir/scale.ens.tmp-");
 }
 
 TEST(ApiTest, CompilesAndRunsFromManyThreads) {
