@@ -3,6 +3,7 @@
 #include "Internal.h"
 
 #include "ens/Backend/Export.h"
+#include "ens/Runtime/DLPack.h"
 
 using namespace ens;
 namespace me = mlir::ens;
@@ -131,23 +132,10 @@ std::vector<Tensor> Executable::run(const std::vector<Tensor> &args) const {
 // DLPack
 //===----------------------------------------------------------------------===//
 
-/// The element type of a DLPack dtype, if ens has it.
-static DType toDType(DLDataType type, int64_t index) {
-  if (type.lanes == 1) {
-    if (type.code == kDLFloat && type.bits == 32)
-      return DType::F32;
-    if (type.code == kDLFloat && type.bits == 64)
-      return DType::F64;
-    if (type.code == kDLFloat && type.bits == 16)
-      return DType::F16;
-    if (type.code == kDLBfloat && type.bits == 16)
-      return DType::BF16;
-    if (type.code == kDLInt && type.bits == 32)
-      return DType::I32;
-    // DLPack 0.6 has no boolean code; frameworks export bool as uint8.
-    if (type.code == kDLUInt && type.bits == 8)
-      return DType::I1;
-  }
+/// The element type of a DLPack dtype; an Error if ens has none.
+static me::DType toDType(DLDataType type, int64_t index) {
+  if (std::optional<me::DType> dtype = ::ens::runtime::getDTypeOfDLPack(type))
+    return *dtype;
   throw Error("tensor " + std::to_string(index) + " has DLPack dtype (code " +
               std::to_string(type.code) + ", " + std::to_string(type.bits) +
               " bits, " + std::to_string(type.lanes) +
@@ -164,16 +152,12 @@ static me::BufferRef fromDLPack(const DLTensor *tensor, int64_t index,
                 std::to_string(tensor->device.device_type) +
                 "; this target needs host (kDLCPU) memory");
   llvm::ArrayRef<int64_t> shape(tensor->shape, tensor->ndim);
-  if (tensor->strides) {
-    llvm::SmallVector<int64_t, 4> compact = me::getRowMajorStrides(shape);
-    for (int32_t d = 0; d < tensor->ndim; ++d)
-      if (shape[d] != 1 && tensor->strides[d] != compact[d])
-        throw Error("tensor " + std::to_string(index) +
-                    " is strided; ens needs compact row-major tensors "
-                    "(make it contiguous first)");
-  }
+  if (!::ens::runtime::isCompactRowMajor(*tensor))
+    throw Error("tensor " + std::to_string(index) +
+                " is strided; ens needs compact row-major tensors "
+                "(make it contiguous first)");
   return {static_cast<char *>(tensor->data) + tensor->byte_offset,
-          toInternal(toDType(tensor->dtype, index)), shape};
+          toDType(tensor->dtype, index), shape};
 }
 
 void Executable::run(const std::vector<const DLTensor *> &args,

@@ -77,3 +77,20 @@ FailureOr<func::FuncOp> mlir::ens::findEntryFunction(ModuleOp module,
               .str();
   return failure();
 }
+
+OwningOpRef<ModuleOp> mlir::ens::parseProgramFile(StringRef path,
+                                                  llvm::SourceMgr &sourceMgr,
+                                                  MLIRContext *context,
+                                                  std::string &error) {
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+      readSourceFile(path);
+  if (!file) {
+    error = llvm::toString(file.takeError());
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceSafely(sourceMgr, context);
+  if (!module)
+    error = (path + " is not a valid ens program").str();
+  return module;
+}

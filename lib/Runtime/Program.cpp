@@ -7,6 +7,7 @@
 
 #include "ens/Runtime/Program.h"
 
+#include "ens/Runtime/DLPack.h"
 #include "ens/Runtime/Runner.h"
 
 #include <algorithm>
@@ -136,26 +137,6 @@ Program::time(const std::vector<const void *> &args,
 // DLPack
 //===----------------------------------------------------------------------===//
 
-/// The element type of a DLPack dtype, if ens has it.
-static std::optional<DType> toDType(DLDataType type) {
-  if (type.lanes != 1)
-    return std::nullopt;
-  if (type.code == kDLFloat && type.bits == 32)
-    return DType::F32;
-  if (type.code == kDLFloat && type.bits == 64)
-    return DType::F64;
-  if (type.code == kDLFloat && type.bits == 16)
-    return DType::F16;
-  if (type.code == kDLBfloat && type.bits == 16)
-    return DType::BF16;
-  if (type.code == kDLInt && type.bits == 32)
-    return DType::I32;
-  // DLPack 0.6 has no boolean code; frameworks export bool as uint8.
-  if (type.code == kDLUInt && type.bits == 8)
-    return DType::I1;
-  return std::nullopt;
-}
-
 namespace {
 /// A checked view of a caller's tensor.
 struct TensorView {
@@ -180,21 +161,15 @@ static Expected<TensorView> viewTensor(const DLTensor *tensor,
                  getBackendName(backend) + " backend takes " +
                  (backend == Backend::Cuda ? "kDLCPU or kDLCUDA" : "kDLCPU") +
                  " tensors");
-  std::optional<DType> dtype = toDType(tensor->dtype);
+  std::optional<DType> dtype = getDTypeOfDLPack(tensor->dtype);
   std::vector<int64_t> shape;
   if (tensor->ndim >= 0 && tensor->shape)
     shape.assign(tensor->shape, tensor->shape + tensor->ndim);
   if (!dtype || *dtype != spec.dtype || shape != spec.shape)
     return Error(name + " is not a " + spec.getTypeString());
-  if (tensor->strides) {
-    int64_t stride = 1;
-    for (int64_t d = tensor->ndim - 1; d >= 0; --d) {
-      if (shape[d] != 1 && tensor->strides[d] != stride)
-        return Error(name + " is strided; ens needs compact row-major "
-                            "tensors (make it contiguous first)");
-      stride *= shape[d];
-    }
-  }
+  if (!isCompactRowMajor(*tensor))
+    return Error(name + " is strided; ens needs compact row-major tensors "
+                        "(make it contiguous first)");
   int64_t bytes = *getDenseBytes(spec.dtype, spec.shape);
   if (!tensor->data && bytes)
     return Error(name + " has no data");

@@ -10,7 +10,6 @@
 
 #include "ens/Backend/CpuBackend.h"
 #include "ens/Backend/Export.h"
-#include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Parser/Parser.h"
 #include "ens/Support/CommandLine.h"
@@ -18,7 +17,6 @@
 #include "ens/Support/SourceLimits.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -91,27 +89,17 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   registerCpuBackendDialects(registry);
   MLIRContext context(registry);
-  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
-      readSourceFile(inputFile);
-  if (!file)
-    return fail(llvm::toString(file.takeError()));
+  std::string errorMessage;
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceSafely(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseProgramFile(inputFile, sourceMgr, &context, errorMessage);
   if (!module)
-    return fail(inputFile + " is not a valid ens program");
-  PassManager front(&context);
-  EnsFrontPipelineOptions frontOptions;
-  frontOptions.batch = false;
-  buildEnsFrontPipeline(front, frontOptions);
-  if (failed(front.run(*module)))
-    return fail("cannot prepare " + inputFile + " for compilation");
-  std::string message;
+    return fail(errorMessage);
   FailureOr<func::FuncOp> entry =
-      findEntryFunction(*module, entryName, inputFile, message);
+      findEntryFunction(*module, entryName, inputFile, errorMessage);
   if (failed(entry))
-    return fail(message);
+    return fail(errorMessage);
 
   ExportOptions options;
   options.target = target;

@@ -360,16 +360,12 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
 
   std::string errorMessage;
-  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
-      readSourceFile(inputFile);
-  if (!file)
-    return fail(llvm::toString(file.takeError()));
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceSafely(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseProgramFile(inputFile, sourceMgr, &context, errorMessage);
   if (!module)
-    return fail(inputFile + " is not a valid ens program");
+    return fail(errorMessage);
 
   PassManager lowering(&context);
   // The interpreter runs ens.vmap by its definition, member by member.

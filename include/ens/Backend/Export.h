@@ -34,8 +34,8 @@ struct ExportOptions {
   ExecutableOptions compile;
 };
 
-/// Compiles the function `entry` of `module` (prepared as for
-/// compileExecutable) into an artifact. The error says why it cannot.
+/// Compiles the function `entry` of `module`, as compileExecutable takes
+/// it, into an artifact. The error says why it cannot.
 llvm::Expected<::ens::runtime::Artifact>
 exportFunction(ModuleOp module, StringRef entry, const ExportOptions &options);
 

@@ -25,6 +25,15 @@ namespace mlir::ens {
 OwningOpRef<ModuleOp> parseSourceSafely(llvm::SourceMgr &sourceMgr,
                                         MLIRContext *context);
 
+/// Reads the file at `path` within the source limits (readSourceFile) into
+/// `sourceMgr`, whose diagnostic handler the caller installs, and parses
+/// it with parseSourceSafely. On failure returns null and sets `error` to
+/// say why.
+OwningOpRef<ModuleOp> parseProgramFile(StringRef path,
+                                       llvm::SourceMgr &sourceMgr,
+                                       MLIRContext *context,
+                                       std::string &error);
+
 /// The function a tool runs: the one named `name`, or, when `name` is
 /// empty, the module's only function. Otherwise sets `error` to say why
 /// there is none, naming `file`.
