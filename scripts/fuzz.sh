@@ -20,7 +20,7 @@ seconds="${1:-3600}"
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(mlir npy npz dataset checkpoint train-flags program)
+  targets=(mlir npy npz artifact dataset checkpoint train-flags program)
 fi
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \

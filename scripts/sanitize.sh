@@ -37,7 +37,7 @@ export TMPDIR="$scratch" XDG_CACHE_HOME="$scratch/cache"
 if ((subset)); then
   cmake --build "$build" --parallel "$(nproc)" --target EnsSupportTests \
     EnsInterpreterTests EnsApiTests ens-fuzz-mlir ens-fuzz-npy ens-fuzz-npz \
-    ens-fuzz-dataset ens-fuzz-checkpoint ens-fuzz-train-flags \
+    ens-fuzz-artifact ens-fuzz-dataset ens-fuzz-checkpoint ens-fuzz-train-flags \
     ens-fuzz-program ens-opt
   ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" \
     -L '^(EnsSupportTests|EnsInterpreterTests|EnsApiTests|fuzz)$' "$@"

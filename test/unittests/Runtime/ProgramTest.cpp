@@ -17,7 +17,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <thread>
 #include <unistd.h>
 
 using namespace mlir;
@@ -189,6 +192,32 @@ TEST_F(ProgramTest, RejectsTensorsThatDoNotFit) {
   DLTensor overlapping = view(a + 2, shape);
   EXPECT_EQ(message({&ta, &tb, &tc}, {&overlapping}),
             "result 0 overlaps argument 0");
+}
+
+TEST_F(ProgramTest, RunsFromManyThreads) {
+  std::unique_ptr<rt::Program> program = load();
+  ASSERT_TRUE(program);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      float x[6], result[6];
+      for (int i = 0; i < 6; ++i)
+        x[i] = static_cast<float>(t * 10 + i);
+      int64_t dims[2] = {2, 3};
+      DLTensor tx = view(x, dims), tb = view(b, dims), tc = view(c, dims),
+               tout = view(result, dims);
+      for (int call = 0; call < 20; ++call) {
+        std::fill(std::begin(result), std::end(result), -1.0f);
+        if (program->run({&tx, &tb, &tc}, {&tout}))
+          ++wrong;
+        for (int i = 0; i < 6; ++i)
+          wrong += result[i] != x[i] * b[i] + c[i];
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(wrong, 0);
 }
 
 TEST_F(ProgramTest, RunsThroughTheCInterface) {
