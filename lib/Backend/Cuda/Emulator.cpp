@@ -20,7 +20,7 @@
 // truncated, planted or foreign entry is therefore rebuilt, never loaded,
 // and the rebuilt entry replaces it. The verified bytes are loaded through
 // a sealed anonymous memory file, so nothing can change them between the
-// check and dlopen (lib/Runtime/EmulatedRunner.cpp).
+// check and dlopen (lib/Runtime/SharedObject.cpp).
 //
 //===----------------------------------------------------------------------===//
 
