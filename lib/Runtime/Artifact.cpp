@@ -94,16 +94,16 @@ static json toJson(const LaunchPlan &plan, std::string &constants) {
   }
   json kernels = json::array();
   for (const KernelInfo &kernel : plan.kernels)
-    kernels.push_back({{"name", kernel.name},
-                       {"params", kernel.paramTypes},
-                       {"source_ops", kernel.sourceOps},
-                       {"uses_barriers", kernel.usesBarriers},
-                       {"flops", kernel.flops},
-                       {"fma_flops", kernel.fmaFlops},
-                       {"bytes_in_flight_per_thread",
-                        kernel.bytesInFlightPerThread},
-                       {"bytes_read", kernel.bytesRead},
-                       {"bytes_written", kernel.bytesWritten}});
+    kernels.push_back(
+        {{"name", kernel.name},
+         {"params", kernel.paramTypes},
+         {"source_ops", kernel.sourceOps},
+         {"uses_barriers", kernel.usesBarriers},
+         {"flops", kernel.flops},
+         {"fma_flops", kernel.fmaFlops},
+         {"bytes_in_flight_per_thread", kernel.bytesInFlightPerThread},
+         {"bytes_read", kernel.bytesRead},
+         {"bytes_written", kernel.bytesWritten}});
   json launches = json::array();
   for (const KernelLaunch &launch : plan.launches) {
     json args = json::array();
@@ -178,8 +178,7 @@ struct ManifestReader {
   Artifact &artifact;
 
   static DType readDType(const json &value) {
-    std::optional<DType> dtype =
-        parseDTypeSpelling(value.get<std::string>());
+    std::optional<DType> dtype = parseDTypeSpelling(value.get<std::string>());
     if (!dtype)
       throw std::invalid_argument("unknown element type " + value.dump());
     return *dtype;
@@ -202,8 +201,8 @@ struct ManifestReader {
     for (const json &entry : value.at("buffers")) {
       BufferInfo buffer;
       std::string kind = entry.at("kind").get<std::string>();
-      auto *known = std::find(std::begin(kBufferKinds), std::end(kBufferKinds),
-                              kind);
+      auto *known =
+          std::find(std::begin(kBufferKinds), std::end(kBufferKinds), kind);
       if (known == std::end(kBufferKinds))
         throw std::invalid_argument("unknown buffer kind '" + kind + "'");
       buffer.kind = static_cast<BufferKind>(known - std::begin(kBufferKinds));

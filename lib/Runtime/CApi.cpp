@@ -30,8 +30,8 @@ int ens_program_load(const char *path, const char *backendName,
     Expected<Artifact> artifact = readArtifact(path);
     if (!artifact)
       return report(artifact.takeError());
-    Backend backend = artifact->target == ArtifactTarget::Cpu ? Backend::Cpu
-                                                              : Backend::Cuda;
+    Backend backend =
+        artifact->target == ArtifactTarget::Cpu ? Backend::Cpu : Backend::Cuda;
     if (backendName) {
       std::optional<Backend> named = parseBackendName(backendName);
       if (!named)

@@ -35,8 +35,8 @@ std::optional<Backend> ens::runtime::parseBackendName(std::string_view name) {
 /// The runner of a cuda artifact on the first GPU: the CUBIN for its
 /// architecture, else the newest PTX no newer than it, for the driver to
 /// compile.
-static Expected<std::unique_ptr<Runner>>
-loadOnDevice(const Artifact &artifact, bool useGraph) {
+static Expected<std::unique_ptr<Runner>> loadOnDevice(const Artifact &artifact,
+                                                      bool useGraph) {
   Expected<std::string> arch = getDeviceArch();
   if (!arch)
     return arch.takeError();
@@ -56,8 +56,7 @@ loadOnDevice(const Artifact &artifact, bool useGraph) {
   }
   if (!best)
     return Error("the artifact has no CUBIN for this GPU (" + *arch +
-                 ") and no PTX it can compile; export it with --arch=" +
-                 *arch);
+                 ") and no PTX it can compile; export it with --arch=" + *arch);
   return createDeviceRunner(artifact.plan, *best, useGraph);
 }
 
@@ -67,8 +66,8 @@ Program::load(Artifact artifact, Backend backend, const LoadOptions &options) {
   if (cuda == (backend == Backend::Cpu))
     return Error(std::string("a ") + getArtifactTargetName(artifact.target) +
                  " artifact cannot run on the " + getBackendName(backend) +
-                 " backend (" +
-                 (cuda ? "use cuda or cuda-emu" : "use cpu") + ")");
+                 " backend (" + (cuda ? "use cuda or cuda-emu" : "use cpu") +
+                 ")");
   Expected<std::unique_ptr<Runner>> runner = Error::success();
   switch (backend) {
   case Backend::Cuda:
@@ -111,15 +110,14 @@ static Error checkCounts(const Signature &signature, size_t args,
     return Error("the program takes " + std::to_string(signature.args.size()) +
                  " arguments and gives " +
                  std::to_string(signature.results.size()) +
-                 " results; the call passes " + std::to_string(args) +
-                 " and " + std::to_string(results));
+                 " results; the call passes " + std::to_string(args) + " and " +
+                 std::to_string(results));
   return Error::success();
 }
 
 Error Program::runOnHost(const std::vector<const void *> &args,
                          const std::vector<void *> &results) {
-  if (Error failure =
-          checkCounts(getSignature(), args.size(), results.size()))
+  if (Error failure = checkCounts(getSignature(), args.size(), results.size()))
     return failure;
   std::lock_guard<std::mutex> lock(mutex);
   return runner->runOnHost(args, results);
@@ -128,8 +126,7 @@ Error Program::runOnHost(const std::vector<const void *> &args,
 Expected<std::vector<double>>
 Program::time(const std::vector<const void *> &args,
               const std::vector<void *> &results, unsigned times) {
-  if (Error failure =
-          checkCounts(getSignature(), args.size(), results.size()))
+  if (Error failure = checkCounts(getSignature(), args.size(), results.size()))
     return failure;
   std::lock_guard<std::mutex> lock(mutex);
   return runner->time(args, results, times);
@@ -206,8 +203,7 @@ static Expected<TensorView> viewTensor(const DLTensor *tensor,
 }
 
 Error Program::run(const std::vector<const DLTensor *> &args,
-                   const std::vector<const DLTensor *> &results,
-                   void *stream) {
+                   const std::vector<const DLTensor *> &results, void *stream) {
   const Signature &signature = getSignature();
   if (Error failure = checkCounts(signature, args.size(), results.size()))
     return failure;
@@ -230,20 +226,17 @@ Error Program::run(const std::vector<const DLTensor *> &args,
       if (o == r || a.onDevice != b.onDevice || !a.bytes || !b.bytes)
         continue;
       if (a.data < b.data + b.bytes && b.data < a.data + a.bytes)
-        return Error("result " + std::to_string(r - args.size()) +
-                     " overlaps " +
-                     (o < args.size()
-                          ? "argument " + std::to_string(o)
-                          : "result " + std::to_string(o - args.size())));
+        return Error(
+            "result " + std::to_string(r - args.size()) + " overlaps " +
+            (o < args.size() ? "argument " + std::to_string(o)
+                             : "result " + std::to_string(o - args.size())));
     }
-  bool device = std::any_of(views.begin(), views.end(),
-                            [](const TensorView &view) {
-                              return view.onDevice;
-                            });
-  bool host = std::any_of(views.begin(), views.end(),
-                          [](const TensorView &view) {
-                            return !view.onDevice;
-                          });
+  bool device =
+      std::any_of(views.begin(), views.end(),
+                  [](const TensorView &view) { return view.onDevice; });
+  bool host =
+      std::any_of(views.begin(), views.end(),
+                  [](const TensorView &view) { return !view.onDevice; });
   if (device && host)
     return Error("the call mixes host and device tensors; pass all of them "
                  "on one");

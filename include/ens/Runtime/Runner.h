@@ -36,8 +36,7 @@ public:
   /// Runs on device memory (CUdeviceptr values) on `stream`, for runners
   /// of a GPU; others say that they run on host memory.
   virtual Error runOnDevice(const std::vector<uint64_t> &args,
-                            const std::vector<uint64_t> &results,
-                            void *stream);
+                            const std::vector<uint64_t> &results, void *stream);
 
   /// Runs once untimed, then `times` more, and gives each timed call's
   /// seconds; by default the wall clock around runOnHost.

@@ -10,9 +10,7 @@ using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 namespace rt = ::ens::runtime;
 
-llvm::Error cuda::loadCudaDriver() {
-  return toLlvmError(rt::loadCudaDriver());
-}
+llvm::Error cuda::loadCudaDriver() { return toLlvmError(rt::loadCudaDriver()); }
 
 llvm::Expected<std::unique_ptr<DeviceExecutable>>
 DeviceExecutable::compile(CudaProgram program, DeviceOptions options) {
