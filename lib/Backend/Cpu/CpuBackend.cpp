@@ -4,9 +4,10 @@
 // (fusion, tiling over threads and registers, vectorization, bufferization
 // with results as out-parameters so the caller owns every output buffer) and
 // LLVM, for the host CPU and its vector width. Multi-threaded code loads LLVM's
-// OpenMP runtime into the JIT; without one, the code runs on one thread. The
-// entry is called through its C interface with one memref descriptor per
-// argument and result.
+// OpenMP runtime into the JIT; without one, the code runs on one thread.
+// Buffers are allocated through the runtime's buffer cache. The entry is
+// called through its C interface with one memref descriptor per argument
+// and result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,10 +16,10 @@
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
+#include "ens/Runtime/BufferCache.h"
 #include "ens/Support/Sizes.h"
 #include "ens/Support/TensorTypes.h"
 
-#include "BufferCache.h"
 #include "OpenMPRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -44,6 +45,7 @@
 
 using namespace mlir;
 using namespace mlir::ens;
+namespace rt = ::ens::runtime;
 
 void mlir::ens::registerCpuBackendDialects(DialectRegistry &registry) {
   registerEnsCpuPipelineDialects(registry);
@@ -73,6 +75,20 @@ static unsigned getVectorBytes(const llvm::orc::JITTargetMachineBuilder &host) {
   if (llvm::is_contained(features, "+avx"))
     return 32;
   return 16;
+}
+
+/// The allocation functions that memref lowering calls with generic
+/// functions enabled, bound to the runtime's buffer cache.
+static llvm::orc::SymbolMap
+getBufferCacheSymbols(llvm::orc::MangleAndInterner mangle) {
+  llvm::orc::SymbolMap symbols;
+  symbols[mangle("_mlir_memref_to_llvm_alloc")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&rt::allocateBuffer),
+      llvm::JITSymbolFlags::Exported};
+  symbols[mangle("_mlir_memref_to_llvm_free")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&rt::freeBuffer),
+      llvm::JITSymbolFlags::Exported};
+  return symbols;
 }
 
 /// Compiles the LLVM-dialect `module` for `host`, with buffers allocated
@@ -110,7 +126,7 @@ createEngine(ModuleOp module, llvm::orc::JITTargetMachineBuilder host,
       ExecutionEngine::create(module, options, std::move(*machine));
   if (!engine)
     return engine.takeError();
-  (*engine)->registerSymbols(cpu::getBufferCacheSymbols);
+  (*engine)->registerSymbols(getBufferCacheSymbols);
   if (llvm::Expected<void (*)(void **)> entry = (*engine)->lookupPacked(symbol);
       !entry)
     return entry.takeError();
@@ -304,12 +320,12 @@ CpuExecutable::CpuExecutable(std::unique_ptr<ExecutionEngine> engine,
                              unsigned threads)
     : engine(std::move(engine)), type(type), name(std::move(name)),
       threads(threads) {
-  cpu::retainBufferCache();
+  rt::retainBufferCache();
 }
 
 CpuExecutable::~CpuExecutable() {
   engine.reset();
-  cpu::releaseBufferCache();
+  rt::releaseBufferCache();
 }
 
 namespace {
