@@ -1,10 +1,105 @@
 //===- CpuRunner.cpp - CPU code of exported programs ----------------------===//
+//
+// Runs the shared object that mlir::ens::cpu::compileCpuObject builds
+// (include/ens/Backend/CpuBackend.h gives its ABI): loaded from memory as
+// the emulator's kernels are, given the buffer cache to allocate through,
+// and called with one memref descriptor per argument and result over the
+// caller's memory, as the JIT calls its code. The code writes the results
+// in place and keeps nothing allocated, so there is nothing to copy back
+// and nothing to free.
+//
+//===----------------------------------------------------------------------===//
 
+#include "SharedObject.h"
+
+#include "ens/Runtime/BufferCache.h"
 #include "ens/Runtime/Runner.h"
+
+#include <cstring>
+#include <dlfcn.h>
 
 using namespace ens::runtime;
 
+namespace {
+/// ens_cpu_init: the functions the code allocates and frees through.
+using InitFunction = void (*)(void *(*)(uint64_t), void (*)(void *));
+/// ens_cpu_entry: the addresses of the descriptors, arguments then results.
+using EntryFunction = void (*)(void **);
+
+/// The memref descriptor of dense row-major memory at `data` of `shape`:
+/// allocated and aligned pointers, offset, sizes, strides.
+std::vector<int64_t> makeDescriptor(const void *data,
+                                    const std::vector<int64_t> &shape) {
+  size_t rank = shape.size();
+  std::vector<int64_t> descriptor(3 + 2 * rank);
+  std::memcpy(&descriptor[0], &data, sizeof(void *));
+  std::memcpy(&descriptor[1], &data, sizeof(void *));
+  int64_t stride = 1;
+  for (size_t d = rank; d-- > 0;) {
+    descriptor[3 + d] = shape[d];
+    descriptor[3 + rank + d] = stride;
+    stride *= shape[d];
+  }
+  return descriptor;
+}
+
+/// A function compiled for the host.
+class CpuRunner final : public Runner {
+public:
+  CpuRunner(Signature signature, void *library, EntryFunction entry)
+      : signature(std::move(signature)), library(library), entry(entry) {
+    retainBufferCache();
+  }
+  ~CpuRunner() override {
+    ::dlclose(library);
+    releaseBufferCache();
+  }
+
+  Error runOnHost(const std::vector<const void *> &args,
+                  const std::vector<void *> &results) override;
+
+private:
+  Signature signature;
+  void *library;
+  EntryFunction entry;
+};
+} // namespace
+
+Error CpuRunner::runOnHost(const std::vector<const void *> &args,
+                           const std::vector<void *> &results) {
+  if (args.size() != signature.args.size() ||
+      results.size() != signature.results.size())
+    return Error("the CPU code takes " + std::to_string(signature.args.size()) +
+                 " arguments and " + std::to_string(signature.results.size()) +
+                 " results; the call passes " + std::to_string(args.size()) +
+                 " and " + std::to_string(results.size()));
+  std::vector<std::vector<int64_t>> descriptors;
+  for (size_t i = 0; i < args.size(); ++i)
+    descriptors.push_back(makeDescriptor(args[i], signature.args[i].shape));
+  for (size_t i = 0; i < results.size(); ++i)
+    descriptors.push_back(
+        makeDescriptor(results[i], signature.results[i].shape));
+  std::vector<void *> pointers;
+  for (std::vector<int64_t> &descriptor : descriptors)
+    pointers.push_back(descriptor.data());
+  entry(pointers.data());
+  return Error::success();
+}
+
 Expected<std::unique_ptr<Runner>>
-ens::runtime::createCpuRunner(const Signature &, std::string_view) {
-  return Error("cpu artifacts cannot run yet");
+ens::runtime::createCpuRunner(const Signature &signature,
+                              std::string_view object) {
+  Expected<void *> handle = loadSharedObject(object, "the CPU code");
+  if (!handle)
+    return handle.takeError();
+  auto init = reinterpret_cast<InitFunction>(::dlsym(*handle, "ens_cpu_init"));
+  auto entry =
+      reinterpret_cast<EntryFunction>(::dlsym(*handle, "ens_cpu_entry"));
+  if (!init || !entry) {
+    ::dlclose(*handle);
+    return Error("the CPU code defines no ens_cpu_init and ens_cpu_entry: it "
+                 "was not built by ens for this runtime");
+  }
+  init(&allocateBuffer, &freeBuffer);
+  return std::unique_ptr<Runner>(new CpuRunner(signature, *handle, entry));
 }

@@ -7,14 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SharedObject.h"
+
 #include "ens/Runtime/Runner.h"
 
-#include <cerrno>
 #include <cstring>
 #include <dlfcn.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 using namespace ens::runtime;
 
@@ -42,71 +40,6 @@ Error ens::runtime::checkEmulatedWork(const LaunchPlan &plan) {
                std::to_string(threads) +
                " (cuda-emu is for checking programs: run large ones with "
                "--backend=cpu or cuda)");
-}
-
-/// An error "<what>: <strerror(errno)>".
-static Error errnoError(const std::string &what) {
-  return Error(what + ": " + std::strerror(errno));
-}
-
-/// Loads the shared object whose bytes are `bytes`.
-///
-/// dlopen takes a path and resolves it when it opens it, so a file checked
-/// a moment before could be another file by then. The verified bytes are
-/// therefore copied into an anonymous memory file (memfd_create) that no
-/// other process can name, sealed against writes and size changes (a
-/// truncation under a mapped object is a SIGBUS), and loaded through
-/// /proc/self/fd/N.
-///
-/// glibc recognizes an object already loaded by the name given to dlopen
-/// before it opens anything. An earlier object loaded through the same
-/// /proc/self/fd/N stays loaded after dlclose when it registered
-/// thread-local destructors (the emulation header does), and dlopen would
-/// return that object in place of this one. A name that is taken is
-/// therefore skipped by moving to a higher descriptor number.
-static Expected<void *> loadObject(std::string_view bytes) {
-  int memfd = ::memfd_create("ens-cuda-emu", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-  if (memfd < 0)
-    return errnoError("cannot create a memory file for the emulated kernels");
-  int fd = memfd;
-  struct CloseAll {
-    int &fd, &memfd;
-    ~CloseAll() {
-      if (fd != memfd)
-        ::close(fd);
-      ::close(memfd);
-    }
-  } closeAll{fd, memfd};
-  for (size_t done = 0; done < bytes.size();) {
-    ssize_t written = ::write(memfd, bytes.data() + done, bytes.size() - done);
-    if (written < 0 && errno == EINTR)
-      continue;
-    if (written <= 0)
-      return errnoError("cannot copy the emulated kernels to memory");
-    done += static_cast<size_t>(written);
-  }
-  if (::fcntl(memfd, F_ADD_SEALS,
-              F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
-    return errnoError("cannot seal the emulated kernels");
-  std::string name;
-  while (true) {
-    name = "/proc/self/fd/" + std::to_string(fd);
-    void *loaded = ::dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
-    if (!loaded)
-      break;
-    ::dlclose(loaded);
-    int next = ::fcntl(memfd, F_DUPFD_CLOEXEC, fd + 1);
-    if (next < 0)
-      return errnoError("cannot load the emulated kernels");
-    if (fd != memfd)
-      ::close(fd);
-    fd = next;
-  }
-  void *handle = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
-    return Error(std::string("cannot load the emulated kernels: ") +
-                 ::dlerror());
-  return handle;
 }
 
 namespace {
@@ -184,7 +117,7 @@ Expected<std::unique_ptr<Runner>>
 ens::runtime::createEmulatedRunner(LaunchPlan plan, std::string_view object) {
   if (Error tooMuch = checkEmulatedWork(plan))
     return tooMuch;
-  Expected<void *> handle = loadObject(object);
+  Expected<void *> handle = loadSharedObject(object, "the emulated kernels");
   if (!handle)
     return handle.takeError();
   std::vector<Launcher> launchers;

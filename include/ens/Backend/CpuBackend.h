@@ -78,6 +78,47 @@ private:
   unsigned threads;
 };
 
+namespace cpu {
+
+/// Compiles the function `entry` of `module`, which is left unchanged, for
+/// the host CPU as CpuExecutable::compile does (the same lowering, target
+/// machine and optimization), and returns the bytes of a shared object for
+/// the host: the content of a cpu artifact's section::kCpuObject, run by
+/// ::ens::runtime::createCpuRunner. The host's C++ compiler driver
+/// ($ENS_HOST_CXX, else c++) links it. The module's context must have the
+/// CPU backend's dialects registered. The code uses every feature of this
+/// host's CPU (AVX-512 where it has it), so it runs only on CPUs that have
+/// them all.
+///
+/// The object exports two functions and nothing else:
+///
+///   void ens_cpu_init(void *(*allocate)(uint64_t), void (*free)(void *));
+///   void ens_cpu_entry(void **descriptors);
+///
+/// ens_cpu_init must be called once, before any other call, with the
+/// functions through which the code allocates and frees its temporary
+/// buffers, aligned at least as malloc aligns (the runtime passes its
+/// buffer cache, ens/Runtime/BufferCache.h). ens_cpu_entry runs the
+/// function: descriptors[i] points at the memref descriptor of argument i,
+/// then of each result after the arguments, each {void *allocated,
+/// *aligned; int64_t offset, sizes[rank], strides[rank];} over dense
+/// row-major caller memory. The code reads the arguments and writes every
+/// result into the caller's memory; it returns nothing and keeps nothing
+/// allocated. Calls must not overlap.
+///
+/// The threads are chosen here, as for the JIT. Code for more than one
+/// calls LLVM's OpenMP runtime: the object then needs libomp.so.5 (a
+/// dependency of the artifact, not of the runtime), which it looks for
+/// where this process found it, then where the dynamic loader looks. Code
+/// for one thread (options.threads = 1, a program too small to gain from
+/// threads, or no OpenMP runtime here) needs no library at all beyond the
+/// C library's math functions.
+llvm::Expected<std::string>
+compileCpuObject(ModuleOp module, StringRef entry,
+                 const CpuOptions &options = CpuOptions());
+
+} // namespace cpu
+
 } // namespace mlir::ens
 
 #endif // ENS_BACKEND_CPUBACKEND_H

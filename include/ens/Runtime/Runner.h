@@ -75,8 +75,11 @@ Error checkEmulatedWork(const LaunchPlan &plan);
 Expected<std::unique_ptr<Runner>> createEmulatedRunner(LaunchPlan plan,
                                                        std::string_view object);
 
-/// Runs the CPU code of `object`, a shared object built by ens-export for
-/// the host, whose entry takes and gives tensors as `signature` says.
+/// Runs the CPU code of `object`, a shared object for the host built by
+/// mlir::ens::cpu::compileCpuObject (whose documentation gives its ABI),
+/// whose entry takes and gives tensors as `signature` says. The object is
+/// loaded from memory, as the emulator's is, and allocates its temporary
+/// buffers through the runtime's buffer cache.
 Expected<std::unique_ptr<Runner>> createCpuRunner(const Signature &signature,
                                                   std::string_view object);
 

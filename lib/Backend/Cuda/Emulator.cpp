@@ -20,7 +20,7 @@
 // truncated, planted or foreign entry is therefore rebuilt, never loaded,
 // and the rebuilt entry replaces it. The verified bytes are loaded through
 // a sealed anonymous memory file, so nothing can change them between the
-// check and dlopen (lib/Runtime/EmulatedRunner.cpp).
+// check and dlopen (lib/Runtime/SharedObject.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,32 +28,17 @@
 
 #include "ens/Backend/Cuda/Emulator.h"
 #include "ens/Support/FileSystem.h"
+#include "ens/Support/HostCompiler.h"
 #include "ens/Support/TensorTypes.h"
 
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <dlfcn.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 namespace rt = ::ens::runtime;
-
-static llvm::Error error(const Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 /// What the host compiler needs to build CUDA source. Kernels that
 /// synchronize run each thread of a block as a fiber: __syncthreads()
@@ -236,81 +221,22 @@ static const char *const kCompilerOptions[] = {
     // _longjmp between fiber stacks is what fortified longjmp rejects.
     "-U_FORTIFY_SOURCE", "-x", "c++"};
 
-/// The most of the compiler's output an error message includes.
-static constexpr uint64_t kMaxLogBytes = uint64_t(16) << 20;
-
-/// An error "<what>: <strerror(errno)>".
-static llvm::Error errnoError(const Twine &what) {
-  return error(what + ": " + std::strerror(errno));
-}
-
-/// Writes `contents` to the new file `path`. Every write is checked: a full
-/// disk must give an error naming the file, not a truncated source for the
-/// compiler or an abort when the stream is destroyed.
-static llvm::Error writeFile(StringRef path, StringRef contents) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return error("cannot write " + path + ": " + ec.message());
-  os << contents;
-  os.close();
-  if (!os.has_error())
-    return llvm::Error::success();
-  std::string reason = os.error().message();
-  os.clear_error();
-  return error("cannot write " + path + ": " + reason);
-}
-
 /// Builds the shared object of `source` and its `shim` with `compiler` and
-/// returns its bytes. The build runs in a directory of its own, so that
-/// concurrent builds, in threads or processes, never touch each other's
-/// files, and the directory goes when the build ends, also when it fails.
+/// returns its bytes.
 static llvm::Expected<std::string>
 buildObject(StringRef compiler, StringRef source, StringRef shim) {
-  llvm::SmallString<128> temporary;
-  llvm::sys::path::system_temp_directory(/*erasedOnReboot=*/true, temporary);
-  llvm::sys::path::append(temporary, "ens-cuda-emu-XXXXXX");
-  // mkdtemp makes a new directory of mode 0700: no one else can plant or
-  // replace what the compiler reads or writes there.
-  std::string dir = temporary.str().str();
-  if (!::mkdtemp(dir.data()))
-    return errnoError("cannot create a build directory " + temporary);
-  auto removeDir =
-      llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(dir); });
-  auto inDir = [&](StringRef name) {
-    llvm::SmallString<128> path(dir);
-    llvm::sys::path::append(path, name);
-    return std::string(path);
-  };
-  for (auto [name, contents] :
-       {std::pair<StringRef, StringRef>{"ens_cuda_emu.h", kEmulationHeader},
-        {"kernels.cu", source},
-        {"shim.cpp", shim}})
-    if (llvm::Error failure = writeFile(inDir(name), contents))
-      return std::move(failure);
-  std::string object = inDir("kernels.so");
-  std::string log = inDir("build.log");
-  std::string shimPath = inDir("shim.cpp");
-  SmallVector<StringRef> args = {compiler};
-  args.append(std::begin(kCompilerOptions), std::end(kCompilerOptions));
-  args.append({"-o", object, shimPath});
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
-                                          StringRef(log)};
-  std::string message;
-  int exitCode = llvm::sys::ExecuteAndWait(compiler, args, std::nullopt,
-                                           redirects, 0, 0, &message);
-  if (exitCode != 0) {
-    ReadOptions logOptions;
-    logOptions.maxBytes = kMaxLogBytes;
-    llvm::Expected<std::string> output = readFileBounded(log, logOptions);
-    return error("the host compiler cannot build the emulated kernels" +
-                 (message.empty() ? "" : ": " + message) + ":\n" +
-                 (output ? *output : llvm::toString(output.takeError())));
-  }
-  ReadOptions objectOptions;
-  objectOptions.maxBytes = kMaxCacheEntryBytes;
-  objectOptions.noFollow = true;
-  return readFileBounded(object, objectOptions);
+  HostBuild build;
+  build.directoryPrefix = "ens-cuda-emu";
+  build.files = {{"ens_cuda_emu.h", kEmulationHeader},
+                 {"kernels.cu", source},
+                 {"shim.cpp", shim}};
+  build.options.assign(std::begin(kCompilerOptions),
+                       std::end(kCompilerOptions));
+  build.output = "kernels.so";
+  build.inputs = {"shim.cpp"};
+  build.what = "the emulated kernels";
+  build.maxOutputBytes = kMaxCacheEntryBytes;
+  return runHostBuild(compiler, build);
 }
 
 llvm::Expected<std::string>
@@ -318,13 +244,9 @@ cuda::buildEmulatorObject(const CudaProgram &program,
                           StringRef cacheDirectory) {
   if (llvm::Error tooMuch = toLlvmError(rt::checkEmulatedWork(program.plan)))
     return std::move(tooMuch);
-  const char *fromEnv = std::getenv("ENS_HOST_CXX");
-  std::string compilerName = fromEnv && *fromEnv ? fromEnv : "c++";
-  llvm::ErrorOr<std::string> compiler =
-      llvm::sys::findProgramByName(compilerName);
+  llvm::Expected<std::string> compiler = findHostCompiler("cuda-emu");
   if (!compiler)
-    return error("cuda-emu needs a host C++ compiler: cannot find '" +
-                 compilerName + "' (set ENS_HOST_CXX)");
+    return compiler.takeError();
   std::string shim = getShim(program.plan);
   // Each part with its length, so that no two different builds describe
   // themselves alike.

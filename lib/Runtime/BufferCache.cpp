@@ -10,29 +10,28 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BufferCache.h"
+#include "ens/Runtime/BufferCache.h"
 
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/MathExtras.h"
-
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <unordered_map>
+#include <vector>
 
-using namespace mlir::ens;
+using namespace ens::runtime;
 
 namespace {
 
 /// The alignment of every block, and the size of its header: the header
 /// keeps the block after it as aligned as the block itself.
-constexpr size_t kAlignment = 64;
+constexpr uint64_t kAlignment = 64;
 
 /// The most memory that freed blocks may keep.
-constexpr size_t kMaxCachedBytes = size_t(512) << 20;
+constexpr uint64_t kMaxCachedBytes = uint64_t(512) << 20;
 
 /// The blocks a thread keeps for itself, and the largest it keeps.
 constexpr unsigned kThreadBlocks = 16;
-constexpr size_t kMaxThreadBlockBytes = size_t(64) << 10;
+constexpr uint64_t kMaxThreadBlockBytes = uint64_t(64) << 10;
 
 /// A thread's own freed blocks (headers included).
 struct ThreadBlocks {
@@ -65,15 +64,17 @@ struct ThreadBlocks {
 };
 
 /// Initial-exec: compiled code allocates in its inner loops, and the
-/// general model would call __tls_get_addr on every allocation.
+/// general model would call __tls_get_addr on every allocation. In
+/// libens-runtime.so loaded by dlopen, these 136 bytes come from the
+/// static TLS that glibc sets aside for such libraries.
 __attribute__((
     tls_model("initial-exec"))) thread_local ThreadBlocks threadBlocks;
 
 struct BufferCache {
   std::mutex mutex;
   /// Freed blocks by size (without the header).
-  llvm::DenseMap<size_t, llvm::SmallVector<char *, 4>> blocks;
-  size_t cachedBytes = 0;
+  std::unordered_map<uint64_t, std::vector<char *>> blocks;
+  uint64_t cachedBytes = 0;
   unsigned users = 0;
 
   /// Returns every cached block to the system. The mutex must be held.
@@ -93,8 +94,15 @@ BufferCache &getCache() {
   return *cache;
 }
 
-void *allocate(uint64_t size) {
-  size = llvm::alignTo(std::max<uint64_t>(size, 1), kAlignment);
+} // namespace
+
+void *ens::runtime::allocateBuffer(uint64_t size) {
+  // A size this close to 2^64 cannot be allocated, and rounding it up
+  // below would wrap around to a small block.
+  if (size > UINT64_MAX - 2 * kAlignment)
+    return nullptr;
+  size =
+      (std::max<uint64_t>(size, 1) + kAlignment - 1) / kAlignment * kAlignment;
   if (char *block = threadBlocks.take(size))
     return block + kAlignment;
   BufferCache &cache = getCache();
@@ -102,7 +110,8 @@ void *allocate(uint64_t size) {
     std::lock_guard<std::mutex> lock(cache.mutex);
     auto it = cache.blocks.find(size);
     if (it != cache.blocks.end() && !it->second.empty()) {
-      char *block = it->second.pop_back_val();
+      char *block = it->second.back();
+      it->second.pop_back();
       cache.cachedBytes -= size;
       return block + kAlignment;
     }
@@ -115,7 +124,7 @@ void *allocate(uint64_t size) {
   return block + kAlignment;
 }
 
-void deallocate(void *pointer) {
+void ens::runtime::freeBuffer(void *pointer) {
   if (!pointer)
     return;
   char *block = static_cast<char *>(pointer) - kAlignment;
@@ -134,27 +143,13 @@ void deallocate(void *pointer) {
   std::free(block);
 }
 
-} // namespace
-
-llvm::orc::SymbolMap
-cpu::getBufferCacheSymbols(llvm::orc::MangleAndInterner mangle) {
-  llvm::orc::SymbolMap symbols;
-  symbols[mangle("_mlir_memref_to_llvm_alloc")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&allocate),
-      llvm::JITSymbolFlags::Exported};
-  symbols[mangle("_mlir_memref_to_llvm_free")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&deallocate),
-      llvm::JITSymbolFlags::Exported};
-  return symbols;
-}
-
-void cpu::retainBufferCache() {
+void ens::runtime::retainBufferCache() {
   BufferCache &cache = getCache();
   std::lock_guard<std::mutex> lock(cache.mutex);
   ++cache.users;
 }
 
-void cpu::releaseBufferCache() {
+void ens::runtime::releaseBufferCache() {
   BufferCache &cache = getCache();
   std::lock_guard<std::mutex> lock(cache.mutex);
   if (--cache.users == 0)
