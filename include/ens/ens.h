@@ -154,12 +154,13 @@ public:
            const std::vector<DLManagedTensor *> &results) const;
 
   /// Saves the compiled function as an artifact that libens-runtime runs
-  /// without the compiler, in this process or another (docs/runtime.md):
-  /// for Cuda and CudaEmu a cuda artifact (CUBIN for sm_80 and sm_90, PTX,
-  /// and the emulator's build, so that it runs on cuda-emu too), compiled
-  /// with this executable's options. The file is written atomically.
-  /// Throws an Error for the interpreter and the CPU target, which have no
-  /// artifact, or when the file cannot be written.
+  /// without the compiler, in this process or another (docs/runtime.md),
+  /// compiled with this executable's options: for Cpu the code for this
+  /// kind of CPU, for Cuda and CudaEmu a cuda artifact (CUBIN for sm_80 and
+  /// sm_90, PTX, and the emulator's build, so that it runs on cuda-emu
+  /// too). The file is written atomically. Throws an Error for the
+  /// interpreter, which has no compiled code, or when the file cannot be
+  /// written.
   void save(const std::string &path) const;
 
   struct Impl;

@@ -69,12 +69,15 @@ Executable Module::compile(const std::string &function, Target target,
 }
 
 void Executable::save(const std::string &path) const {
-  if (impl_->target != Target::Cuda && impl_->target != Target::CudaEmu)
-    throw Error("only functions compiled for Cuda or CudaEmu can be saved "
-                "as artifacts");
+  if (impl_->target == Target::Interpreter)
+    throw Error("the interpreter has no compiled code to save; compile for "
+                "Cpu, Cuda or CudaEmu");
   std::lock_guard<std::recursive_mutex> lock(impl_->context->mutex);
   DiagnosticCollector diagnostics(&impl_->context->context);
   me::ExportOptions options;
+  options.target = impl_->target == Target::Cpu
+                       ? ::ens::runtime::ArtifactTarget::Cpu
+                       : ::ens::runtime::ArtifactTarget::Cuda;
   options.emulator = true;
   options.compile = impl_->options;
   llvm::Expected<::ens::runtime::Artifact> artifact =

@@ -10,15 +10,18 @@
 
 #include "ens/Backend/Export.h"
 
+#include "ens/Backend/CpuBackend.h"
 #include "ens/Backend/Cuda/Codegen.h"
 #include "ens/Backend/Cuda/Emulator.h"
 #include "ens/Backend/Cuda/Nvrtc.h"
+#include "ens/Runtime/Runner.h"
 #include "ens/Support/TensorTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -89,6 +92,31 @@ static llvm::Error exportCuda(ModuleOp module, StringRef entry,
   return llvm::Error::success();
 }
 
+/// Fills the section of a cpu artifact: the code for this host, and the
+/// host's features that the runtime checks before it runs the code.
+static llvm::Error exportCpu(ModuleOp module, StringRef entry,
+                             const ExportOptions &options,
+                             rt::Artifact &artifact) {
+  CpuOptions cpuOptions;
+  cpuOptions.threads = options.compile.cpu.threads;
+  cpuOptions.maxBufferBytes = options.compile.maxBufferBytes;
+  llvm::Expected<std::string> object =
+      cpu::compileCpuObject(module, entry, cpuOptions);
+  if (!object)
+    return object.takeError();
+  artifact.sections[rt::section::kCpuObject] = std::move(*object);
+  // The code is compiled for this host's CPU, as the JIT's is.
+  llvm::StringMap<bool> hostFeatures = llvm::sys::getHostCPUFeatures();
+  std::vector<std::string> features;
+  for (const std::string &feature : rt::getCheckableCpuFeatures())
+    if (hostFeatures.lookup(feature))
+      features.push_back(feature);
+  artifact.options["cpu"] = llvm::sys::getHostCPUName().str();
+  artifact.options["cpu-features"] = llvm::join(features, ",");
+  artifact.options["cpu-threads"] = std::to_string(cpuOptions.threads);
+  return llvm::Error::success();
+}
+
 llvm::Expected<rt::Artifact>
 mlir::ens::exportFunction(ModuleOp module, StringRef entry,
                           const ExportOptions &options) {
@@ -107,9 +135,10 @@ mlir::ens::exportFunction(ModuleOp module, StringRef entry,
   if (!signature)
     return signature.takeError();
   artifact.signature = std::move(*signature);
-  if (options.target == rt::ArtifactTarget::Cpu)
-    return error("cpu artifacts are not supported yet");
-  if (llvm::Error failure = exportCuda(module, entry, options, artifact))
+  llvm::Error failure = options.target == rt::ArtifactTarget::Cpu
+                            ? exportCpu(module, entry, options, artifact)
+                            : exportCuda(module, entry, options, artifact);
+  if (failure)
     return std::move(failure);
   return artifact;
 }

@@ -15,6 +15,7 @@
 #include "ens/Runtime/BufferCache.h"
 #include "ens/Runtime/Runner.h"
 
+#include <algorithm>
 #include <cstring>
 #include <dlfcn.h>
 
@@ -102,4 +103,51 @@ ens::runtime::createCpuRunner(const Signature &signature,
   }
   init(&allocateBuffer, &freeBuffer);
   return std::unique_ptr<Runner>(new CpuRunner(signature, *handle, entry));
+}
+
+namespace {
+/// A feature and how to ask this CPU for it (__builtin_cpu_supports takes
+/// only a literal).
+struct CpuFeature {
+  const char *name;
+  bool (*present)();
+};
+#define ENS_CPU_FEATURE(name)                                                  \
+  CpuFeature {                                                                 \
+    name, [] { return __builtin_cpu_supports(name) != 0; }                     \
+  }
+const CpuFeature kCpuFeatures[] = {
+    ENS_CPU_FEATURE("popcnt"),   ENS_CPU_FEATURE("sse4.2"),
+    ENS_CPU_FEATURE("avx"),      ENS_CPU_FEATURE("avx2"),
+    ENS_CPU_FEATURE("fma"),      ENS_CPU_FEATURE("bmi"),
+    ENS_CPU_FEATURE("bmi2"),     ENS_CPU_FEATURE("avx512f"),
+    ENS_CPU_FEATURE("avx512bw"), ENS_CPU_FEATURE("avx512dq"),
+    ENS_CPU_FEATURE("avx512vl"), ENS_CPU_FEATURE("avx512cd"),
+};
+#undef ENS_CPU_FEATURE
+} // namespace
+
+const std::vector<std::string> &ens::runtime::getCheckableCpuFeatures() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> list;
+    for (const CpuFeature &feature : kCpuFeatures)
+      list.push_back(feature.name);
+    return list;
+  }();
+  return names;
+}
+
+Error ens::runtime::checkCpuFeatures(const std::string &features) {
+  size_t start = 0;
+  while (start < features.size()) {
+    size_t end = std::min(features.find(',', start), features.size());
+    std::string name = features.substr(start, end - start);
+    for (const CpuFeature &feature : kCpuFeatures)
+      if (name == feature.name && !feature.present())
+        return Error("the artifact's CPU code needs " + name +
+                     ", which this CPU lacks (export it for this kind of "
+                     "CPU)");
+    start = end + 1;
+  }
+  return Error::success();
 }

@@ -86,6 +86,10 @@ Program::load(Artifact artifact, Backend backend, const LoadOptions &options) {
     const std::string *object = artifact.findSection(section::kCpuObject);
     if (!object)
       return Error("the artifact has no CPU code");
+    auto features = artifact.options.find("cpu-features");
+    if (features != artifact.options.end())
+      if (Error missing = checkCpuFeatures(features->second))
+        return missing;
     runner = createCpuRunner(artifact.signature, *object);
     break;
   }

@@ -83,6 +83,15 @@ Expected<std::unique_ptr<Runner>> createEmulatedRunner(LaunchPlan plan,
 Expected<std::unique_ptr<Runner>> createCpuRunner(const Signature &signature,
                                                   std::string_view object);
 
+/// The x86 features whose presence the runtime can check on the host, of
+/// those CPU code may be compiled for: "avx2", "avx512f", ...
+const std::vector<std::string> &getCheckableCpuFeatures();
+
+/// An error naming the first of `features` (comma-separated, as an
+/// artifact records them) that this CPU lacks; features the runtime
+/// cannot check are assumed present.
+Error checkCpuFeatures(const std::string &features);
+
 } // namespace ens::runtime
 
 #endif // ENS_RUNTIME_RUNNER_H
