@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 #===- scripts/gpu-kit.sh - The GPU check kit ------------------------------===#
 #
-# Usage: scripts/gpu-kit.sh [BUILD_DIR] [KIT_DIR]
+# Usage: scripts/gpu-kit.sh [--no-build] [BUILD_DIR] [KIT_DIR]
 #
-# Builds ens-replay and libens-runtime in BUILD_DIR (default ./build) and
+# Builds ens-replay and libens-runtime in BUILD_DIR (default ./build; with
+# --no-build, as the test suite calls it, uses what is built there) and
 # writes the GPU check kit to KIT_DIR (default BUILD_DIR/gpu-kit, which
 # git ignores): everything a machine with a GPU and no MLIR needs to run
 # ens's CUDA programs, check them and time them against PyTorch
@@ -27,13 +28,20 @@
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
+build_first=1
+if [[ "${1:-}" == --no-build ]]; then
+  build_first=0
+  shift
+fi
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$(cd "${1:-$root/build}" && pwd)"
 kit="${2:-$build/gpu-kit}"
 bin="$build/bin"
 limit=$((48 * 1024 * 1024))
 
-cmake --build "$build" --target ens-replay ens-export ens-run > /dev/null
+if ((build_first)); then
+  cmake --build "$build" --target ens-replay ens-export ens-run > /dev/null
+fi
 rm -rf "$kit"
 mkdir -p "$kit/programs"
 cmake --install "$build" --component runtime --prefix "$kit" > /dev/null
