@@ -15,7 +15,8 @@
 #   torch_peers.py                          the PyTorch peers
 #   programs/NAME/                          one program each:
 #     step.ens        its cuda artifact (sm_80, sm_90, PTX, emulator build)
-#     meta.sh         what it is, its tolerances, the peers' model
+#     meta.sh         what it is, its tolerances, the peers' model, the
+#                     performance model's H100 estimate
 #     in/             its inputs, or
 #     state.ens, state-in/, extra/  what makes them: a program (the
 #                     workload's @random_state, or examples/ensemble_init)
@@ -53,6 +54,14 @@ export_program() {
   "$bin/ens-export" "$2" --entry="$3" --emulator -o "$kit/programs/$1/$4"
 }
 
+# model_us FILE ENTRY: the performance model's H100 estimate of FILE's
+# @ENTRY in microseconds (docs/cuda.md, "Performance model"), which the
+# kit prints beside the time measured on the GPU.
+model_us() {
+  "$bin/ens-run" "$1" --entry="$2" --kernel-report=json |
+    python3 -c 'import json, sys; print("%.1f" % json.load(sys.stdin)["estimate"]["h100"]["us"])'
+}
+
 # write_meta NAME KEY VALUE [KEY VALUE]...: the program's meta.sh, which
 # run.sh sources.
 write_meta() {
@@ -75,7 +84,7 @@ plain() {
   "$bin/ens-run" "$file" --entry="$entry" --random-inputs=1 \
     --write-inputs="$dir/in" --output-dir="$dir/want" > /dev/null
   write_meta "$name" DESCRIPTION "$description" PEER none ATOL 1e-4 \
-    RTOL 1e-4
+    RTOL 1e-4 MODEL_H100_US "$(model_us "$file" "$entry")"
 }
 
 # A training step whose state program STATE_FILE @STATE_ENTRY makes its
@@ -112,7 +121,8 @@ train_step() {
   # The state itself is made again on the GPU.
   rm -rf "$dir/state"
   write_meta "$name" DESCRIPTION "$description" PEER mlp_train_step \
-    ACTIVATION "$activation" ATOL 2e-4 RTOL 1e-3
+    ACTIVATION "$activation" ATOL 2e-4 RTOL 1e-3 \
+    MODEL_H100_US "$(model_us "$file" train_step)"
 }
 
 data="$root/examples/data"

@@ -86,11 +86,12 @@ rows=()
 for program in "$kit"/programs/*/; do
   name="$(basename "$program")"
   DESCRIPTION="" PEER=none ACTIVATION="" ATOL=1e-4 RTOL=1e-4
+  MODEL_H100_US=-
   # shellcheck source=/dev/null
   source "$program/meta.sh"
   dir="$work/$name"
   if ! inputs "$name" "$dir"; then
-    rows+=("$name|FAILED (making its inputs)|-|-|-")
+    rows+=("$name|FAILED (making its inputs)|-|-|-|-")
     status=1
     continue
   fi
@@ -105,7 +106,7 @@ for program in "$kit"/programs/*/; do
       "${args[@]}" "${expects[@]}" --atol="$ATOL" --rtol="$RTOL" \
       --time="$runs" --json 2> "$work/$name.err")"; then
     echo "$name: $(cat "$work/$name.err")" >&2
-    rows+=("$name|FAILED|-|-|-")
+    rows+=("$name|FAILED|-|-|-|-")
     status=1
     continue
   fi
@@ -129,16 +130,17 @@ for program in "$kit"/programs/*/; do
     fi
     cells+=("$cell")
   done
-  rows+=("$name|$(micros "$ens")|${cells[0]}|${cells[1]}|${cells[2]}")
+  rows+=("$name|$(micros "$ens")|$MODEL_H100_US|${cells[0]}|${cells[1]}|${cells[2]}")
 done
 
-echo "ens on $device: median of $runs runs, microseconds; each PyTorch"
-echo "peer's median and its time over ens's (above 1x: ens is faster)"
-printf "%-18s %14s %20s %20s %20s\n" program ens "torch loop" \
-  "torch vmap" "vmap+CUDA graph"
+echo "ens on $device: median of $runs runs, microseconds, beside the"
+echo "performance model's H100 estimate; each PyTorch peer's median and its"
+echo "time over ens's (above 1x: ens is faster)"
+printf "%-18s %12s %10s %20s %20s %20s\n" program ens "model H100" \
+  "torch loop" "torch vmap" "vmap+CUDA graph"
 for row in "${rows[@]}"; do
-  IFS='|' read -r name ens loop vmap graph <<< "$row"
-  printf "%-18s %14s %20s %20s %20s\n" "$name" "$ens" "$loop" "$vmap" \
-    "$graph"
+  IFS='|' read -r name ens model loop vmap graph <<< "$row"
+  printf "%-18s %12s %10s %20s %20s %20s\n" "$name" "$ens" "$model" \
+    "$loop" "$vmap" "$graph"
 done
 exit "$status"
