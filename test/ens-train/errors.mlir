@@ -49,6 +49,16 @@
 // ROWS: {{^}}ens-train: error: data {{.*}}short.csv has 10 rows; the model trains on full batches of exactly 256 rows
 // RUN: not ens-train --data=%t/ragged.csv 2>&1 | FileCheck %s --check-prefix=RAGGED
 // RAGGED: {{^}}ens-train: error: data {{.*}}ragged.csv line 6 has 3 columns; expected 72 (64 of x, then 8 targets)
+// NaN or an infinity in the data is named, not trained into a loss of nan
+// (issue #15); --allow-nonfinite trains on it anyway.
+// RUN: awk -F, 'BEGIN { OFS = "," } NR == 4 { $3 = "nan" } { print }' %t/data.csv > %t/nan.csv
+// RUN: not ens-train --data=%t/nan.csv 2>&1 | FileCheck %s --check-prefix=NAN
+// NAN: {{^}}ens-train: error: data {{.*}}nan.csv has NaN in x at row 3, column 3 (counting from 1); give --allow-nonfinite to train on it anyway
+// RUN: awk -F, 'BEGIN { OFS = "," } NR == 7 { $70 = "-inf" } { print }' %t/data.csv > %t/inf.csv
+// RUN: not ens-train --data=%t/inf.csv 2>&1 | FileCheck %s --check-prefix=INF
+// INF: {{^}}ens-train: error: data {{.*}}inf.csv has an infinity in y at row 6, column 6 (counting from 1)
+// RUN: ens-train --data=%t/nan.csv --allow-nonfinite --members=2 --steps=1 --plot= | FileCheck %s --check-prefix=ALLOWED
+// ALLOWED: final loss after 1 steps: min nan
 // RUN: not ens-train --data=%s 2>&1 | FileCheck %s --check-prefix=NOTNPZ
 // NOTNPZ: {{^}}ens-train: error: data {{.*}}errors.mlir must be a .npy, .npz or .csv file
 // RUN: cp %s %t/not-zip.npz

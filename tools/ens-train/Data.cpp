@@ -124,6 +124,7 @@ namespace {
 struct Expected {
   const std::string &path;
   int64_t rows, features, outputs;
+  bool allowNonFinite;
 
   [[noreturn]] void fail(const std::string &message) const {
     throw Failure("data " + path + " " + message);
@@ -156,7 +157,26 @@ struct Expected {
            std::to_string(rows) + " rows");
   }
 
+  /// Fails at the first NaN or infinity of `values`, a matrix of `columns`
+  /// that `what` names ("x", "y"): training on it would only give a loss
+  /// of nan. Rows and columns count from 1, as in a CSV file.
+  void checkFinite(const std::vector<float> &values, int64_t columns,
+                   const char *what) const {
+    if (allowNonFinite)
+      return;
+    for (size_t i = 0; i < values.size(); ++i)
+      if (!std::isfinite(values[i]))
+        fail(std::string("has ") +
+             (std::isnan(values[i]) ? "NaN" : "an infinity") + " in " + what +
+             " at row " + std::to_string(i / columns + 1) + ", column " +
+             std::to_string(i % columns + 1) +
+             " (counting from 1); give --allow-nonfinite to train on it "
+             "anyway");
+  }
+
   Dataset make(std::vector<float> x, std::vector<float> y) const {
+    checkFinite(x, features, "x");
+    checkFinite(y, outputs, "y");
     Dataset data;
     data.rows = rows;
     data.features = features;
@@ -257,8 +277,9 @@ static Dataset loadCsv(const Expected &want) {
 }
 
 Dataset ens_train::loadDataset(const std::string &path, int64_t rows,
-                               int64_t features, int64_t outputs) {
-  Expected want{path, rows, features, outputs};
+                               int64_t features, int64_t outputs,
+                               bool allowNonFinite) {
+  Expected want{path, rows, features, outputs, allowNonFinite};
   std::string extension = llvm::sys::path::extension(path).lower();
   if (extension == ".npy")
     return loadNpy(want);

@@ -25,6 +25,8 @@
 //         line that is not numeric is taken as a header and skipped.
 // A data file must be a regular file within the buffer limit
 // (getDefaultMaxBufferBytes); a device, a FIFO or a directory is an error.
+// A NaN or an infinity in x or y is an error that names its row and column
+// (ens-train --allow-nonfinite lets it through).
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,9 +88,11 @@ private:
 
 /// Reads real data from `path` (.npy, .npz or .csv, as in the file
 /// comment) for a model taking `rows` x `features` inputs and `rows` x
-/// `outputs` targets; throws Failure for anything else.
+/// `outputs` targets; throws Failure for anything else, and for a NaN or
+/// an infinity (one that f64 data overflows f32 into, too) unless
+/// `allowNonFinite`.
 Dataset loadDataset(const std::string &path, int64_t rows, int64_t features,
-                    int64_t outputs);
+                    int64_t outputs, bool allowNonFinite = false);
 
 } // namespace ens_train
 

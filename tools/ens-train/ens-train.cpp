@@ -157,6 +157,11 @@ cl::opt<std::string> dataPath(
              "[B, F+O], .npz with x [B, F] and y [B, O], or .csv with F+O "
              "columns"),
     cl::value_desc("file"), cl::cat(category));
+cl::opt<bool> allowNonFinite(
+    "allow-nonfinite",
+    cl::desc("Train on --data even where it holds NaN or infinities "
+             "(otherwise an error names the first)"),
+    cl::cat(category));
 cl::opt<std::string, false, BackendParser> backendName(
     "backend",
     cl::desc("Where the programs run: cpu (native code JIT-compiled through "
@@ -481,7 +486,7 @@ int run() {
     train = problem->training(rows);
   } else {
     train = loadDataset(settings.data, rows, model.numFeatures(),
-                        model.numOutputs());
+                        model.numOutputs(), allowNonFinite);
   }
   ens::Tensor x = makeTensor(model.x.shape, train.x);
   ens::Tensor targets = makeTensor(model.targets.shape, train.y);
