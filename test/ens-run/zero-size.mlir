@@ -8,40 +8,40 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: ens-run %s --entry=matmul_k0 --random-inputs=1 --output-dir=%t/matmul_k0
 // RUN: ens-run %s --entry=matmul_k0 --random-inputs=1 --backend=cpu --expect=%t/matmul_k0/out0.npy
-// RUN: ens-run %s --entry=matmul_k0 --random-inputs=1 --backend=cuda-emu --expect=%t/matmul_k0/out0.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=matmul_k0 --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/matmul_k0/out0.npy || exit 1; done
 // RUN: ens-run %s --entry=matmul_m0 --random-inputs=1 --output-dir=%t/matmul_m0
 // RUN: ens-run %s --entry=matmul_m0 --random-inputs=1 --backend=cpu --expect=%t/matmul_m0/out0.npy
-// RUN: ens-run %s --entry=matmul_m0 --random-inputs=1 --backend=cuda-emu --expect=%t/matmul_m0/out0.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=matmul_m0 --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/matmul_m0/out0.npy || exit 1; done
 // RUN: ens-run %s --entry=einsum_k0 --random-inputs=1 --output-dir=%t/einsum_k0
 // RUN: ens-run %s --entry=einsum_k0 --random-inputs=1 --backend=cpu --expect=%t/einsum_k0/out0.npy
-// RUN: ens-run %s --entry=einsum_k0 --random-inputs=1 --backend=cuda-emu --expect=%t/einsum_k0/out0.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=einsum_k0 --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/einsum_k0/out0.npy || exit 1; done
 // RUN: ens-run %s --entry=elementwise --random-inputs=1 --output-dir=%t/elementwise
 // RUN: ens-run %s --entry=elementwise --random-inputs=1 --backend=cpu --expect=%t/elementwise/out0.npy
-// RUN: ens-run %s --entry=elementwise --random-inputs=1 --backend=cuda-emu --expect=%t/elementwise/out0.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=elementwise --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/elementwise/out0.npy || exit 1; done
 // RUN: ens-run %s --entry=reductions --random-inputs=1 --output-dir=%t/reductions
 // RUN: ens-run %s --entry=reductions --random-inputs=1 --backend=cpu --expect=%t/reductions/out0.npy --expect=%t/reductions/out1.npy --expect=%t/reductions/out2.npy
-// RUN: ens-run %s --entry=reductions --random-inputs=1 --backend=cuda-emu --expect=%t/reductions/out0.npy --expect=%t/reductions/out1.npy --expect=%t/reductions/out2.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=reductions --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/reductions/out0.npy --expect=%t/reductions/out1.npy --expect=%t/reductions/out2.npy || exit 1; done
 // RUN: ens-run %s --entry=reduce_to_empty --random-inputs=1 --output-dir=%t/reduce_to_empty
 // RUN: ens-run %s --entry=reduce_to_empty --random-inputs=1 --backend=cpu --expect=%t/reduce_to_empty/out0.npy
-// RUN: ens-run %s --entry=reduce_to_empty --random-inputs=1 --backend=cuda-emu --expect=%t/reduce_to_empty/out0.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=reduce_to_empty --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/reduce_to_empty/out0.npy || exit 1; done
 // RUN: ens-run %s --entry=broadcasts --random-inputs=1 --output-dir=%t/broadcasts
 // RUN: ens-run %s --entry=broadcasts --random-inputs=1 --backend=cpu --expect=%t/broadcasts/out0.npy --expect=%t/broadcasts/out1.npy
-// RUN: ens-run %s --entry=broadcasts --random-inputs=1 --backend=cuda-emu --expect=%t/broadcasts/out0.npy --expect=%t/broadcasts/out1.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=broadcasts --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/broadcasts/out0.npy --expect=%t/broadcasts/out1.npy || exit 1; done
 // RUN: ens-run %s --entry=reshape --random-inputs=1 --output-dir=%t/reshape
 // RUN: ens-run %s --entry=reshape --random-inputs=1 --backend=cpu --expect=%t/reshape/out0.npy
-// RUN: ens-run %s --entry=reshape --random-inputs=1 --backend=cuda-emu --expect=%t/reshape/out0.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=reshape --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/reshape/out0.npy || exit 1; done
 // RUN: ens-run %s --entry=slice --random-inputs=1 --output-dir=%t/slice
 // RUN: ens-run %s --entry=slice --random-inputs=1 --backend=cpu --expect=%t/slice/out0.npy
-// RUN: ens-run %s --entry=slice --random-inputs=1 --backend=cuda-emu --expect=%t/slice/out0.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=slice --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/slice/out0.npy || exit 1; done
 // RUN: ens-run %s --entry=concat --random-inputs=1 --output-dir=%t/concat
 // RUN: ens-run %s --entry=concat --random-inputs=1 --backend=cpu --expect=%t/concat/out0.npy
-// RUN: ens-run %s --entry=concat --random-inputs=1 --backend=cuda-emu --expect=%t/concat/out0.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=concat --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/concat/out0.npy || exit 1; done
 // RUN: ens-run %s --entry=softmax --random-inputs=1 --output-dir=%t/softmax
 // RUN: ens-run %s --entry=softmax --random-inputs=1 --backend=cpu --expect=%t/softmax/out0.npy
-// RUN: ens-run %s --entry=softmax --random-inputs=1 --backend=cuda-emu --expect=%t/softmax/out0.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=softmax --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/softmax/out0.npy || exit 1; done
 // RUN: ens-run %s --entry=vmap_k0 --random-inputs=1 --output-dir=%t/vmap_k0
 // RUN: ens-run %s --entry=vmap_k0 --random-inputs=1 --backend=cpu --expect=%t/vmap_k0/out0.npy
-// RUN: ens-run %s --entry=vmap_k0 --random-inputs=1 --backend=cuda-emu --expect=%t/vmap_k0/out0.npy
+// RUN: for s in auto member-per-block tiled; do ens-run %s --entry=vmap_k0 --random-inputs=1 --backend=cuda-emu --cuda-strategy=$s --expect=%t/vmap_k0/out0.npy || exit 1; done
 //
 // The interpreter's results are the identities themselves.
 // RUN: ens-run %s --entry=matmul_k0 --random-inputs=1 --backend=cpu | FileCheck %s --check-prefix=MATMUL

@@ -17,24 +17,38 @@
 // RUN: ens-run %s --entry=take_axis1_f32 --input=%S/Inputs/take_axis1_f32.in0.npy --input=%S/Inputs/take_axis1_f32.in1.npy --expect=%S/Inputs/take_axis1_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_axis1_f32 --input=%S/Inputs/take_axis1_f32.in0.npy --input=%S/Inputs/take_axis1_f32.in1.npy --expect=%S/Inputs/take_axis1_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_axis1_f32 --input=%S/Inputs/take_axis1_f32.in0.npy --input=%S/Inputs/take_axis1_f32.in1.npy --expect=%S/Inputs/take_axis1_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=take_axis1_f32 --input=%S/Inputs/take_axis1_f32.in0.npy --input=%S/Inputs/take_axis1_f32.in1.npy --expect=%S/Inputs/take_axis1_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=take_axis1_f32 --input=%S/Inputs/take_axis1_f32.in0.npy --input=%S/Inputs/take_axis1_f32.in1.npy --expect=%S/Inputs/take_axis1_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_axis0_f32 --input=%S/Inputs/take_axis0_f32.in0.npy --input=%S/Inputs/take_axis0_f32.in1.npy --expect=%S/Inputs/take_axis0_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_axis0_f32 --input=%S/Inputs/take_axis0_f32.in0.npy --input=%S/Inputs/take_axis0_f32.in1.npy --expect=%S/Inputs/take_axis0_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_axis0_f32 --input=%S/Inputs/take_axis0_f32.in0.npy --input=%S/Inputs/take_axis0_f32.in1.npy --expect=%S/Inputs/take_axis0_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=take_axis0_f32 --input=%S/Inputs/take_axis0_f32.in0.npy --input=%S/Inputs/take_axis0_f32.in1.npy --expect=%S/Inputs/take_axis0_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=take_axis0_f32 --input=%S/Inputs/take_axis0_f32.in0.npy --input=%S/Inputs/take_axis0_f32.in1.npy --expect=%S/Inputs/take_axis0_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_i32 --input=%S/Inputs/take_i32.in0.npy --input=%S/Inputs/take_i32.in1.npy --expect=%S/Inputs/take_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_i32 --input=%S/Inputs/take_i32.in0.npy --input=%S/Inputs/take_i32.in1.npy --expect=%S/Inputs/take_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=take_i32 --input=%S/Inputs/take_i32.in0.npy --input=%S/Inputs/take_i32.in1.npy --expect=%S/Inputs/take_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=take_i32 --input=%S/Inputs/take_i32.in0.npy --input=%S/Inputs/take_i32.in1.npy --expect=%S/Inputs/take_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=take_i32 --input=%S/Inputs/take_i32.in0.npy --input=%S/Inputs/take_i32.in1.npy --expect=%S/Inputs/take_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=scatter_add_axis1_f32 --input=%S/Inputs/scatter_add_axis1_f32.in0.npy --input=%S/Inputs/scatter_add_axis1_f32.in1.npy --expect=%S/Inputs/scatter_add_axis1_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=scatter_add_axis1_f32 --input=%S/Inputs/scatter_add_axis1_f32.in0.npy --input=%S/Inputs/scatter_add_axis1_f32.in1.npy --expect=%S/Inputs/scatter_add_axis1_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=scatter_add_axis1_f32 --input=%S/Inputs/scatter_add_axis1_f32.in0.npy --input=%S/Inputs/scatter_add_axis1_f32.in1.npy --expect=%S/Inputs/scatter_add_axis1_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=scatter_add_axis1_f32 --input=%S/Inputs/scatter_add_axis1_f32.in0.npy --input=%S/Inputs/scatter_add_axis1_f32.in1.npy --expect=%S/Inputs/scatter_add_axis1_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=scatter_add_axis1_f32 --input=%S/Inputs/scatter_add_axis1_f32.in0.npy --input=%S/Inputs/scatter_add_axis1_f32.in1.npy --expect=%S/Inputs/scatter_add_axis1_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=scatter_add_axis0_f32 --input=%S/Inputs/scatter_add_axis0_f32.in0.npy --input=%S/Inputs/scatter_add_axis0_f32.in1.npy --expect=%S/Inputs/scatter_add_axis0_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=scatter_add_axis0_f32 --input=%S/Inputs/scatter_add_axis0_f32.in0.npy --input=%S/Inputs/scatter_add_axis0_f32.in1.npy --expect=%S/Inputs/scatter_add_axis0_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=scatter_add_axis0_f32 --input=%S/Inputs/scatter_add_axis0_f32.in0.npy --input=%S/Inputs/scatter_add_axis0_f32.in1.npy --expect=%S/Inputs/scatter_add_axis0_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=scatter_add_axis0_f32 --input=%S/Inputs/scatter_add_axis0_f32.in0.npy --input=%S/Inputs/scatter_add_axis0_f32.in1.npy --expect=%S/Inputs/scatter_add_axis0_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=scatter_add_axis0_f32 --input=%S/Inputs/scatter_add_axis0_f32.in0.npy --input=%S/Inputs/scatter_add_axis0_f32.in1.npy --expect=%S/Inputs/scatter_add_axis0_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=one_hot_f32 --input=%S/Inputs/one_hot_f32.in0.npy --expect=%S/Inputs/one_hot_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=one_hot_f32 --input=%S/Inputs/one_hot_f32.in0.npy --expect=%S/Inputs/one_hot_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=one_hot_f32 --input=%S/Inputs/one_hot_f32.in0.npy --expect=%S/Inputs/one_hot_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=one_hot_f32 --input=%S/Inputs/one_hot_f32.in0.npy --expect=%S/Inputs/one_hot_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=one_hot_f32 --input=%S/Inputs/one_hot_f32.in0.npy --expect=%S/Inputs/one_hot_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=one_hot_i32 --input=%S/Inputs/one_hot_i32.in0.npy --expect=%S/Inputs/one_hot_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=one_hot_i32 --input=%S/Inputs/one_hot_i32.in0.npy --expect=%S/Inputs/one_hot_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=one_hot_i32 --input=%S/Inputs/one_hot_i32.in0.npy --expect=%S/Inputs/one_hot_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=one_hot_i32 --input=%S/Inputs/one_hot_i32.in0.npy --expect=%S/Inputs/one_hot_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=one_hot_i32 --input=%S/Inputs/one_hot_i32.in0.npy --expect=%S/Inputs/one_hot_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 
 func.func @take_axis1_f32(%a0: tensor<3x5x2xf32>, %a1: tensor<2x3xi32>) -> (tensor<3x2x3x2xf32>) {
   %r0 = ens.take %a0, %a1 {axis = 1 : i64} : tensor<3x5x2xf32>, tensor<2x3xi32> -> tensor<3x2x3x2xf32>

@@ -6,8 +6,8 @@ value_and_grad) gets one or more test cases. A case is one function
 `@<case>` in the lit test of its op family (FAMILIES), its arguments
 Inputs/<case>.in<k>.npy and its expected results Inputs/<case>.out<k>.npy,
 plus lit RUN lines that run the function with ens-run on every backend (the
-reference interpreter, the CPU JIT, the CUDA kernels emulated on the host)
-and check the results to rtol 1e-5, atol 1e-6. One test per family, so that
+reference interpreter, the CPU JIT, the CUDA kernels emulated on the host,
+under each strategy) and check the results to rtol 1e-5, atol 1e-6. One test per family, so that
 a failing op hides only the cases of its own family.
 
 Expected results are computed by NumPy in float64 from the float32 (or
@@ -31,7 +31,11 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, "Inputs")
 REGENERATE = "python3 test/ens-run/numpy/make_fixtures.py"
-BACKENDS = ("interp", "cpu", "cuda-emu")
+# cuda-emu runs with the performance model's pick of strategies, then with
+# each strategy forced (docs/cuda.md, "Strategies").
+BACKENDS = ("interp", "cpu", "cuda-emu",
+            "cuda-emu --cuda-strategy=member-per-block",
+            "cuda-emu --cuda-strategy=tiled")
 
 rng = np.random.default_rng(20240611)
 

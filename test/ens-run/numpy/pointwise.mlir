@@ -17,126 +17,208 @@
 // RUN: ens-run %s --entry=add_f32 --input=%S/Inputs/add_f32.in0.npy --input=%S/Inputs/add_f32.in1.npy --expect=%S/Inputs/add_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=add_f32 --input=%S/Inputs/add_f32.in0.npy --input=%S/Inputs/add_f32.in1.npy --expect=%S/Inputs/add_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=add_f32 --input=%S/Inputs/add_f32.in0.npy --input=%S/Inputs/add_f32.in1.npy --expect=%S/Inputs/add_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=add_f32 --input=%S/Inputs/add_f32.in0.npy --input=%S/Inputs/add_f32.in1.npy --expect=%S/Inputs/add_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=add_f32 --input=%S/Inputs/add_f32.in0.npy --input=%S/Inputs/add_f32.in1.npy --expect=%S/Inputs/add_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sub_f32 --input=%S/Inputs/sub_f32.in0.npy --input=%S/Inputs/sub_f32.in1.npy --expect=%S/Inputs/sub_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sub_f32 --input=%S/Inputs/sub_f32.in0.npy --input=%S/Inputs/sub_f32.in1.npy --expect=%S/Inputs/sub_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sub_f32 --input=%S/Inputs/sub_f32.in0.npy --input=%S/Inputs/sub_f32.in1.npy --expect=%S/Inputs/sub_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sub_f32 --input=%S/Inputs/sub_f32.in0.npy --input=%S/Inputs/sub_f32.in1.npy --expect=%S/Inputs/sub_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sub_f32 --input=%S/Inputs/sub_f32.in0.npy --input=%S/Inputs/sub_f32.in1.npy --expect=%S/Inputs/sub_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=mul_f32 --input=%S/Inputs/mul_f32.in0.npy --input=%S/Inputs/mul_f32.in1.npy --expect=%S/Inputs/mul_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=mul_f32 --input=%S/Inputs/mul_f32.in0.npy --input=%S/Inputs/mul_f32.in1.npy --expect=%S/Inputs/mul_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=mul_f32 --input=%S/Inputs/mul_f32.in0.npy --input=%S/Inputs/mul_f32.in1.npy --expect=%S/Inputs/mul_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=mul_f32 --input=%S/Inputs/mul_f32.in0.npy --input=%S/Inputs/mul_f32.in1.npy --expect=%S/Inputs/mul_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=mul_f32 --input=%S/Inputs/mul_f32.in0.npy --input=%S/Inputs/mul_f32.in1.npy --expect=%S/Inputs/mul_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_f32 --input=%S/Inputs/max_f32.in0.npy --input=%S/Inputs/max_f32.in1.npy --expect=%S/Inputs/max_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_f32 --input=%S/Inputs/max_f32.in0.npy --input=%S/Inputs/max_f32.in1.npy --expect=%S/Inputs/max_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_f32 --input=%S/Inputs/max_f32.in0.npy --input=%S/Inputs/max_f32.in1.npy --expect=%S/Inputs/max_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=max_f32 --input=%S/Inputs/max_f32.in0.npy --input=%S/Inputs/max_f32.in1.npy --expect=%S/Inputs/max_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=max_f32 --input=%S/Inputs/max_f32.in0.npy --input=%S/Inputs/max_f32.in1.npy --expect=%S/Inputs/max_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=min_f32 --input=%S/Inputs/min_f32.in0.npy --input=%S/Inputs/min_f32.in1.npy --expect=%S/Inputs/min_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=min_f32 --input=%S/Inputs/min_f32.in0.npy --input=%S/Inputs/min_f32.in1.npy --expect=%S/Inputs/min_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=min_f32 --input=%S/Inputs/min_f32.in0.npy --input=%S/Inputs/min_f32.in1.npy --expect=%S/Inputs/min_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=min_f32 --input=%S/Inputs/min_f32.in0.npy --input=%S/Inputs/min_f32.in1.npy --expect=%S/Inputs/min_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=min_f32 --input=%S/Inputs/min_f32.in0.npy --input=%S/Inputs/min_f32.in1.npy --expect=%S/Inputs/min_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=div_f32 --input=%S/Inputs/div_f32.in0.npy --input=%S/Inputs/div_f32.in1.npy --expect=%S/Inputs/div_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=div_f32 --input=%S/Inputs/div_f32.in0.npy --input=%S/Inputs/div_f32.in1.npy --expect=%S/Inputs/div_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=div_f32 --input=%S/Inputs/div_f32.in0.npy --input=%S/Inputs/div_f32.in1.npy --expect=%S/Inputs/div_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=div_f32 --input=%S/Inputs/div_f32.in0.npy --input=%S/Inputs/div_f32.in1.npy --expect=%S/Inputs/div_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=div_f32 --input=%S/Inputs/div_f32.in0.npy --input=%S/Inputs/div_f32.in1.npy --expect=%S/Inputs/div_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pow_f32 --input=%S/Inputs/pow_f32.in0.npy --input=%S/Inputs/pow_f32.in1.npy --expect=%S/Inputs/pow_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pow_f32 --input=%S/Inputs/pow_f32.in0.npy --input=%S/Inputs/pow_f32.in1.npy --expect=%S/Inputs/pow_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pow_f32 --input=%S/Inputs/pow_f32.in0.npy --input=%S/Inputs/pow_f32.in1.npy --expect=%S/Inputs/pow_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=pow_f32 --input=%S/Inputs/pow_f32.in0.npy --input=%S/Inputs/pow_f32.in1.npy --expect=%S/Inputs/pow_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=pow_f32 --input=%S/Inputs/pow_f32.in0.npy --input=%S/Inputs/pow_f32.in1.npy --expect=%S/Inputs/pow_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_min_nan_f32 --input=%S/Inputs/max_min_nan_f32.in0.npy --input=%S/Inputs/max_min_nan_f32.in1.npy --expect=%S/Inputs/max_min_nan_f32.out0.npy --expect=%S/Inputs/max_min_nan_f32.out1.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_min_nan_f32 --input=%S/Inputs/max_min_nan_f32.in0.npy --input=%S/Inputs/max_min_nan_f32.in1.npy --expect=%S/Inputs/max_min_nan_f32.out0.npy --expect=%S/Inputs/max_min_nan_f32.out1.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_min_nan_f32 --input=%S/Inputs/max_min_nan_f32.in0.npy --input=%S/Inputs/max_min_nan_f32.in1.npy --expect=%S/Inputs/max_min_nan_f32.out0.npy --expect=%S/Inputs/max_min_nan_f32.out1.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=max_min_nan_f32 --input=%S/Inputs/max_min_nan_f32.in0.npy --input=%S/Inputs/max_min_nan_f32.in1.npy --expect=%S/Inputs/max_min_nan_f32.out0.npy --expect=%S/Inputs/max_min_nan_f32.out1.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=max_min_nan_f32 --input=%S/Inputs/max_min_nan_f32.in0.npy --input=%S/Inputs/max_min_nan_f32.in1.npy --expect=%S/Inputs/max_min_nan_f32.out0.npy --expect=%S/Inputs/max_min_nan_f32.out1.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=neg_f32 --input=%S/Inputs/neg_f32.in0.npy --expect=%S/Inputs/neg_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=neg_f32 --input=%S/Inputs/neg_f32.in0.npy --expect=%S/Inputs/neg_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=neg_f32 --input=%S/Inputs/neg_f32.in0.npy --expect=%S/Inputs/neg_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=neg_f32 --input=%S/Inputs/neg_f32.in0.npy --expect=%S/Inputs/neg_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=neg_f32 --input=%S/Inputs/neg_f32.in0.npy --expect=%S/Inputs/neg_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=exp_f32 --input=%S/Inputs/exp_f32.in0.npy --expect=%S/Inputs/exp_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=exp_f32 --input=%S/Inputs/exp_f32.in0.npy --expect=%S/Inputs/exp_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=exp_f32 --input=%S/Inputs/exp_f32.in0.npy --expect=%S/Inputs/exp_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=exp_f32 --input=%S/Inputs/exp_f32.in0.npy --expect=%S/Inputs/exp_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=exp_f32 --input=%S/Inputs/exp_f32.in0.npy --expect=%S/Inputs/exp_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=log_f32 --input=%S/Inputs/log_f32.in0.npy --expect=%S/Inputs/log_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=log_f32 --input=%S/Inputs/log_f32.in0.npy --expect=%S/Inputs/log_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=log_f32 --input=%S/Inputs/log_f32.in0.npy --expect=%S/Inputs/log_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=log_f32 --input=%S/Inputs/log_f32.in0.npy --expect=%S/Inputs/log_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=log_f32 --input=%S/Inputs/log_f32.in0.npy --expect=%S/Inputs/log_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tanh_f32 --input=%S/Inputs/tanh_f32.in0.npy --expect=%S/Inputs/tanh_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tanh_f32 --input=%S/Inputs/tanh_f32.in0.npy --expect=%S/Inputs/tanh_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tanh_f32 --input=%S/Inputs/tanh_f32.in0.npy --expect=%S/Inputs/tanh_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=tanh_f32 --input=%S/Inputs/tanh_f32.in0.npy --expect=%S/Inputs/tanh_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=tanh_f32 --input=%S/Inputs/tanh_f32.in0.npy --expect=%S/Inputs/tanh_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sigmoid_f32 --input=%S/Inputs/sigmoid_f32.in0.npy --expect=%S/Inputs/sigmoid_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sigmoid_f32 --input=%S/Inputs/sigmoid_f32.in0.npy --expect=%S/Inputs/sigmoid_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sigmoid_f32 --input=%S/Inputs/sigmoid_f32.in0.npy --expect=%S/Inputs/sigmoid_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sigmoid_f32 --input=%S/Inputs/sigmoid_f32.in0.npy --expect=%S/Inputs/sigmoid_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sigmoid_f32 --input=%S/Inputs/sigmoid_f32.in0.npy --expect=%S/Inputs/sigmoid_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=relu_f32 --input=%S/Inputs/relu_f32.in0.npy --expect=%S/Inputs/relu_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=relu_f32 --input=%S/Inputs/relu_f32.in0.npy --expect=%S/Inputs/relu_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=relu_f32 --input=%S/Inputs/relu_f32.in0.npy --expect=%S/Inputs/relu_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=relu_f32 --input=%S/Inputs/relu_f32.in0.npy --expect=%S/Inputs/relu_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=relu_f32 --input=%S/Inputs/relu_f32.in0.npy --expect=%S/Inputs/relu_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sqrt_f32 --input=%S/Inputs/sqrt_f32.in0.npy --expect=%S/Inputs/sqrt_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sqrt_f32 --input=%S/Inputs/sqrt_f32.in0.npy --expect=%S/Inputs/sqrt_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sqrt_f32 --input=%S/Inputs/sqrt_f32.in0.npy --expect=%S/Inputs/sqrt_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sqrt_f32 --input=%S/Inputs/sqrt_f32.in0.npy --expect=%S/Inputs/sqrt_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sqrt_f32 --input=%S/Inputs/sqrt_f32.in0.npy --expect=%S/Inputs/sqrt_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=rsqrt_f32 --input=%S/Inputs/rsqrt_f32.in0.npy --expect=%S/Inputs/rsqrt_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=rsqrt_f32 --input=%S/Inputs/rsqrt_f32.in0.npy --expect=%S/Inputs/rsqrt_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=rsqrt_f32 --input=%S/Inputs/rsqrt_f32.in0.npy --expect=%S/Inputs/rsqrt_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=rsqrt_f32 --input=%S/Inputs/rsqrt_f32.in0.npy --expect=%S/Inputs/rsqrt_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=rsqrt_f32 --input=%S/Inputs/rsqrt_f32.in0.npy --expect=%S/Inputs/rsqrt_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=abs_f32 --input=%S/Inputs/abs_f32.in0.npy --expect=%S/Inputs/abs_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=abs_f32 --input=%S/Inputs/abs_f32.in0.npy --expect=%S/Inputs/abs_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=abs_f32 --input=%S/Inputs/abs_f32.in0.npy --expect=%S/Inputs/abs_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=abs_f32 --input=%S/Inputs/abs_f32.in0.npy --expect=%S/Inputs/abs_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=abs_f32 --input=%S/Inputs/abs_f32.in0.npy --expect=%S/Inputs/abs_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=square_f32 --input=%S/Inputs/square_f32.in0.npy --expect=%S/Inputs/square_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=square_f32 --input=%S/Inputs/square_f32.in0.npy --expect=%S/Inputs/square_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=square_f32 --input=%S/Inputs/square_f32.in0.npy --expect=%S/Inputs/square_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=square_f32 --input=%S/Inputs/square_f32.in0.npy --expect=%S/Inputs/square_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=square_f32 --input=%S/Inputs/square_f32.in0.npy --expect=%S/Inputs/square_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=add_i32 --input=%S/Inputs/add_i32.in0.npy --input=%S/Inputs/add_i32.in1.npy --expect=%S/Inputs/add_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=add_i32 --input=%S/Inputs/add_i32.in0.npy --input=%S/Inputs/add_i32.in1.npy --expect=%S/Inputs/add_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=add_i32 --input=%S/Inputs/add_i32.in0.npy --input=%S/Inputs/add_i32.in1.npy --expect=%S/Inputs/add_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=add_i32 --input=%S/Inputs/add_i32.in0.npy --input=%S/Inputs/add_i32.in1.npy --expect=%S/Inputs/add_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=add_i32 --input=%S/Inputs/add_i32.in0.npy --input=%S/Inputs/add_i32.in1.npy --expect=%S/Inputs/add_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sub_i32 --input=%S/Inputs/sub_i32.in0.npy --input=%S/Inputs/sub_i32.in1.npy --expect=%S/Inputs/sub_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sub_i32 --input=%S/Inputs/sub_i32.in0.npy --input=%S/Inputs/sub_i32.in1.npy --expect=%S/Inputs/sub_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=sub_i32 --input=%S/Inputs/sub_i32.in0.npy --input=%S/Inputs/sub_i32.in1.npy --expect=%S/Inputs/sub_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sub_i32 --input=%S/Inputs/sub_i32.in0.npy --input=%S/Inputs/sub_i32.in1.npy --expect=%S/Inputs/sub_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=sub_i32 --input=%S/Inputs/sub_i32.in0.npy --input=%S/Inputs/sub_i32.in1.npy --expect=%S/Inputs/sub_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=mul_i32 --input=%S/Inputs/mul_i32.in0.npy --input=%S/Inputs/mul_i32.in1.npy --expect=%S/Inputs/mul_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=mul_i32 --input=%S/Inputs/mul_i32.in0.npy --input=%S/Inputs/mul_i32.in1.npy --expect=%S/Inputs/mul_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=mul_i32 --input=%S/Inputs/mul_i32.in0.npy --input=%S/Inputs/mul_i32.in1.npy --expect=%S/Inputs/mul_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=mul_i32 --input=%S/Inputs/mul_i32.in0.npy --input=%S/Inputs/mul_i32.in1.npy --expect=%S/Inputs/mul_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=mul_i32 --input=%S/Inputs/mul_i32.in0.npy --input=%S/Inputs/mul_i32.in1.npy --expect=%S/Inputs/mul_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_i32 --input=%S/Inputs/max_i32.in0.npy --input=%S/Inputs/max_i32.in1.npy --expect=%S/Inputs/max_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_i32 --input=%S/Inputs/max_i32.in0.npy --input=%S/Inputs/max_i32.in1.npy --expect=%S/Inputs/max_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=max_i32 --input=%S/Inputs/max_i32.in0.npy --input=%S/Inputs/max_i32.in1.npy --expect=%S/Inputs/max_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=max_i32 --input=%S/Inputs/max_i32.in0.npy --input=%S/Inputs/max_i32.in1.npy --expect=%S/Inputs/max_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=max_i32 --input=%S/Inputs/max_i32.in0.npy --input=%S/Inputs/max_i32.in1.npy --expect=%S/Inputs/max_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=min_i32 --input=%S/Inputs/min_i32.in0.npy --input=%S/Inputs/min_i32.in1.npy --expect=%S/Inputs/min_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=min_i32 --input=%S/Inputs/min_i32.in0.npy --input=%S/Inputs/min_i32.in1.npy --expect=%S/Inputs/min_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=min_i32 --input=%S/Inputs/min_i32.in0.npy --input=%S/Inputs/min_i32.in1.npy --expect=%S/Inputs/min_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=min_i32 --input=%S/Inputs/min_i32.in0.npy --input=%S/Inputs/min_i32.in1.npy --expect=%S/Inputs/min_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=min_i32 --input=%S/Inputs/min_i32.in0.npy --input=%S/Inputs/min_i32.in1.npy --expect=%S/Inputs/min_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=neg_i32 --input=%S/Inputs/neg_i32.in0.npy --expect=%S/Inputs/neg_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=neg_i32 --input=%S/Inputs/neg_i32.in0.npy --expect=%S/Inputs/neg_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=neg_i32 --input=%S/Inputs/neg_i32.in0.npy --expect=%S/Inputs/neg_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=neg_i32 --input=%S/Inputs/neg_i32.in0.npy --expect=%S/Inputs/neg_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=neg_i32 --input=%S/Inputs/neg_i32.in0.npy --expect=%S/Inputs/neg_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=abs_i32 --input=%S/Inputs/abs_i32.in0.npy --expect=%S/Inputs/abs_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=abs_i32 --input=%S/Inputs/abs_i32.in0.npy --expect=%S/Inputs/abs_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=abs_i32 --input=%S/Inputs/abs_i32.in0.npy --expect=%S/Inputs/abs_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=abs_i32 --input=%S/Inputs/abs_i32.in0.npy --expect=%S/Inputs/abs_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=abs_i32 --input=%S/Inputs/abs_i32.in0.npy --expect=%S/Inputs/abs_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=square_i32 --input=%S/Inputs/square_i32.in0.npy --expect=%S/Inputs/square_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=square_i32 --input=%S/Inputs/square_i32.in0.npy --expect=%S/Inputs/square_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=square_i32 --input=%S/Inputs/square_i32.in0.npy --expect=%S/Inputs/square_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=square_i32 --input=%S/Inputs/square_i32.in0.npy --expect=%S/Inputs/square_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=square_i32 --input=%S/Inputs/square_i32.in0.npy --expect=%S/Inputs/square_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_lt_f32 --input=%S/Inputs/cmp_lt_f32.in0.npy --input=%S/Inputs/cmp_lt_f32.in1.npy --expect=%S/Inputs/cmp_lt_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_lt_f32 --input=%S/Inputs/cmp_lt_f32.in0.npy --input=%S/Inputs/cmp_lt_f32.in1.npy --expect=%S/Inputs/cmp_lt_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_lt_f32 --input=%S/Inputs/cmp_lt_f32.in0.npy --input=%S/Inputs/cmp_lt_f32.in1.npy --expect=%S/Inputs/cmp_lt_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_lt_f32 --input=%S/Inputs/cmp_lt_f32.in0.npy --input=%S/Inputs/cmp_lt_f32.in1.npy --expect=%S/Inputs/cmp_lt_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_lt_f32 --input=%S/Inputs/cmp_lt_f32.in0.npy --input=%S/Inputs/cmp_lt_f32.in1.npy --expect=%S/Inputs/cmp_lt_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_le_f32 --input=%S/Inputs/cmp_le_f32.in0.npy --input=%S/Inputs/cmp_le_f32.in1.npy --expect=%S/Inputs/cmp_le_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_le_f32 --input=%S/Inputs/cmp_le_f32.in0.npy --input=%S/Inputs/cmp_le_f32.in1.npy --expect=%S/Inputs/cmp_le_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_le_f32 --input=%S/Inputs/cmp_le_f32.in0.npy --input=%S/Inputs/cmp_le_f32.in1.npy --expect=%S/Inputs/cmp_le_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_le_f32 --input=%S/Inputs/cmp_le_f32.in0.npy --input=%S/Inputs/cmp_le_f32.in1.npy --expect=%S/Inputs/cmp_le_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_le_f32 --input=%S/Inputs/cmp_le_f32.in0.npy --input=%S/Inputs/cmp_le_f32.in1.npy --expect=%S/Inputs/cmp_le_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_gt_f32 --input=%S/Inputs/cmp_gt_f32.in0.npy --input=%S/Inputs/cmp_gt_f32.in1.npy --expect=%S/Inputs/cmp_gt_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_gt_f32 --input=%S/Inputs/cmp_gt_f32.in0.npy --input=%S/Inputs/cmp_gt_f32.in1.npy --expect=%S/Inputs/cmp_gt_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_gt_f32 --input=%S/Inputs/cmp_gt_f32.in0.npy --input=%S/Inputs/cmp_gt_f32.in1.npy --expect=%S/Inputs/cmp_gt_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_gt_f32 --input=%S/Inputs/cmp_gt_f32.in0.npy --input=%S/Inputs/cmp_gt_f32.in1.npy --expect=%S/Inputs/cmp_gt_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_gt_f32 --input=%S/Inputs/cmp_gt_f32.in0.npy --input=%S/Inputs/cmp_gt_f32.in1.npy --expect=%S/Inputs/cmp_gt_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_ge_f32 --input=%S/Inputs/cmp_ge_f32.in0.npy --input=%S/Inputs/cmp_ge_f32.in1.npy --expect=%S/Inputs/cmp_ge_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_ge_f32 --input=%S/Inputs/cmp_ge_f32.in0.npy --input=%S/Inputs/cmp_ge_f32.in1.npy --expect=%S/Inputs/cmp_ge_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_ge_f32 --input=%S/Inputs/cmp_ge_f32.in0.npy --input=%S/Inputs/cmp_ge_f32.in1.npy --expect=%S/Inputs/cmp_ge_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_ge_f32 --input=%S/Inputs/cmp_ge_f32.in0.npy --input=%S/Inputs/cmp_ge_f32.in1.npy --expect=%S/Inputs/cmp_ge_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_ge_f32 --input=%S/Inputs/cmp_ge_f32.in0.npy --input=%S/Inputs/cmp_ge_f32.in1.npy --expect=%S/Inputs/cmp_ge_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_eq_f32 --input=%S/Inputs/cmp_eq_f32.in0.npy --input=%S/Inputs/cmp_eq_f32.in1.npy --expect=%S/Inputs/cmp_eq_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_eq_f32 --input=%S/Inputs/cmp_eq_f32.in0.npy --input=%S/Inputs/cmp_eq_f32.in1.npy --expect=%S/Inputs/cmp_eq_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_eq_f32 --input=%S/Inputs/cmp_eq_f32.in0.npy --input=%S/Inputs/cmp_eq_f32.in1.npy --expect=%S/Inputs/cmp_eq_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_eq_f32 --input=%S/Inputs/cmp_eq_f32.in0.npy --input=%S/Inputs/cmp_eq_f32.in1.npy --expect=%S/Inputs/cmp_eq_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_eq_f32 --input=%S/Inputs/cmp_eq_f32.in0.npy --input=%S/Inputs/cmp_eq_f32.in1.npy --expect=%S/Inputs/cmp_eq_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_ne_f32 --input=%S/Inputs/cmp_ne_f32.in0.npy --input=%S/Inputs/cmp_ne_f32.in1.npy --expect=%S/Inputs/cmp_ne_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_ne_f32 --input=%S/Inputs/cmp_ne_f32.in0.npy --input=%S/Inputs/cmp_ne_f32.in1.npy --expect=%S/Inputs/cmp_ne_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_ne_f32 --input=%S/Inputs/cmp_ne_f32.in0.npy --input=%S/Inputs/cmp_ne_f32.in1.npy --expect=%S/Inputs/cmp_ne_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_ne_f32 --input=%S/Inputs/cmp_ne_f32.in0.npy --input=%S/Inputs/cmp_ne_f32.in1.npy --expect=%S/Inputs/cmp_ne_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_ne_f32 --input=%S/Inputs/cmp_ne_f32.in0.npy --input=%S/Inputs/cmp_ne_f32.in1.npy --expect=%S/Inputs/cmp_ne_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_lt_i32 --input=%S/Inputs/cmp_lt_i32.in0.npy --input=%S/Inputs/cmp_lt_i32.in1.npy --expect=%S/Inputs/cmp_lt_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_lt_i32 --input=%S/Inputs/cmp_lt_i32.in0.npy --input=%S/Inputs/cmp_lt_i32.in1.npy --expect=%S/Inputs/cmp_lt_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=cmp_lt_i32 --input=%S/Inputs/cmp_lt_i32.in0.npy --input=%S/Inputs/cmp_lt_i32.in1.npy --expect=%S/Inputs/cmp_lt_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_lt_i32 --input=%S/Inputs/cmp_lt_i32.in0.npy --input=%S/Inputs/cmp_lt_i32.in1.npy --expect=%S/Inputs/cmp_lt_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=cmp_lt_i32 --input=%S/Inputs/cmp_lt_i32.in0.npy --input=%S/Inputs/cmp_lt_i32.in1.npy --expect=%S/Inputs/cmp_lt_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=select_f32 --input=%S/Inputs/select_f32.in0.npy --input=%S/Inputs/select_f32.in1.npy --input=%S/Inputs/select_f32.in2.npy --expect=%S/Inputs/select_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=select_f32 --input=%S/Inputs/select_f32.in0.npy --input=%S/Inputs/select_f32.in1.npy --input=%S/Inputs/select_f32.in2.npy --expect=%S/Inputs/select_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=select_f32 --input=%S/Inputs/select_f32.in0.npy --input=%S/Inputs/select_f32.in1.npy --input=%S/Inputs/select_f32.in2.npy --expect=%S/Inputs/select_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=select_f32 --input=%S/Inputs/select_f32.in0.npy --input=%S/Inputs/select_f32.in1.npy --input=%S/Inputs/select_f32.in2.npy --expect=%S/Inputs/select_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=select_f32 --input=%S/Inputs/select_f32.in0.npy --input=%S/Inputs/select_f32.in1.npy --input=%S/Inputs/select_f32.in2.npy --expect=%S/Inputs/select_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_i32 --input=%S/Inputs/convert_f32_i32.in0.npy --expect=%S/Inputs/convert_f32_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_i32 --input=%S/Inputs/convert_f32_i32.in0.npy --expect=%S/Inputs/convert_f32_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_i32 --input=%S/Inputs/convert_f32_i32.in0.npy --expect=%S/Inputs/convert_f32_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_f32_i32 --input=%S/Inputs/convert_f32_i32.in0.npy --expect=%S/Inputs/convert_f32_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_f32_i32 --input=%S/Inputs/convert_f32_i32.in0.npy --expect=%S/Inputs/convert_f32_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_f64 --input=%S/Inputs/convert_f32_f64.in0.npy --expect=%S/Inputs/convert_f32_f64.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_f64 --input=%S/Inputs/convert_f32_f64.in0.npy --expect=%S/Inputs/convert_f32_f64.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_f64 --input=%S/Inputs/convert_f32_f64.in0.npy --expect=%S/Inputs/convert_f32_f64.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_f32_f64 --input=%S/Inputs/convert_f32_f64.in0.npy --expect=%S/Inputs/convert_f32_f64.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_f32_f64 --input=%S/Inputs/convert_f32_f64.in0.npy --expect=%S/Inputs/convert_f32_f64.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_i32_f32 --input=%S/Inputs/convert_i32_f32.in0.npy --expect=%S/Inputs/convert_i32_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_i32_f32 --input=%S/Inputs/convert_i32_f32.in0.npy --expect=%S/Inputs/convert_i32_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_i32_f32 --input=%S/Inputs/convert_i32_f32.in0.npy --expect=%S/Inputs/convert_i32_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_i32_f32 --input=%S/Inputs/convert_i32_f32.in0.npy --expect=%S/Inputs/convert_i32_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_i32_f32 --input=%S/Inputs/convert_i32_f32.in0.npy --expect=%S/Inputs/convert_i32_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_i1 --input=%S/Inputs/convert_f32_i1.in0.npy --expect=%S/Inputs/convert_f32_i1.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_i1 --input=%S/Inputs/convert_f32_i1.in0.npy --expect=%S/Inputs/convert_f32_i1.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_f32_i1 --input=%S/Inputs/convert_f32_i1.in0.npy --expect=%S/Inputs/convert_f32_i1.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_f32_i1 --input=%S/Inputs/convert_f32_i1.in0.npy --expect=%S/Inputs/convert_f32_i1.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_f32_i1 --input=%S/Inputs/convert_f32_i1.in0.npy --expect=%S/Inputs/convert_f32_i1.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_i1_f32 --input=%S/Inputs/convert_i1_f32.in0.npy --expect=%S/Inputs/convert_i1_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_i1_f32 --input=%S/Inputs/convert_i1_f32.in0.npy --expect=%S/Inputs/convert_i1_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=convert_i1_f32 --input=%S/Inputs/convert_i1_f32.in0.npy --expect=%S/Inputs/convert_i1_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_i1_f32 --input=%S/Inputs/convert_i1_f32.in0.npy --expect=%S/Inputs/convert_i1_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=convert_i1_f32 --input=%S/Inputs/convert_i1_f32.in0.npy --expect=%S/Inputs/convert_i1_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tanh_f64 --input=%S/Inputs/tanh_f64.in0.npy --expect=%S/Inputs/tanh_f64.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tanh_f64 --input=%S/Inputs/tanh_f64.in0.npy --expect=%S/Inputs/tanh_f64.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=tanh_f64 --input=%S/Inputs/tanh_f64.in0.npy --expect=%S/Inputs/tanh_f64.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=tanh_f64 --input=%S/Inputs/tanh_f64.in0.npy --expect=%S/Inputs/tanh_f64.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=tanh_f64 --input=%S/Inputs/tanh_f64.in0.npy --expect=%S/Inputs/tanh_f64.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=div_f64 --input=%S/Inputs/div_f64.in0.npy --input=%S/Inputs/div_f64.in1.npy --expect=%S/Inputs/div_f64.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=div_f64 --input=%S/Inputs/div_f64.in0.npy --input=%S/Inputs/div_f64.in1.npy --expect=%S/Inputs/div_f64.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=div_f64 --input=%S/Inputs/div_f64.in0.npy --input=%S/Inputs/div_f64.in1.npy --expect=%S/Inputs/div_f64.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=div_f64 --input=%S/Inputs/div_f64.in0.npy --input=%S/Inputs/div_f64.in1.npy --expect=%S/Inputs/div_f64.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=div_f64 --input=%S/Inputs/div_f64.in0.npy --input=%S/Inputs/div_f64.in1.npy --expect=%S/Inputs/div_f64.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 
 func.func @add_f32(%a0: tensor<3x4xf32>, %a1: tensor<3x4xf32>) -> (tensor<3x4xf32>) {
   %r0 = ens.add %a0, %a1 : tensor<3x4xf32>

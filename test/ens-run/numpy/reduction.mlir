@@ -17,33 +17,53 @@
 // RUN: ens-run %s --entry=reduce_sum_f32 --input=%S/Inputs/reduce_sum_f32.in0.npy --expect=%S/Inputs/reduce_sum_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_f32 --input=%S/Inputs/reduce_sum_f32.in0.npy --expect=%S/Inputs/reduce_sum_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_f32 --input=%S/Inputs/reduce_sum_f32.in0.npy --expect=%S/Inputs/reduce_sum_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_sum_f32 --input=%S/Inputs/reduce_sum_f32.in0.npy --expect=%S/Inputs/reduce_sum_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_sum_f32 --input=%S/Inputs/reduce_sum_f32.in0.npy --expect=%S/Inputs/reduce_sum_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_max_f32 --input=%S/Inputs/reduce_max_f32.in0.npy --expect=%S/Inputs/reduce_max_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_max_f32 --input=%S/Inputs/reduce_max_f32.in0.npy --expect=%S/Inputs/reduce_max_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_max_f32 --input=%S/Inputs/reduce_max_f32.in0.npy --expect=%S/Inputs/reduce_max_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_max_f32 --input=%S/Inputs/reduce_max_f32.in0.npy --expect=%S/Inputs/reduce_max_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_max_f32 --input=%S/Inputs/reduce_max_f32.in0.npy --expect=%S/Inputs/reduce_max_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_mean_f32 --input=%S/Inputs/reduce_mean_f32.in0.npy --expect=%S/Inputs/reduce_mean_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_mean_f32 --input=%S/Inputs/reduce_mean_f32.in0.npy --expect=%S/Inputs/reduce_mean_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_mean_f32 --input=%S/Inputs/reduce_mean_f32.in0.npy --expect=%S/Inputs/reduce_mean_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_mean_f32 --input=%S/Inputs/reduce_mean_f32.in0.npy --expect=%S/Inputs/reduce_mean_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_mean_f32 --input=%S/Inputs/reduce_mean_f32.in0.npy --expect=%S/Inputs/reduce_mean_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_all_f32 --input=%S/Inputs/reduce_sum_all_f32.in0.npy --expect=%S/Inputs/reduce_sum_all_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_all_f32 --input=%S/Inputs/reduce_sum_all_f32.in0.npy --expect=%S/Inputs/reduce_sum_all_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_all_f32 --input=%S/Inputs/reduce_sum_all_f32.in0.npy --expect=%S/Inputs/reduce_sum_all_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_sum_all_f32 --input=%S/Inputs/reduce_sum_all_f32.in0.npy --expect=%S/Inputs/reduce_sum_all_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_sum_all_f32 --input=%S/Inputs/reduce_sum_all_f32.in0.npy --expect=%S/Inputs/reduce_sum_all_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_i32 --input=%S/Inputs/reduce_sum_i32.in0.npy --expect=%S/Inputs/reduce_sum_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_i32 --input=%S/Inputs/reduce_sum_i32.in0.npy --expect=%S/Inputs/reduce_sum_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_sum_i32 --input=%S/Inputs/reduce_sum_i32.in0.npy --expect=%S/Inputs/reduce_sum_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_sum_i32 --input=%S/Inputs/reduce_sum_i32.in0.npy --expect=%S/Inputs/reduce_sum_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_sum_i32 --input=%S/Inputs/reduce_sum_i32.in0.npy --expect=%S/Inputs/reduce_sum_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_max_i32 --input=%S/Inputs/reduce_max_i32.in0.npy --expect=%S/Inputs/reduce_max_i32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_max_i32 --input=%S/Inputs/reduce_max_i32.in0.npy --expect=%S/Inputs/reduce_max_i32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reduce_max_i32 --input=%S/Inputs/reduce_max_i32.in0.npy --expect=%S/Inputs/reduce_max_i32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_max_i32 --input=%S/Inputs/reduce_max_i32.in0.npy --expect=%S/Inputs/reduce_max_i32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reduce_max_i32 --input=%S/Inputs/reduce_max_i32.in0.npy --expect=%S/Inputs/reduce_max_i32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=softmax_f32 --input=%S/Inputs/softmax_f32.in0.npy --expect=%S/Inputs/softmax_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=softmax_f32 --input=%S/Inputs/softmax_f32.in0.npy --expect=%S/Inputs/softmax_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=softmax_f32 --input=%S/Inputs/softmax_f32.in0.npy --expect=%S/Inputs/softmax_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=softmax_f32 --input=%S/Inputs/softmax_f32.in0.npy --expect=%S/Inputs/softmax_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=softmax_f32 --input=%S/Inputs/softmax_f32.in0.npy --expect=%S/Inputs/softmax_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=log_softmax_f32 --input=%S/Inputs/log_softmax_f32.in0.npy --expect=%S/Inputs/log_softmax_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=log_softmax_f32 --input=%S/Inputs/log_softmax_f32.in0.npy --expect=%S/Inputs/log_softmax_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=log_softmax_f32 --input=%S/Inputs/log_softmax_f32.in0.npy --expect=%S/Inputs/log_softmax_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=log_softmax_f32 --input=%S/Inputs/log_softmax_f32.in0.npy --expect=%S/Inputs/log_softmax_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=log_softmax_f32 --input=%S/Inputs/log_softmax_f32.in0.npy --expect=%S/Inputs/log_softmax_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=logsumexp_f32 --input=%S/Inputs/logsumexp_f32.in0.npy --expect=%S/Inputs/logsumexp_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=logsumexp_f32 --input=%S/Inputs/logsumexp_f32.in0.npy --expect=%S/Inputs/logsumexp_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=logsumexp_f32 --input=%S/Inputs/logsumexp_f32.in0.npy --expect=%S/Inputs/logsumexp_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=logsumexp_f32 --input=%S/Inputs/logsumexp_f32.in0.npy --expect=%S/Inputs/logsumexp_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=logsumexp_f32 --input=%S/Inputs/logsumexp_f32.in0.npy --expect=%S/Inputs/logsumexp_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=softmax_f64 --input=%S/Inputs/softmax_f64.in0.npy --expect=%S/Inputs/softmax_f64.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=softmax_f64 --input=%S/Inputs/softmax_f64.in0.npy --expect=%S/Inputs/softmax_f64.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=softmax_f64 --input=%S/Inputs/softmax_f64.in0.npy --expect=%S/Inputs/softmax_f64.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=softmax_f64 --input=%S/Inputs/softmax_f64.in0.npy --expect=%S/Inputs/softmax_f64.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=softmax_f64 --input=%S/Inputs/softmax_f64.in0.npy --expect=%S/Inputs/softmax_f64.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 
 func.func @reduce_sum_f32(%a0: tensor<3x4x5xf32>) -> (tensor<4xf32>) {
   %r0 = ens.reduce_sum %a0 {dims = array<i64: 0, 2>} : tensor<3x4x5xf32> -> tensor<4xf32>

@@ -17,36 +17,58 @@
 // RUN: ens-run %s --entry=constant --expect=%S/Inputs/constant.out0.npy --expect=%S/Inputs/constant.out1.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=constant --expect=%S/Inputs/constant.out0.npy --expect=%S/Inputs/constant.out1.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=constant --expect=%S/Inputs/constant.out0.npy --expect=%S/Inputs/constant.out1.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=constant --expect=%S/Inputs/constant.out0.npy --expect=%S/Inputs/constant.out1.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=constant --expect=%S/Inputs/constant.out0.npy --expect=%S/Inputs/constant.out1.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=broadcast_in_dim_f32 --input=%S/Inputs/broadcast_in_dim_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=broadcast_in_dim_f32 --input=%S/Inputs/broadcast_in_dim_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=broadcast_in_dim_f32 --input=%S/Inputs/broadcast_in_dim_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=broadcast_in_dim_f32 --input=%S/Inputs/broadcast_in_dim_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=broadcast_in_dim_f32 --input=%S/Inputs/broadcast_in_dim_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=broadcast_in_dim_transpose_f32 --input=%S/Inputs/broadcast_in_dim_transpose_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_transpose_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=broadcast_in_dim_transpose_f32 --input=%S/Inputs/broadcast_in_dim_transpose_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_transpose_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=broadcast_in_dim_transpose_f32 --input=%S/Inputs/broadcast_in_dim_transpose_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_transpose_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=broadcast_in_dim_transpose_f32 --input=%S/Inputs/broadcast_in_dim_transpose_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_transpose_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=broadcast_in_dim_transpose_f32 --input=%S/Inputs/broadcast_in_dim_transpose_f32.in0.npy --expect=%S/Inputs/broadcast_in_dim_transpose_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reshape_f32 --input=%S/Inputs/reshape_f32.in0.npy --expect=%S/Inputs/reshape_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reshape_f32 --input=%S/Inputs/reshape_f32.in0.npy --expect=%S/Inputs/reshape_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=reshape_f32 --input=%S/Inputs/reshape_f32.in0.npy --expect=%S/Inputs/reshape_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reshape_f32 --input=%S/Inputs/reshape_f32.in0.npy --expect=%S/Inputs/reshape_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=reshape_f32 --input=%S/Inputs/reshape_f32.in0.npy --expect=%S/Inputs/reshape_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=transpose_f32 --input=%S/Inputs/transpose_f32.in0.npy --expect=%S/Inputs/transpose_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=transpose_f32 --input=%S/Inputs/transpose_f32.in0.npy --expect=%S/Inputs/transpose_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=transpose_f32 --input=%S/Inputs/transpose_f32.in0.npy --expect=%S/Inputs/transpose_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=transpose_f32 --input=%S/Inputs/transpose_f32.in0.npy --expect=%S/Inputs/transpose_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=transpose_f32 --input=%S/Inputs/transpose_f32.in0.npy --expect=%S/Inputs/transpose_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=slice_f32 --input=%S/Inputs/slice_f32.in0.npy --expect=%S/Inputs/slice_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=slice_f32 --input=%S/Inputs/slice_f32.in0.npy --expect=%S/Inputs/slice_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=slice_f32 --input=%S/Inputs/slice_f32.in0.npy --expect=%S/Inputs/slice_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=slice_f32 --input=%S/Inputs/slice_f32.in0.npy --expect=%S/Inputs/slice_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=slice_f32 --input=%S/Inputs/slice_f32.in0.npy --expect=%S/Inputs/slice_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=slice_rank3_f32 --input=%S/Inputs/slice_rank3_f32.in0.npy --expect=%S/Inputs/slice_rank3_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=slice_rank3_f32 --input=%S/Inputs/slice_rank3_f32.in0.npy --expect=%S/Inputs/slice_rank3_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=slice_rank3_f32 --input=%S/Inputs/slice_rank3_f32.in0.npy --expect=%S/Inputs/slice_rank3_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=slice_rank3_f32 --input=%S/Inputs/slice_rank3_f32.in0.npy --expect=%S/Inputs/slice_rank3_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=slice_rank3_f32 --input=%S/Inputs/slice_rank3_f32.in0.npy --expect=%S/Inputs/slice_rank3_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pad_f32 --input=%S/Inputs/pad_f32.in0.npy --expect=%S/Inputs/pad_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pad_f32 --input=%S/Inputs/pad_f32.in0.npy --expect=%S/Inputs/pad_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pad_f32 --input=%S/Inputs/pad_f32.in0.npy --expect=%S/Inputs/pad_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=pad_f32 --input=%S/Inputs/pad_f32.in0.npy --expect=%S/Inputs/pad_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=pad_f32 --input=%S/Inputs/pad_f32.in0.npy --expect=%S/Inputs/pad_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pad_rank3_f32 --input=%S/Inputs/pad_rank3_f32.in0.npy --expect=%S/Inputs/pad_rank3_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pad_rank3_f32 --input=%S/Inputs/pad_rank3_f32.in0.npy --expect=%S/Inputs/pad_rank3_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=pad_rank3_f32 --input=%S/Inputs/pad_rank3_f32.in0.npy --expect=%S/Inputs/pad_rank3_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=pad_rank3_f32 --input=%S/Inputs/pad_rank3_f32.in0.npy --expect=%S/Inputs/pad_rank3_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=pad_rank3_f32 --input=%S/Inputs/pad_rank3_f32.in0.npy --expect=%S/Inputs/pad_rank3_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=concat3_f32 --input=%S/Inputs/concat3_f32.in0.npy --input=%S/Inputs/concat3_f32.in1.npy --input=%S/Inputs/concat3_f32.in2.npy --expect=%S/Inputs/concat3_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=concat3_f32 --input=%S/Inputs/concat3_f32.in0.npy --input=%S/Inputs/concat3_f32.in1.npy --input=%S/Inputs/concat3_f32.in2.npy --expect=%S/Inputs/concat3_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=concat3_f32 --input=%S/Inputs/concat3_f32.in0.npy --input=%S/Inputs/concat3_f32.in1.npy --input=%S/Inputs/concat3_f32.in2.npy --expect=%S/Inputs/concat3_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=concat3_f32 --input=%S/Inputs/concat3_f32.in0.npy --input=%S/Inputs/concat3_f32.in1.npy --input=%S/Inputs/concat3_f32.in2.npy --expect=%S/Inputs/concat3_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=concat3_f32 --input=%S/Inputs/concat3_f32.in0.npy --input=%S/Inputs/concat3_f32.in1.npy --input=%S/Inputs/concat3_f32.in2.npy --expect=%S/Inputs/concat3_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=concat3_dim0_f32 --input=%S/Inputs/concat3_dim0_f32.in0.npy --input=%S/Inputs/concat3_dim0_f32.in1.npy --input=%S/Inputs/concat3_dim0_f32.in2.npy --expect=%S/Inputs/concat3_dim0_f32.out0.npy --backend=interp --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=concat3_dim0_f32 --input=%S/Inputs/concat3_dim0_f32.in0.npy --input=%S/Inputs/concat3_dim0_f32.in1.npy --input=%S/Inputs/concat3_dim0_f32.in2.npy --expect=%S/Inputs/concat3_dim0_f32.out0.npy --backend=cpu --rtol=1e-5 --atol=1e-6
 // RUN: ens-run %s --entry=concat3_dim0_f32 --input=%S/Inputs/concat3_dim0_f32.in0.npy --input=%S/Inputs/concat3_dim0_f32.in1.npy --input=%S/Inputs/concat3_dim0_f32.in2.npy --expect=%S/Inputs/concat3_dim0_f32.out0.npy --backend=cuda-emu --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=concat3_dim0_f32 --input=%S/Inputs/concat3_dim0_f32.in0.npy --input=%S/Inputs/concat3_dim0_f32.in1.npy --input=%S/Inputs/concat3_dim0_f32.in2.npy --expect=%S/Inputs/concat3_dim0_f32.out0.npy --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6
+// RUN: ens-run %s --entry=concat3_dim0_f32 --input=%S/Inputs/concat3_dim0_f32.in0.npy --input=%S/Inputs/concat3_dim0_f32.in1.npy --input=%S/Inputs/concat3_dim0_f32.in2.npy --expect=%S/Inputs/concat3_dim0_f32.out0.npy --backend=cuda-emu --cuda-strategy=tiled --rtol=1e-5 --atol=1e-6
 
 func.func @constant() -> (tensor<2x3xf32>, tensor<2x3xi32>) {
   %r0 = ens.constant dense<[[-1.3288418, -0.3151643, 1.5102061], [-1.5945809, -1.6849427, 1.4870626]]> : tensor<2x3xf32>
