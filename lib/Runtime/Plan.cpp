@@ -8,6 +8,8 @@
 #include "ens/Runtime/Plan.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 
 using namespace ens::runtime;
 
@@ -51,6 +53,41 @@ ens::runtime::getDenseBytes(DType dtype, const std::vector<int64_t> &shape) {
     if (dim < 0 || __builtin_mul_overflow(bytes, dim, &bytes))
       return std::nullopt;
   return bytes;
+}
+
+double ens::runtime::loadElement(const void *data, DType dtype, int64_t i) {
+  auto load = [&](auto value) {
+    std::memcpy(&value, static_cast<const char *>(data) + i * sizeof(value),
+                sizeof(value));
+    return value;
+  };
+  switch (dtype) {
+  case DType::F32:
+    return load(float());
+  case DType::F64:
+    return load(double());
+  case DType::I32:
+    return load(int32_t());
+  case DType::I1:
+    return load(uint8_t()) & 1;
+  case DType::BF16: {
+    // The upper half of an f32.
+    uint32_t bits = uint32_t(load(uint16_t())) << 16;
+    float value;
+    std::memcpy(&value, &bits, sizeof(value));
+    return value;
+  }
+  case DType::F16: {
+    uint16_t bits = load(uint16_t());
+    int exponent = bits >> 10 & 0x1f, mantissa = bits & 0x3ff;
+    double magnitude = exponent == 0 ? std::ldexp(mantissa, -24)
+                       : exponent == 31
+                           ? (mantissa ? NAN : INFINITY)
+                           : std::ldexp(mantissa + 1024, exponent - 25);
+    return bits & 0x8000 ? -magnitude : magnitude;
+  }
+  }
+  return NAN;
 }
 
 std::string TensorSpec::getTypeString() const {

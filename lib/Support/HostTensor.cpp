@@ -85,15 +85,6 @@ static uint16_t toHalfBits(double value, const llvm::fltSemantics &semantics) {
   return static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
 }
 
-/// The value of the bits of a 16-bit float format.
-static double fromHalfBits(uint16_t bits, const llvm::fltSemantics &semantics) {
-  llvm::APFloat f(semantics, llvm::APInt(16, bits));
-  bool losesInfo;
-  f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
-            &losesInfo);
-  return f.convertToDouble();
-}
-
 void mlir::ens::storeElement(void *data, DType dtype, int64_t i, double value) {
   auto put = [&](auto typed) {
     std::memcpy(static_cast<char *>(data) + i * sizeof(typed), &typed,
@@ -112,29 +103,6 @@ void mlir::ens::storeElement(void *data, DType dtype, int64_t i, double value) {
     return put(static_cast<int32_t>(value));
   case DType::I1:
     return put(static_cast<uint8_t>(value != 0));
-  }
-  llvm_unreachable("unknown dtype");
-}
-
-double mlir::ens::loadElement(const void *data, DType dtype, int64_t i) {
-  auto get = [&](auto typed) {
-    std::memcpy(&typed, static_cast<const char *>(data) + i * sizeof(typed),
-                sizeof(typed));
-    return typed;
-  };
-  switch (dtype) {
-  case DType::F16:
-    return fromHalfBits(get(uint16_t()), llvm::APFloat::IEEEhalf());
-  case DType::BF16:
-    return fromHalfBits(get(uint16_t()), llvm::APFloat::BFloat());
-  case DType::F64:
-    return get(double());
-  case DType::F32:
-    return get(float());
-  case DType::I32:
-    return get(int32_t());
-  case DType::I1:
-    return get(uint8_t()) & 1;
   }
   llvm_unreachable("unknown dtype");
 }

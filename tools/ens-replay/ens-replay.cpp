@@ -118,40 +118,6 @@ Expected<Options> parseOptions(int argc, char **argv) {
   return options;
 }
 
-/// The value of element `i` of raw `data` of `dtype`, as a double.
-double loadElement(const char *data, DType dtype, int64_t i) {
-  auto load = [&](auto value) {
-    std::memcpy(&value, data + i * sizeof(value), sizeof(value));
-    return value;
-  };
-  switch (dtype) {
-  case DType::F32:
-    return load(float());
-  case DType::F64:
-    return load(double());
-  case DType::I32:
-    return load(int32_t());
-  case DType::I1:
-    return load(uint8_t());
-  case DType::BF16: {
-    uint32_t bits = uint32_t(load(uint16_t())) << 16;
-    float value;
-    std::memcpy(&value, &bits, 4);
-    return value;
-  }
-  case DType::F16: {
-    uint16_t bits = load(uint16_t());
-    int exponent = bits >> 10 & 0x1f, mantissa = bits & 0x3ff;
-    double magnitude = exponent == 0 ? std::ldexp(mantissa, -24)
-                       : exponent == 31
-                           ? (mantissa ? NAN : INFINITY)
-                           : std::ldexp(mantissa + 1024, exponent - 25);
-    return bits & 0x8000 ? -magnitude : magnitude;
-  }
-  }
-  return 0;
-}
-
 /// Checks result `index`, raw `data` of `spec`, against the .npy at `path`.
 Error checkExpected(const Options &options, size_t index,
                     const TensorSpec &spec, const std::string &data,

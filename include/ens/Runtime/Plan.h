@@ -37,6 +37,11 @@ size_t getDTypeBytes(DType dtype);
 std::optional<int64_t> getDenseBytes(DType dtype,
                                      const std::vector<int64_t> &shape);
 
+/// Element `i` of dense memory `data` of `dtype` (laid out as
+/// getDTypeBytes says) as a double, which holds every value exactly: i1 as
+/// 0 or 1, a NaN of any payload as a NaN.
+double loadElement(const void *data, DType dtype, int64_t i);
+
 /// A tensor of a signature: its element type, shape, and name where the
 /// program gives one.
 struct TensorSpec {

@@ -54,8 +54,8 @@ std::string getTensorTypeString(DType dtype, llvm::ArrayRef<int64_t> shape);
 /// Writes `value` as element `i` of memory laid out as getElementSize says,
 /// rounding it to nearest-even for the 16-bit floats.
 void storeElement(void *data, DType dtype, int64_t i, double value);
-/// Reads element `i` of such memory.
-double loadElement(const void *data, DType dtype, int64_t i);
+/// Reads element `i` of such memory (the runtime's, ens/Runtime/Plan.h).
+using ::ens::runtime::loadElement;
 
 /// A dense row-major tensor in memory the caller owns, with elements laid
 /// out as getElementSize says.

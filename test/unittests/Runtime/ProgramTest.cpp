@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <thread>
 #include <unistd.h>
@@ -90,6 +91,27 @@ protected:
         c[6] = {1, 1, 1, 1, 1, -1}, out[6] = {};
 };
 std::string *ProgramTest::bytes;
+
+TEST(LoadElementTest, DecodesSixteenBitFloatsExactly) {
+  // IEEE half bits and their values, from the format's definition.
+  const uint16_t half[] = {0x3C00, 0xC100, 0x0001, 0x03FF,
+                           0x7BFF, 0x7C00, 0xFC00, 0x8000};
+  const double want[] = {1.0,     -2.5,     0x1p-24,   0x3FFp-24,
+                         65504.0, INFINITY, -INFINITY, -0.0};
+  for (int i = 0; i < 8; ++i) {
+    double got = rt::loadElement(half, rt::DType::F16, i);
+    EXPECT_EQ(got, want[i]) << "element " << i;
+    EXPECT_EQ(std::signbit(got), std::signbit(want[i])) << "element " << i;
+  }
+  const uint16_t nan = 0x7E01;
+  EXPECT_TRUE(std::isnan(rt::loadElement(&nan, rt::DType::F16, 0)));
+  // bf16 is the upper half of an f32: 0x3F80 is 1, 0xC2F7 is -123.5.
+  const uint16_t bf16[] = {0x3F80, 0xC2F7};
+  EXPECT_EQ(rt::loadElement(bf16, rt::DType::BF16, 0), 1.0);
+  EXPECT_EQ(rt::loadElement(bf16, rt::DType::BF16, 1), -123.5);
+  const uint8_t bools[] = {0, 1};
+  EXPECT_EQ(rt::loadElement(bools, rt::DType::I1, 1), 1.0);
+}
 
 TEST_F(ProgramTest, RoundTripsThroughItsBytes) {
   rt::Expected<rt::Artifact> artifact = rt::parseArtifact(*bytes, "fma");
