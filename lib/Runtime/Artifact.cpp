@@ -72,14 +72,11 @@ static json toJson(const TensorSpec &spec) {
           {"shape", spec.shape}};
 }
 
-static const char *const kBufferKinds[] = {"input", "output", "temporary",
-                                           "constant"};
-
 /// The plan as JSON; the constants' bytes are appended to `constants`.
 static json toJson(const LaunchPlan &plan, std::string &constants) {
   json buffers = json::array();
   for (const BufferInfo &buffer : plan.buffers) {
-    json entry = {{"kind", kBufferKinds[static_cast<int>(buffer.kind)]},
+    json entry = {{"kind", getBufferKindName(buffer.kind)},
                   {"index", buffer.index},
                   {"dtype", getDTypeSpelling(buffer.dtype)},
                   {"shape", buffer.shape},
@@ -201,11 +198,10 @@ struct ManifestReader {
     for (const json &entry : value.at("buffers")) {
       BufferInfo buffer;
       std::string kind = entry.at("kind").get<std::string>();
-      auto *known =
-          std::find(std::begin(kBufferKinds), std::end(kBufferKinds), kind);
-      if (known == std::end(kBufferKinds))
+      std::optional<BufferKind> known = parseBufferKindName(kind);
+      if (!known)
         throw std::invalid_argument("unknown buffer kind '" + kind + "'");
-      buffer.kind = static_cast<BufferKind>(known - std::begin(kBufferKinds));
+      buffer.kind = *known;
       buffer.index = entry.at("index").get<unsigned>();
       buffer.dtype = readDType(entry.at("dtype"));
       buffer.shape = entry.at("shape").get<std::vector<int64_t>>();

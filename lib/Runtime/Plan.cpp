@@ -97,6 +97,21 @@ std::string TensorSpec::getTypeString() const {
   return text + getDTypeSpelling(dtype) + ">";
 }
 
+static const char *const kBufferKindNames[] = {"input", "output", "temporary",
+                                               "constant"};
+
+const char *ens::runtime::getBufferKindName(BufferKind kind) {
+  return kBufferKindNames[static_cast<int>(kind)];
+}
+
+std::optional<BufferKind>
+ens::runtime::parseBufferKindName(std::string_view name) {
+  for (int i = 0; i < 4; ++i)
+    if (name == kBufferKindNames[i])
+      return static_cast<BufferKind>(i);
+  return std::nullopt;
+}
+
 int64_t LaunchPlan::getPeakDeviceBytes() const {
   int64_t bytes = arenaBytes;
   for (const BufferInfo &buffer : buffers)

@@ -107,8 +107,7 @@ Program::Program(Artifact artifact, Backend backend,
 
 Program::~Program() = default;
 
-/// An error unless `args` and `results` have the signature's counts and no
-/// null pointers (for tensors with bytes).
+/// An error unless `args` and `results` have the signature's counts.
 static Error checkCounts(const Signature &signature, size_t args,
                          size_t results) {
   if (args != signature.args.size() || results != signature.results.size())

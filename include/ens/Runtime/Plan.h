@@ -70,6 +70,11 @@ enum class BufferKind {
   Constant,
 };
 
+/// "input", "output", "temporary" or "constant".
+const char *getBufferKindName(BufferKind kind);
+/// The kind named `name` (see getBufferKindName).
+std::optional<BufferKind> parseBufferKindName(std::string_view name);
+
 /// One buffer of the launch plan: dense row-major memory.
 struct BufferInfo {
   BufferKind kind;

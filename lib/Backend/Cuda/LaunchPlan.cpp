@@ -81,9 +81,9 @@ cuda::runOnHostTensors(::ens::runtime::Runner &runner,
 std::string cuda::printPlan(const LaunchPlan &plan) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  static const char *kinds[] = {"input", "output", "temporary", "constant"};
   for (auto [i, buffer] : llvm::enumerate(plan.buffers)) {
-    os << "buffer " << i << ": " << kinds[static_cast<int>(buffer.kind)];
+    os << "buffer " << i << ": "
+       << ::ens::runtime::getBufferKindName(buffer.kind);
     if (buffer.kind == BufferKind::Input || buffer.kind == BufferKind::Output)
       os << " " << buffer.index;
     os << ", " << HostTensor(buffer.dtype, buffer.shape).getTypeString() << ", "
