@@ -1,12 +1,13 @@
 // With ENS_ENABLE_ASSERTIONS, -debug-only explains the decisions of the
-// fusion, batching and autodiff passes.
+// fusion, batching and autodiff passes. Threading is off: these passes run on
+// each function in parallel, and their traces would interleave.
 // REQUIRES: asserts
 //
-// RUN: ens-opt %s --ens-fuse-members=min-work=16 -debug-only=ens-fuse-members -o /dev/null 2>&1 | FileCheck %s --check-prefix=MEMBERS
-// RUN: ens-opt %s --ens-fuse-members=min-work=65 -debug-only=ens-fuse-members -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
-// RUN: ens-opt %s --ens-fuse-elementwise -debug-only=ens-fuse-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=ELEMENTWISE
-// RUN: ens-opt %s --ens-batch -debug-only=ens-batch -o /dev/null 2>&1 | FileCheck %s --check-prefix=BATCH
-// RUN: ens-opt %s --ens-autodiff -debug-only=ens-autodiff -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTODIFF
+// RUN: ens-opt %s --ens-fuse-members=min-work=16 --mlir-disable-threading -debug-only=ens-fuse-members -o /dev/null 2>&1 | FileCheck %s --check-prefix=MEMBERS
+// RUN: ens-opt %s --ens-fuse-members=min-work=65 --mlir-disable-threading -debug-only=ens-fuse-members -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: ens-opt %s --ens-fuse-elementwise --mlir-disable-threading -debug-only=ens-fuse-elementwise -o /dev/null 2>&1 | FileCheck %s --check-prefix=ELEMENTWISE
+// RUN: ens-opt %s --ens-batch --mlir-disable-threading -debug-only=ens-batch -o /dev/null 2>&1 | FileCheck %s --check-prefix=BATCH
+// RUN: ens-opt %s --ens-autodiff --mlir-disable-threading -debug-only=ens-autodiff -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTODIFF
 // RUN: ens-opt %s --ens-fuse-members -o /dev/null 2>&1 | count 0
 
 // Two elementwise ops over 8 members of 4 elements: one group of 64
