@@ -185,10 +185,13 @@ static std::string getShim(const LaunchPlan &plan) {
        << "  std::function<void()> body = [&] { " << kernel.name << "(";
     for (auto [i, type] : llvm::enumerate(kernel.paramTypes))
       os << (i ? ", " : "") << "*(" << type << " *)p[" << i << "]";
+    // The blocks run last first: CUDA promises no order, and this one
+    // breaks a kernel whose blocks read what blocks before them write, as
+    // the phases that a tiled launch runs side by side must not.
     os << "); };\n"
-       << "  for (unsigned bz = 0; bz < g[2]; ++bz)\n"
-       << "  for (unsigned by = 0; by < g[1]; ++by)\n"
-       << "  for (unsigned bx = 0; bx < g[0]; ++bx) {\n"
+       << "  for (unsigned bz = g[2]; bz-- > 0;)\n"
+       << "  for (unsigned by = g[1]; by-- > 0;)\n"
+       << "  for (unsigned bx = g[0]; bx-- > 0;) {\n"
        << "    blockIdx.x = bx; blockIdx.y = by; blockIdx.z = bz;\n";
     if (kernel.usesBarriers) {
       os << "    ens_emu::runBlock(body);\n";

@@ -104,9 +104,13 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
     }
     for (auto [i, phase] : llvm::enumerate(config.phases)) {
       os << "  phase " << i << ": ";
-      if (tiled)
-        os << "kernel " << program.plan.kernels[phase.kernel].name << ", "
-           << phase.blocksPerMember << " blocks per member, ";
+      if (tiled) {
+        os << "kernel " << program.plan.kernels[phase.kernel].name;
+        // A kernel that runs several phases gives each a range of blocks.
+        if (!program.getSections(phase.kernel).empty())
+          os << " from block " << phase.firstBlock;
+        os << ", " << phase.blocksPerMember << " blocks per member, ";
+      }
       os << getPhaseKindName(phase.kind);
       if (phase.kind == PhaseKind::BlockReduction)
         os << " (" << phase.combiner << ")";

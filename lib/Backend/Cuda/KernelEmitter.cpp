@@ -68,12 +68,15 @@ static FailureOr<std::vector<uint8_t>> getConstantBytes(ElementsAttr value) {
 }
 
 std::string KernelBuilder::bindParam(int64_t buffer, Type elementType) {
+  return bindParam(buffer, *getCType(elementType) + " *");
+}
+
+std::string KernelBuilder::bindParam(int64_t buffer, StringRef cType) {
   auto [param, inserted] =
       paramOf.try_emplace(buffer, "b" + std::to_string(buffer));
   if (inserted) {
-    std::string cType = *getCType(elementType) + " *";
-    params += (params.empty() ? "" : ", ") + cType + param->second;
-    info.paramTypes.push_back(cType);
+    params += (params.empty() ? "" : ", ") + cType.str() + param->second;
+    info.paramTypes.push_back(cType.str());
     launch.args.push_back({true, buffer});
   }
   return param->second;
@@ -135,6 +138,7 @@ llvm::Expected<KernelEmitter::Choice> KernelEmitter::emitCheapest(
   auto takeBack = [&] {
     program.plan.buffers.resize(buffers);
     program.plan.kernels.resize(kernelInfos);
+    program.sections.resize(kernelInfos);
     program.plan.launches.resize(launches);
     program.configs.resize(configs);
     kernels.resize(source);
@@ -156,7 +160,8 @@ llvm::Expected<KernelEmitter::Choice> KernelEmitter::emitCheapest(
     for (const KernelLaunch &launch :
          ArrayRef(program.plan.launches).drop_front(launches))
       us += estimateLaunch(program.plan.kernels[launch.kernel], launch,
-                           /*registers=*/0, getH100Sxm())
+                           /*registers=*/0, getH100Sxm(),
+                           program.getSections(launch.kernel))
                 .us;
     choice.estimatesUs.push_back(us);
   }
@@ -175,17 +180,23 @@ llvm::Expected<KernelEmitter::Choice> KernelEmitter::emitCheapest(
   return choice;
 }
 
-void KernelEmitter::finishKernel(KernelBuilder &kernel) {
+void KernelEmitter::countTraffic(KernelBuilder &kernel) const {
   for (int64_t buffer : kernel.read)
     kernel.info.bytesRead += program.plan.buffers[buffer].bytes;
   for (int64_t buffer : kernel.written)
     kernel.info.bytesWritten += program.plan.buffers[buffer].bytes;
+}
+
+void KernelEmitter::finishKernel(KernelBuilder &kernel,
+                                 std::vector<KernelSection> sections) {
+  countTraffic(kernel);
   kernels += "\n// " + kernel.info.sourceOps + "\n";
   kernels += "extern \"C\" __global__ void " + kernel.info.name + "(" +
              kernel.params + ") {\n" + kernel.body + "}\n";
   kernel.launch.kernel = program.plan.kernels.size();
   program.plan.kernels.push_back(std::move(kernel.info));
   program.plan.launches.push_back(std::move(kernel.launch));
+  program.sections.push_back(std::move(sections));
 }
 
 llvm::Error KernelEmitter::bindMemrefs(KernelBuilder &kernel, Operation *root) {

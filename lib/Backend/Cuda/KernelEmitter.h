@@ -32,6 +32,8 @@ struct KernelBuilder {
   /// Makes plan buffer `buffer`, of elements of `elementType`, a parameter
   /// of the kernel if it is not one yet; returns the parameter's name.
   std::string bindParam(int64_t buffer, Type elementType);
+  /// The same, with the parameter's C++ type (`float *`).
+  std::string bindParam(int64_t buffer, StringRef cType);
 
   KernelInfo info;
   KernelLaunch launch;
@@ -86,7 +88,12 @@ private:
   /// the body of a loop over members.
   KernelBuilder beginKernel(ArrayRef<Operation *> roots, StringRef kind,
                             int64_t times = 1);
-  void finishKernel(KernelBuilder &kernel);
+  /// Adds the bytes of the buffers `kernel` reads and writes to its info.
+  void countTraffic(KernelBuilder &kernel) const;
+  /// Adds `kernel` to the source and the plan, with one launch, and with
+  /// `sections` if it runs several independent phases side by side.
+  void finishKernel(KernelBuilder &kernel,
+                    std::vector<KernelSection> sections = {});
   /// Binds every memref that `root` and the ops nested in it use, and
   /// records the plan buffers they read and write.
   llvm::Error bindMemrefs(KernelBuilder &kernel, Operation *root);
@@ -178,11 +185,27 @@ private:
   llvm::Error emitMemberPerBlock(scf::ForallOp forall,
                                  const MemberLoopPlan &plan);
   llvm::Error emitTiledLoop(MemberLoopPlan &plan);
-  /// Writes the kernels of one phase of a tiled loop over `members`
-  /// members.
+  /// Writes the kernel of launch `launch` of a tiled loop, which runs
+  /// `phases` (positions in the plan's phases) side by side, each in its
+  /// own blocks; a phase alone is written as emitTiledPhase writes it.
+  llvm::Error emitTiledLaunch(MemberLoopPlan &plan, ArrayRef<unsigned> phases);
+  /// Writes the kernel, or for a split the kernels, of one phase of a
+  /// tiled loop over `members` members that has a launch of its own.
   llvm::Error emitTiledPhase(PhaseConfig &phase,
                              const MemberLoopPlan::Phase &ir, int64_t members,
                              unsigned threads);
+  /// Writes a phase planned to split into chunks, split or whole as the
+  /// performance model finds faster.
+  llvm::Error emitSplitChoice(PhaseConfig &phase,
+                              const MemberLoopPlan::Phase &ir, int64_t members,
+                              unsigned threads);
+  /// Writes into `kernel` the body of an unsplit phase of a tiled loop,
+  /// run by the blocks whose number among the phase's is `block`, at
+  /// `indent`, and sets the kernel's launch for the phase alone.
+  llvm::Error writeTiledPhase(KernelBuilder &kernel, PhaseConfig &phase,
+                              const MemberLoopPlan::Phase &ir, int64_t members,
+                              unsigned threads, StringRef block,
+                              unsigned indent);
   /// Writes the two kernels of `phase`, a reduction (a block reduction or
   /// a contraction in register tiles) split into chunks, of a loop over
   /// `members` members, with a buffer for the chunks' partial results;

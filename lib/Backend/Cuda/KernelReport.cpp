@@ -81,11 +81,13 @@ static int getBlocksPerSm(StringRef arch, const KernelLaunch &launch,
 /// are ptxas's for sm_90, for both GPUs, or 0 if unknown.
 static nlohmann::ordered_json estimateLaunch(const KernelInfo &kernel,
                                              const KernelLaunch &launch,
+                                             ArrayRef<KernelSection> sections,
                                              int registers,
                                              nlohmann::ordered_json &totals) {
   nlohmann::ordered_json estimates;
   for (const GpuSpec *gpu : {&getH100Sxm(), &getA100Sxm4_40GB()}) {
-    Estimate estimate = cuda::estimateLaunch(kernel, launch, registers, *gpu);
+    Estimate estimate =
+        cuda::estimateLaunch(kernel, launch, registers, *gpu, sections);
     estimates[gpu->key.str()] = {{"us", estimate.us},
                                  {"roofline_us", estimate.rooflineUs},
                                  {"bound", estimate.bound.str()}};
@@ -127,7 +129,8 @@ static nlohmann::ordered_json buildReport(const CudaProgram &program,
           getBlocksPerSm(compiled->arch, launch, used.registers);
     }
     entry["estimate"] =
-        estimateLaunch(kernel, launch, used.registers, estimates);
+        estimateLaunch(kernel, launch, program.getSections(launch.kernel),
+                       used.registers, estimates);
     kernels.push_back(std::move(entry));
     flops += kernel.flops;
     read += kernel.bytesRead;

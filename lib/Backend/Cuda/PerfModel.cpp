@@ -247,9 +247,10 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
   return estimate;
 }
 
-Estimate cuda::estimateLaunch(const KernelInfo &kernel,
-                              const KernelLaunch &launch, int registers,
-                              const GpuSpec &gpu) {
+/// Estimates a launch whose blocks share its work evenly.
+static Estimate estimateEvenLaunch(const KernelInfo &kernel,
+                                   const KernelLaunch &launch, int registers,
+                                   const GpuSpec &gpu) {
   KernelDescription description;
   description.flops = kernel.flops;
   description.fmaShare =
@@ -264,4 +265,59 @@ Estimate cuda::estimateLaunch(const KernelInfo &kernel,
   description.registersPerThread = registers > 0 ? registers : 32;
   description.sharedBytesPerBlock = launch.sharedBytes;
   return estimateKernel(description, gpu);
+}
+
+Estimate cuda::estimateLaunch(const KernelInfo &kernel,
+                              const KernelLaunch &launch, int registers,
+                              const GpuSpec &gpu,
+                              ArrayRef<KernelSection> sections) {
+  Estimate whole = estimateEvenLaunch(kernel, launch, registers, gpu);
+  if (sections.empty())
+    return whole;
+  // Throughput adds up over the sections: the whole's throughput terms are
+  // those of its work spread evenly over the SMs, a block each, with no
+  // partial wave since its blocks differ. Its latency term does not add up
+  // (Little's law over a mix of threads with different loads in flight):
+  // each section's time alone, without the launch, stands in for it.
+  // Together the sections take at least the slowest one's, and at least the
+  // sum of the block slots times time that each holds: a section of fewer
+  // blocks than the GPU holds at once leaves the other slots to the others,
+  // which are taken to fill them perfectly.
+  KernelLaunch spread = launch;
+  spread.grid = {static_cast<unsigned>(gpu.smCount), 1, 1};
+  Estimate throughput = estimateEvenLaunch(kernel, spread, registers, gpu);
+  Estimate result = whole;
+  double us = 0;
+  StringRef bound = "launch";
+  auto raise = [&](double term, StringRef name) {
+    if (term > us) {
+      us = term;
+      bound = name;
+    }
+  };
+  raise(throughput.computeUs, "compute");
+  raise(throughput.issueUs, "issue");
+  raise(throughput.lsuUs, "lsu");
+  raise(throughput.sharedUs, "shared");
+  raise(throughput.l2Us, "l2");
+  raise(throughput.dramUs, "dram");
+  double slots = 0;
+  StringRef slowestBound;
+  double slowest = 0;
+  for (const KernelSection &section : sections) {
+    KernelLaunch alone = launch;
+    alone.grid = {static_cast<unsigned>(section.blocks), 1, 1};
+    Estimate part = estimateEvenLaunch(section.info, alone, registers, gpu);
+    double time = part.us - part.launchUs;
+    double capacity = double(gpu.smCount) * std::max(part.blocksPerSm, 1);
+    slots += std::min(1.0, section.blocks / capacity) * time;
+    if (time > slowest) {
+      slowest = time;
+      slowestBound = part.bound;
+    }
+  }
+  raise(std::max(slowest, slots), slowestBound);
+  result.us = us + whole.launchUs;
+  result.bound = bound;
+  return result;
 }

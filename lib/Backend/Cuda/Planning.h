@@ -150,6 +150,18 @@ struct MemberLoopPlan {
   SmallVector<Phase> phases;
 };
 
+/// With the tiled strategy, groups the phases of `plan` into launches
+/// (PhaseConfig::launch and firstBlock), fewest first: a phase goes to the
+/// first launch after every earlier phase it depends on, one that writes a
+/// global buffer it reads or writes or that reads one it writes, so phases
+/// that share a launch are independent and run side by side, each in its
+/// own blocks. A phase split into chunks (two kernels) or run by one thread
+/// has a launch of its own, and phases before and after it stay so.
+/// `getGlobalBuffer` says which plan buffer a memref is, if any.
+void planTiledLaunches(
+    MemberLoopPlan &plan,
+    llvm::function_ref<std::optional<int64_t>(Value)> getGlobalBuffer);
+
 /// Plans the kernel `kernel` of the plan that computes `forall` with
 /// `strategy`. `views` tells where memrefs from outside the loop live;
 /// `addTemporaryBuffer` adds a plan buffer for a temporary of all members

@@ -3,11 +3,14 @@
 // The decisions behind register tiles (which loops of a contraction a
 // thread computes a tile of, and how large) and, with the tiled strategy,
 // behind split reductions (how many chunks of steps a reduction takes over
-// its own blocks) and the blocks each member gets.
+// its own blocks), the blocks each member gets, and which independent
+// phases share a launch.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Planning.h"
+
+#include "KernelCost.h"
 
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
@@ -135,4 +138,53 @@ int64_t cuda::getBlocksPerMember(linalg::GenericOp generic,
   // Blocks beyond what a grid can launch loop over the rest; a phase with
   // no points still launches a block per member, which does nothing.
   return std::clamp<int64_t>(blocks, 1, INT32_MAX / members);
+}
+
+void cuda::planTiledLaunches(
+    MemberLoopPlan &plan,
+    llvm::function_ref<std::optional<int64_t>(Value)> getGlobalBuffer) {
+  KernelConfig &config = plan.config;
+  struct Traffic {
+    llvm::SetVector<int64_t> read, written;
+  };
+  SmallVector<Traffic> traffic(config.phases.size());
+  for (auto [ir, touched] : llvm::zip(plan.phases, traffic)) {
+    collectTraffic(ir.op, getGlobalBuffer, touched.read, touched.written);
+    if (ir.epilogue)
+      collectTraffic(ir.epilogue, getGlobalBuffer, touched.read,
+                     touched.written);
+  }
+  auto meets = [](const llvm::SetVector<int64_t> &a,
+                  const llvm::SetVector<int64_t> &b) {
+    return llvm::any_of(a, [&](int64_t buffer) { return b.contains(buffer); });
+  };
+  auto dependsOn = [&](const Traffic &later, const Traffic &earlier) {
+    return meets(later.read, earlier.written) ||
+           meets(later.written, earlier.written) ||
+           meets(later.written, earlier.read);
+  };
+  auto alone = [](const PhaseConfig &phase) {
+    return phase.chunks > 1 || phase.kind == PhaseKind::Serial;
+  };
+  // The blocks of each launch so far.
+  SmallVector<int64_t> blocks;
+  for (auto [i, phase] : llvm::enumerate(config.phases)) {
+    unsigned launch = 0;
+    for (auto [j, earlier] :
+         llvm::enumerate(ArrayRef(config.phases).take_front(i)))
+      if (alone(phase) || alone(earlier) || dependsOn(traffic[i], traffic[j]))
+        launch = std::max(launch, earlier.launch + 1);
+    int64_t own = config.members * phase.blocksPerMember;
+    // A grid has at most 2^31 - 1 blocks.
+    while (launch < blocks.size() && blocks[launch] > INT32_MAX - own)
+      ++launch;
+    if (launch == blocks.size())
+      blocks.push_back(0);
+    phase.launch = launch;
+    phase.firstBlock = blocks[launch];
+    blocks[launch] += own;
+    LLVM_DEBUG(llvm::dbgs()
+               << "launch " << launch << " of the loop runs " << phase.sourceOps
+               << " from block " << phase.firstBlock << "\n");
+  }
 }

@@ -1,14 +1,15 @@
 //===- TiledKernelEmitter.cpp - The kernels of a tiled loop over members --===//
 //
 // Writes a loop over the members of an ensemble with the tiled strategy, as
-// its KernelConfig says: each phase of the loop body becomes a kernel of
-// its own, launched after the previous one, whose grid gives every member
-// the same number of blocks. Block b computes member b / B (B blocks per
-// member); the member's blocks share out the phase's points, a register
-// tile of them per thread for a contraction that has one, or its output
-// elements, a block each, for a block reduction. The member's temporaries
-// live in global memory, one slice per member, so that no block waits for
-// another inside a kernel.
+// its KernelConfig says: the phases of the loop body run in launches, one
+// after another, and phases planned into one launch (independent ones) run
+// side by side in its kernel, each in its own range of blocks. A phase
+// gives every member the same number of blocks: its block b computes
+// member b / B (B blocks per member); the member's blocks share out the
+// phase's points, a register tile of them per thread for a contraction
+// that has one, or its output elements, a block each, for a block
+// reduction. The member's temporaries live in global memory, one slice per
+// member, so that no block waits for another inside a kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,93 +27,186 @@ using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 
-/// Starts the kernel of one phase: the member and the block of it that a
-/// block computes.
+/// Starts the body of one phase: the member and the block of it that a
+/// block computes, from `block`, the block's number among the phase's, at
+/// `indent`; and the launch of the phase alone.
 static void beginPhaseKernel(KernelBuilder &kernel, int64_t members,
-                             int64_t blocksPerMember, unsigned threads) {
+                             int64_t blocksPerMember, unsigned threads,
+                             StringRef block = "blockIdx.x",
+                             unsigned indent = 2) {
   kernel.launch.grid = {static_cast<unsigned>(members * blocksPerMember), 1, 1};
   kernel.launch.block = {threads, 1, 1};
   llvm::raw_string_ostream os(kernel.body);
-  os << "  // Blocks [m * " << blocksPerMember << ", (m + 1) * "
-     << blocksPerMember << ") compute member m.\n";
-  os << "  long long m = blockIdx.x / " << blocksPerMember << "LL;\n";
-  os << "  long long b = blockIdx.x % " << blocksPerMember << "LL;\n";
+  os.indent(indent) << "// The phase's blocks [m * " << blocksPerMember
+                    << ", (m + 1) * " << blocksPerMember
+                    << ") compute member m.\n";
+  os.indent(indent) << "long long m = " << block << " / " << blocksPerMember
+                    << "LL;\n";
+  os.indent(indent) << "long long b = " << block << " % " << blocksPerMember
+                    << "LL;\n";
+}
+
+/// The ops that a phase's kernel computes: its op, and the epilogue fused
+/// into it.
+static SmallVector<Operation *> getPhaseRoots(const MemberLoopPlan::Phase &ir) {
+  SmallVector<Operation *> roots = {ir.op};
+  if (ir.epilogue)
+    roots.push_back(ir.epilogue);
+  return roots;
 }
 
 llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
-  KernelConfig &config = plan.config;
-  for (auto [phase, ir] : llvm::zip(config.phases, plan.phases)) {
-    if (phase.chunks == 1) {
-      if (llvm::Error failure =
-              emitTiledPhase(phase, ir, config.members, config.threadsPerBlock))
-        return failure;
-      continue;
-    }
-    // A split saves time only if its blocks gain more than the second
-    // kernel and the partial results cost: the model decides. A split
-    // whose partial results would pass the buffer limit is not taken.
-    PhaseConfig split = phase, whole = phase;
-    whole.chunks = 1;
-    whole.blocksPerMember = getBlocksPerMember(cast<linalg::GenericOp>(ir.op),
-                                               whole, config.members);
-    // clang cannot capture structured bindings in C++17.
-    PhaseConfig &written = phase;
-    const MemberLoopPlan::Phase &op = ir;
-    auto emitAs = [&](const PhaseConfig &way) {
-      written = way;
-      return emitTiledPhase(written, op, config.members,
-                            config.threadsPerBlock);
-    };
-    auto emitWhole = [&] { return emitAs(whole); };
-    auto emitSplit = [&] { return emitAs(split); };
-    llvm::Expected<Choice> choice = emitCheapest({emitWhole, emitSplit});
-    if (!choice)
-      return choice.takeError();
-    LLVM_DEBUG(llvm::dbgs()
-               << "split " << phase.sourceOps << " in " << split.chunks
-               << " chunks: " << llvm::format("%.1f", choice->estimatesUs[1])
-               << " us, whole: " << llvm::format("%.1f", choice->estimatesUs[0])
-               << " us\n");
+  planTiledLaunches(
+      plan, [&](Value memref) { return views.getGlobalBuffer(memref); });
+  SmallVector<SmallVector<unsigned>> launches;
+  for (auto [i, phase] : llvm::enumerate(plan.config.phases)) {
+    if (launches.size() <= phase.launch)
+      launches.resize(phase.launch + 1);
+    launches[phase.launch].push_back(i);
   }
+  for (ArrayRef<unsigned> phases : launches)
+    if (llvm::Error failure = emitTiledLaunch(plan, phases))
+      return failure;
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
+                                           ArrayRef<unsigned> phases) {
+  KernelConfig &config = plan.config;
+  if (phases.size() == 1)
+    return emitTiledPhase(config.phases[phases[0]], plan.phases[phases[0]],
+                          config.members, config.threadsPerBlock);
+  // One kernel whose blocks branch to their phase's body. The phases share
+  // the kernel's parameters, since a buffer's parameter is named after it.
+  KernelBuilder launch = beginKernel({}, "tiled");
+  launch.info.sourceOps.clear();
+  int64_t threadsInFlight = 0, bytesInFlight = 0;
+  std::vector<KernelSection> sections;
+  llvm::raw_string_ostream os(launch.body);
+  for (auto [position, i] : llvm::enumerate(phases)) {
+    PhaseConfig &phase = config.phases[i];
+    const MemberLoopPlan::Phase &ir = plan.phases[i];
+    KernelBuilder section =
+        beginKernel(getPhaseRoots(ir), "tiled", config.members);
+    std::string block =
+        phase.firstBlock
+            ? "(blockIdx.x - " + std::to_string(phase.firstBlock) + "u)"
+            : "blockIdx.x";
+    if (llvm::Error failure =
+            writeTiledPhase(section, phase, ir, config.members,
+                            config.threadsPerBlock, block, /*indent=*/4))
+      return failure;
+    int64_t end = phase.firstBlock + section.launch.grid[0];
+    if (position == 0)
+      os << "  if (blockIdx.x < " << end << "u) {\n";
+    else if (position + 1 < phases.size())
+      os << "  } else if (blockIdx.x < " << end << "u) {\n";
+    else
+      os << "  } else {\n";
+    os << section.body;
+    for (auto [arg, cType] :
+         llvm::zip(section.launch.args, section.info.paramTypes))
+      launch.bindParam(arg.value, cType);
+    launch.read.insert(section.read.begin(), section.read.end());
+    launch.written.insert(section.written.begin(), section.written.end());
+    launch.launch.grid[0] = end;
+    launch.launch.block = section.launch.block;
+    KernelInfo &info = launch.info;
+    info.sourceOps += (position ? "; " : "") + section.info.sourceOps;
+    info.flops += section.info.flops;
+    info.fmaFlops += section.info.fmaFlops;
+    info.usesBarriers |= section.info.usesBarriers;
+    // The bytes in flight of a thread of any section, on average.
+    threadsInFlight += section.launch.grid[0];
+    bytesInFlight +=
+        section.launch.grid[0] * section.info.bytesInFlightPerThread;
+    info.bytesInFlightPerThread = bytesInFlight / threadsInFlight;
+    countTraffic(section);
+    sections.push_back({std::move(section.info), section.launch.grid[0]});
+  }
+  os << "  }\n";
+  for (unsigned i : phases)
+    config.phases[i].kernel = program.plan.kernels.size();
+  LLVM_DEBUG(llvm::dbgs() << "one launch runs " << phases.size()
+                          << " independent phases: " << launch.info.sourceOps
+                          << "\n");
+  finishKernel(launch, std::move(sections));
   return llvm::Error::success();
 }
 
 llvm::Error KernelEmitter::emitTiledPhase(PhaseConfig &phase,
                                           const MemberLoopPlan::Phase &ir,
                                           int64_t members, unsigned threads) {
-  SmallVector<Operation *> roots = {ir.op};
-  if (ir.epilogue)
-    roots.push_back(ir.epilogue);
+  if (phase.chunks > 1)
+    return emitSplitChoice(phase, ir, members, threads);
   phase.kernel = program.plan.kernels.size();
-  KernelBuilder kernel = beginKernel(roots, "tiled", members);
+  KernelBuilder kernel = beginKernel(getPhaseRoots(ir), "tiled", members);
+  if (llvm::Error failure = writeTiledPhase(kernel, phase, ir, members, threads,
+                                            "blockIdx.x", /*indent=*/2))
+    return failure;
+  finishKernel(kernel);
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitSplitChoice(PhaseConfig &phase,
+                                           const MemberLoopPlan::Phase &ir,
+                                           int64_t members, unsigned threads) {
+  // A split saves time only if its blocks gain more than the second
+  // kernel and the partial results cost: the model decides. A split
+  // whose partial results would pass the buffer limit is not taken.
+  PhaseConfig split = phase, whole = phase;
+  whole.chunks = 1;
+  whole.blocksPerMember =
+      getBlocksPerMember(cast<linalg::GenericOp>(ir.op), whole, members);
+  auto emitAs = [&](const PhaseConfig &way) -> llvm::Error {
+    phase = way;
+    if (way.chunks == 1)
+      return emitTiledPhase(phase, ir, members, threads);
+    phase.kernel = program.plan.kernels.size();
+    KernelBuilder kernel = beginKernel(getPhaseRoots(ir), "tiled", members);
+    kernel.info.usesBarriers = phase.kind == PhaseKind::BlockReduction;
+    beginPhaseKernel(kernel, members, phase.blocksPerMember, threads);
+    return emitSplitPhase(kernel, ir, phase, members);
+  };
+  auto emitWhole = [&] { return emitAs(whole); };
+  auto emitSplit = [&] { return emitAs(split); };
+  llvm::Expected<Choice> choice = emitCheapest({emitWhole, emitSplit});
+  if (!choice)
+    return choice.takeError();
+  LLVM_DEBUG(llvm::dbgs() << "split " << phase.sourceOps << " in "
+                          << split.chunks << " chunks: "
+                          << llvm::format("%.1f", choice->estimatesUs[1])
+                          << " us, whole: "
+                          << llvm::format("%.1f", choice->estimatesUs[0])
+                          << " us\n");
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
+                                           PhaseConfig &phase,
+                                           const MemberLoopPlan::Phase &ir,
+                                           int64_t members, unsigned threads,
+                                           StringRef block, unsigned indent) {
   kernel.info.usesBarriers = phase.kind == PhaseKind::BlockReduction;
   beginPhaseKernel(kernel, members, phase.blocksPerMember,
-                   phase.kind == PhaseKind::Serial ? 1u : threads);
+                   phase.kind == PhaseKind::Serial ? 1u : threads, block,
+                   indent);
   std::string perMember = std::to_string(phase.blocksPerMember) + "LL";
   if (phase.kind == PhaseKind::Serial) {
     if (llvm::Error failure = bindMemrefs(kernel, ir.op))
       return failure;
-    if (llvm::Error failure = emitInOrder(kernel, ir.op, 2))
-      return failure;
-    finishKernel(kernel);
-    return llvm::Error::success();
+    return emitInOrder(kernel, ir.op, indent);
   }
-  if (phase.chunks > 1)
-    return emitSplitPhase(kernel, ir, phase, members);
   auto generic = cast<linalg::GenericOp>(ir.op);
   if (llvm::Error failure = bindFused(kernel, generic, ir.epilogue))
     return failure;
   std::string first = "b * blockDim.x + threadIdx.x";
   std::string step = perMember + " * blockDim.x";
-  llvm::Error emitted =
-      phase.kind == PhaseKind::BlockReduction
-          ? emitBlockReduction(kernel, generic, ir.combiner, "b", perMember, 2)
-          : emitPoints(kernel, generic, first, step, 2, ir.epilogue,
-                       phase.tile);
-  if (emitted)
-    return emitted;
-  finishKernel(kernel);
-  return llvm::Error::success();
+  return phase.kind == PhaseKind::BlockReduction
+             ? emitBlockReduction(kernel, generic, ir.combiner, "b", perMember,
+                                  indent)
+             : emitPoints(kernel, generic, first, step, indent, ir.epilogue,
+                          phase.tile);
 }
 
 llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
@@ -153,10 +247,7 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
   // its output held or was filled with: a contraction's a thread per
   // element, which also applies the fused epilogue; a block reduction's a
   // block per element.
-  SmallVector<Operation *> roots = {generic};
-  if (ir.epilogue)
-    roots.push_back(ir.epilogue);
-  KernelBuilder combine = beginKernel(roots, "tiled", 0);
+  KernelBuilder combine = beginKernel(getPhaseRoots(ir), "tiled", 0);
   if (ir.epilogue)
     combine.info.flops = members * countFlops(ir.epilogue);
   combine.info.usesBarriers = !contraction;

@@ -241,4 +241,67 @@ TEST(PerfModelTest, OccupancyFollowsTheLimits) {
   // More than a block may opt into.
   EXPECT_EQ(getBlocksPerSm(a100, 128, 32, 200 * 1024), 0);
 }
+
+/// A launch of `blocks` compute-bound blocks of 1024 threads, one per SM,
+/// of `flops` each.
+static std::pair<KernelInfo, KernelLaunch>
+makeComputeLaunch(unsigned blocks, int64_t flops = int64_t(1e7)) {
+  KernelInfo info;
+  info.flops = flops * blocks;
+  info.fmaFlops = info.flops;
+  KernelLaunch launch;
+  launch.grid = {blocks, 1, 1};
+  launch.block = {1024, 1, 1};
+  return {info, launch};
+}
+
+/// A launch of sections side by side, each of the blocks of `parts` and
+/// the FLOPs per block of `flops`.
+static Estimate estimateSideBySide(ArrayRef<unsigned> parts,
+                                   ArrayRef<int64_t> flops,
+                                   const GpuSpec &gpu) {
+  KernelInfo whole;
+  KernelLaunch launch;
+  launch.block = {1024, 1, 1};
+  launch.grid = {0, 1, 1};
+  std::vector<KernelSection> sections;
+  for (auto [blocks, perBlock] : llvm::zip(parts, flops)) {
+    auto [info, alone] = makeComputeLaunch(blocks, perBlock);
+    whole.flops += info.flops;
+    whole.fmaFlops += info.fmaFlops;
+    launch.grid[0] += blocks;
+    sections.push_back({info, blocks});
+  }
+  return estimateLaunch(whole, launch, /*registers=*/64, gpu, sections);
+}
+
+TEST(PerfModelTest, SectionsShareTheGpuAndOneLaunch) {
+  const GpuSpec &h100 = getH100Sxm();
+  ASSERT_EQ(h100.smCount, 132);
+  auto [info, launch] = makeComputeLaunch(66);
+  Estimate half = estimateLaunch(info, launch, /*registers=*/64, h100);
+  ASSERT_EQ(half.blocksPerSm, 1);
+  ASSERT_EQ(half.bound, "compute");
+  double work = half.us - half.launchUs;
+  // Two sections of half a wave each fill one wave: the time of one, and
+  // one launch, where two launches would take twice both.
+  Estimate halves =
+      estimateSideBySide({66, 66}, {int64_t(1e7), int64_t(1e7)}, h100);
+  EXPECT_NEAR(halves.us, work + h100.launchUs, 1e-9);
+  EXPECT_EQ(halves.bound, "compute");
+  // Two sections of a whole wave each take the time of both, in one launch.
+  auto [fullInfo, fullLaunch] = makeComputeLaunch(132);
+  Estimate full = estimateLaunch(fullInfo, fullLaunch, 64, h100);
+  Estimate wholes =
+      estimateSideBySide({132, 132}, {int64_t(1e7), int64_t(1e7)}, h100);
+  EXPECT_NEAR(wholes.us, 2 * (full.us - full.launchUs) + h100.launchUs, 1e-9);
+  // A block of little work beside a wave costs little more than the wave
+  // (a block of the same work would be a second wave: sections are taken
+  // to fill the GPU's slots perfectly).
+  Estimate mixed = estimateSideBySide({132, 1}, {int64_t(1e7), 1000}, h100);
+  EXPECT_GE(mixed.us, full.us);
+  EXPECT_LE(mixed.us, full.us * 1.001);
+  // Never under the roofline of all the work.
+  EXPECT_LE(wholes.rooflineUs, wholes.us);
+}
 } // namespace

@@ -32,9 +32,10 @@ enum class Strategy {
   /// after another, separated by barriers, and its threads share out the
   /// output elements of each op.
   MemberPerBlock,
-  /// Each op of the loop body its own kernel, whose blocks share out the
-  /// points of every member: a member spreads over as many blocks as its
-  /// points fill. Temporaries live in global memory, one slice per member,
+  /// Each op of the loop body its own blocks of a launch, which share out
+  /// the points of every member: a member spreads over as many blocks as
+  /// its points fill. Independent ops share a launch, side by side. Temporaries
+  /// live in global memory, one slice per member,
   /// and a contraction gives each thread a register tile of points.
   Tiled,
 };
@@ -132,9 +133,15 @@ struct PhaseConfig {
   bool fusedEpilogue = false;
   llvm::SmallVector<StagedOperand, 2> staged;
   /// With the tiled strategy: the position in the launch plan of the
-  /// phase's own kernel, and how many blocks each member takes.
+  /// phase's kernel, and how many blocks each member takes.
   unsigned kernel = 0;
   int64_t blocksPerMember = 1;
+  /// With the tiled strategy: the launch of the loop, counted from 0, that
+  /// runs the phase, and the first of its blocks in that launch's grid.
+  /// Phases that share a launch touch no global buffer that another of
+  /// them writes, so they run side by side, each in its own blocks.
+  unsigned launch = 0;
+  int64_t firstBlock = 0;
   /// The points each thread computes together.
   TileConfig tile;
   /// With the tiled strategy, a block reduction, or a contraction in

@@ -39,6 +39,14 @@ void placeArena(LaunchPlan &plan);
 /// A readable listing of `plan`.
 std::string printPlan(const LaunchPlan &plan);
 
+/// One of the independent phases that a kernel runs side by side: its own
+/// work, and the number of blocks of the grid that run it. The performance
+/// model estimates a launch of such a kernel from them.
+struct KernelSection {
+  KernelInfo info;
+  int64_t blocks = 0;
+};
+
 /// A function as CUDA source and its launch plan.
 struct CudaProgram {
   std::string source;
@@ -46,6 +54,16 @@ struct CudaProgram {
   /// The decisions behind each kernel of a loop over members, in the order
   /// of their kernels.
   std::vector<KernelConfig> configs;
+  /// For each kernel of the plan, in order: the sections it runs in the
+  /// order of their blocks, if it runs several; otherwise none.
+  std::vector<std::vector<KernelSection>> sections;
+
+  /// The sections of kernel `kernel`; none for a plan made without them.
+  ArrayRef<KernelSection> getSections(unsigned kernel) const {
+    if (kernel < sections.size())
+      return sections[kernel];
+    return {};
+  }
   FunctionType type;
 };
 

@@ -140,8 +140,15 @@ Estimate estimateKernel(const KernelDescription &kernel, const GpuSpec &gpu);
 /// traffic is its DRAM traffic; each thread waits for at least one DRAM
 /// round trip, with the bytes in flight that its innermost loop loads
 /// together. `registers` per thread are ptxas's, or 0 if unknown (32).
+///
+/// A kernel that runs independent `sections` side by side in its blocks is
+/// charged one launch and the longest of: each throughput term of all its
+/// work together; its slowest section alone; and the sum over its sections
+/// of each one's time alone times the share of the GPU's block slots it
+/// fills (docs/cuda.md, "Performance model").
 Estimate estimateLaunch(const KernelInfo &kernel, const KernelLaunch &launch,
-                        int registers, const GpuSpec &gpu);
+                        int registers, const GpuSpec &gpu,
+                        ArrayRef<KernelSection> sections = {});
 
 } // namespace mlir::ens::cuda
 
