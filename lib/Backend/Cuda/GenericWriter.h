@@ -94,10 +94,14 @@ public:
     return body.element(operand.get(), indices);
   }
 
-  /// Reads the inputs the body uses that have no value yet.
-  llvm::Error loadInputs(unsigned indent) {
+  /// Reads the inputs the body uses that have no value yet, where the loop
+  /// variables are `at` (by default `dims`), into variables named with
+  /// `suffix`.
+  llvm::Error loadInputs(unsigned indent, ArrayRef<std::string> at = {},
+                         StringRef suffix = "") {
     for (OpOperand *input : generic.getDpsInputOperands())
-      if (llvm::Error failure = loadInput(*input, dims, indent))
+      if (llvm::Error failure = loadInput(
+              *input, at.empty() ? ArrayRef(dims) : at, indent, suffix))
         return failure;
     return llvm::Error::success();
   }
@@ -143,7 +147,7 @@ private:
   /// Reads `input` where the loop variables are `at`, if the body uses it
   /// and it has no value yet.
   llvm::Error loadInput(OpOperand &input, ArrayRef<std::string> at,
-                        unsigned indent) {
+                        unsigned indent, StringRef suffix = "") {
     BlockArgument arg = generic.getMatchingBlockArgument(&input);
     if (arg.use_empty() || body.isBound(arg))
       return llvm::Error::success();
@@ -154,8 +158,8 @@ private:
     llvm::Expected<std::string> value = elementAt(input, at);
     if (!value)
       return value.takeError();
-    std::string name =
-        prefix.str() + "in" + std::to_string(input.getOperandNumber());
+    std::string name = prefix.str() + "in" +
+                       std::to_string(input.getOperandNumber()) + suffix.str();
     os.indent(indent) << *getCType(arg.getType()) << " " << name << " = "
                       << *value << ";\n";
     body.bind(arg, name);

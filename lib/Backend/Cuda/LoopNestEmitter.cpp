@@ -150,12 +150,68 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
     body.bind(arg, acc);
     outputs.push_back(*element);
   }
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
   unsigned bodyIndent = indent;
-  for (unsigned d : reduction) {
-    os.indent(bodyIndent) << "for (long long " << writer.dims[d] << " = 0; "
-                          << writer.dims[d] << " < " << writer.ranges[d]
-                          << "LL; ++" << writer.dims[d] << ") {\n";
+  // A single reduction loop of at least kUnrollSteps steps whose outputs do
+  // not change along it runs kUnrollSteps steps at a time, all their loads
+  // before any of their ops, so that a thread has that many steps' loads
+  // in flight; the steps left over run one at a time, as does each step of
+  // any other reduction. The steps still combine in order.
+  if (reduction.size() == 1 && writer.ranges[reduction[0]] >= kUnrollSteps &&
+      llvm::none_of(perStep, [](bool b) { return b; }) &&
+      generic.getBody()->getOps<linalg::IndexOp>().empty()) {
+    const std::string &dim = writer.dims[reduction[0]];
+    os.indent(indent) << "long long " << dim << " = 0;\n";
+    os.indent(indent) << "for (; " << dim << " + " << kUnrollSteps - 1 << " < "
+                      << writer.ranges[reduction[0]] << "LL; " << dim
+                      << " += " << kUnrollSteps << ") {\n";
+    SmallVector<DenseMap<Value, std::string>> loaded(kUnrollSteps);
+    for (int64_t u = 0; u < kUnrollSteps; ++u) {
+      SmallVector<std::string> at = writer.dims;
+      if (u)
+        at[reduction[0]] = "(" + dim + " + " + std::to_string(u) + "LL)";
+      writer.forgetInputs();
+      if (llvm::Error failure =
+              writer.loadInputs(indent + 2, at, "_u" + std::to_string(u)))
+        return failure;
+      for (OpOperand *input : generic.getDpsInputOperands()) {
+        BlockArgument arg = generic.getMatchingBlockArgument(input);
+        if (body.isBound(arg))
+          loaded[u][arg] = body.get(arg);
+      }
+    }
+    for (int64_t u = 0; u < kUnrollSteps; ++u) {
+      for (auto [arg, name] : loaded[u])
+        body.bind(arg, name);
+      if (llvm::Error failure = writer.emitOps(indent + 2))
+        return failure;
+      for (auto [i, value] : llvm::enumerate(yield.getValues()))
+        os.indent(indent + 2)
+            << "acc" << i << " = " << body.get(value) << ";\n";
+    }
+    os.indent(indent) << "}\n";
+    writer.forgetInputs();
+    kernel.info.bytesInFlightPerThread = 0;
+    for (OpOperand *input : generic.getDpsInputOperands())
+      if (loaded[0].count(generic.getMatchingBlockArgument(input)) &&
+          !writer.invariantInputs.contains(input))
+        kernel.info.bytesInFlightPerThread +=
+            kUnrollSteps *
+            getElementSize(*getBufferDType(
+                generic.getMatchingBlockArgument(input).getType()));
+    kernel.info.bytesInFlightPerThread =
+        std::max<int64_t>(kernel.info.bytesInFlightPerThread, 4);
+    os.indent(bodyIndent) << "for (; " << dim << " < "
+                          << writer.ranges[reduction[0]] << "LL; ++" << dim
+                          << ") {\n";
     bodyIndent += 2;
+  } else {
+    for (unsigned d : reduction) {
+      os.indent(bodyIndent)
+          << "for (long long " << writer.dims[d] << " = 0; " << writer.dims[d]
+          << " < " << writer.ranges[d] << "LL; ++" << writer.dims[d] << ") {\n";
+      bodyIndent += 2;
+    }
   }
   for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable()))
     if (perStep[i] && !generic.getMatchingBlockArgument(&init).use_empty())
@@ -164,7 +220,6 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
     return failure;
   if (llvm::Error failure = writer.emitOps(bodyIndent))
     return failure;
-  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
   for (auto [i, value] : llvm::enumerate(yield.getValues()))
     os.indent(bodyIndent) << "acc" << i << " = " << body.get(value) << ";\n";
   for (auto [i, element] : llvm::enumerate(outputs))

@@ -29,6 +29,10 @@ namespace mlir::ens::cuda {
 /// Threads per block of every kernel but the serial ones.
 inline constexpr unsigned kBlockSize = 256;
 
+/// Steps of a reduction loop that a thread runs at a time, all their loads
+/// before any of their arithmetic, where the emitters unroll it.
+inline constexpr int64_t kUnrollSteps = 4;
+
 /// With the tiled strategy, the blocks that fill the GPU: two per SM of an
 /// H100 (132 SMs). Reductions whose output elements of all members would
 /// be fewer blocks, or threads, are shared or split among more blocks.

@@ -104,6 +104,18 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
         }
         os << ";\n";
       }
+  // A single reduction loop of at least kUnrollSteps steps (per chunk)
+  // runs kUnrollSteps steps at a time, all their loads before any of their
+  // FMAs, so that a thread has that many steps' loads in flight; the steps
+  // left over run one at a time. Each accumulator still adds its steps in
+  // order, so the results are those of one step at a time.
+  int64_t steps = 1;
+  for (unsigned d : writer.reduction)
+    steps *= writer.ranges[d];
+  if (split)
+    steps = llvm::divideCeil(steps, chunks);
+  bool unroll = writer.reduction.size() == 1 && steps >= kUnrollSteps &&
+                generic.getBody()->getOps<linalg::IndexOp>().empty();
   unsigned bodyIndent = indent;
   for (unsigned d : writer.reduction) {
     const std::string &dim = writer.dims[d];
@@ -116,12 +128,21 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
       to = "(" + from + " + " + size + " < " + to + " ? " + from + " + " +
            size + " : " + to + ")";
     }
-    os.indent(bodyIndent) << "for (long long " << dim << " = " << from << "; "
-                          << dim << " < " << to << "; ++" << dim << ") {\n";
-    bodyIndent += 2;
+    if (!unroll) {
+      os.indent(bodyIndent) << "for (long long " << dim << " = " << from << "; "
+                            << dim << " < " << to << "; ++" << dim << ") {\n";
+      bodyIndent += 2;
+      continue;
+    }
+    os.indent(bodyIndent) << "long long " << dim << " = " << from << ";\n";
+    os.indent(bodyIndent) << "const long long " << dim << "_end = " << to
+                          << ";\n";
+    os.indent(bodyIndent) << "for (; " << dim << " + " << kUnrollSteps - 1
+                          << " < " << dim << "_end; " << dim
+                          << " += " << kUnrollSteps << ") {\n";
   }
-  // Each input's elements of this step, once per row, column or point of
-  // the tile that reads a different one.
+  // Each input's elements of a step, once per row, column or point of the
+  // tile that reads a different one, named with `step` ("_u1").
   struct Loaded {
     OpOperand *input;
     bool rows, cols;
@@ -132,46 +153,85 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     if (arg.use_empty() || writer.invariantInputs.contains(input))
       continue;
     AffineMap map = generic.getMatchingIndexingMap(input);
-    Loaded load{input, map.isFunctionOfDim(loops[0]),
-                map.isFunctionOfDim(loops[1])};
-    for (int64_t i = 0; i < (load.rows ? sizes[0] : 1); ++i)
-      for (int64_t j = 0; j < (load.cols ? sizes[1] : 1); ++j) {
-        llvm::Expected<std::string> element =
-            writer.elementAt(*input, dimsAt(i, j));
-        if (!element)
-          return element.takeError();
-        os.indent(bodyIndent)
-            << *getCType(arg.getType()) << " in" << input->getOperandNumber()
-            << suffix(i, j) << " = " << *element << ";\n";
-      }
-    loaded.push_back(load);
+    loaded.push_back(
+        {input, map.isFunctionOfDim(loops[0]), map.isFunctionOfDim(loops[1])});
   }
-  // The step's loads are independent of each other and of the FMAs that
+  auto inputName = [&](const Loaded &load, int64_t i, int64_t j,
+                       StringRef step) {
+    return "in" + std::to_string(load.input->getOperandNumber()) +
+           suffix(load.rows ? i : 0, load.cols ? j : 0) + step.str();
+  };
+  auto emitLoads = [&](StringRef reductionDim, StringRef step,
+                       unsigned at) -> llvm::Error {
+    for (const Loaded &load : loaded)
+      for (int64_t i = 0; i < (load.rows ? sizes[0] : 1); ++i)
+        for (int64_t j = 0; j < (load.cols ? sizes[1] : 1); ++j) {
+          SmallVector<std::string> dims = dimsAt(i, j);
+          if (!writer.reduction.empty())
+            dims[writer.reduction[0]] = reductionDim.str();
+          llvm::Expected<std::string> element =
+              writer.elementAt(*load.input, dims);
+          if (!element)
+            return element.takeError();
+          os.indent(at)
+              << *getCType(
+                     generic.getMatchingBlockArgument(load.input).getType())
+              << " " << inputName(load, i, j, step) << " = " << *element
+              << ";\n";
+        }
+    return llvm::Error::success();
+  };
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  auto emitUpdates = [&](StringRef step, unsigned at) -> llvm::Error {
+    for (int64_t i = 0; i < sizes[0]; ++i)
+      for (int64_t j = 0; j < sizes[1]; ++j) {
+        for (const Loaded &load : loaded)
+          body.bind(generic.getMatchingBlockArgument(load.input),
+                    inputName(load, i, j, step));
+        for (auto [o, init] : llvm::enumerate(inits))
+          body.bind(generic.getMatchingBlockArgument(&init),
+                    "acc" + std::to_string(o) + suffix(i, j));
+        if (llvm::Error failure = writer.emitOps(at))
+          return failure;
+        for (auto [o, value] : llvm::enumerate(yield.getValues()))
+          os.indent(at) << "acc" << o << suffix(i, j) << " = "
+                        << body.get(value) << ";\n";
+      }
+    return llvm::Error::success();
+  };
+  // The loads of a step are independent of each other and of the FMAs that
   // use them, so a thread has all of them in flight at once.
-  kernel.info.bytesInFlightPerThread = 0;
+  int64_t bytesPerStep = 0;
   for (const Loaded &load : loaded)
-    kernel.info.bytesInFlightPerThread +=
+    bytesPerStep +=
         (load.rows ? sizes[0] : 1) * (load.cols ? sizes[1] : 1) *
         getElementSize(*getBufferDType(
             generic.getMatchingBlockArgument(load.input).getType()));
   kernel.info.bytesInFlightPerThread =
-      std::max<int64_t>(kernel.info.bytesInFlightPerThread, 4);
-  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-  for (int64_t i = 0; i < sizes[0]; ++i)
-    for (int64_t j = 0; j < sizes[1]; ++j) {
-      for (const Loaded &load : loaded)
-        body.bind(generic.getMatchingBlockArgument(load.input),
-                  "in" + std::to_string(load.input->getOperandNumber()) +
-                      suffix(load.rows ? i : 0, load.cols ? j : 0));
-      for (auto [o, init] : llvm::enumerate(inits))
-        body.bind(generic.getMatchingBlockArgument(&init),
-                  "acc" + std::to_string(o) + suffix(i, j));
-      if (llvm::Error failure = writer.emitOps(bodyIndent))
+      std::max<int64_t>(bytesPerStep * (unroll ? kUnrollSteps : 1), 4);
+  if (unroll) {
+    const std::string &dim = writer.dims[writer.reduction[0]];
+    unsigned at = bodyIndent + 2;
+    for (int64_t u = 0; u < kUnrollSteps; ++u)
+      if (llvm::Error failure =
+              emitLoads(u ? "(" + dim + " + " + std::to_string(u) + "LL)" : dim,
+                        "_u" + std::to_string(u), at))
         return failure;
-      for (auto [o, value] : llvm::enumerate(yield.getValues()))
-        os.indent(bodyIndent)
-            << "acc" << o << suffix(i, j) << " = " << body.get(value) << ";\n";
-    }
+    for (int64_t u = 0; u < kUnrollSteps; ++u)
+      if (llvm::Error failure = emitUpdates("_u" + std::to_string(u), at))
+        return failure;
+    os.indent(bodyIndent) << "}\n";
+    // The steps left over.
+    os.indent(bodyIndent) << "for (; " << dim << " < " << dim << "_end; ++"
+                          << dim << ") {\n";
+    bodyIndent += 2;
+  }
+  if (llvm::Error failure = emitLoads(
+          writer.reduction.empty() ? "" : writer.dims[writer.reduction[0]], "",
+          bodyIndent))
+    return failure;
+  if (llvm::Error failure = emitUpdates("", bodyIndent))
+    return failure;
   for (; bodyIndent > indent; bodyIndent -= 2)
     os.indent(bodyIndent - 2) << "}\n";
   // Each point inside the op stores its outputs, or its epilogue's.

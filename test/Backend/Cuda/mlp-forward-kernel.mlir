@@ -20,14 +20,19 @@
 // CHECK: __syncthreads();
 // CHECK: for (long long p = threadIdx.x; p < 512LL; p += blockDim.x) {
 // CHECK: float acc0_3_3 =
-// CHECK: for (long long d3 = 0; d3 < 64LL; ++d3) {
+// CHECK: long long d3 = 0;
+// CHECK-NEXT: const long long d3_end = 64LL;
+// CHECK-NEXT: for (; d3 + 3 < d3_end; d3 += 4) {
+// CHECK: float in0_3_0_u3 =
+// CHECK: acc0_3_3 = v{{[0-9]+}};
+// CHECK: for (; d3 < d3_end; ++d3) {
 // CHECK: acc0_3_3 = v{{[0-9]+}};
 // CHECK: tanhf(
 // CHECK: t0[{{.*}}] = v{{[0-9]+}};
 // CHECK: __syncthreads();
 // CHECK: { // ens.einsum, ens.add
 // CHECK: staged0[i] = b3[
-// CHECK: for (long long d3 = 0; d3 < 32LL; ++d3) {
+// CHECK: for (; d3 + 3 < d3_end; d3 += 4) {
 // CHECK: b5[{{.*}}m * 2048LL{{.*}}] = v{{[0-9]+}};
 // CHECK-NOT: __global__
 //
