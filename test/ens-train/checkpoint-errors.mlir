@@ -26,6 +26,24 @@
 // RUN: %python %S/Inputs/forge_checkpoint.py %t/ck %t/members-many members=1000000
 // RUN: (%limit_address_space && not ens-train --resume=%t/members-many 2>&1) | FileCheck %s --check-prefix=MEMBERS-MANY
 // MEMBERS-MANY: {{^}}ens-train: error: training 1000000 members of examples/mlp.mlir (built in) needs at least
+// RUN: %python %S/Inputs/forge_checkpoint.py %t/ck %t/shuffle 'batching.shuffle="random"'
+// RUN: not ens-train --resume=%t/shuffle 2>&1 | FileCheck %s --check-prefix=SHUFFLE
+// SHUFFLE: {{^}}ens-train: error: cannot resume from {{.*}}shuffle: {{.*}}manifest.json: batching.shuffle is "random"; expected none, shared or member{{$}}
+// RUN: %python %S/Inputs/forge_checkpoint.py %t/ck %t/bootstrap batching.bootstrap=1
+// RUN: not ens-train --resume=%t/bootstrap 2>&1 | FileCheck %s --check-prefix=BOOTSTRAP
+// BOOTSTRAP: {{^}}ens-train: error: cannot resume from {{.*}}bootstrap: {{.*}}manifest.json: batching.bootstrap must be true or false (got 1){{$}}
+// RUN: %python %S/Inputs/forge_checkpoint.py %t/ck %t/batch-size batching.batch_size=-1
+// RUN: not ens-train --resume=%t/batch-size 2>&1 | FileCheck %s --check-prefix=BATCH-SIZE
+// BATCH-SIZE: {{^}}ens-train: error: cannot resume from {{.*}}batch-size: {{.*}}manifest.json: batching.batch_size must be a whole number from 0 to
+// RUN: %python %S/Inputs/forge_checkpoint.py %t/ck %t/batch-128 batching.batch_size=128
+// RUN: not ens-train --resume=%t/batch-128 2>&1 | FileCheck %s --check-prefix=BATCH-128
+// BATCH-128: {{^}}ens-train: error: the batch size, 128 (the checkpoint's), differs from the batch of examples/mlp.mlir (built in) (x is tensor<256x64xf32>); the two must be the same{{$}}
+// A checkpoint from before minibatches has no batching: it trained on the
+// model's batch, in order, and resumes so.
+// RUN: %python %S/Inputs/forge_checkpoint.py %t/ck %t/no-batching -batching
+// RUN: ens-train --resume=%t/no-batching --steps=1 --plot= | FileCheck %s --check-prefix=NO-BATCHING
+// NO-BATCHING: batches of 256 rows, 1 step per epoch, shuffle none{{$}}
+// NO-BATCHING: resuming from {{.*}}no-batching at step 2
 // RUN: %python %S/Inputs/forge_checkpoint.py %t/ck %t/beta1 optimizer.beta1=5
 // RUN: not ens-train --resume=%t/beta1 2>&1 | FileCheck %s --check-prefix=BETA1
 // BETA1: {{^}}ens-train: error: cannot resume from {{.*}}beta1: {{.*}}manifest.json: optimizer.beta1 must be in [0, 1) (got 5){{$}}

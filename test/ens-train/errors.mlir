@@ -42,11 +42,11 @@
 // RUN: not ens-train --data=%t/compressed.npz 2>&1 | FileCheck %s --check-prefix=COMPRESSED
 // COMPRESSED: {{^}}ens-train: error: cannot read data: {{.*}}compressed.npz entry 'x.npy' is compressed (method 8, as np.savez_compressed writes); only uncompressed archives are supported: save with np.savez
 // RUN: not ens-train --data=%t/no-y.npz 2>&1 | FileCheck %s --check-prefix=NOY
-// NOY: {{^}}ens-train: error: data {{.*}}no-y.npz has no array named 'y' (expected x [256, 64] and y [256, 8])
+// NOY: {{^}}ens-train: error: data {{.*}}no-y.npz has no array named 'y' (expected x [N, 64] and y [N, 8])
 // RUN: not ens-train --data=%t/wrong-shape.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
-// SHAPE: {{^}}ens-train: error: data {{.*}}wrong-shape.npy is tensor<256x64xf32>; expected [256, 72] (64 columns of x, then 8 targets)
+// SHAPE: {{^}}ens-train: error: data {{.*}}wrong-shape.npy is tensor<256x64xf32>; expected [N, 72] (64 columns of x, then 8 targets)
 // RUN: not ens-train --data=%t/short.csv 2>&1 | FileCheck %s --check-prefix=ROWS
-// ROWS: {{^}}ens-train: error: data {{.*}}short.csv has 10 rows; the model trains on full batches of exactly 256 rows
+// ROWS: {{^}}ens-train: error: the batch size, 256, is larger than the data: {{.*}}short.csv has 10 rows
 // RUN: not ens-train --data=%t/ragged.csv 2>&1 | FileCheck %s --check-prefix=RAGGED
 // RAGGED: {{^}}ens-train: error: data {{.*}}ragged.csv line 6 has 3 columns; expected 72 (64 of x, then 8 targets)
 // NaN or an infinity in the data is named, not trained into a loss of nan

@@ -6,6 +6,7 @@
 // RUN: ens-train --members=8 --steps=40 --plot=%t/plot.svg | FileCheck %s
 // CHECK: ens-train: 8 members of examples/mlp.mlir (built in), 4 parameters (2344 values) per member
 // CHECK-NEXT: data: built-in 1-D regression with a gap in [-0.2, 0.3], 256 points, seed 0
+// CHECK-NEXT: batches of 256 rows, 1 step per epoch, shuffle none
 // CHECK-NEXT: Adam, learning rates 0.001 to 0.01 (log-spaced), 40 steps on the cpu backend
 // CHECK: step 4/40  mean loss
 // CHECK: step 40/40  mean loss

@@ -103,7 +103,8 @@ def main():
                                zip64=True))
 
     # The first byte picks the format and the shape (DatasetFuzzer.cpp):
-    # 3, 4 and 5 are .csv, .npy and .npz with 2 rows, 1 feature, 1 output.
+    # 3, 4 and 5 are .csv, .npy and .npz with 1 feature and 1 output; the
+    # seeds hold 2 rows.
     d = os.path.join(out, "dataset")
     write(d, "header.csv", b"\x03x,y\n1,2\n3,4\n")
     write(d, "plain.csv", b"\x031.5,-2\n3e-1,4\n")

@@ -19,38 +19,13 @@ using namespace ens_train;
 using mlir::ens::HostTensor;
 
 //===----------------------------------------------------------------------===//
-// Random numbers
-//===----------------------------------------------------------------------===//
-
-uint64_t Random::next() {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-double Random::uniform() { return (next() >> 11) * 0x1.0p-53; }
-
-double Random::normal() {
-  double u1 = 1.0 - uniform(); // In (0, 1].
-  double u2 = uniform();
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-}
-
-/// A generator for one purpose (`stream`) of the problem made from `seed`.
-static Random stream(uint64_t seed, uint64_t stream) {
-  Random mix(seed * 0x2545f4914f6cdd1dull + stream);
-  return Random(mix.next());
-}
-
-//===----------------------------------------------------------------------===//
 // The synthetic problem
 //===----------------------------------------------------------------------===//
 
 SyntheticProblem::SyntheticProblem(uint64_t seed, int64_t features,
                                    int64_t outputs)
     : seed(seed), features(features), outputs(outputs) {
-  Random random = stream(seed, 1);
+  Random random = Random::stream(seed, 1);
   for (int64_t k = 0; k < features; ++k) {
     frequencies.push_back(4.0 * random.normal());
     phases.push_back(2.0 * M_PI * random.uniform());
@@ -95,13 +70,13 @@ static std::vector<double> drawInputs(Random &random, int64_t count,
 }
 
 Dataset SyntheticProblem::training(int64_t rows) const {
-  Random random = stream(seed, 2);
+  Random random = Random::stream(seed, 2);
   std::vector<double> t = drawInputs(random, rows, false);
   return at(t, &random);
 }
 
 Dataset SyntheticProblem::heldOut(int64_t rowsPerPart) const {
-  Random random = stream(seed, 3);
+  Random random = Random::stream(seed, 3);
   std::vector<double> t = drawInputs(random, rowsPerPart, true);
   std::vector<double> outside = drawInputs(random, rowsPerPart, false);
   t.insert(t.end(), outside.begin(), outside.end());
@@ -123,7 +98,7 @@ namespace {
 /// What the model expects, for checks and messages.
 struct Expected {
   const std::string &path;
-  int64_t rows, features, outputs;
+  int64_t features, outputs;
   bool allowNonFinite;
 
   [[noreturn]] void fail(const std::string &message) const {
@@ -142,19 +117,15 @@ struct Expected {
       fail(prefix + "has dtype " + mlir::ens::getDTypeName(array.dtype).str() +
            "; expected f32, f64 or i32");
     if (array.getRank() != 2 || array.shape[1] != columns)
-      fail(prefix + "is " + array.getTypeString() + "; expected [" +
-           std::to_string(rows) + ", " + std::to_string(columns) + "] (" +
-           hint + ")");
+      fail(prefix + "is " + array.getTypeString() + "; expected [N, " +
+           std::to_string(columns) + "] (" + hint + ")");
     checkRows(array.shape[0]);
     return std::vector<float>(array.values.begin(), array.values.end());
   }
 
   void checkRows(int64_t got) const {
-    if (got != rows)
-      fail("has " + std::to_string(got) +
-           " rows; the model trains on "
-           "full batches of exactly " +
-           std::to_string(rows) + " rows");
+    if (got == 0)
+      fail("has no rows");
   }
 
   /// Fails at the first NaN or infinity of `values`, a matrix of `columns`
@@ -177,8 +148,11 @@ struct Expected {
   Dataset make(std::vector<float> x, std::vector<float> y) const {
     checkFinite(x, features, "x");
     checkFinite(y, outputs, "y");
+    if (x.size() / features != y.size() / outputs)
+      fail("has " + std::to_string(x.size() / features) + " rows of x but " +
+           std::to_string(y.size() / outputs) + " of y");
     Dataset data;
-    data.rows = rows;
+    data.rows = x.size() / features;
     data.features = features;
     data.outputs = outputs;
     data.x = std::move(x);
@@ -198,7 +172,7 @@ static Dataset loadNpy(const Expected &want) {
                   std::to_string(want.features) + " columns of x, then " +
                       std::to_string(want.outputs) + " targets");
   std::vector<float> x, y;
-  for (int64_t r = 0; r < want.rows; ++r) {
+  for (int64_t r = 0; r < array->shape[0]; ++r) {
     const float *row = all.data() + r * columns;
     x.insert(x.end(), row, row + want.features);
     y.insert(y.end(), row + want.features, row + columns);
@@ -219,9 +193,8 @@ static Dataset loadNpz(const Expected &want) {
     for (const auto &[arrayName, array] : arrays)
       if (arrayName == name)
         return array;
-    want.fail("has no array named '" + name + "' (expected x [" +
-              std::to_string(want.rows) + ", " + std::to_string(want.features) +
-              "] and y [" + std::to_string(want.rows) + ", " +
+    want.fail("has no array named '" + name + "' (expected x [N, " +
+              std::to_string(want.features) + "] and y [N, " +
               std::to_string(want.outputs) + "])");
   };
   return want.make(
@@ -266,20 +239,17 @@ static Dataset loadCsv(const Expected &want) {
                 std::to_string(values.size()) + " columns; expected " +
                 std::to_string(columns) + " (" + std::to_string(want.features) +
                 " of x, then " + std::to_string(want.outputs) + " targets)");
-    // Rows past the batch are only counted, for the message.
-    if (rows++ < want.rows) {
-      x.insert(x.end(), values.begin(), values.begin() + want.features);
-      y.insert(y.end(), values.begin() + want.features, values.end());
-    }
+    ++rows;
+    x.insert(x.end(), values.begin(), values.begin() + want.features);
+    y.insert(y.end(), values.begin() + want.features, values.end());
   }
   want.checkRows(rows);
   return want.make(std::move(x), std::move(y));
 }
 
-Dataset ens_train::loadDataset(const std::string &path, int64_t rows,
-                               int64_t features, int64_t outputs,
-                               bool allowNonFinite) {
-  Expected want{path, rows, features, outputs, allowNonFinite};
+Dataset ens_train::loadDataset(const std::string &path, int64_t features,
+                               int64_t outputs, bool allowNonFinite) {
+  Expected want{path, features, outputs, allowNonFinite};
   std::string extension = llvm::sys::path::extension(path).lower();
   if (extension == ".npy")
     return loadNpy(want);

@@ -18,10 +18,10 @@
 // many points inside the gap as outside it; the ensemble should agree
 // outside the gap and disagree inside it.
 //
-// Real data (--data) holds exactly one batch of the model's B rows:
-//   .npy  one array [B, F + O] (f32, f64 or i32): x, then the targets;
-//   .npz  arrays "x" [B, F] and "y" [B, O] (np.savez, not compressed);
-//   .csv  B rows of F + O numbers separated by commas, x first; a first
+// Real data (--data) holds N >= 1 rows, read in batches (Batches.h):
+//   .npy  one array [N, F + O] (f32, f64 or i32): x, then the targets;
+//   .npz  arrays "x" [N, F] and "y" [N, O] (np.savez, not compressed);
+//   .csv  N rows of F + O numbers separated by commas, x first; a first
 //         line that is not numeric is taken as a header and skipped.
 // A data file must be a regular file within the buffer limit
 // (getDefaultMaxBufferBytes); a device, a FIFO or a directory is an error.
@@ -32,6 +32,8 @@
 
 #ifndef ENS_TRAIN_DATA_H
 #define ENS_TRAIN_DATA_H
+
+#include "Random.h"
 
 #include <cstdint>
 #include <string>
@@ -46,20 +48,6 @@ struct Dataset {
   std::vector<float> y; // rows x outputs
   /// For the synthetic problem: each row's scalar input t.
   std::vector<double> t;
-};
-
-/// A small deterministic generator (SplitMix64), the same everywhere.
-class Random {
-public:
-  explicit Random(uint64_t seed) : state(seed) {}
-  uint64_t next();
-  /// Uniform in [0, 1).
-  double uniform();
-  /// Standard normal (Box-Muller).
-  double normal();
-
-private:
-  uint64_t state;
 };
 
 /// The built-in 1-D regression problem with a gap (see the file comment).
@@ -91,8 +79,8 @@ private:
 /// `outputs` targets; throws Failure for anything else, and for a NaN or
 /// an infinity (one that f64 data overflows f32 into, too) unless
 /// `allowNonFinite`.
-Dataset loadDataset(const std::string &path, int64_t rows, int64_t features,
-                    int64_t outputs, bool allowNonFinite = false);
+Dataset loadDataset(const std::string &path, int64_t features, int64_t outputs,
+                    bool allowNonFinite = false);
 
 } // namespace ens_train
 

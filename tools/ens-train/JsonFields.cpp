@@ -70,6 +70,14 @@ std::string ens_train::getString(const json &object, const std::string &key,
   return value.get<std::string>();
 }
 
+bool ens_train::getBool(const json &object, const std::string &key,
+                        const std::string &prefix) {
+  const json &value = getField(object, key, prefix);
+  if (!value.is_boolean())
+    fail(prefix + key, "true or false", value);
+  return value.get<bool>();
+}
+
 const json &ens_train::getObject(const json &object, const std::string &key,
                                  const std::string &prefix) {
   const json &value = getField(object, key, prefix);

@@ -40,6 +40,9 @@ double getNumber(const nlohmann::json &object, const std::string &key,
 std::string getString(const nlohmann::json &object, const std::string &key,
                       const std::string &prefix = "");
 
+bool getBool(const nlohmann::json &object, const std::string &key,
+             const std::string &prefix = "");
+
 /// A JSON object.
 const nlohmann::json &getObject(const nlohmann::json &object,
                                 const std::string &key,

@@ -275,7 +275,8 @@ public:
 } // namespace
 
 std::string ens_train::generateProgram(const Model &model, int64_t members,
-                                       const AdamOptions &adam) {
+                                       const AdamOptions &adam,
+                                       bool batchPerMember) {
   Writer w(members);
   const std::vector<ens::TensorType> &params = model.params;
   const size_t n = params.size();
@@ -408,22 +409,26 @@ std::string ens_train::generateProgram(const Model &model, int64_t members,
   os << "%vg#0\n      : " << w.types(stepResults) << "\n}\n\n";
 
   // All members: parameters, moments and learning rates batched, the step
-  // number and the data shared.
+  // number shared, and the data shared or batched.
   std::vector<ens::TensorType> stackedState = w.stackedAll(state);
   std::vector<ens::TensorType> topInputs = stackedState;
+  ens::TensorType stepX = batchPerMember ? stacked(model.x, members) : model.x;
+  ens::TensorType stepTargets =
+      batchPerMember ? stacked(model.targets, members) : model.targets;
   topInputs.insert(topInputs.end(),
                    {ens::TensorType{ens::DType::F32, {}},
-                    ens::TensorType{ens::DType::F32, {members}}, model.x,
-                    model.targets});
+                    ens::TensorType{ens::DType::F32, {members}}, stepX,
+                    stepTargets});
   std::vector<ens::TensorType> topResults = w.stackedAll(stepResults);
   std::vector<int64_t> inAxes(3 * n, 0);
-  inAxes.insert(inAxes.end(), {-1, 0, -1, -1});
+  int64_t dataAxis = batchPerMember ? 0 : -1;
+  inAxes.insert(inAxes.end(), {-1, 0, dataAxis, dataAxis});
   os << "func.func @" << kStepFunction << "(";
   for (size_t i = 0; i < 3 * n; ++i)
     os << "%"
        << "pmv"[i / n] << i % n << ": " << stackedState[i].str() << ",\n    ";
   os << "%step: " << scalar << ", %lr: tensor<" << members
-     << "xf32>, %x: " << model.x.str() << ", %targets: " << model.targets.str()
+     << "xf32>, %x: " << stepX.str() << ", %targets: " << stepTargets.str()
      << ")\n    -> (" << w.types(topResults) << ") {\n";
   os << "  %r:" << 3 * n + 1 << " = ens.vmap @ens_train_member_step("
      << w.values("p", n) << ", " << w.values("m", n) << ", " << w.values("v", n)

@@ -14,12 +14,13 @@
 //   @ens_train_step(params[N]..., m[N]..., v[N]..., step, lr[N], x, targets)
 //       -> (params'..., m'..., v'..., losses[N])
 //       one Adam step of every member: ens.vmap of a member step that calls
-//       ens.value_and_grad @loss and the standard library's "adam".
+//       ens.value_and_grad @loss and the standard library's "adam"; x and
+//       targets are one batch for all members, or one per member.
 //   @ens_train_losses(x, params[N]..., targets) -> losses[N]
 //   @ens_train_predict(x, params[N]...) -> predictions[N x ...]
 //
-// The data (x, targets) are shared by all members; the learning rate is a
-// batched scalar, so each member has its own.
+// The evaluation data (x, targets) are shared by all members; the learning
+// rate is a batched scalar, so each member has its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,9 +75,12 @@ struct AdamOptions {
 bool isXavierInitialised(const ens::TensorType &param);
 
 /// The model's text followed by the generated functions described above,
-/// for `members` members.
+/// for `members` members. With `batchPerMember`, @ens_train_step takes a
+/// batch per member (x [N x B x F], targets [N x B x O]) instead of one for
+/// all, for members that train on different rows at the same step.
 std::string generateProgram(const Model &model, int64_t members,
-                            const AdamOptions &adam);
+                            const AdamOptions &adam,
+                            bool batchPerMember = false);
 
 /// The names of the generated entry points.
 inline constexpr const char *kInitFunction = "ens_train_init";

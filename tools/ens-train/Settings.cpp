@@ -9,7 +9,9 @@
 #include "llvm/Support/Path.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 
 using namespace ens_train;
 using nlohmann::json;
@@ -32,7 +34,11 @@ json Settings::toJson() const {
             {"beta1", adam.beta1},
             {"beta2", adam.beta2},
             {"eps", adam.eps},
-            {"weight_decay", adam.weightDecay}}}};
+            {"weight_decay", adam.weightDecay}}},
+          {"batching",
+           {{"batch_size", batching.batchSize},
+            {"shuffle", getShuffleName(batching.shuffle)},
+            {"bootstrap", batching.bootstrap}}}};
 }
 
 std::string ens_train::formatNumber(double value, int precision) {
@@ -94,6 +100,21 @@ Settings ens_train::readSettings(const json &manifest) {
   settings.adam.beta2 = getNumber(optimizer, "beta2", prefix);
   settings.adam.eps = getNumber(optimizer, "eps", prefix);
   settings.adam.weightDecay = getNumber(optimizer, "weight_decay", prefix);
+  // Checkpoints from before minibatches trained on one whole batch of the
+  // model's size, in order.
+  if (manifest.contains("batching")) {
+    const json &batching = getObject(manifest, "batching");
+    const std::string prefix = "batching.";
+    settings.batching.batchSize =
+        getInteger(batching, "batch_size", 0, INT64_MAX, prefix);
+    std::string shuffle = getString(batching, "shuffle", prefix);
+    std::optional<Shuffle> parsed = parseShuffle(shuffle);
+    if (!parsed)
+      throw Failure("batching.shuffle is \"" + shuffle +
+                    "\"; expected none, shared or member");
+    settings.batching.shuffle = *parsed;
+    settings.batching.bootstrap = getBool(batching, "bootstrap", prefix);
+  }
   checkSettings(settings, SettingsSource::Manifest);
   return settings;
 }

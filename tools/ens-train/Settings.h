@@ -10,6 +10,7 @@
 #ifndef ENS_TRAIN_SETTINGS_H
 #define ENS_TRAIN_SETTINGS_H
 
+#include "Batches.h"
 #include "Program.h"
 
 #include <nlohmann/json.hpp>
@@ -30,6 +31,8 @@ struct Settings {
   std::string data; // A path, or empty for the built-in problem.
   double lrMin = 0, lrMax = 0;
   AdamOptions adam;
+  /// A batch size of 0 stands for the model's.
+  Batching batching;
 
   /// The settings for a manifest, with absolute paths, so that a run
   /// resumed from elsewhere finds the files.

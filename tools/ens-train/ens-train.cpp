@@ -1,17 +1,20 @@
 //===- ens-train.cpp - Train an ensemble of a one-member model ------------===//
 //
 // Usage:
-//   ens-train [--model=FILE.mlir] [--members=N] [--steps=N]
+//   ens-train [--model=FILE.mlir] [--members=N] [--steps=N | --epochs=N]
 //             [--lr=X | --lr-min=X --lr-max=X] [--seed=N] [--data=FILE]
+//             [--shuffle=none|shared|member] [--bootstrap]
 //             [--plot=FILE.svg] [--checkpoint=DIR] [--resume=DIR] ...
 //
 // Trains N members of a model written for one member (@loss and @forward,
 // by default examples/mlp.mlir, built in) together: ONE generated program
-// runs a full-batch Adam step of every member, each with its own learning
-// rate (log-spaced from --lr-min to --lr-max). It then reports the members'
-// losses, the ensemble's error and spread on held-out data, and draws them.
-// Without --data it trains on a built-in 1-D regression problem with a gap
-// in its inputs, where the members should disagree (see Data.h).
+// runs an Adam step of every member on a batch of the model's size, each
+// member with its own learning rate (log-spaced from --lr-min to --lr-max),
+// and epochs walk the data in batches (Batches.h). It then reports the
+// members' losses, the ensemble's error and spread on held-out data, and
+// draws them. Without --data it trains on a built-in 1-D regression
+// problem with a gap in its inputs, where the members should disagree
+// (see Data.h). docs/ens-train.md is the user's guide.
 //
 // ens-train uses ens only through its public C++ API (ens/ens.h). Every
 // failure prints one line starting with "ens-train: error:" and exits with
@@ -23,12 +26,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Batches.h"
 #include "Checkpoint.h"
 #include "Data.h"
+#include "Evaluation.h"
 #include "Failure.h"
 #include "Files.h"
 #include "Plot.h"
 #include "Program.h"
+#include "Progress.h"
 #include "Settings.h"
 
 #include "ens/Support/CommandLine.h"
@@ -117,8 +123,28 @@ cl::opt<unsigned, false, NumberParser<unsigned>>
     members("members", cl::desc("Members of the ensemble (default 128)"),
             cl::init(128), cl::cat(category));
 cl::opt<unsigned, false, NumberParser<unsigned>>
-    steps("steps", cl::desc("Training steps (full batch) to run (default 300)"),
+    steps("steps", cl::desc("Training steps (batches) to run (default 300)"),
           cl::init(300), cl::cat(category));
+cl::opt<unsigned, false, NumberParser<unsigned>>
+    epochs("epochs",
+           cl::desc("Train this many passes over the data instead of --steps: "
+                    "floor(N / B) batches each"),
+           cl::cat(category));
+cl::opt<unsigned, false, NumberParser<unsigned>> batchSize(
+    "batch-size",
+    cl::desc("Rows per step (default: the model's batch size, which it must "
+             "equal)"),
+    cl::cat(category));
+cl::opt<std::string> shuffleName(
+    "shuffle",
+    cl::desc("How each epoch orders the rows: none (the default), shared "
+             "(one permutation for all members) or member (one per member)"),
+    cl::value_desc("none|shared|member"), cl::init("none"), cl::cat(category));
+cl::opt<bool> bootstrap(
+    "bootstrap",
+    cl::desc("Each member trains on its own resample of the data, drawn "
+             "with replacement (bagging)"),
+    cl::cat(category));
 cl::opt<double, false, NumberParser<double>>
     learningRate("lr",
                  cl::desc("One learning rate for every member (instead of "
@@ -148,13 +174,14 @@ cl::opt<double, false, NumberParser<double>>
                 cl::init(0.0), cl::cat(category));
 cl::opt<unsigned long long, false, NumberParser<unsigned long long>>
     seed("seed",
-         cl::desc("Seeds the initialisation (one key for all members) and the "
-                  "built-in data (default 0)"),
+         cl::desc("Seeds the initialisation (one key for all members), the "
+                  "shuffles, the bootstrap samples and the built-in data "
+                  "(default 0)"),
          cl::init(0), cl::cat(category));
 cl::opt<std::string> dataPath(
     "data",
     cl::desc("Train on this data instead of the built-in problem: .npy "
-             "[B, F+O], .npz with x [B, F] and y [B, O], or .csv with F+O "
+             "[N, F+O], .npz with x [N, F] and y [N, O], or .csv with F+O "
              "columns"),
     cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> allowNonFinite(
@@ -186,7 +213,7 @@ cl::opt<unsigned, false, NumberParser<unsigned>> checkpointEvery(
 cl::opt<std::string> resumeDir(
     "resume",
     cl::desc("Continue from the checkpoint in this directory, exactly; "
-             "--steps more steps are run"),
+             "--steps (or --epochs) more are run"),
     cl::value_desc("dir"), cl::cat(category));
 cl::opt<bool>
     printLosses("print-losses",
@@ -201,12 +228,6 @@ const char kDefaultModel[] =
 #include "DefaultModel.inc"
     ;
 constexpr const char *kDefaultModelName = "examples/mlp.mlir (built in)";
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 //===----------------------------------------------------------------------===//
 // Settings
@@ -239,6 +260,13 @@ Settings settingsFromFlags() {
     settings.lrMin = settings.lrMax = learningRate;
   }
   settings.adam = {beta1, beta2, epsilon, weightDecay};
+  std::optional<Shuffle> shuffle = parseShuffle(shuffleName);
+  if (!shuffle)
+    throw Failure("--shuffle=" + shuffleName +
+                  " is not none, shared or member");
+  settings.batching = {batchSize, *shuffle, bootstrap};
+  if (epochs.getNumOccurrences() && steps.getNumOccurrences())
+    throw Failure("give either --epochs or --steps, not both");
   checkSettings(settings, SettingsSource::Flags);
   return settings;
 }
@@ -275,6 +303,16 @@ void adoptCheckpoint(Settings &settings, const Checkpoint &checkpoint,
   adopt(settings.adam.eps, saved.adam.eps, epsilon, directory, "eps");
   adopt(settings.adam.weightDecay, saved.adam.weightDecay, weightDecay,
         directory, "weight-decay");
+  // A checkpoint from before minibatches records no batch size: the model's.
+  if (saved.batching.batchSize)
+    adopt(settings.batching.batchSize, saved.batching.batchSize, batchSize,
+          directory, "batch-size");
+  std::string shuffle = shuffleName,
+              savedShuffle = getShuffleName(saved.batching.shuffle);
+  adopt(shuffle, savedShuffle, shuffleName, directory, "shuffle");
+  settings.batching.shuffle = saved.batching.shuffle;
+  adopt(settings.batching.bootstrap, saved.batching.bootstrap, bootstrap,
+        directory, "bootstrap");
 }
 
 /// Refuses to train `members` members of `model` when even a lower bound
@@ -307,151 +345,6 @@ std::string readModel(const Settings &settings) {
 }
 
 //===----------------------------------------------------------------------===//
-// Running the programs
-//===----------------------------------------------------------------------===//
-
-/// An f32 tensor of `shape` holding `values`.
-ens::Tensor makeTensor(std::vector<int64_t> shape,
-                       const std::vector<float> &values) {
-  ens::Tensor tensor(ens::TensorType{ens::DType::F32, std::move(shape)});
-  std::copy(values.begin(), values.end(), static_cast<float *>(tensor.data()));
-  return tensor;
-}
-
-const float *floats(const ens::Tensor &tensor) {
-  return static_cast<const float *>(tensor.data());
-}
-
-/// The compiled programs, on one model for a number of members.
-struct Programs {
-  ens::Executable step, losses, predict;
-  std::optional<ens::Executable> init;
-};
-
-/// Every member's loss on inputs `x` and `targets`.
-std::vector<float> evaluateLosses(const Programs &programs,
-                                  const TrainState &state, const ens::Tensor &x,
-                                  const ens::Tensor &targets) {
-  std::vector<ens::Tensor> args{x};
-  args.insert(args.end(), state.params.begin(), state.params.end());
-  args.push_back(targets);
-  ens::Tensor losses = programs.losses.run(args)[0];
-  return std::vector<float>(floats(losses),
-                            floats(losses) + losses.type().numElements());
-}
-
-/// Every member's predictions for the rows [begin, begin + B) of `data`:
-/// [members x B x O].
-ens::Tensor predict(const Programs &programs, const Model &model,
-                    const TrainState &state, const Dataset &data,
-                    int64_t begin) {
-  int64_t rows = model.batchSize(), features = model.numFeatures();
-  std::vector<float> x(data.x.begin() + begin * features,
-                       data.x.begin() + (begin + rows) * features);
-  std::vector<ens::Tensor> args{makeTensor(model.x.shape, x)};
-  args.insert(args.end(), state.params.begin(), state.params.end());
-  return programs.predict.run(args)[0];
-}
-
-/// The members' mean and standard deviation per row and output.
-struct EnsembleStats {
-  std::vector<double> mean, stddev; // rows x outputs
-};
-
-EnsembleStats ensembleStats(const Programs &programs, const Model &model,
-                            const TrainState &state, const Dataset &data) {
-  EnsembleStats stats;
-  int64_t rows = model.batchSize(), outputs = model.numOutputs();
-  int64_t n = state.learningRates.size();
-  for (int64_t begin = 0; begin + rows <= data.rows; begin += rows) {
-    ens::Tensor y = predict(programs, model, state, data, begin);
-    const float *values = floats(y);
-    for (int64_t i = 0; i < rows * outputs; ++i) {
-      double sum = 0, squares = 0;
-      for (int64_t member = 0; member < n; ++member)
-        sum += values[member * rows * outputs + i];
-      double mean = sum / n;
-      for (int64_t member = 0; member < n; ++member) {
-        double d = values[member * rows * outputs + i] - mean;
-        squares += d * d;
-      }
-      stats.mean.push_back(mean);
-      stats.stddev.push_back(std::sqrt(squares / n));
-    }
-  }
-  return stats;
-}
-
-/// The minimum, median and maximum of `values`.
-std::array<float, 3> minMedianMax(std::vector<float> values) {
-  if (values.empty())
-    return {NAN, NAN, NAN};
-  // NaNs (diverged members) count as the largest.
-  std::sort(values.begin(), values.end(), [](float a, float b) {
-    return std::isnan(b) ? !std::isnan(a) : a < b;
-  });
-  size_t n = values.size();
-  float median =
-      n % 2 ? values[n / 2] : 0.5f * (values[n / 2 - 1] + values[n / 2]);
-  return {values.front(), median, values.back()};
-}
-
-//===----------------------------------------------------------------------===//
-// Progress
-//===----------------------------------------------------------------------===//
-
-/// A progress bar updated in place on a terminal, otherwise a line every
-/// tenth of the run.
-class Progress {
-public:
-  Progress(int64_t first, int64_t total)
-      : first(first), total(total),
-        tty(llvm::sys::Process::StandardOutIsDisplayed()), start(Clock::now()),
-        lastDraw(start) {}
-
-  void update(int64_t step, double meanLoss) {
-    int64_t done = step - first;
-    double seconds = secondsSince(start);
-    double rate = seconds > 0 ? done / seconds : 0;
-    if (tty) {
-      if (step != total && secondsSince(lastDraw) < 0.1)
-        return;
-      lastDraw = Clock::now();
-      const int width = 30;
-      int filled = total ? static_cast<int>(width * step / total) : width;
-      llvm::outs() << "\r  step "
-                   << llvm::format("%*lld", digits(),
-                                   static_cast<long long>(step))
-                   << "/" << total << " [" << std::string(filled, '#')
-                   << std::string(width - filled, '-') << "]  mean loss "
-                   << llvm::format("%-10.4g", meanLoss)
-                   << llvm::format("%8.1f steps/s ", rate);
-      llvm::outs().flush();
-      return;
-    }
-    int64_t every = std::max<int64_t>(1, (total - first) / 10);
-    if (done % every != 0 && step != total)
-      return;
-    llvm::outs() << "step " << step << "/" << total << "  mean loss "
-                 << llvm::format("%.6g", meanLoss)
-                 << llvm::format("  (%.1f steps/s)", rate) << "\n";
-    llvm::outs().flush();
-  }
-
-  void finish() {
-    if (tty && total > first)
-      llvm::outs() << "\n";
-  }
-
-private:
-  int digits() const { return std::to_string(total).size(); }
-
-  int64_t first, total;
-  bool tty;
-  Clock::time_point start, lastDraw;
-};
-
-//===----------------------------------------------------------------------===//
 // The run
 //===----------------------------------------------------------------------===//
 
@@ -470,7 +363,17 @@ int run() {
       settings.model.empty() ? kDefaultModelName : settings.model;
   Model model = loadModel(context, modelName, readModel(settings));
   int64_t n = settings.members;
-  std::string text = generateProgram(model, n, settings.adam);
+  const int64_t rows = model.batchSize();
+  Batching &batching = settings.batching;
+  if (!batching.batchSize)
+    batching.batchSize = rows;
+  if (batching.batchSize != rows)
+    throw Failure("the batch size, " + std::to_string(batching.batchSize) +
+                  (resumed ? " (the checkpoint's)" : "") +
+                  ", differs from the batch of " + modelName + " (x is " +
+                  model.x.str() + "); the two must be the same");
+  std::string text =
+      generateProgram(model, n, settings.adam, batching.perMember());
   if (emitIr) {
     llvm::outs() << text;
     return 0;
@@ -478,24 +381,33 @@ int run() {
   checkMemory(model, n);
 
   // Data, checked before the (slower) compilation.
-  const int64_t rows = model.batchSize();
   std::optional<SyntheticProblem> problem;
   Dataset train;
   if (settings.data.empty()) {
     problem.emplace(settings.seed, model.numFeatures(), model.numOutputs());
     train = problem->training(rows);
   } else {
-    train = loadDataset(settings.data, rows, model.numFeatures(),
-                        model.numOutputs(), allowNonFinite);
+    train = loadDataset(settings.data, model.numFeatures(), model.numOutputs(),
+                        allowNonFinite);
   }
-  ens::Tensor x = makeTensor(model.x.shape, train.x);
-  ens::Tensor targets = makeTensor(model.targets.shape, train.y);
+  if (train.rows < rows)
+    throw Failure("the batch size, " + std::to_string(rows) +
+                  ", is larger than the data: " + settings.data + " has " +
+                  std::to_string(train.rows) + " rows");
+  BatchSchedule schedule(batching, train.rows, n, settings.seed);
+  const int64_t stepsPerEpoch = schedule.stepsPerEpoch();
+  const int64_t toRun = epochs.getNumOccurrences()
+                            ? int64_t(epochs) * stepsPerEpoch
+                            : int64_t(steps);
 
   TrainState state;
   if (resumed)
     state = readCheckpoint(*resumed, model);
-  if (state.step > kMaxSteps - int64_t(steps))
-    throw Failure("--steps=" + std::to_string(steps) +
+  if (state.step > kMaxSteps - toRun)
+    throw Failure((epochs.getNumOccurrences()
+                       ? "--epochs=" + std::to_string(epochs) + " (" +
+                             std::to_string(toRun) + " steps)"
+                       : "--steps=" + std::to_string(steps)) +
                   " would train past step " + std::to_string(kMaxSteps) +
                   ", the most a checkpoint holds");
 
@@ -508,13 +420,18 @@ int run() {
                  << formatNumber(SyntheticProblem::kGapHigh) << "], " << rows
                  << " points, seed " << settings.seed << "\n";
   else
-    llvm::outs() << "  data: " << settings.data << ", " << rows << " rows\n";
+    llvm::outs() << "  data: " << settings.data << ", " << train.rows
+                 << " rows\n";
+  llvm::outs() << "  batches of " << rows << " rows, " << stepsPerEpoch
+               << (stepsPerEpoch == 1 ? " step" : " steps")
+               << " per epoch, shuffle " << getShuffleName(batching.shuffle)
+               << (batching.bootstrap ? ", bootstrap" : "") << "\n";
   llvm::outs() << "  Adam, learning rates "
                << (settings.lrMin == settings.lrMax
                        ? formatNumber(settings.lrMin)
                        : formatNumber(settings.lrMin) + " to " +
                              formatNumber(settings.lrMax) + " (log-spaced)")
-               << ", " << steps << " steps on the "
+               << ", " << toRun << " steps on the "
                << (backendName == "cpu" ? "cpu" : "interpreter")
                << " backend\n";
   if (resumed) {
@@ -568,7 +485,7 @@ int run() {
           n == 1 ? settings.lrMin
                  : settings.lrMin * std::pow(settings.lrMax / settings.lrMin,
                                              double(i) / double(n - 1)));
-    state.initialLoss = evaluateLosses(programs, state, x, targets);
+    state.initialLoss = evaluateLosses(programs, model, state, train);
   }
 
   // The step's arguments: parameters, moments, step, rates, x, targets.
@@ -579,8 +496,10 @@ int run() {
       args.push_back(std::move(tensor));
   args.push_back(ens::Tensor(ens::TensorType{ens::DType::F32, {}}));
   args.push_back(makeTensor({n}, state.learningRates));
-  args.push_back(x);
-  args.push_back(targets);
+  const bool perMember = batching.perMember();
+  args.push_back(ens::Tensor(perMember ? stacked(model.x, n) : model.x));
+  args.push_back(
+      ens::Tensor(perMember ? stacked(model.targets, n) : model.targets));
   auto syncState = [&] {
     state.params.clear(), state.m.clear(), state.v.clear();
     for (size_t i = 0; i < p; ++i) {
@@ -610,11 +529,13 @@ int run() {
     committed = state.step;
   };
 
-  const int64_t first = state.step, last = first + steps;
+  const int64_t first = state.step, last = first + toRun;
   Progress progress(first, last);
   Clock::time_point trainStart = Clock::now();
   for (int64_t step = first + 1; step <= last; ++step) {
     *static_cast<float *>(args[3 * p].data()) = static_cast<float>(step);
+    fillBatch(schedule, batching, train, step, n, args[3 * p + 2],
+              args[3 * p + 3]);
     std::vector<ens::Tensor> results = programs.step.run(args);
     for (size_t i = 0; i < 3 * p; ++i)
       args[i] = std::move(results[i]);
@@ -638,12 +559,12 @@ int run() {
   checkpoint();
 
   // The summary.
-  std::vector<float> finalLoss = evaluateLosses(programs, state, x, targets);
-  if (steps)
+  std::vector<float> finalLoss = evaluateLosses(programs, model, state, train);
+  if (toRun)
     llvm::outs() << llvm::format(
-        "trained %u steps in %.1f s (%.1f steps/s, %.0f member-steps/s)\n",
-        unsigned(steps), trainSeconds, steps / trainSeconds,
-        steps * double(n) / trainSeconds);
+        "trained %lld steps in %.1f s (%.1f steps/s, %.0f member-steps/s)\n",
+        static_cast<long long>(toRun), trainSeconds, toRun / trainSeconds,
+        toRun * double(n) / trainSeconds);
   if (printLosses)
     for (int64_t i = 0; i < n; ++i)
       llvm::outs() << "member " << i << ": lr "

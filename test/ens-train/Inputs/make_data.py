@@ -1,6 +1,7 @@
 """Writes data files for the ens-train tests with the Python standard
 library only (no NumPy): the same 256 x (64 + 8) float32 table as .csv,
-.npz (stored, with ZIP64 extra fields, as np.savez writes it) and .npy, and
+.npz (stored, with ZIP64 extra fields, as np.savez writes it) and .npy, a
+longer table of 704 rows that starts with it (long.npz, long.csv), and
 broken variants.
 
     python3 make_data.py OUT_DIR
@@ -14,6 +15,8 @@ import sys
 import zipfile
 
 ROWS, FEATURES, OUTPUTS = 256, 64, 8
+# long.npz and long.csv: 2.75 batches of the model's 256 rows.
+LONG_ROWS = 704
 
 
 def f32(value):
@@ -41,10 +44,11 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     rng = random.Random(0)
-    x = [[f32(rng.uniform(-1, 1)) for _ in range(FEATURES)]
-         for _ in range(ROWS)]
-    y = [[f32(math.tanh(sum(row[8 * j:8 * j + 8]) / 4))
-          for j in range(OUTPUTS)] for row in x]
+    long_x = [[f32(rng.uniform(-1, 1)) for _ in range(FEATURES)]
+              for _ in range(LONG_ROWS)]
+    long_y = [[f32(math.tanh(sum(row[8 * j:8 * j + 8]) / 4))
+               for j in range(OUTPUTS)] for row in long_x]
+    x, y = long_x[:ROWS], long_y[:ROWS]
     flat_x = [v for row in x for v in row]
     flat_y = [v for row in y for v in row]
     table = [v for rx, ry in zip(x, y) for v in rx + ry]
@@ -60,11 +64,18 @@ def main():
     with open(os.path.join(out, "wrong-shape.npy"), "wb") as f:
         f.write(npy([ROWS, FEATURES], flat_x))
 
+    npz(os.path.join(out, "long.npz"),
+        {"x": ([LONG_ROWS, FEATURES], [v for row in long_x for v in row]),
+         "y": ([LONG_ROWS, OUTPUTS], [v for row in long_y for v in row])})
+
     header = ",".join(["x%d" % i for i in range(FEATURES)] +
                       ["y%d" % j for j in range(OUTPUTS)])
     rows = [",".join("%.9g" % v for v in rx + ry) for rx, ry in zip(x, y)]
     with open(os.path.join(out, "data.csv"), "w") as f:
         f.write(header + "\n" + "\n".join(rows) + "\n")
+    with open(os.path.join(out, "long.csv"), "w") as f:
+        f.write("\n".join(",".join("%.9g" % v for v in rx + ry)
+                          for rx, ry in zip(long_x, long_y)) + "\n")
     with open(os.path.join(out, "short.csv"), "w") as f:
         f.write("\n".join(rows[:10]) + "\n")
     with open(os.path.join(out, "ragged.csv"), "w") as f:

@@ -1,0 +1,97 @@
+//===- Batches.cpp - Which rows each member trains on, step by step -------===//
+
+#include "Batches.h"
+
+#include "Random.h"
+
+#include <cassert>
+#include <numeric>
+#include <utility>
+
+using namespace ens_train;
+
+/// The streams of Random::stream that batches draw from; the synthetic
+/// problem uses 1 to 3.
+static constexpr uint64_t kShuffleStream = 16, kBootstrapStream = 17;
+
+const char *ens_train::getShuffleName(Shuffle shuffle) {
+  switch (shuffle) {
+  case Shuffle::None:
+    return "none";
+  case Shuffle::Shared:
+    return "shared";
+  case Shuffle::Member:
+    return "member";
+  }
+  return "none";
+}
+
+std::optional<Shuffle> ens_train::parseShuffle(const std::string &name) {
+  for (Shuffle shuffle : {Shuffle::None, Shuffle::Shared, Shuffle::Member})
+    if (name == getShuffleName(shuffle))
+      return shuffle;
+  return std::nullopt;
+}
+
+/// A uniform integer in [0, bound).
+static int64_t below(Random &random, int64_t bound) {
+  return static_cast<int64_t>(random.uniform() * static_cast<double>(bound));
+}
+
+BatchSchedule::BatchSchedule(const Batching &batching, int64_t rows,
+                             int64_t members, uint64_t seed)
+    : batching(batching), rows(rows), members(members), seed(seed) {
+  assert(batching.batchSize >= 1 && rows >= batching.batchSize);
+  if (!batching.bootstrap)
+    return;
+  // Each member's sample depends on its index alone, so that it is the same
+  // whatever the number of members.
+  Random streams = Random::stream(seed, kBootstrapStream);
+  uint64_t base = streams.next();
+  for (int64_t member = 0; member < members; ++member) {
+    Random random = Random::stream(base, member);
+    std::vector<int64_t> sample(rows);
+    for (int64_t &row : sample)
+      row = below(random, rows);
+    samples.push_back(std::move(sample));
+  }
+}
+
+const std::vector<int64_t> &BatchSchedule::orderOf(int64_t epoch,
+                                                   int64_t member) {
+  bool perMember = batching.perMember();
+  if (epoch != cachedEpoch) {
+    cachedEpoch = epoch;
+    orders.assign(perMember ? members : 1, {});
+  }
+  std::vector<int64_t> &order = orders[perMember ? member : 0];
+  if (!order.empty())
+    return order;
+  order.resize(rows);
+  std::iota(order.begin(), order.end(), 0);
+  if (batching.shuffle != Shuffle::None) {
+    // Fisher-Yates from the epoch's stream (and the member's, per member).
+    Random epochs = Random::stream(seed, kShuffleStream);
+    uint64_t epochSeed = Random::stream(epochs.next(), epoch).next();
+    Random random = batching.shuffle == Shuffle::Member
+                        ? Random::stream(epochSeed, member)
+                        : Random(epochSeed);
+    for (int64_t i = rows - 1; i > 0; --i)
+      std::swap(order[i], order[below(random, i + 1)]);
+  }
+  if (batching.bootstrap)
+    for (int64_t &row : order)
+      row = samples[member][row];
+  return order;
+}
+
+const std::vector<int64_t> &BatchSchedule::rowsAt(int64_t step,
+                                                  int64_t member) {
+  assert(step >= 1 && member >= 0 && member < members);
+  int64_t epoch = (step - 1) / stepsPerEpoch();
+  int64_t first = (step - 1) % stepsPerEpoch() * batching.batchSize;
+  const std::vector<int64_t> &order = orderOf(epoch, member);
+  batch.assign(order.begin() + first,
+               order.begin() + first + batching.batchSize);
+  return batch;
+}

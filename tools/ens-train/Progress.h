@@ -1,0 +1,45 @@
+//===- Progress.h - Training progress on the terminal or a log --*- C++ -*-===//
+
+#ifndef ENS_TRAIN_PROGRESS_H
+#define ENS_TRAIN_PROGRESS_H
+
+#include "llvm/Support/Process.h"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace ens_train {
+
+using Clock = std::chrono::steady_clock;
+
+inline double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// A progress bar updated in place on a terminal, otherwise a line every
+/// tenth of the run.
+class Progress {
+public:
+  /// A run from step `first` to step `total`.
+  Progress(int64_t first, int64_t total)
+      : first(first), total(total),
+        tty(llvm::sys::Process::StandardOutIsDisplayed()), start(Clock::now()),
+        lastDraw(start) {}
+
+  /// Reports that `step` is done, with the members' mean loss.
+  void update(int64_t step, double meanLoss);
+  /// Ends the bar's line.
+  void finish();
+
+private:
+  int digits() const { return std::to_string(total).size(); }
+
+  int64_t first, total;
+  bool tty;
+  Clock::time_point start, lastDraw;
+};
+
+} // namespace ens_train
+
+#endif // ENS_TRAIN_PROGRESS_H
