@@ -9,8 +9,9 @@
 // `ens-train --resume` does (a checkpoint of format version 1, whose files
 // lie in the directory itself), for the model in
 // Inputs/checkpoint-model.mlir.
-// The properties: no crash or unbounded allocation, and no exception other
-// than Failure.
+// The input's length decides whether the state of early stopping is read
+// too. The properties: no crash or unbounded allocation, and no exception
+// other than Failure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,8 +79,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ens_fuzz::writeScratchFile("manifest.json", manifest);
   ens_fuzz::writeScratchFile("state.npz", serializeNpz(arrays));
   const std::string &directory = ens_fuzz::scratchDirectory();
+  // Half the inputs are read with early stopping's state, as a run with
+  // --patience reads them.
+  bool earlyStopping = size % 2;
   try {
-    readCheckpoint(findCheckpoint(directory), model);
+    readCheckpoint(findCheckpoint(directory), model, earlyStopping);
   } catch (const Failure &) {
   }
   return 0;

@@ -39,8 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   int64_t rows = dataset.rows;
-  if (rows < 1 || dataset.features != features ||
-      dataset.outputs != outputs ||
+  if (rows < 1 || dataset.features != features || dataset.outputs != outputs ||
       dataset.x.size() != static_cast<size_t>(rows * features) ||
       dataset.y.size() != static_cast<size_t>(rows * outputs)) {
     llvm::errs() << "fuzz: loadDataset returned a dataset of another shape\n";

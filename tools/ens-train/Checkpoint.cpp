@@ -180,6 +180,15 @@ void ens_train::writeCheckpoint(const std::string &directory,
       toHost(curve, {static_cast<int64_t>(state.curveMin.size()), 3}));
   arrays.emplace_back(
       "step", HostTensor(DType::I32, {}, {static_cast<double>(state.step)}));
+  if (const std::optional<EarlyStoppingState> &stopping = state.stopping) {
+    arrays.emplace_back("best_loss", toHost(stopping->bestLoss, {members}));
+    arrays.emplace_back("best_epoch", toHost(stopping->bestEpoch, {members}));
+    arrays.emplace_back("stopped_epoch",
+                        toHost(stopping->stoppedEpoch, {members}));
+    for (size_t i = 0; i < model.params.size(); ++i)
+      arrays.emplace_back("best_" + model.paramNames[i],
+                          toHost(stopping->best[i]));
+  }
   std::string npz = serializeNpz(arrays);
 
   json manifest = std::move(settings);
@@ -374,7 +383,7 @@ describeParameters(const std::vector<std::string> &names,
 }
 
 TrainState ens_train::readCheckpoint(const Checkpoint &checkpoint,
-                                     const Model &model) {
+                                     const Model &model, bool earlyStopping) {
   const json &manifest = checkpoint.manifest;
   const std::string manifestPath = checkpoint.manifestPath();
   auto fail = [&](const std::string &message) {
@@ -498,5 +507,24 @@ TrainState ens_train::readCheckpoint(const Checkpoint &checkpoint,
     throw fail("the checkpoint is inconsistent: " + statePath + " is at step " +
                std::to_string(static_cast<int64_t>(savedStep.values[0])) +
                " but " + manifestPath + " at step " + std::to_string(step));
+  if (!earlyStopping)
+    return state;
+  EarlyStoppingState &stopping = state.stopping.emplace();
+  stopping.bestLoss = toFloats(find("best_loss", {members}));
+  // Epochs are whole numbers, counted from 1 (0: none), as floats.
+  auto epochs = [&](const char *name) {
+    const HostTensor &array = find(name, {members});
+    if (!llvm::all_of(array.values, [&](double epoch) {
+          return epoch >= 0 && epoch <= step && epoch == std::floor(epoch);
+        }))
+      throw fail(statePath + " holds an epoch in '" + name +
+                 "' that is not a whole number from 0 to the step");
+    return toFloats(array);
+  };
+  stopping.bestEpoch = epochs("best_epoch");
+  stopping.stoppedEpoch = epochs("stopped_epoch");
+  for (size_t i = 0; i < model.params.size(); ++i)
+    stopping.best.push_back(toTensor(
+        find("best_" + names[i], stacked(model.params[i], members).shape)));
   return state;
 }

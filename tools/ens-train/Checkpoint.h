@@ -44,6 +44,7 @@
 #ifndef ENS_TRAIN_CHECKPOINT_H
 #define ENS_TRAIN_CHECKPOINT_H
 
+#include "EarlyStopping.h"
 #include "Program.h"
 
 #include "ens/ens.h"
@@ -51,6 +52,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +72,8 @@ struct TrainState {
   std::vector<float> learningRates, initialLoss;
   /// Per step done: min, median and max of the members' losses.
   std::vector<float> curveMin, curveMedian, curveMax;
+  /// With --patience.
+  std::optional<EarlyStoppingState> stopping;
 };
 
 /// Writes `state` to `directory` (created if needed) as a new generation
@@ -101,8 +105,10 @@ struct Checkpoint {
 Checkpoint findCheckpoint(const std::string &directory);
 
 /// Checks that `checkpoint` was written for `model`, and every array's
-/// shape, dtype and range, and decodes its state.
-TrainState readCheckpoint(const Checkpoint &checkpoint, const Model &model);
+/// shape, dtype and range, and decodes its state, with the state of early
+/// stopping if `earlyStopping`.
+TrainState readCheckpoint(const Checkpoint &checkpoint, const Model &model,
+                          bool earlyStopping);
 
 } // namespace ens_train
 

@@ -13,10 +13,14 @@
 #include "llvm/Support/Path.h"
 
 #include <cmath>
+#include <numeric>
 #include <tuple>
 
 using namespace ens_train;
 using mlir::ens::HostTensor;
+
+/// The stream of Random::stream that the validation split draws from.
+static constexpr uint64_t kValidationStream = 18;
 
 //===----------------------------------------------------------------------===//
 // The synthetic problem
@@ -258,4 +262,34 @@ Dataset ens_train::loadDataset(const std::string &path, int64_t features,
   if (extension == ".csv")
     return loadCsv(want);
   throw Failure("data " + path + " must be a .npy, .npz or .csv file");
+}
+
+Dataset ens_train::splitValidation(Dataset &data, double fraction,
+                                   uint64_t seed) {
+  // A random choice of rows: the first of a permutation (Fisher-Yates).
+  std::vector<int64_t> order(data.rows);
+  std::iota(order.begin(), order.end(), 0);
+  Random random = Random::stream(seed, kValidationStream);
+  for (int64_t i = data.rows - 1; i > 0; --i)
+    std::swap(order[i], order[static_cast<int64_t>(
+                            random.uniform() * static_cast<double>(i + 1))]);
+  int64_t count = std::llround(fraction * static_cast<double>(data.rows));
+  std::vector<bool> chosen(data.rows, false);
+  for (int64_t i = 0; i < count; ++i)
+    chosen[order[i]] = true;
+  Dataset parts[2];
+  for (Dataset &part : parts) {
+    part.features = data.features;
+    part.outputs = data.outputs;
+  }
+  for (int64_t row = 0; row < data.rows; ++row) {
+    Dataset &part = parts[chosen[row]];
+    part.x.insert(part.x.end(), data.x.begin() + row * data.features,
+                  data.x.begin() + (row + 1) * data.features);
+    part.y.insert(part.y.end(), data.y.begin() + row * data.outputs,
+                  data.y.begin() + (row + 1) * data.outputs);
+    ++part.rows;
+  }
+  data = std::move(parts[0]);
+  return std::move(parts[1]);
 }

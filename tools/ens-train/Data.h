@@ -82,6 +82,11 @@ private:
 Dataset loadDataset(const std::string &path, int64_t features, int64_t outputs,
                     bool allowNonFinite = false);
 
+/// Moves round(`fraction` * N) of the N rows of `data`, drawn at random from
+/// `seed`, into a validation set, which it returns; both keep their rows in
+/// the data's order.
+Dataset splitValidation(Dataset &data, double fraction, uint64_t seed);
+
 } // namespace ens_train
 
 #endif // ENS_TRAIN_DATA_H

@@ -23,22 +23,22 @@ const float *ens_train::floats(const ens::Tensor &tensor) {
 static ens::Tensor takeRows(const std::vector<float> &values, int64_t columns,
                             int64_t begin, int64_t count,
                             std::vector<int64_t> shape) {
-  return makeTensor(std::move(shape),
-                    std::vector<float>(values.begin() + begin * columns,
-                                       values.begin() +
-                                           (begin + count) * columns));
+  return makeTensor(
+      std::move(shape),
+      std::vector<float>(values.begin() + begin * columns,
+                         values.begin() + (begin + count) * columns));
 }
 
 std::vector<float> ens_train::evaluateLosses(const Programs &programs,
                                              const Model &model,
-                                             const TrainState &state,
+                                             llvm::ArrayRef<ens::Tensor> params,
                                              const Dataset &data) {
   int64_t rows = model.batchSize(), batches = data.rows / rows;
   std::vector<double> sums;
   for (int64_t batch = 0; batch < batches; ++batch) {
     std::vector<ens::Tensor> args{
         takeRows(data.x, data.features, batch * rows, rows, model.x.shape)};
-    args.insert(args.end(), state.params.begin(), state.params.end());
+    args.insert(args.end(), params.begin(), params.end());
     args.push_back(takeRows(data.y, data.outputs, batch * rows, rows,
                             model.targets.shape));
     ens::Tensor losses = programs.losses.run(args)[0];

@@ -17,6 +17,8 @@
 
 #include "ens/ens.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -37,10 +39,10 @@ ens::Tensor makeTensor(std::vector<int64_t> shape,
 /// The values of an f32 tensor.
 const float *floats(const ens::Tensor &tensor);
 
-/// Every member's loss on `data`: the mean of @loss over its whole batches
-/// of the model's size, in order.
+/// Every member's loss with the stacked `params` on `data`: the mean of
+/// @loss over its whole batches of the model's size, in order.
 std::vector<float> evaluateLosses(const Programs &programs, const Model &model,
-                                  const TrainState &state,
+                                  llvm::ArrayRef<ens::Tensor> params,
                                   const Dataset &data);
 
 /// Copies the rows that each member trains on at `step` into `x` and

@@ -24,21 +24,26 @@ std::string ens_train::absolutePath(const std::string &path) {
 }
 
 json Settings::toJson() const {
-  return {{"model", model.empty() ? "builtin" : absolutePath(model)},
-          {"seed", seed},
-          {"data", data.empty() ? "builtin" : absolutePath(data)},
-          {"optimizer",
-           {{"name", "adam"},
-            {"lr_min", lrMin},
-            {"lr_max", lrMax},
-            {"beta1", adam.beta1},
-            {"beta2", adam.beta2},
-            {"eps", adam.eps},
-            {"weight_decay", adam.weightDecay}}},
-          {"batching",
-           {{"batch_size", batching.batchSize},
-            {"shuffle", getShuffleName(batching.shuffle)},
-            {"bootstrap", batching.bootstrap}}}};
+  return {
+      {"model", model.empty() ? "builtin" : absolutePath(model)},
+      {"seed", seed},
+      {"data", data.empty() ? "builtin" : absolutePath(data)},
+      {"optimizer",
+       {{"name", "adam"},
+        {"lr_min", lrMin},
+        {"lr_max", lrMax},
+        {"beta1", adam.beta1},
+        {"beta2", adam.beta2},
+        {"eps", adam.eps},
+        {"weight_decay", adam.weightDecay}}},
+      {"batching",
+       {{"batch_size", batching.batchSize},
+        {"shuffle", getShuffleName(batching.shuffle)},
+        {"bootstrap", batching.bootstrap}}},
+      {"validation",
+       {{"data", validationData.empty() ? "" : absolutePath(validationData)},
+        {"split", validationSplit},
+        {"patience", patience}}}};
 }
 
 std::string ens_train::formatNumber(double value, int precision) {
@@ -79,6 +84,12 @@ void ens_train::checkSettings(const Settings &settings, SettingsSource source) {
   if (!(adam.weightDecay >= 0) || !std::isfinite(adam.weightDecay))
     throw Failure(name("weight-decay", "optimizer.weight_decay") +
                   " must be finite and not negative" + got(adam.weightDecay));
+  double split = settings.validationSplit;
+  if (!(split >= 0 && split < 1))
+    throw Failure(name("val-split", "validation.split") + " must be in [0, 1)" +
+                  got(split));
+  if (split > 0 && !settings.validationData.empty())
+    throw Failure("give either --val or --val-split, not both");
 }
 
 Settings ens_train::readSettings(const json &manifest) {
@@ -114,6 +125,14 @@ Settings ens_train::readSettings(const json &manifest) {
                     "\"; expected none, shared or member");
     settings.batching.shuffle = *parsed;
     settings.batching.bootstrap = getBool(batching, "bootstrap", prefix);
+  }
+  if (manifest.contains("validation")) {
+    const json &validation = getObject(manifest, "validation");
+    const std::string prefix = "validation.";
+    settings.validationData = getString(validation, "data", prefix);
+    settings.validationSplit = getNumber(validation, "split", prefix);
+    settings.patience =
+        getInteger(validation, "patience", 0, kMaxPatience, prefix);
   }
   checkSettings(settings, SettingsSource::Manifest);
   return settings;

@@ -22,6 +22,8 @@ namespace ens_train {
 
 /// The most members a manifest may record: the range of --members.
 inline constexpr int64_t kMaxMembers = UINT32_MAX;
+/// The most epochs of --patience a manifest may record: its flag's range.
+inline constexpr int64_t kMaxPatience = UINT32_MAX;
 
 /// The settings that a checkpoint records and a resumed run keeps.
 struct Settings {
@@ -33,6 +35,15 @@ struct Settings {
   AdamOptions adam;
   /// A batch size of 0 stands for the model's.
   Batching batching;
+  /// The validation set: a file (a path), or a share of --data (0: none).
+  std::string validationData;
+  double validationSplit = 0;
+  /// Epochs without improvement before a member stops (0: never).
+  int64_t patience = 0;
+
+  bool validates() const {
+    return !validationData.empty() || validationSplit > 0;
+  }
 
   /// The settings for a manifest, with absolute paths, so that a run
   /// resumed from elsewhere finds the files.

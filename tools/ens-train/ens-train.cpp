@@ -4,6 +4,7 @@
 //   ens-train [--model=FILE.mlir] [--members=N] [--steps=N | --epochs=N]
 //             [--lr=X | --lr-min=X --lr-max=X] [--seed=N] [--data=FILE]
 //             [--shuffle=none|shared|member] [--bootstrap]
+//             [--val=FILE | --val-split=F] [--patience=P]
 //             [--plot=FILE.svg] [--checkpoint=DIR] [--resume=DIR] ...
 //
 // Trains N members of a model written for one member (@loss and @forward,
@@ -29,6 +30,7 @@
 #include "Batches.h"
 #include "Checkpoint.h"
 #include "Data.h"
+#include "EarlyStopping.h"
 #include "Evaluation.h"
 #include "Failure.h"
 #include "Files.h"
@@ -184,6 +186,22 @@ cl::opt<std::string> dataPath(
              "[N, F+O], .npz with x [N, F] and y [N, O], or .csv with F+O "
              "columns"),
     cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> validationPath(
+    "val",
+    cl::desc("Validate on this data (the formats of --data) after every "
+             "epoch"),
+    cl::value_desc("file"), cl::cat(category));
+cl::opt<double, false, NumberParser<double>> validationSplit(
+    "val-split",
+    cl::desc("Validate on this share of --data's rows, drawn from --seed, "
+             "and train on the others"),
+    cl::init(0.0), cl::cat(category));
+cl::opt<unsigned, false, NumberParser<unsigned>> patience(
+    "patience",
+    cl::desc("Stop a member after this many epochs without a lower "
+             "validation loss, and give it back its best epoch's parameters "
+             "at the end (default 0: never stop)"),
+    cl::cat(category));
 cl::opt<bool> allowNonFinite(
     "allow-nonfinite",
     cl::desc("Train on --data even where it holds NaN or infinities "
@@ -265,6 +283,9 @@ Settings settingsFromFlags() {
     throw Failure("--shuffle=" + shuffleName +
                   " is not none, shared or member");
   settings.batching = {batchSize, *shuffle, bootstrap};
+  settings.validationData = validationPath;
+  settings.validationSplit = validationSplit;
+  settings.patience = patience;
   if (epochs.getNumOccurrences() && steps.getNumOccurrences())
     throw Failure("give either --epochs or --steps, not both");
   checkSettings(settings, SettingsSource::Flags);
@@ -313,6 +334,16 @@ void adoptCheckpoint(Settings &settings, const Checkpoint &checkpoint,
   settings.batching.shuffle = saved.batching.shuffle;
   adopt(settings.batching.bootstrap, saved.batching.bootstrap, bootstrap,
         directory, "bootstrap");
+  if (validationPath.getNumOccurrences() &&
+      (settings.validationData.empty()
+           ? ""
+           : absolutePath(settings.validationData)) != saved.validationData)
+    throw Failure("--val does not match the checkpoint in " + directory +
+                  "; leave it out when resuming");
+  settings.validationData = saved.validationData;
+  adopt(settings.validationSplit, saved.validationSplit, validationSplit,
+        directory, "val-split");
+  adopt(settings.patience, saved.patience, patience, directory, "patience");
 }
 
 /// Refuses to train `members` members of `model` when even a lower bound
@@ -355,6 +386,10 @@ int run() {
     resumed = findCheckpoint(resumeDir);
     adoptCheckpoint(settings, *resumed, resumeDir);
   }
+  // The validation set may come from the checkpoint.
+  if (settings.patience && !settings.validates())
+    throw Failure("--patience needs a validation set: give --val or "
+                  "--val-split");
   std::string checkpointTo =
       checkpointDir.empty() ? std::string(resumeDir) : checkpointDir;
 
@@ -390,10 +425,25 @@ int run() {
     train = loadDataset(settings.data, model.numFeatures(), model.numOutputs(),
                         allowNonFinite);
   }
+  std::optional<Dataset> validation;
+  if (!settings.validationData.empty())
+    validation = loadDataset(settings.validationData, model.numFeatures(),
+                             model.numOutputs(), allowNonFinite);
+  else if (settings.validationSplit > 0)
+    validation =
+        splitValidation(train, settings.validationSplit, settings.seed);
   if (train.rows < rows)
-    throw Failure("the batch size, " + std::to_string(rows) +
-                  ", is larger than the data: " + settings.data + " has " +
-                  std::to_string(train.rows) + " rows");
+    throw Failure(
+        "the batch size, " + std::to_string(rows) + ", is larger than the " +
+        (settings.validationSplit > 0 ? "training part of the " : "") +
+        "data: " +
+        (settings.data.empty() ? "the built-in problem" : settings.data) +
+        " has " + std::to_string(train.rows) + " rows" +
+        (settings.validationSplit > 0 ? " after the split" : ""));
+  if (validation && validation->rows < rows)
+    throw Failure("the validation set has " + std::to_string(validation->rows) +
+                  " rows, fewer than a batch of " + std::to_string(rows) +
+                  ": it is evaluated in whole batches");
   BatchSchedule schedule(batching, train.rows, n, settings.seed);
   const int64_t stepsPerEpoch = schedule.stepsPerEpoch();
   const int64_t toRun = epochs.getNumOccurrences()
@@ -402,7 +452,7 @@ int run() {
 
   TrainState state;
   if (resumed)
-    state = readCheckpoint(*resumed, model);
+    state = readCheckpoint(*resumed, model, settings.patience > 0);
   if (state.step > kMaxSteps - toRun)
     throw Failure((epochs.getNumOccurrences()
                        ? "--epochs=" + std::to_string(epochs) + " (" +
@@ -422,6 +472,16 @@ int run() {
   else
     llvm::outs() << "  data: " << settings.data << ", " << train.rows
                  << " rows\n";
+  if (validation)
+    llvm::outs() << "  validation: " << validation->rows << " rows"
+                 << (settings.validationData.empty()
+                         ? " drawn from the data"
+                         : " of " + settings.validationData)
+                 << (settings.patience
+                         ? ", patience " + std::to_string(settings.patience) +
+                               " epochs"
+                         : std::string())
+                 << "\n";
   llvm::outs() << "  batches of " << rows << " rows, " << stepsPerEpoch
                << (stepsPerEpoch == 1 ? " step" : " steps")
                << " per epoch, shuffle " << getShuffleName(batching.shuffle)
@@ -485,8 +545,10 @@ int run() {
           n == 1 ? settings.lrMin
                  : settings.lrMin * std::pow(settings.lrMax / settings.lrMin,
                                              double(i) / double(n - 1)));
-    state.initialLoss = evaluateLosses(programs, model, state, train);
+    state.initialLoss = evaluateLosses(programs, model, state.params, train);
   }
+  if (settings.patience && !state.stopping)
+    state.stopping = EarlyStoppingState::start(n, state.params);
 
   // The step's arguments: parameters, moments, step, rates, x, targets.
   const size_t p = model.params.size();
@@ -529,6 +591,10 @@ int run() {
     committed = state.step;
   };
 
+  // A stopped member keeps the parameters and moments it stopped with.
+  std::vector<ens::Tensor> frozen(args.begin(), args.begin() + 3 * p);
+  llvm::MutableArrayRef<ens::Tensor> trained(args.data(), 3 * p);
+
   const int64_t first = state.step, last = first + toRun;
   Progress progress(first, last);
   Clock::time_point trainStart = Clock::now();
@@ -539,6 +605,11 @@ int run() {
     std::vector<ens::Tensor> results = programs.step.run(args);
     for (size_t i = 0; i < 3 * p; ++i)
       args[i] = std::move(results[i]);
+    EarlyStoppingState *stopping = state.stopping ? &*state.stopping : nullptr;
+    if (stopping)
+      for (int64_t member = 0; member < n; ++member)
+        if (stopping->stopped(member))
+          copyMember(frozen, trained, member);
     const float *losses = floats(results[3 * p]);
     std::vector<float> values(losses, losses + n);
     double sum = 0;
@@ -550,6 +621,22 @@ int run() {
     state.curveMax.push_back(hi);
     state.step = step;
     progress.update(step, sum / n);
+    if (stopping && step % stepsPerEpoch == 0) {
+      int64_t epoch = step / stepsPerEpoch;
+      recordEpoch(
+          *stopping, epoch, settings.patience,
+          evaluateLosses(programs, model, trained.take_front(p), *validation),
+          trained.take_front(p));
+      for (int64_t member = 0; member < n; ++member)
+        if (stopping->stoppedEpoch[member] == epoch)
+          copyMember(trained, frozen, member);
+      if (stopping->allStopped()) {
+        progress.finish();
+        llvm::outs() << "every member has stopped, after epoch " << epoch
+                     << "\n";
+        break;
+      }
+    }
     if (checkpointEvery && step % checkpointEvery == 0 && step != last)
       checkpoint();
   }
@@ -557,19 +644,57 @@ int run() {
   double trainSeconds = secondsSince(trainStart);
   syncState();
   checkpoint();
+  // The checkpoint holds the state training goes on from; the summary is of
+  // every member's best epoch.
+  if (const std::optional<EarlyStoppingState> &stopping = state.stopping) {
+    for (int64_t member = 0; member < n; ++member)
+      if (stopping->bestEpoch[member] > 0)
+        copyMember(stopping->best, state.params, member);
+  }
 
   // The summary.
-  std::vector<float> finalLoss = evaluateLosses(programs, model, state, train);
-  if (toRun)
+  std::vector<float> finalLoss =
+      evaluateLosses(programs, model, state.params, train);
+  std::vector<float> validationLoss;
+  if (validation)
+    validationLoss = evaluateLosses(programs, model, state.params, *validation);
+  if (int64_t trained = state.step - first)
     llvm::outs() << llvm::format(
         "trained %lld steps in %.1f s (%.1f steps/s, %.0f member-steps/s)\n",
-        static_cast<long long>(toRun), trainSeconds, toRun / trainSeconds,
-        toRun * double(n) / trainSeconds);
+        static_cast<long long>(trained), trainSeconds, trained / trainSeconds,
+        trained * double(n) / trainSeconds);
   if (printLosses)
-    for (int64_t i = 0; i < n; ++i)
+    for (int64_t i = 0; i < n; ++i) {
       llvm::outs() << "member " << i << ": lr "
                    << llvm::format("%.6g", state.learningRates[i]) << " loss "
-                   << llvm::format("%.9g", finalLoss[i]) << "\n";
+                   << llvm::format("%.9g", finalLoss[i]);
+      if (validation)
+        llvm::outs() << " validation loss "
+                     << llvm::format("%.9g", validationLoss[i]);
+      llvm::outs() << "\n";
+    }
+  if (const std::optional<EarlyStoppingState> &stopping = state.stopping)
+    for (int64_t i = 0; i < n; ++i) {
+      llvm::outs() << "member " << i << ": ";
+      if (stopping->bestEpoch[i] == 0) {
+        llvm::outs() << "no epoch validated yet\n";
+        continue;
+      }
+      llvm::outs() << "best epoch " << int64_t(stopping->bestEpoch[i])
+                   << ", validation loss "
+                   << llvm::format("%.9g", stopping->bestLoss[i]) << ", ";
+      if (stopping->stopped(i))
+        llvm::outs() << "stopped after epoch "
+                     << int64_t(stopping->stoppedEpoch[i]) << "\n";
+      else
+        llvm::outs() << "did not stop\n";
+    }
+  if (validation) {
+    auto [vlo, vmedian, vhi] = minMedianMax(validationLoss);
+    llvm::outs() << "validation loss: min " << formatNumber(vlo) << ", median "
+                 << formatNumber(vmedian) << ", max " << formatNumber(vhi)
+                 << "\n";
+  }
   auto [lo, median, hi] = minMedianMax(finalLoss);
   int64_t fell = 0;
   for (int64_t i = 0; i < n; ++i)
