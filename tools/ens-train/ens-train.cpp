@@ -37,6 +37,7 @@
 #include "Plot.h"
 #include "Program.h"
 #include "Progress.h"
+#include "Report.h"
 #include "Settings.h"
 
 #include "ens/Support/CommandLine.h"
@@ -663,38 +664,8 @@ int run() {
         "trained %lld steps in %.1f s (%.1f steps/s, %.0f member-steps/s)\n",
         static_cast<long long>(trained), trainSeconds, trained / trainSeconds,
         trained * double(n) / trainSeconds);
-  if (printLosses)
-    for (int64_t i = 0; i < n; ++i) {
-      llvm::outs() << "member " << i << ": lr "
-                   << llvm::format("%.6g", state.learningRates[i]) << " loss "
-                   << llvm::format("%.9g", finalLoss[i]);
-      if (validation)
-        llvm::outs() << " validation loss "
-                     << llvm::format("%.9g", validationLoss[i]);
-      llvm::outs() << "\n";
-    }
-  if (const std::optional<EarlyStoppingState> &stopping = state.stopping)
-    for (int64_t i = 0; i < n; ++i) {
-      llvm::outs() << "member " << i << ": ";
-      if (stopping->bestEpoch[i] == 0) {
-        llvm::outs() << "no epoch validated yet\n";
-        continue;
-      }
-      llvm::outs() << "best epoch " << int64_t(stopping->bestEpoch[i])
-                   << ", validation loss "
-                   << llvm::format("%.9g", stopping->bestLoss[i]) << ", ";
-      if (stopping->stopped(i))
-        llvm::outs() << "stopped after epoch "
-                     << int64_t(stopping->stoppedEpoch[i]) << "\n";
-      else
-        llvm::outs() << "did not stop\n";
-    }
-  if (validation) {
-    auto [vlo, vmedian, vhi] = minMedianMax(validationLoss);
-    llvm::outs() << "validation loss: min " << formatNumber(vlo) << ", median "
-                 << formatNumber(vmedian) << ", max " << formatNumber(vhi)
-                 << "\n";
-  }
+  reportMembers(state, finalLoss, validation ? &validationLoss : nullptr,
+                printLosses);
   auto [lo, median, hi] = minMedianMax(finalLoss);
   int64_t fell = 0;
   for (int64_t i = 0; i < n; ++i)
@@ -705,69 +676,8 @@ int run() {
                << formatNumber(minMedianMax(state.initialLoss)[1]) << ")\n";
   llvm::outs() << "members whose loss fell: " << fell << " of " << n << "\n";
 
-  FitPanel fit;
-  fit.yLabel = "output 0";
-  const int64_t outputs = model.numOutputs();
-  if (problem) {
-    Dataset heldOut = problem->heldOut(rows);
-    EnsembleStats stats = ensembleStats(programs, model, state, heldOut);
-    double error[2] = {0, 0}, spread[2] = {0, 0};
-    int64_t count[2] = {0, 0};
-    for (int64_t r = 0; r < heldOut.rows; ++r) {
-      int gap = SyntheticProblem::inGap(heldOut.t[r]);
-      for (int64_t j = 0; j < outputs; ++j) {
-        double d = stats.mean[r * outputs + j] - heldOut.y[r * outputs + j];
-        error[gap] += d * d;
-        spread[gap] += stats.stddev[r * outputs + j];
-        ++count[gap];
-      }
-    }
-    for (int gap = 0; gap < 2; ++gap) {
-      error[gap] = std::sqrt(error[gap] / std::max<int64_t>(count[gap], 1));
-      spread[gap] /= std::max<int64_t>(count[gap], 1);
-    }
-    llvm::outs() << "held-out RMSE of the ensemble mean: "
-                 << formatNumber(error[0]) << " outside the gap, "
-                 << formatNumber(error[1]) << " inside it\n";
-    llvm::outs() << "spread (std-dev across members): "
-                 << formatNumber(spread[0]) << " outside the gap, "
-                 << formatNumber(spread[1]) << " inside it";
-    if (spread[0] > 0)
-      llvm::outs() << " (" << llvm::format("%.1f", spread[1] / spread[0])
-                   << "x larger in the gap)";
-    llvm::outs() << "\n";
-
-    Dataset grid = problem->grid(rows);
-    EnsembleStats curve = ensembleStats(programs, model, state, grid);
-    for (int64_t r = 0; r < rows; ++r) {
-      fit.pointsX.push_back(train.t[r]);
-      fit.pointsY.push_back(train.y[r * outputs]);
-      fit.curveX.push_back(grid.t[r]);
-      fit.mean.push_back(curve.mean[r * outputs]);
-      fit.stddev.push_back(curve.stddev[r * outputs]);
-    }
-    fit.gapLow = SyntheticProblem::kGapLow;
-    fit.gapHigh = SyntheticProblem::kGapHigh;
-  } else {
-    EnsembleStats stats = ensembleStats(programs, model, state, train);
-    double error = 0, spread = 0;
-    for (size_t i = 0; i < stats.mean.size(); ++i) {
-      double d = stats.mean[i] - train.y[i];
-      error += d * d;
-      spread += stats.stddev[i];
-    }
-    llvm::outs() << "training data: RMSE of the ensemble mean "
-                 << formatNumber(std::sqrt(error / stats.mean.size()))
-                 << ", spread (std-dev across members) "
-                 << formatNumber(spread / stats.mean.size()) << "\n";
-    fit.overInput = false;
-    fit.yLabel = "ensemble mean (output 0)";
-    for (int64_t r = 0; r < rows; ++r) {
-      fit.pointsX.push_back(train.y[r * outputs]);
-      fit.mean.push_back(stats.mean[r * outputs]);
-      fit.stddev.push_back(stats.stddev[r * outputs]);
-    }
-  }
+  FitPanel fit =
+      reportFit(programs, model, state, train, problem ? &*problem : nullptr);
 
   if (!plotPath.empty()) {
     LossCurves curves;
