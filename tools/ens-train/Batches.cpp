@@ -1,4 +1,4 @@
-//===- Batches.cpp - Which rows each member trains on, step by step -------===//
+//===- Batches.cpp - Which rows each member trains on ---------------------===//
 
 #include "Batches.h"
 

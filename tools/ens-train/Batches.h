@@ -1,5 +1,4 @@
-//===- Batches.h - Which rows each member trains on, step by step --*- C++
-//-*-===//
+//===- Batches.h - Which rows each member trains on -------------*- C++ -*-===//
 //
 // Minibatch training: the data's N rows are read in epochs of
 // floor(N / B) batches of B rows (the rows past the last whole batch are

@@ -1,4 +1,4 @@
-//===- EarlyStopping.h - Per-member early stopping -------------*- C++ -*-===//
+//===- EarlyStopping.h - Per-member early stopping --------------*- C++ -*-===//
 //
 // --patience=P: after every epoch each member's loss on the validation set
 // is compared with its best so far. A member whose loss has not improved

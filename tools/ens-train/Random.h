@@ -1,4 +1,4 @@
-//===- Random.h - The random numbers of ens-train -------------*- C++ -*-===//
+//===- Random.h - The random numbers of ens-train ---------------*- C++ -*-===//
 //
 // One small generator for everything ens-train draws on the host: the
 // built-in problem, the batches' shuffles and bootstrap samples. It is

@@ -1,4 +1,4 @@
-//===- Report.cpp - What ens-train prints after training -------------------===//
+//===- Report.cpp - What ens-train prints after training ------------------===//
 
 #include "Report.h"
 

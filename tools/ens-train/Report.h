@@ -1,4 +1,4 @@
-//===- Report.h - What ens-train prints after training --------*- C++ -*-===//
+//===- Report.h - What ens-train prints after training ----------*- C++ -*-===//
 
 #ifndef ENS_TRAIN_REPORT_H
 #define ENS_TRAIN_REPORT_H
