@@ -296,8 +296,8 @@ public:
                            const std::string &name = "");
 
   /// Compiles `function` for `target`. Compiled code is cached in the
-  /// Context: compiling again while the module is unchanged returns the
-  /// same Executable at no cost.
+  /// Context while an Executable holds it: compiling again while the module
+  /// is unchanged returns the same Executable at no cost.
   Executable compile(const std::string &function, Target target = Target::Cpu,
                      const CompileOptions &options = {}) const;
 

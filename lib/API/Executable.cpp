@@ -43,9 +43,10 @@ Executable Module::compile(const std::string &function, Target target,
   auto key =
       std::make_tuple(function, target, options.threads, options.maxBufferBytes,
                       options.cudaStrategy, std::move(text));
-  if (auto it = impl_->context->compiled.find(key);
-      it != impl_->context->compiled.end())
-    return Executable(it->second);
+  auto &compiled = impl_->context->compiled;
+  if (auto it = compiled.find(key); it != compiled.end())
+    if (std::shared_ptr<const Executable::Impl> live = it->second.lock())
+      return Executable(std::move(live));
 
   me::ExecutableOptions executableOptions;
   executableOptions.maxBufferBytes = options.maxBufferBytes;
@@ -64,7 +65,10 @@ Executable Module::compile(const std::string &function, Target target,
   impl->module = std::move(finished);
   impl->function = function;
   impl->options = executableOptions;
-  impl_->context->compiled.emplace(std::move(key), impl);
+  // The entries of code that no Executable holds any more go first.
+  for (auto it = compiled.begin(); it != compiled.end();)
+    it = it->second.expired() ? compiled.erase(it) : std::next(it);
+  compiled.insert_or_assign(std::move(key), impl);
   return Executable(std::move(impl));
 }
 

@@ -32,10 +32,12 @@ struct Context::Impl {
   std::recursive_mutex mutex;
   /// Compiled functions by (function, target, threads, buffer limit, CUDA
   /// strategy, the module's text): a module compiled again unchanged, with
-  /// the same options, reuses its code.
+  /// the same options, reuses its code while an Executable holds it. Weak,
+  /// since an Executable holds its Context: a strong reference would make a
+  /// cycle that kept every Context that ever compiled alive for good.
   std::map<
       std::tuple<std::string, Target, int, int64_t, std::string, std::string>,
-      std::shared_ptr<const Executable::Impl>>
+      std::weak_ptr<const Executable::Impl>>
       compiled;
 };
 

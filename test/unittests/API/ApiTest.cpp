@@ -10,6 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/allocator_interface.h>
+#else
+#include <malloc.h>
+#endif
+
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -139,6 +145,42 @@ func.func @loss(%y: tensor<3xf32>, %t: tensor<3xf32>) -> tensor<f32> {
     // mean((0, 2, -3)^2) = 13/3, as float.
     EXPECT_EQ(module.compile("loss", target).run({y, t})[0].values(),
               std::vector<double>{double(13.0f / 3.0f)});
+}
+
+/// The bytes the process has allocated and not freed: the sanitizer
+/// allocator's count under ASan, otherwise glibc's.
+size_t getAllocatedBytes() {
+#ifdef __SANITIZE_ADDRESS__
+  return __sanitizer_get_current_allocated_bytes();
+#else
+  return mallinfo2().uordblks;
+#endif
+}
+
+TEST(ApiTest, FreesAContextThatCompiled) {
+  // Compiled code in a Context's cache must not keep the Context (its
+  // MLIR context, every module and all compiled code) alive once nothing
+  // else refers to it: a program that makes contexts in a loop would grow
+  // by about 1.6 MB each (docs/reliability.md).
+  auto compileOnce = [] {
+    ens::Context context;
+    ens::Executable scale = context.parse(kScale).compile("scale");
+    EXPECT_EQ(scale
+                  .run({ens::Tensor({DType::F32, {2, 3}}, {1, 1, 1, 1, 1, 1}),
+                        ens::Tensor({DType::F32, {3}}, {1, 2, 3})})[0]
+                  .values(),
+              (std::vector<double>{1, 2, 3, 1, 2, 3}));
+  };
+  // Lazily made globals (registries, the JIT's target) come first.
+  for (int i = 0; i < 3; ++i)
+    compileOnce();
+  const int rounds = 10;
+  size_t before = getAllocatedBytes();
+  for (int i = 0; i < rounds; ++i)
+    compileOnce();
+  double grownPerRound =
+      (double(getAllocatedBytes()) - double(before)) / rounds;
+  EXPECT_LT(grownPerRound, 50e3) << "bytes kept per context";
 }
 
 TEST(ApiTest, CachesCompiledCodeUntilTheModuleChanges) {
