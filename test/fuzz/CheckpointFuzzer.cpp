@@ -18,8 +18,9 @@
 #include "Checkpoint.h"
 #include "Failure.h"
 #include "FuzzSupport.h"
-#include "Npz.h"
+
 #include "Program.h"
+#include "ens/Support/Npz.h"
 
 #include "ens/Support/Npy.h"
 
@@ -29,6 +30,7 @@
 #include <cstdlib>
 
 using namespace ens_train;
+using mlir::ens::NamedArray;
 
 namespace {
 /// The model every checkpoint is read for, loaded once.
@@ -77,7 +79,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   const Model &model = getModel();
   ens_fuzz::writeScratchFile("manifest.json", manifest);
-  ens_fuzz::writeScratchFile("state.npz", serializeNpz(arrays));
+  llvm::Expected<std::string> state = mlir::ens::serializeNpz(arrays);
+  if (!state) {
+    llvm::consumeError(state.takeError());
+    return 0;
+  }
+  ens_fuzz::writeScratchFile("state.npz", *state);
   const std::string &directory = ens_fuzz::scratchDirectory();
   // Half the inputs are read with early stopping's state, as a run with
   // --patience reads them.

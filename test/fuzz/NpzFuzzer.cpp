@@ -1,14 +1,13 @@
-//===- NpzFuzzer.cpp - Fuzz ens-train's .npz reader -----------------------===//
+//===- NpzFuzzer.cpp - Fuzz the .npz reader -------------------------------===//
 //
-// Feeds the input, as the bytes of a .npz file, to parseNpz. The
-// properties: no crash or unbounded allocation, and no exception other than
-// ens-train's Failure (which ens-train reports as one error line); an
+// Feeds the input, as the bytes of a .npz file, to parseNpz
+// (ens/Support/Npz.h), which ens-train's data and checkpoints and ens-run's
+// inputs go through. The properties: no crash or unbounded allocation; an
 // archive it accepts encodes again and decodes to the same arrays.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Failure.h"
-#include "Npz.h"
+#include "ens/Support/Npz.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -17,7 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 
-using namespace ens_train;
+using mlir::ens::NamedArray;
 
 namespace {
 /// Whether two decodings hold the same arrays; NaNs may be quieted.
@@ -42,21 +41,26 @@ bool sameArrays(const std::vector<NamedArray> &a,
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string bytes(reinterpret_cast<const char *>(data), size);
-  std::vector<NamedArray> arrays;
-  try {
-    arrays = parseNpz(bytes, "fuzz.npz");
-  } catch (const Failure &) {
+  llvm::Expected<std::vector<NamedArray>> arrays =
+      mlir::ens::parseNpz(bytes, "fuzz.npz");
+  if (!arrays) {
+    llvm::consumeError(arrays.takeError());
     return 0;
   }
-  std::vector<NamedArray> again;
-  try {
-    again = parseNpz(serializeNpz(arrays), "again.npz");
-  } catch (const Failure &failure) {
-    llvm::errs() << "fuzz: serializeNpz's output does not parse: "
-                 << failure.what() << "\n";
+  llvm::Expected<std::string> encoded = mlir::ens::serializeNpz(*arrays);
+  if (!encoded) {
+    llvm::errs() << "fuzz: serializeNpz refuses what parseNpz read: "
+                 << llvm::toString(encoded.takeError()) << "\n";
     std::abort();
   }
-  if (!sameArrays(arrays, again)) {
+  llvm::Expected<std::vector<NamedArray>> again =
+      mlir::ens::parseNpz(*encoded, "again.npz");
+  if (!again) {
+    llvm::errs() << "fuzz: serializeNpz's output does not parse: "
+                 << llvm::toString(again.takeError()) << "\n";
+    std::abort();
+  }
+  if (!sameArrays(*arrays, *again)) {
     llvm::errs() << "fuzz: a .npz round trip changed the arrays\n";
     std::abort();
   }

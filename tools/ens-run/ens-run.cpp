@@ -25,6 +25,7 @@
 #include "ens/Parser/Parser.h"
 #include "ens/Support/CommandLine.h"
 #include "ens/Support/Npy.h"
+#include "ens/Support/Npz.h"
 #include "ens/Support/SourceLimits.h"
 #include "ens/Support/TensorTypes.h"
 
@@ -62,8 +63,9 @@ cl::opt<std::string>
               cl::value_desc("name"));
 cl::list<std::string> inputs(cl::cat(category), "input",
                              cl::desc("A .npy file per function argument, in "
-                                      "order"),
-                             cl::value_desc("file.npy"));
+                                      "order, or one array of a .npz file "
+                                      "(FILE.npz:NAME)"),
+                             cl::value_desc("file.npy|file.npz:name"));
 cl::opt<unsigned> randomSeed(
     cl::cat(category), "random-inputs",
     cl::desc("Instead of --input files, fill every argument with "
@@ -300,6 +302,28 @@ llvm::Expected<std::vector<HostTensor>> run(ModuleOp module, func::FuncOp entry,
   return (*executable)->run(args);
 }
 
+/// Reads the array that `spec` names: a .npy file, or FILE.npz:NAME, the
+/// array NAME of a .npz file (as np.savez writes it).
+llvm::Expected<HostTensor> readInput(StringRef spec) {
+  size_t npz = spec.rfind(".npz:");
+  if (npz == StringRef::npos)
+    return readNpy(spec);
+  StringRef path = spec.take_front(npz + 4), name = spec.drop_front(npz + 5);
+  llvm::Expected<std::vector<NamedArray>> arrays = readNpz(path);
+  if (!arrays)
+    return arrays.takeError();
+  std::string names;
+  for (auto &[arrayName, array] : *arrays) {
+    if (arrayName == name)
+      return std::move(array);
+    names += (names.empty() ? "" : ", ") + arrayName;
+  }
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      path + " has no array named '" + name + "' (it has " +
+          (names.empty() ? std::string("none") : names) + ")");
+}
+
 /// Writes `tensors` as DIR/<prefix><i>.npy, if `dir` is not empty.
 llvm::Error writeTensors(StringRef dir, StringRef prefix,
                          ArrayRef<HostTensor> tensors) {
@@ -401,8 +425,8 @@ int main(int argc, char **argv) {
                     "; --random-inputs cannot fill it");
     args = makeRandomArguments(entry->getFunctionType(), randomSeed);
   }
-  for (const std::string &path : inputs) {
-    llvm::Expected<HostTensor> tensor = readNpy(path);
+  for (const std::string &spec : inputs) {
+    llvm::Expected<HostTensor> tensor = readInput(spec);
     if (!tensor)
       return fail(tensor.takeError());
     args.push_back(std::move(*tensor));

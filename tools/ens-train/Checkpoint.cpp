@@ -5,10 +5,10 @@
 #include "Failure.h"
 #include "Files.h"
 #include "JsonFields.h"
-#include "Npz.h"
 #include "Settings.h"
 
 #include "ens/Support/FileSystem.h"
+#include "ens/Support/Npz.h"
 #include "ens/Support/Sizes.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -26,6 +26,7 @@
 using namespace ens_train;
 using mlir::ens::DType;
 using mlir::ens::HostTensor;
+using mlir::ens::NamedArray;
 using nlohmann::json;
 
 static constexpr const char *kFormat = "ens-train checkpoint";
@@ -189,7 +190,10 @@ void ens_train::writeCheckpoint(const std::string &directory,
       arrays.emplace_back("best_" + model.paramNames[i],
                           toHost(stopping->best[i]));
   }
-  std::string npz = serializeNpz(arrays);
+  llvm::Expected<std::string> serialized = mlir::ens::serializeNpz(arrays);
+  if (!serialized)
+    throw Failure(llvm::toString(serialized.takeError()));
+  std::string npz = std::move(*serialized);
 
   json manifest = std::move(settings);
   manifest["format"] = kFormat;
@@ -440,12 +444,11 @@ TrainState ens_train::readCheckpoint(const Checkpoint &checkpoint,
       throw fail(manifestPath + ": parameters name '" + name + "' twice");
 
   // The arrays, each exactly as the model and the manifest say.
-  std::vector<NamedArray> arrays;
-  try {
-    arrays = parseNpz(checkpoint.state, statePath);
-  } catch (const Failure &failure) {
-    throw fail(failure.what());
-  }
+  llvm::Expected<std::vector<NamedArray>> parsed =
+      mlir::ens::parseNpz(checkpoint.state, statePath);
+  if (!parsed)
+    throw fail(llvm::toString(parsed.takeError()));
+  std::vector<NamedArray> arrays = std::move(*parsed);
   if (!manifest.contains("arrays") ||
       manifest["arrays"] != describeArrays(arrays))
     throw fail(manifestPath + ": its arrays do not describe " + statePath);

@@ -4,9 +4,9 @@
 
 #include "Failure.h"
 #include "Files.h"
-#include "Npz.h"
 
 #include "ens/Support/Npy.h"
+#include "ens/Support/Npz.h"
 #include "ens/Support/Sizes.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -187,14 +187,12 @@ static Dataset loadNpy(const Expected &want) {
 static Dataset loadNpz(const Expected &want) {
   std::string bytes =
       readInputFile(want.path, "data", mlir::ens::getDefaultMaxBufferBytes());
-  std::vector<NamedArray> arrays;
-  try {
-    arrays = parseNpz(bytes, want.path);
-  } catch (const Failure &failure) {
-    throw Failure(std::string("cannot read data: ") + failure.what());
-  }
+  llvm::Expected<std::vector<mlir::ens::NamedArray>> arrays =
+      mlir::ens::parseNpz(bytes, want.path);
+  if (!arrays)
+    throw Failure("cannot read data: " + llvm::toString(arrays.takeError()));
   auto find = [&](const std::string &name) -> const HostTensor & {
-    for (const auto &[arrayName, array] : arrays)
+    for (const auto &[arrayName, array] : *arrays)
       if (arrayName == name)
         return array;
     want.fail("has no array named '" + name + "' (expected x [N, " +

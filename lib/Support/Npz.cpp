@@ -1,22 +1,17 @@
-//===- Npz.cpp - NumPy .npz archives --------------------------------------===//
-//
-// A ZIP reader and writer for stored entries only: enough for np.savez's
-// archives and for ens-train's checkpoints.
-//
-//===----------------------------------------------------------------------===//
+//===- Npz.cpp - NumPy .npz archives for host tensors ---------------------===//
 
-#include "Npz.h"
+#include "ens/Support/Npz.h"
 
-#include "Failure.h"
-
+#include "ens/Support/FileSystem.h"
 #include "ens/Support/Npy.h"
+#include "ens/Support/Sizes.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CRC.h"
 
-using namespace ens_train;
+using namespace mlir::ens;
 
 namespace {
 constexpr uint32_t kLocalHeader = 0x04034b50;
@@ -30,36 +25,50 @@ constexpr uint64_t kCentralHeaderSize = 46;
 /// 1980-01-01 00:00, the earliest ZIP date, so that output is reproducible.
 constexpr uint16_t kDosDate = (0 << 9) | (1 << 5) | 1;
 
-/// Little-endian reads from an archive, with bounds checks that throw.
+/// Little-endian reads from an archive, bounds-checked: a read past the end
+/// gives 0 and marks the archive truncated, which the caller checks once
+/// after a group of reads (as llvm::DataExtractor's cursors do).
 class Reader {
 public:
-  Reader(llvm::StringRef bytes, const std::string &name)
+  Reader(llvm::StringRef bytes, llvm::StringRef name)
       : bytes(bytes), name(name) {}
 
-  uint64_t read(uint64_t offset, unsigned size) const {
-    if (offset > bytes.size() || size > bytes.size() - offset)
-      fail("is truncated");
+  uint64_t read(uint64_t offset, unsigned size) {
+    if (offset > bytes.size() || size > bytes.size() - offset) {
+      truncated = true;
+      return 0;
+    }
     uint64_t value = 0;
     for (unsigned i = 0; i < size; ++i)
       value |= uint64_t(static_cast<unsigned char>(bytes[offset + i]))
                << (8 * i);
     return value;
   }
-  uint16_t u16(uint64_t offset) const { return read(offset, 2); }
-  uint32_t u32(uint64_t offset) const { return read(offset, 4); }
-  uint64_t u64(uint64_t offset) const { return read(offset, 8); }
-  llvm::StringRef str(uint64_t offset, uint64_t size) const {
-    read(offset, 0);
-    if (size > bytes.size() - offset)
-      fail("is truncated");
+  uint16_t u16(uint64_t offset) { return read(offset, 2); }
+  uint32_t u32(uint64_t offset) { return read(offset, 4); }
+  uint64_t u64(uint64_t offset) { return read(offset, 8); }
+  llvm::StringRef str(uint64_t offset, uint64_t size) {
+    if (offset > bytes.size() || size > bytes.size() - offset) {
+      truncated = true;
+      return {};
+    }
     return bytes.substr(offset, size);
   }
-  [[noreturn]] void fail(const std::string &message) const {
-    throw Failure(name + " " + message);
+  /// The error `message`, or "is truncated" if a read ran past the end
+  /// before it: that came first.
+  llvm::Error fail(const llvm::Twine &message) const {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   name + " " +
+                                       (truncated ? "is truncated" : message));
+  }
+  /// The error of the reads so far, if one ran past the end.
+  llvm::Error check() const {
+    return truncated ? fail("") : llvm::Error::success();
   }
 
   llvm::StringRef bytes;
-  const std::string &name;
+  llvm::StringRef name;
+  bool truncated = false;
 };
 
 /// A stored entry, located and checked before any is decoded.
@@ -88,17 +97,17 @@ uint32_t crcOf(llvm::StringRef data) {
 /// whose data lies inside the archive, and together to hold no more data
 /// than the archive: no two entries share bytes, so that decoding costs at
 /// most what the file holds.
-static std::vector<Entry> readDirectory(const Reader &r) {
+static llvm::Expected<std::vector<Entry>> readDirectory(Reader &r) {
   const std::string notZip =
       "is not a .npz file (no ZIP end-of-central-directory record)";
   if (r.bytes.size() < 22)
-    r.fail(notZip);
+    return r.fail(notZip);
   // The end record is the last 22 bytes plus a comment of up to 64 KiB.
   uint64_t end = r.bytes.size() - 22;
   uint64_t stop = end > 0xffff ? end - 0xffff : 0;
   while (r.u32(end) != kEndOfCentralDirectory) {
     if (end == stop)
-      r.fail(notZip);
+      return r.fail(notZip);
     --end;
   }
   uint64_t count = r.u16(end + 10);
@@ -107,23 +116,23 @@ static std::vector<Entry> readDirectory(const Reader &r) {
       r.u32(end - 20) == kZip64Locator) {
     uint64_t record = r.u64(end - 20 + 8);
     if (r.u32(record) != kZip64EndOfCentralDirectory)
-      r.fail("has a malformed ZIP64 end record");
+      return r.fail("has a malformed ZIP64 end record");
     count = r.u64(record + 32);
     directory = r.u64(record + 48);
   }
   if (count > kMaxNpzEntries)
-    r.fail("has " + std::to_string(count) + " entries, more than the " +
+    return r.fail("has " + std::to_string(count) + " entries, more than the " +
            std::to_string(kMaxNpzEntries) + " a .npz may have here");
   if (directory > r.bytes.size() ||
       count * kCentralHeaderSize > r.bytes.size() - directory)
-    r.fail("declares " + std::to_string(count) +
+    return r.fail("declares " + std::to_string(count) +
            " entries, more than its central directory holds");
 
   std::vector<Entry> entries;
   uint64_t at = directory, total = 0;
   for (uint64_t i = 0; i < count; ++i) {
     if (r.u32(at) != kCentralHeader)
-      r.fail("has a malformed ZIP central directory");
+      return r.fail("has a malformed ZIP central directory");
     uint16_t flags = r.u16(at + 8);
     uint16_t method = r.u16(at + 10);
     uint32_t crc = r.u32(at + 16);
@@ -153,22 +162,24 @@ static std::vector<Entry> readDirectory(const Reader &r) {
     at += 46 + nameLength + extraLength + commentLength;
 
     if (flags & 1)
-      r.fail("entry '" + name + "' is encrypted");
+      return r.fail("entry '" + name + "' is encrypted");
     if (method != 0)
-      r.fail("entry '" + name + "' is compressed (method " +
+      return r.fail("entry '" + name + "' is compressed (method " +
              std::to_string(method) +
              ", as np.savez_compressed writes); only uncompressed archives "
              "are supported: save with np.savez");
     if (compressedSize != size)
-      r.fail("entry '" + name + "' has inconsistent sizes");
+      return r.fail("entry '" + name + "' has inconsistent sizes");
     if (r.u32(local) != kLocalHeader)
-      r.fail("entry '" + name + "' has a malformed local header");
+      return r.fail("entry '" + name + "' has a malformed local header");
     uint64_t data = local + 30 + r.u16(local + 26) + r.u16(local + 28);
     r.str(data, size);
     // Each size is at most the file's, so the sum cannot overflow here.
     total += size;
     if (total > r.bytes.size())
-      r.fail("declares more data in its entries than the file holds");
+      return r.fail("declares more data in its entries than the file holds");
+    if (llvm::Error truncated = r.check())
+      return std::move(truncated);
     entries.push_back({std::move(name), local, data, size, crc});
   }
 
@@ -180,43 +191,60 @@ static std::vector<Entry> readDirectory(const Reader &r) {
   });
   for (size_t i = 1; i < byStart.size(); ++i)
     if (byStart[i - 1]->data + byStart[i - 1]->size > byStart[i]->start)
-      r.fail("entries '" + byStart[i - 1]->name + "' and '" + byStart[i]->name +
+      return r.fail("entries '" + byStart[i - 1]->name + "' and '" + byStart[i]->name +
              "' overlap");
   return entries;
 }
 
-std::vector<NamedArray> ens_train::parseNpz(llvm::StringRef bytes,
-                                            const std::string &name) {
+llvm::Expected<std::vector<NamedArray>>
+mlir::ens::parseNpz(llvm::StringRef bytes, llvm::StringRef name) {
   Reader r(bytes, name);
+  llvm::Expected<std::vector<Entry>> entries = readDirectory(r);
+  if (!entries)
+    return entries.takeError();
   std::vector<NamedArray> arrays;
   llvm::StringSet<> names;
-  for (const Entry &entry : readDirectory(r)) {
+  for (const Entry &entry : *entries) {
+    // Inside the archive: readDirectory checked.
     llvm::StringRef contents = r.str(entry.data, entry.size);
     if (crcOf(contents) != entry.crc)
-      r.fail("entry '" + entry.name + "' is corrupt (CRC mismatch)");
+      return r.fail("entry '" + entry.name + "' is corrupt (CRC mismatch)");
     llvm::StringRef base(entry.name);
     if (!base.consume_back(".npy"))
       continue;
     if (!names.insert(base).second)
-      r.fail("has two arrays named '" + base.str() + "'");
-    llvm::Expected<mlir::ens::HostTensor> array =
-        mlir::ens::parseNpy(contents, name + ":" + entry.name);
+      return r.fail("has two arrays named '" + base + "'");
+    llvm::Expected<HostTensor> array =
+        parseNpy(contents, (name + ":" + entry.name).str());
     if (!array)
-      throw Failure(llvm::toString(array.takeError()));
+      return array.takeError();
     arrays.emplace_back(base.str(), std::move(*array));
   }
   return arrays;
 }
 
-std::string ens_train::serializeNpz(const std::vector<NamedArray> &arrays) {
+llvm::Expected<std::vector<NamedArray>>
+mlir::ens::readNpz(llvm::StringRef path) {
+  ReadOptions options;
+  options.maxBytes = getDefaultMaxBufferBytes();
+  llvm::Expected<std::string> bytes = readFileBounded(path, options);
+  if (!bytes)
+    return bytes.takeError();
+  return parseNpz(*bytes, path);
+}
+
+llvm::Expected<std::string>
+mlir::ens::serializeNpz(llvm::ArrayRef<NamedArray> arrays) {
   std::string out, directory;
   for (const auto &[name, array] : arrays) {
-    llvm::Expected<std::string> npy = mlir::ens::serializeNpy(array);
+    llvm::Expected<std::string> npy = serializeNpy(array);
     if (!npy)
-      throw Failure(llvm::toString(npy.takeError()));
+      return npy.takeError();
     std::string entry = name + ".npy";
     if (out.size() + npy->size() + 30 + entry.size() > 0xffffffffull)
-      throw Failure("checkpoint too large for a .npz without ZIP64");
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "an archive of more than 4 GiB needs "
+                                     "ZIP64, which serializeNpz does not write");
     uint32_t offset = out.size(), crc = crcOf(*npy);
     auto common = [&](std::string &header) {
       put16(header, 20); // Version needed: 2.0.
