@@ -185,7 +185,7 @@ TEST(ApiTest, BuilderRejectsBadOpsAndKeepsTheFunction) {
       },
       "needs 1 or 2 values, got 3");
   expectError([&] { f.exp(f.convert(f.arg(0), DType::I32)); },
-              "must be statically shaped tensor of");
+              "must be ranked tensor of");
   expectError([&] { f.call("missing", {}); }, "no function named 'missing'");
   expectError([&] { f.arg(2); }, "has 2 arguments, not 3");
 
