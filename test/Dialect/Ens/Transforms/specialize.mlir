@@ -6,6 +6,15 @@
 // RUN: ens-opt %s '--ens-specialize=entry=ensemble' | FileCheck %s --check-prefix=ENSEMBLE
 // RUN: ens-opt %s '--ens-specialize=entry=shapes arg-types=tensor<6x4xf32>,tensor<6xi32>,tensor<3x2xi32>' | FileCheck %s --check-prefix=SHAPES
 // RUN: ens-opt %s '--ens-specialize=entry=train arg-types=tensor<5x4xf32>,tensor<4xf32>' | FileCheck %s --check-prefix=TRAIN
+// RUN: ens-opt %s '--ens-specialize=entry=stdlib_loss arg-types=tensor<3x2xf32>,tensor<3x2xf32>' --ens-stdlib | FileCheck %s --check-prefix=STDLIB
+//
+// Unspecialized, the function transforms and the library refuse a `?`
+// (functions with `?` in their signature are left alone, so only the
+// static @ensemble's vmap of @member is reported).
+// RUN: not ens-opt %s --ens-batch 2>&1 | FileCheck %s --check-prefix=BATCH
+// BATCH: error: 'ens.vmap' op cannot transform @member, whose signature has `?` sizes; give the program concrete argument types first (ens-specialize)
+// RUN: not ens-opt %s --ens-stdlib 2>&1 | FileCheck %s --check-prefix=STDLIB-DYNAMIC
+// STDLIB-DYNAMIC: error: 'func.func' op instantiates 'mse' for !T = 'tensor<?x2xf32>', which has a `?` size; give the program concrete argument types first (ens-specialize)
 
 // @layer is reached at two batch sizes: the 8 rows of %x, and the 16 rows of
 // %x stacked twice. Each gets its own clone, in the order they are reached.
@@ -141,3 +150,21 @@ func.func @train(%x: tensor<?x4xf32>, %w: tensor<4xf32>)
 // TRAIN-LABEL: func.func @train(
 // TRAIN-SAME:      tensor<5x4xf32>, %{{.*}}: tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
 // TRAIN-NEXT:    ens.value_and_grad @loss_5x4xf32_4xf32(%{{.*}}, %{{.*}}) {wrt = array<i64: 1>} : (tensor<5x4xf32>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
+
+// A standard-library declaration is cloned at the new types, and ens-stdlib
+// then defines the clone for them.
+func.func private @mse(tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<f32>
+    attributes {ens.stdlib = "mse"}
+
+func.func @stdlib_loss(%y: tensor<?x2xf32>, %t: tensor<?x2xf32>) -> tensor<f32> {
+  %l = call @mse(%y, %t) : (tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// STDLIB-NOT: func.func private @mse(
+// STDLIB-LABEL: func.func private @mse_3x2xf32_3x2xf32(
+// STDLIB-SAME:      tensor<3x2xf32>, %{{.*}}: tensor<3x2xf32>) -> tensor<f32>
+// STDLIB-NEXT:    ens.sub %{{.*}}, %{{.*}} : tensor<3x2xf32>
+// STDLIB:         ens.reshape %{{.*}} : tensor<3x2xf32> -> tensor<6xf32>
+// STDLIB-LABEL: func.func @stdlib_loss(
+// STDLIB-NEXT:    call @mse_3x2xf32_3x2xf32(%{{.*}}, %{{.*}}) : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<f32>
