@@ -266,7 +266,13 @@ LogicalResult Specializer::specializeBody(func::FuncOp clone) {
       if (isElementwise(op)) {
         SmallVector<int64_t> shared = getSharedShape(op);
         for (Value operand : op->getOperands())
-          changed |= update(operand, refine(operand.getType(), shared));
+          if (update(operand, refine(operand.getType(), shared))) {
+            LLVM_DEBUG(llvm::dbgs()
+                       << "[" DEBUG_TYPE "] " << op->getName() << " at "
+                       << op->getLoc() << " gives an operand the type "
+                       << operand.getType() << "\n");
+            changed = true;
+          }
       }
       return WalkResult::advance();
     });
@@ -341,7 +347,7 @@ SmallVector<Type> Specializer::refineDeclared(Operation *op) {
   SmallVector<Type> declared(op->getResultTypes());
   return TypeSwitch<Operation *, SmallVector<Type>>(op)
       // A result dimension mapped from an operand dimension takes its size;
-      // a new dimension must be written.
+      // a new one is left to the elementwise op that uses the result.
       .Case([&](BroadcastInDimOp broadcast) -> SmallVector<Type> {
         SmallVector<int64_t> known = unknown(shapeOf(broadcast).size());
         for (auto [i, d] : llvm::enumerate(broadcast.getDims()))
@@ -351,8 +357,10 @@ SmallVector<Type> Specializer::refineDeclared(Operation *op) {
       // The one `?` is the element count over the other sizes.
       .Case([&](ReshapeOp reshape) -> SmallVector<Type> {
         auto type = cast<RankedTensorType>(declared[0]);
-        int64_t count = cast<RankedTensorType>(reshape.getOperand().getType())
-                            .getNumElements();
+        auto operand = cast<RankedTensorType>(reshape.getOperand().getType());
+        if (!operand.hasStaticShape())
+          return {type}; // until a later round knows the operand
+        int64_t count = operand.getNumElements();
         int64_t rest = 1;
         for (int64_t size : type.getShape())
           if (!ShapedType::isDynamic(size))

@@ -6,6 +6,7 @@
 // RUN: ens-opt %s '--ens-specialize=entry=ensemble' | FileCheck %s --check-prefix=ENSEMBLE
 // RUN: ens-opt %s '--ens-specialize=entry=shapes arg-types=tensor<6x4xf32>,tensor<6xi32>,tensor<3x2xi32>' | FileCheck %s --check-prefix=SHAPES
 // RUN: ens-opt %s '--ens-specialize=entry=train arg-types=tensor<5x4xf32>,tensor<4xf32>' | FileCheck %s --check-prefix=TRAIN
+// RUN: ens-opt %s '--ens-specialize=entry=late arg-types=tensor<8x3xf32>' | FileCheck %s --check-prefix=LATE
 // RUN: ens-opt %s '--ens-specialize=entry=stdlib_loss arg-types=tensor<3x2xf32>,tensor<3x2xf32>' --ens-stdlib | FileCheck %s --check-prefix=STDLIB
 //
 // Unspecialized, the function transforms and the library refuse a `?`
@@ -168,3 +169,22 @@ func.func @stdlib_loss(%y: tensor<?x2xf32>, %t: tensor<?x2xf32>) -> tensor<f32> 
 // STDLIB:         ens.reshape %{{.*}} : tensor<3x2xf32> -> tensor<6xf32>
 // STDLIB-LABEL: func.func @stdlib_loss(
 // STDLIB-NEXT:    call @mse_3x2xf32_3x2xf32(%{{.*}}, %{{.*}}) : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<f32>
+
+// A size learnt at an elementwise op flows back and on: the broadcast's new
+// dimension is unknown until the add, and the reshape before the add learns
+// its operand's size in the next round.
+func.func @late(%x: tensor<?x3xf32>) -> (tensor<?xf32>, tensor<?x3xf32>) {
+  %c = ens.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %b = ens.broadcast_in_dim %c {dims = array<i64: 1>}
+      : tensor<3xf32> -> tensor<?x3xf32>
+  %r = ens.reshape %b : tensor<?x3xf32> -> tensor<?xf32>
+  %s = ens.add %b, %x : tensor<?x3xf32>
+  return %r, %s : tensor<?xf32>, tensor<?x3xf32>
+}
+
+// LATE-LABEL: func.func @late(
+// LATE-SAME:      tensor<8x3xf32>) -> (tensor<24xf32>, tensor<8x3xf32>)
+// LATE-NEXT:    ens.constant
+// LATE-NEXT:    ens.broadcast_in_dim %{{.*}} {dims = array<i64: 1>} : tensor<3xf32> -> tensor<8x3xf32>
+// LATE-NEXT:    ens.reshape %{{.*}} : tensor<8x3xf32> -> tensor<24xf32>
+// LATE-NEXT:    ens.add %{{.*}}, %{{.*}} : tensor<8x3xf32>
