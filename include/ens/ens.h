@@ -49,7 +49,8 @@ enum class DType { F16, BF16, F32, F64, I32, I1 };
 /// The MLIR spelling of `dtype`: "f32", "i1", ...
 ENS_API const char *toString(DType dtype);
 
-/// A ranked tensor type with a static shape.
+/// A ranked tensor type with a static shape; Module::signature gives -1 for
+/// a `?` size (docs/shapes.md), which compile() and Tensor do not accept.
 struct ENS_API TensorType {
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
@@ -301,11 +302,24 @@ public:
   Executable compile(const std::string &function, Target target = Target::Cpu,
                      const CompileOptions &options = {}) const;
 
+  /// Compiles `function` specialized to the argument types `argTypes`: a
+  /// function written with `?` sizes (docs/shapes.md) takes its sizes from
+  /// them. The Executable's signature has the specialized types. Compiled
+  /// code is cached per function, argument types, target and options.
+  Executable compile(const std::string &function,
+                     const std::vector<TensorType> &argTypes,
+                     Target target = Target::Cpu,
+                     const CompileOptions &options = {}) const;
+
   struct Impl;
 
 private:
   friend class Context;
   explicit Module(std::shared_ptr<Impl> impl);
+  /// Both compile()s: `argTypes` is null for a function's own types.
+  Executable compileAt(const std::string &function,
+                       const std::vector<TensorType> *argTypes, Target target,
+                       const CompileOptions &options) const;
   std::shared_ptr<Impl> impl_;
 };
 

@@ -3,6 +3,7 @@
 #include "Internal.h"
 
 #include "ens/Backend/Export.h"
+#include "ens/Dialect/Ens/Transforms/Specialize.h"
 #include "ens/Runtime/DLPack.h"
 
 using namespace ens;
@@ -24,16 +25,61 @@ me::Target ens::toInternal(Target target) {
 
 Executable Module::compile(const std::string &function, Target target,
                            const CompileOptions &options) const {
+  return compileAt(function, nullptr, target, options);
+}
+
+Executable Module::compile(const std::string &function,
+                           const std::vector<TensorType> &argTypes,
+                           Target target, const CompileOptions &options) const {
+  return compileAt(function, &argTypes, target, options);
+}
+
+/// Specializes `function` in `module` to `argTypes`, or to its own types
+/// when it is static but reaches a `?` (a vmapped member written with `?`),
+/// and returns the name to compile.
+static std::string specialize(mlir::ModuleOp module,
+                              const std::string &function,
+                              const std::vector<TensorType> *argTypes,
+                              const DiagnosticCollector &diagnostics) {
+  auto entry = module.lookupSymbol<mlir::func::FuncOp>(function);
+  std::vector<mlir::Type> types;
+  if (argTypes) {
+    for (const TensorType &type : *argTypes)
+      types.push_back(toMlirType(module.getContext(), type));
+  } else if (llvm::Error dynamic = me::checkStaticShapes(module, function)) {
+    llvm::consumeError(std::move(dynamic));
+    if (me::hasUnknownSizes(entry.getFunctionType()))
+      return function; // compileExecutable says what to do
+    llvm::append_range(types, entry.getArgumentTypes());
+  } else {
+    return function;
+  }
+  mlir::FailureOr<mlir::func::FuncOp> specialized =
+      me::specializeEntryInPlace(module, function, types);
+  if (failed(specialized))
+    diagnostics.fail("cannot specialize @" + function);
+  return specialized->getSymName().str();
+}
+
+Executable Module::compileAt(const std::string &function,
+                             const std::vector<TensorType> *argTypes,
+                             Target target,
+                             const CompileOptions &options) const {
   std::lock_guard<std::recursive_mutex> lock(impl_->context->mutex);
   mlir::MLIRContext *context = &impl_->context->context;
   DiagnosticCollector diagnostics(context);
-  auto entry = impl_->module->lookupSymbol<mlir::func::FuncOp>(function);
-  if (!entry)
+  if (!impl_->module->lookupSymbol<mlir::func::FuncOp>(function))
     throw Error("no function named '" + function + "'");
   mlir::OwningOpRef<mlir::ModuleOp> finished = cloneFinished(*impl_->module);
   std::string text;
   llvm::raw_string_ostream os(text);
   finished->print(os);
+  std::string name = specialize(*finished, function, argTypes, diagnostics);
+  auto entry = finished->lookupSymbol<mlir::func::FuncOp>(name);
+  std::string keyName = function;
+  if (argTypes)
+    for (const TensorType &type : *argTypes)
+      keyName += " " + type.str();
   if (options.threads < 0)
     throw Error("threads must be 0 (one per core) or more, got " +
                 std::to_string(options.threads));
@@ -41,7 +87,7 @@ Executable Module::compile(const std::string &function, Target target,
     throw Error("maxBufferBytes must be 0 (the default limit) or more, got " +
                 std::to_string(options.maxBufferBytes));
   auto key =
-      std::make_tuple(function, target, options.threads, options.maxBufferBytes,
+      std::make_tuple(keyName, target, options.threads, options.maxBufferBytes,
                       options.cudaStrategy, std::move(text));
   auto &compiled = impl_->context->compiled;
   if (auto it = compiled.find(key); it != compiled.end())
@@ -53,7 +99,7 @@ Executable Module::compile(const std::string &function, Target target,
   executableOptions.cpu.threads = options.threads;
   executableOptions.cuda.strategy = options.cudaStrategy;
   llvm::Expected<std::unique_ptr<me::Executable>> executable =
-      me::compileExecutable(*finished, function, toInternal(target),
+      me::compileExecutable(*finished, name, toInternal(target),
                             executableOptions);
   if (!executable)
     diagnostics.fail(llvm::toString(executable.takeError()));
@@ -63,7 +109,7 @@ Executable Module::compile(const std::string &function, Target target,
   impl->signature = toSignature(entry.getFunctionType());
   impl->executable = std::move(*executable);
   impl->module = std::move(finished);
-  impl->function = function;
+  impl->function = name;
   impl->options = executableOptions;
   // The entries of code that no Executable holds any more go first.
   for (auto it = compiled.begin(); it != compiled.end();)

@@ -52,9 +52,10 @@ mlir::RankedTensorType ens::toMlirType(mlir::MLIRContext *context,
 
 TensorType ens::toTensorType(mlir::Type type) {
   auto tensorType = mlir::cast<mlir::RankedTensorType>(type);
-  return TensorType{toPublic(*me::getDType(tensorType.getElementType())),
-                    std::vector<int64_t>(tensorType.getShape().begin(),
-                                         tensorType.getShape().end())};
+  TensorType result{toPublic(*me::getDType(tensorType.getElementType())), {}};
+  for (int64_t size : tensorType.getShape())
+    result.shape.push_back(mlir::ShapedType::isDynamic(size) ? -1 : size);
+  return result;
 }
 
 Signature ens::toSignature(mlir::FunctionType type) {

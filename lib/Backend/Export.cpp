@@ -14,6 +14,7 @@
 #include "ens/Backend/Cuda/Codegen.h"
 #include "ens/Backend/Cuda/Emulator.h"
 #include "ens/Backend/Cuda/Nvrtc.h"
+#include "ens/Dialect/Ens/Transforms/Specialize.h"
 #include "ens/Runtime/Runner.h"
 #include "ens/Support/TensorTypes.h"
 
@@ -123,6 +124,8 @@ mlir::ens::exportFunction(ModuleOp module, StringRef entry,
   auto function = module.lookupSymbol<func::FuncOp>(entry);
   if (!function)
     return error("no function @" + entry + " to export");
+  if (llvm::Error dynamic = checkStaticShapes(module, entry))
+    return std::move(dynamic);
   rt::Artifact artifact;
   artifact.target = options.target;
   artifact.entry = entry.str();

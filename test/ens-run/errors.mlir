@@ -52,7 +52,7 @@
 // RECURSE: ens-run: error: @recurse: call depth exceeds 256; is the program recursive?
 //
 // RUN: not ens-run %s --entry=dynamic --random-inputs=1 2>&1 | FileCheck %s --check-prefix=DYNAMIC
-// DYNAMIC: ens-run: error: @dynamic argument 0: tensor<?xf32> is not a statically shaped tensor of f16, bf16, f32, f64, i32 or i1; --random-inputs cannot fill it
+// DYNAMIC: ens-run: error: @dynamic argument 0 has type tensor<?xf32>, with a `?` size, which no target compiles; specialize @dynamic to concrete argument types first (ens-specialize, ens-run --input, or Module::compile with argument types); --random-inputs cannot choose a size: give one --input per argument
 //
 // RUN: not ens-run %s --entry=scalar --random-inputs=1 2>&1 | FileCheck %s --check-prefix=SCALAR
 // SCALAR: ens-run: error: @scalar argument 1: i64 is not a statically shaped tensor of f16, bf16, f32, f64, i32 or i1; --random-inputs cannot fill it

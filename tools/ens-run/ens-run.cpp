@@ -7,7 +7,10 @@
 //   ens-run FILE.mlir ... --expect=out0.npy [--rtol=R] [--atol=A]
 //
 // Runs one function of an ens program on NumPy arrays and writes each result
-// as DIR/out<i>.npy and/or prints it. Declared standard-library functions
+// as DIR/out<i>.npy and/or prints it. An entry with `?` sizes (or one that
+// reaches a function with them) is first specialized (ens-specialize) to the
+// types of its --input files, or to its own types where those are static;
+// --random-inputs cannot choose a size. Declared standard-library functions
 // are defined (ens-stdlib) and ens.value_and_grad is lowered (ens-autodiff)
 // first; the interpreter runs ens.vmap by its definition. Every failure
 // prints one message starting with "ens-run: error:" and exits with
@@ -21,6 +24,7 @@
 #include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/Backend/Executable.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
+#include "ens/Dialect/Ens/Transforms/Specialize.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Parser/Parser.h"
 #include "ens/Support/CommandLine.h"
@@ -342,6 +346,40 @@ llvm::Error writeTensors(StringRef dir, StringRef prefix,
   return llvm::Error::success();
 }
 
+/// Specializes the entry of `module` (if it has one) when its program has
+/// `?` sizes: to the types of `inputs`, or else to its own argument types.
+/// The later steps report a missing entry or wrong inputs as before.
+llvm::Error specializeEntry(ModuleOp module, ArrayRef<HostTensor> inputs) {
+  std::string ignored;
+  FailureOr<func::FuncOp> entry =
+      findEntryFunction(module, entryName, inputFile, ignored);
+  if (failed(entry))
+    return llvm::Error::success();
+  StringRef name = entry->getSymName();
+  llvm::Error dynamic = checkStaticShapes(module, name);
+  if (!dynamic)
+    return llvm::Error::success();
+  SmallVector<Type> types(entry->getArgumentTypes());
+  if (!inputs.empty()) {
+    types.clear();
+    for (const HostTensor &input : inputs)
+      types.push_back(RankedTensorType::get(
+          input.shape, getElementType(module.getContext(), input.dtype)));
+  } else if (llvm::any_of(types, hasUnknownSizes)) {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::toString(std::move(dynamic)) +
+            "; --random-inputs cannot choose a size: give one --input per "
+            "argument");
+  }
+  llvm::consumeError(std::move(dynamic));
+  if (failed(specializeEntryInPlace(module, name, types)))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot specialize @" + name +
+                                       " to the types of its arguments");
+  return llvm::Error::success();
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -391,6 +429,18 @@ int main(int argc, char **argv) {
   if (!module)
     return fail(errorMessage);
 
+  if (randomSeed.getNumOccurrences() && !inputs.empty())
+    return fail("give either --input files or --random-inputs, not both");
+  std::vector<HostTensor> args;
+  for (const std::string &spec : inputs) {
+    llvm::Expected<HostTensor> tensor = readInput(spec);
+    if (!tensor)
+      return fail(tensor.takeError());
+    args.push_back(std::move(*tensor));
+  }
+  if (llvm::Error error = specializeEntry(*module, args))
+    return fail(std::move(error));
+
   PassManager lowering(&context);
   // The interpreter runs ens.vmap by its definition, member by member.
   EnsFrontPipelineOptions front;
@@ -414,9 +464,6 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  if (randomSeed.getNumOccurrences() && !inputs.empty())
-    return fail("give either --input files or --random-inputs, not both");
-  std::vector<HostTensor> args;
   if (randomSeed.getNumOccurrences()) {
     for (auto [i, type] : llvm::enumerate(entry->getFunctionType().getInputs()))
       if (llvm::Error error = checkTensorType(type))
@@ -424,12 +471,6 @@ int main(int argc, char **argv) {
                     ": " + llvm::toString(std::move(error)) +
                     "; --random-inputs cannot fill it");
     args = makeRandomArguments(entry->getFunctionType(), randomSeed);
-  }
-  for (const std::string &spec : inputs) {
-    llvm::Expected<HostTensor> tensor = readInput(spec);
-    if (!tensor)
-      return fail(tensor.takeError());
-    args.push_back(std::move(*tensor));
   }
   if (llvm::Error error = checkArguments(entry->getFunctionType(), args))
     return fail("@" + entry->getSymName() + " " +

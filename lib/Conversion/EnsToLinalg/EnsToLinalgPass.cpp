@@ -38,6 +38,25 @@ namespace {
 struct ConvertEnsToLinalgPass
     : ens::impl::ConvertEnsToLinalgBase<ConvertEnsToLinalgPass> {
   void runOnOperation() override {
+    // The patterns build static tensors; a `?` must be specialized first.
+    WalkResult dynamic = getOperation()->walk([](Operation *op) {
+      if (!isa<EnsDialect>(op->getDialect()))
+        return WalkResult::advance();
+      SmallVector<Type> types(op->getOperandTypes());
+      llvm::append_range(types, op->getResultTypes());
+      for (Type type : types)
+        if (auto shaped = dyn_cast<ShapedType>(type);
+            shaped && !shaped.hasStaticShape()) {
+          op->emitOpError() << "has the type " << type
+                            << ", with a `?` size, which no target lowers; "
+                               "specialize the program first "
+                               "(ens-specialize)";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (dynamic.wasInterrupted())
+      return signalPassFailure();
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
     target.addIllegalDialect<EnsDialect>();

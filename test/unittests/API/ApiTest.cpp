@@ -202,6 +202,56 @@ TEST(ApiTest, CachesCompiledCodeUntilTheModuleChanges) {
             (std::vector<double>{1, 2, 3, 1, 2, 3}));
 }
 
+TEST(ApiTest, CompilesOneUnknownBatchModelAtEachBatchSize) {
+  ens::Context context;
+  ens::Module module = context.parse(R"mlir(
+func.func @mlp(%x: tensor<?x3xf32>, %w: tensor<3x2xf32>, %b: tensor<2xf32>)
+    -> tensor<?x2xf32> {
+  %y = ens.matmul %x, %w : tensor<?x3xf32>, tensor<3x2xf32> -> tensor<?x2xf32>
+  %bb = ens.broadcast_in_dim %b {dims = array<i64: 1>}
+      : tensor<2xf32> -> tensor<?x2xf32>
+  %a = ens.add %y, %bb : tensor<?x2xf32>
+  %t = ens.tanh %a : tensor<?x2xf32>
+  return %t : tensor<?x2xf32>
+}
+)mlir");
+  EXPECT_EQ(module.signature("mlp").inputs[0].shape,
+            (std::vector<int64_t>{-1, 3}));
+  ens::Tensor w({DType::F32, {3, 2}}, {0.5, -1, 0.25, 2, -0.75, 1});
+  ens::Tensor b({DType::F32, {2}}, {0.1, -0.2});
+  for (int64_t batch : {4, 2}) {
+    std::vector<TensorType> types = {
+        {DType::F32, {batch, 3}}, w.type(), b.type()};
+    std::vector<double> values;
+    for (int64_t i = 0; i < batch * 3; ++i)
+      values.push_back(0.1 * i - 0.4);
+    ens::Tensor x(types[0], values);
+    ens::Executable cpu = module.compile("mlp", types, ens::Target::Cpu);
+    EXPECT_EQ(cpu.signature().results[0].str(),
+              "tensor<" + std::to_string(batch) + "x2xf32>");
+    EXPECT_TRUE(
+        module.compile("mlp", types, ens::Target::Cpu).sharesCodeWith(cpu));
+    std::vector<double> want =
+        module.compile("mlp", types, ens::Target::Interpreter)
+            .run({x, w, b})[0]
+            .values();
+    std::vector<double> got = cpu.run({x, w, b})[0].values();
+    ASSERT_EQ(got.size(), static_cast<size_t>(batch * 2));
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_NEAR(got[i], want[i], 1e-6) << "batch " << batch << ", " << i;
+  }
+  std::vector<TensorType> four = {{DType::F32, {4, 3}}, w.type(), b.type()};
+  std::vector<TensorType> two = {{DType::F32, {2, 3}}, w.type(), b.type()};
+  EXPECT_FALSE(
+      module.compile("mlp", four, ens::Target::Cpu)
+          .sharesCodeWith(module.compile("mlp", two, ens::Target::Cpu)));
+  expectError([&] { module.compile("mlp"); },
+              "@mlp argument 0 has type tensor<?x3xf32>, with a `?` size");
+  std::vector<TensorType> wrong = {{DType::F32, {4, 5}}, w.type(), b.type()};
+  expectError([&] { module.compile("mlp", wrong); },
+              "cannot specialize argument 0 of @mlp");
+}
+
 TEST(ApiTest, BuilderRejectsBadOpsAndKeepsTheFunction) {
   ens::Context context;
   ens::Module module = context.createModule();
@@ -227,7 +277,7 @@ TEST(ApiTest, BuilderRejectsBadOpsAndKeepsTheFunction) {
       },
       "needs 1 or 2 values, got 3");
   expectError([&] { f.exp(f.convert(f.arg(0), DType::I32)); },
-              "must be statically shaped tensor of");
+              "must be ranked tensor of");
   expectError([&] { f.call("missing", {}); }, "no function named 'missing'");
   expectError([&] { f.arg(2); }, "has 2 arguments, not 3");
 

@@ -15,6 +15,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -40,6 +41,13 @@ static LogicalResult inferred(FailureOr<Shape> shape, Value like,
   types.push_back(RankedTensorType::get(
       *shape, cast<ShapedType>(like.getType()).getElementType()));
   return success();
+}
+
+/// Whether `a` and `b` are tensors of one element type whose shapes may be
+/// equal: a `?` matches any size (docs/shapes.md).
+static bool isCompatibleTensorType(Type a, Type b) {
+  return getElementTypeOrSelf(a) == getElementTypeOrSelf(b) &&
+         succeeded(verifyCompatibleShape(a, b));
 }
 
 /// True if `attr` is a splat whose elements all equal `value`.
@@ -112,13 +120,13 @@ LogicalResult mlir::ens::verifyValueSizes(Operation *op) {
 LogicalResult mlir::ens::verifyShapesAgree(Operation *op) {
   ArrayRef<int64_t> shape = shapeOf(op->getOperand(0));
   for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-    if (shapeOf(operand) != shape)
+    if (!isCompatibleShape(shapeOf(operand), shape))
       return op->emitOpError()
              << "operand " << i << " has shape "
              << formatShape(shapeOf(operand)) << " but operand 0 has shape "
              << formatShape(shape)
              << "; ens never broadcasts implicitly (use ens.broadcast_in_dim)";
-  if (shapeOf(op->getResult(0)) != shape)
+  if (!isCompatibleShape(shapeOf(op->getResult(0)), shape))
     return op->emitOpError()
            << "result has shape " << formatShape(shapeOf(op->getResult(0)))
            << " but its operands have shape " << formatShape(shape)
@@ -177,7 +185,8 @@ OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
   if (getOperand().getType() == getType() &&
       llvm::equal(getDims(), llvm::seq<int64_t>(0, getDims().size())))
     return getOperand();
-  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getOperand()))
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getOperand());
+  if (splat && getType().hasStaticShape())
     return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
   return {};
 }
@@ -185,6 +194,13 @@ OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
 LogicalResult ReshapeOp::verify() {
   ArrayRef<int64_t> operand = shapeOf(getOperand());
   ArrayRef<int64_t> result = shapeOf(getResult());
+  // ens-specialize resolves a `?` of the result from the element count,
+  // which determines one unknown size but not two.
+  if (llvm::count_if(result, ShapedType::isDynamic) > 1)
+    return emitOpError() << "result shape " << formatShape(result)
+                         << " may have at most one `?`";
+  if (!getOperand().getType().hasStaticShape() || !getType().hasStaticShape())
+    return success();
   // Ens_SizedValues has checked that neither count overflows.
   int64_t operandCount =
       llvm::cantFail(getCheckedNumElements(operand, "the operand"));
@@ -205,7 +221,8 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
     getOperandMutable().assign(inner.getOperand());
     return getResult();
   }
-  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getOperand()))
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getOperand());
+  if (dense && getType().hasStaticShape())
     return dense.reshape(getType());
   return {};
 }
@@ -285,7 +302,7 @@ LogicalResult ScatterAddOp::verify() {
                                             shapeOf(getIndices()), getAxis());
   if (failed(updates))
     return failure();
-  if (ArrayRef<int64_t>(*updates) != shapeOf(getUpdates()))
+  if (!isCompatibleShape(*updates, shapeOf(getUpdates())))
     return emitOpError() << "updates have shape "
                          << formatShape(shapeOf(getUpdates()))
                          << " but taking these indices from the result "
@@ -297,7 +314,8 @@ LogicalResult ScatterAddOp::verify() {
 LogicalResult OneHotOp::verify() {
   ArrayRef<int64_t> indices = shapeOf(getIndices());
   ArrayRef<int64_t> result = shapeOf(getResult());
-  if (result.size() != indices.size() + 1 || result.drop_back() != indices)
+  if (result.size() != indices.size() + 1 ||
+      !isCompatibleShape(result.drop_back(), indices))
     return emitOpError() << "result shape " << formatShape(result)
                          << " must be the indices shape "
                          << formatShape(indices) << " followed by the depth";
@@ -375,7 +393,7 @@ LogicalResult LogSoftmaxOp::verify() {
 /// batch shape.
 static FailureOr<ArrayRef<int64_t>> verifyKey(Operation *op, Value key) {
   ArrayRef<int64_t> shape = shapeOf(key);
-  if (shape.empty() || shape.back() != 2)
+  if (shape.empty() || !isCompatibleSize(shape.back(), 2))
     return op->emitOpError() << "key must have a last dimension of 2 (two "
                                 "32-bit words), got shape "
                              << formatShape(shape);
@@ -389,7 +407,8 @@ static LogicalResult verifyKeyBatchLeads(Operation *op, Value key,
   if (failed(batch))
     return failure();
   ArrayRef<int64_t> shape = shapeOf(result);
-  if (shape.size() < batch->size() || shape.take_front(batch->size()) != *batch)
+  if (shape.size() < batch->size() ||
+      !isCompatibleShape(shape.take_front(batch->size()), *batch))
     return op->emitOpError()
            << "result shape " << formatShape(shape)
            << " must start with the key batch shape " << formatShape(*batch);
@@ -408,7 +427,7 @@ LogicalResult RandomSplitOp::verify() {
   if (failed(verifyKeyBatchLeads(*this, getKey(), getResult())))
     return failure();
   ArrayRef<int64_t> key = shapeOf(getKey()), result = shapeOf(getResult());
-  if (result.size() != key.size() + 1 || result.back() != 2)
+  if (result.size() != key.size() + 1 || !isCompatibleSize(result.back(), 2))
     return emitOpError() << "result shape " << formatShape(result)
                          << " must be the key batch shape, the number of "
                             "keys, then 2";
@@ -419,7 +438,7 @@ LogicalResult RandomFoldInOp::verify() {
   FailureOr<ArrayRef<int64_t>> batch = verifyKey(*this, getKey());
   if (failed(batch))
     return failure();
-  if (shapeOf(getData()) != *batch)
+  if (!isCompatibleShape(shapeOf(getData()), *batch))
     return emitOpError() << "data shape " << formatShape(shapeOf(getData()))
                          << " must equal the key batch shape "
                          << formatShape(*batch);
@@ -460,7 +479,7 @@ LogicalResult VmapOp::verify() {
                            << " is out of range for argument " << i
                            << " of rank " << shape.size()
                            << " (use -1 for a shared argument)";
-    if (shape[axis] != size)
+    if (!isCompatibleSize(shape[axis], size))
       return emitOpError() << "argument " << i << " has size " << shape[axis]
                            << " along its batch axis " << axis
                            << " but size is " << size;
@@ -471,7 +490,7 @@ LogicalResult VmapOp::verify() {
       return emitOpError() << "out_axes[" << j << "] = " << axis
                            << " is out of range for result " << j << " of rank "
                            << shape.size();
-    if (shape[axis] != size)
+    if (!isCompatibleSize(shape[axis], size))
       return emitOpError() << "result " << j << " has size " << shape[axis]
                            << " along its batch axis " << axis
                            << " but size is " << size;
@@ -506,7 +525,7 @@ LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   for (auto [i, arg, axis, expected] :
        llvm::enumerate(getArgs(), getInAxes(), type.getInputs())) {
     Type member = memberType(arg.getType(), axis);
-    if (member != expected)
+    if (!isCompatibleTensorType(member, expected))
       return emitOpError() << "argument " << i << " gives each member "
                            << member << " but @" << getCallee() << " takes "
                            << expected;
@@ -514,7 +533,7 @@ LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   for (auto [j, result, axis, expected] :
        llvm::enumerate(getResults(), getOutAxes(), type.getResults())) {
     Type member = memberType(result.getType(), axis);
-    if (member != expected)
+    if (!isCompatibleTensorType(member, expected))
       return emitOpError() << "result " << j << " holds " << member
                            << " per member but @" << getCallee() << " returns "
                            << expected;
@@ -563,11 +582,17 @@ ValueAndGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError() << "callee @" << getCallee()
                          << " is not a function in this module";
   FunctionType type = callee.getFunctionType();
-  if (TypeRange(getArgs().getTypes()) != type.getInputs())
+  if (type.getNumInputs() != getArgs().size() ||
+      !llvm::all_of(llvm::zip_equal(getArgs().getTypes(), type.getInputs()),
+                    [](auto types) {
+                      return isCompatibleTensorType(std::get<0>(types),
+                                                    std::get<1>(types));
+                    }))
     return emitOpError() << "argument types " << getArgs().getTypes()
                          << " do not match @" << getCallee() << "'s inputs "
                          << type.getInputs();
-  if (type.getNumResults() == 0 || type.getResult(0) != getResult(0).getType())
+  if (type.getNumResults() == 0 ||
+      !isCompatibleTensorType(type.getResult(0), getResult(0).getType()))
     return emitOpError() << "@" << getCallee() << " must return the loss "
                          << getResult(0).getType() << " first";
   return success();

@@ -3,12 +3,17 @@
 // Every diagnostic names the offending attribute, dimension and sizes, so a
 // user can fix the program from the message alone.
 //
+// A `?` size (ShapedType::kDynamic) is unknown: a check that involves one
+// passes, and a result size computed from one is `?`. ens-specialize later
+// re-runs these rules on concrete sizes, where every check applies.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ens/Dialect/Ens/IR/ShapeInference.h"
 
 #include "ens/Support/Sizes.h"
 
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -26,6 +31,21 @@ static std::string formatList(ArrayRef<int64_t> values) {
   llvm::interleaveComma(values, os);
   os << "]";
   return text;
+}
+
+bool mlir::ens::isCompatibleSize(int64_t a, int64_t b) {
+  return a == b || ShapedType::isDynamic(a) || ShapedType::isDynamic(b);
+}
+
+int64_t mlir::ens::joinSizes(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) ? b : a;
+}
+
+bool mlir::ens::isCompatibleShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  return a.size() == b.size() &&
+         llvm::all_of(llvm::zip_equal(a, b), [](auto sizes) {
+           return isCompatibleSize(std::get<0>(sizes), std::get<1>(sizes));
+         });
 }
 
 LogicalResult mlir::ens::verifyDimInRange(std::optional<Location> loc,
@@ -101,7 +121,8 @@ FailureOr<Shape> mlir::ens::inferSliceShape(std::optional<Location> loc,
     if (stride[d] < 1)
       return emitOptionalError(loc, "stride ", stride[d], " of dimension ", d,
                                " must be at least 1");
-    if (start[d] < 0 || start[d] > limit[d] || limit[d] > shape[d])
+    if (start[d] < 0 || start[d] > limit[d] ||
+        (!ShapedType::isDynamic(shape[d]) && limit[d] > shape[d]))
       return emitOptionalError(loc, "dimension ", d, " of size ", shape[d],
                                " cannot be sliced from ", start[d], " to ",
                                limit[d], " (need 0 <= start <= limit <= size)");
@@ -127,6 +148,10 @@ FailureOr<Shape> mlir::ens::inferPadShape(std::optional<Location> loc,
       return emitOptionalError(loc, "padding of dimension ", d,
                                " must be non-negative, got low ", low[d],
                                ", high ", high[d], ", interior ", interior[d]);
+    if (ShapedType::isDynamic(shape[d])) {
+      result.push_back(ShapedType::kDynamic);
+      continue;
+    }
     int64_t gaps = shape[d] > 0 ? shape[d] - 1 : 0;
     int64_t size;
     if (llvm::MulOverflow(gaps, interior[d], size) ||
@@ -158,13 +183,16 @@ FailureOr<Shape> mlir::ens::inferConcatShape(std::optional<Location> loc,
     for (size_t d = 0; d < first.size(); ++d) {
       if (static_cast<int64_t>(d) == dim)
         continue;
-      if (input[d] != first[d])
+      if (!isCompatibleSize(input[d], result[d]))
         return emitOptionalError(loc, "input ", i + 1, " has size ", input[d],
                                  " in dimension ", d, " but input 0 has size ",
-                                 first[d], " (only dimension ", dim,
+                                 result[d], " (only dimension ", dim,
                                  " may differ)");
+      result[d] = joinSizes(result[d], input[d]);
     }
-    if (llvm::AddOverflow(result[dim], input[dim], result[dim]))
+    if (ShapedType::isDynamic(result[dim]) || ShapedType::isDynamic(input[dim]))
+      result[dim] = ShapedType::kDynamic;
+    else if (llvm::AddOverflow(result[dim], input[dim], result[dim]))
       return emitOptionalError(loc, "the sizes of dimension ", dim,
                                " of the inputs overflow a 64-bit size");
   }
@@ -254,15 +282,19 @@ FailureOr<Shape> mlir::ens::inferEinsumShape(std::optional<Location> loc,
                              rhs.size());
   for (auto [i, c] : llvm::enumerate(spec.lhs)) {
     size_t j = spec.rhs.find(c);
-    if (j != std::string::npos && lhs[i] != rhs[j])
+    if (j != std::string::npos && !isCompatibleSize(lhs[i], rhs[j]))
       return emitOptionalError(loc, "einsum label '", StringRef(&c, 1),
                                "' has size ", lhs[i], " in lhs dimension ", i,
                                " but size ", rhs[j], " in rhs dimension ", j);
   }
   Shape result;
   for (char c : spec.out) {
-    size_t i = spec.lhs.find(c);
-    result.push_back(i != std::string::npos ? lhs[i] : rhs[spec.rhs.find(c)]);
+    size_t i = spec.lhs.find(c), j = spec.rhs.find(c);
+    if (i == std::string::npos)
+      result.push_back(rhs[j]);
+    else
+      result.push_back(j == std::string::npos ? lhs[i]
+                                              : joinSizes(lhs[i], rhs[j]));
   }
   return result;
 }
@@ -280,7 +312,7 @@ FailureOr<Shape> mlir::ens::inferTensordotShape(std::optional<Location> loc,
       failed(verifyDistinctDims(loc, "rhs_dims", rhsDims, rhs.size())))
     return failure();
   for (auto [l, r] : llvm::zip(lhsDims, rhsDims))
-    if (lhs[l] != rhs[r])
+    if (!isCompatibleSize(lhs[l], rhs[r]))
       return emitOptionalError(loc, "contracted lhs dimension ", l,
                                " has size ", lhs[l], " but rhs dimension ", r,
                                " has size ", rhs[r]);
@@ -309,7 +341,7 @@ FailureOr<Shape> mlir::ens::inferMatmulShape(std::optional<Location> loc,
   if (rhsVector)
     r.push_back(1);
   int64_t k = l.back(), kr = r[r.size() - 2];
-  if (k != kr)
+  if (!isCompatibleSize(k, kr))
     return emitOptionalError(loc, "matmul contracts lhs dimension ",
                              lhs.size() - 1, " of size ", k,
                              " with rhs dimension ",
@@ -321,11 +353,13 @@ FailureOr<Shape> mlir::ens::inferMatmulShape(std::optional<Location> loc,
   for (size_t i = 0; i < batchRank; ++i) {
     int64_t a = i + lb.size() >= batchRank ? lb[i + lb.size() - batchRank] : 1;
     int64_t b = i + rb.size() >= batchRank ? rb[i + rb.size() - batchRank] : 1;
-    if (a != b && a != 1 && b != 1)
+    if (!isCompatibleSize(a, b) && a != 1 && b != 1)
       return emitOptionalError(loc, "matmul batch dimensions ", formatShape(lb),
                                " and ", formatShape(rb),
                                " do not broadcast: sizes ", a, " and ", b);
-    result.push_back(a == 1 ? b : a);
+    // A `?` against a size n other than 1 is 1 or n, so broadcasts to n.
+    bool takeB = a == 1 || (ShapedType::isDynamic(a) && b != 1);
+    result.push_back(takeB ? b : a);
   }
   if (!lhsVector)
     result.push_back(l[l.size() - 2]);
@@ -345,7 +379,7 @@ LogicalResult mlir::ens::verifyBroadcastInDim(std::optional<Location> loc,
   if (failed(verifyDistinctDims(loc, "dims", dims, result.size())))
     return failure();
   for (auto [i, d] : llvm::enumerate(dims))
-    if (operand[i] != 1 && operand[i] != result[d])
+    if (operand[i] != 1 && !isCompatibleSize(operand[i], result[d]))
       return emitOptionalError(loc, "operand dimension ", i, " of size ",
                                operand[i],
                                " cannot broadcast to result "

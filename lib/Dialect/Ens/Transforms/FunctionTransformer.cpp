@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Dialect/Ens/Transforms/FunctionTransformer.h"
+#include "ens/Dialect/Ens/Transforms/Specialize.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -23,6 +24,12 @@ LogicalResult FunctionTransformer::enter(func::FuncOp callee, Operation *user) {
   if (callee.isExternal())
     return user->emitOpError() << "cannot transform @" << callee.getSymName()
                                << ", which has no body";
+  // The batching and differentiation rules build static types.
+  if (hasUnknownSizes(callee.getFunctionType()))
+    return user->emitOpError()
+           << "cannot transform @" << callee.getSymName()
+           << ", whose signature has `?` sizes; give the program concrete "
+              "argument types first (ens-specialize)";
   inProgress.insert(callee);
   return success();
 }
@@ -77,7 +84,9 @@ FailureOr<func::FuncOp> FunctionTransformer::getOrCreateGradient(
 template <typename OpTy, typename LowerFn>
 LogicalResult FunctionTransformer::lowerEach(func::FuncOp function,
                                              LowerFn lower) {
-  if (function.isExternal())
+  // A function with `?` sizes waits for ens-specialize, whose clones of it
+  // are lowered instead; compiling it as it is fails with a clear message.
+  if (function.isExternal() || hasUnknownSizes(function.getFunctionType()))
     return success();
   // When called while `function` is being transformed, it stays in
   // progress until that finishes.

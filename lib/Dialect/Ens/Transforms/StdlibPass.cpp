@@ -91,6 +91,11 @@ static LogicalResult instantiate(func::FuncOp decl, StringRef name) {
   FailureOr<RankedTensorType> type = getBoundType(decl, it->second);
   if (failed(type))
     return failure();
+  if (!type->hasStaticShape())
+    return decl.emitOpError()
+           << "instantiates '" << name << "' for !T = " << *type
+           << ", which has a `?` size; give the program concrete argument "
+              "types first (ens-specialize)";
 
   std::string errors;
   OwningOpRef<ModuleOp> library;

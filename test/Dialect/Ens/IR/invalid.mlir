@@ -25,7 +25,7 @@ func.func @add_mixed_shapes(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) {
 // -----
 
 func.func @add_i1(%a: tensor<3xi1>) {
-  // expected-error @+1 {{'ens.add' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<3xi1>'}}
+  // expected-error @+1 {{'ens.add' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<3xi1>'}}
   %0 = ens.add %a, %a : tensor<3xi1>
   return
 }
@@ -33,7 +33,7 @@ func.func @add_i1(%a: tensor<3xi1>) {
 // -----
 
 func.func @add_i64(%a: tensor<3xi64>) {
-  // expected-error @+1 {{'ens.add' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<3xi64>'}}
+  // expected-error @+1 {{'ens.add' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<3xi64>'}}
   %0 = ens.add %a, %a : tensor<3xi64>
   return
 }
@@ -41,7 +41,7 @@ func.func @add_i64(%a: tensor<3xi64>) {
 // -----
 
 func.func @div_i32(%a: tensor<3xi32>) {
-  // expected-error @+1 {{'ens.div' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<3xi32>'}}
+  // expected-error @+1 {{'ens.div' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<3xi32>'}}
   %0 = ens.div %a, %a : tensor<3xi32>
   return
 }
@@ -49,7 +49,7 @@ func.func @div_i32(%a: tensor<3xi32>) {
 // -----
 
 func.func @exp_i32(%a: tensor<2x3xi32>) {
-  // expected-error @+1 {{'ens.exp' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<2x3xi32>'}}
+  // expected-error @+1 {{'ens.exp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<2x3xi32>'}}
   %0 = ens.exp %a : tensor<2x3xi32>
   return
 }
@@ -57,24 +57,8 @@ func.func @exp_i32(%a: tensor<2x3xi32>) {
 // -----
 
 func.func @neg_i1(%a: tensor<2xi1>) {
-  // expected-error @+1 {{'ens.neg' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'ens.neg' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<2xi1>'}}
   %0 = ens.neg %a : tensor<2xi1>
-  return
-}
-
-// -----
-
-func.func @exp_dynamic(%a: tensor<?xf32>) {
-  // expected-error @+1 {{'ens.exp' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<?xf32>'}}
-  %0 = ens.exp %a : tensor<?xf32>
-  return
-}
-
-// -----
-
-func.func @add_dynamic(%a: tensor<2x?xi32>) {
-  // expected-error @+1 {{'ens.add' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<2x?xi32>'}}
-  %0 = "ens.add"(%a, %a) : (tensor<2x?xi32>, tensor<2x?xi32>) -> tensor<2x?xi32>
   return
 }
 
@@ -89,7 +73,7 @@ func.func @exp_unranked_custom(%a: tensor<*xf32>) {
 // -----
 
 func.func @exp_unranked_generic(%a: tensor<*xf32>) {
-  // expected-error @+1 {{'ens.exp' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'ens.exp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<*xf32>'}}
   %0 = "ens.exp"(%a) : (tensor<*xf32>) -> tensor<*xf32>
   return
 }
@@ -97,7 +81,7 @@ func.func @exp_unranked_generic(%a: tensor<*xf32>) {
 // -----
 
 func.func @exp_not_a_tensor(%a: f32) {
-  // expected-error @+1 {{'ens.exp' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'f32'}}
+  // expected-error @+1 {{'ens.exp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'f32'}}
   %0 = "ens.exp"(%a) : (f32) -> f32
   return
 }
@@ -105,7 +89,7 @@ func.func @exp_not_a_tensor(%a: f32) {
 // -----
 
 func.func @exp_vector(%a: vector<4xf32>) {
-  // expected-error @+1 {{'ens.exp' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'vector<4xf32>'}}
+  // expected-error @+1 {{'ens.exp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'vector<4xf32>'}}
   %0 = "ens.exp"(%a) : (vector<4xf32>) -> vector<4xf32>
   return
 }
@@ -121,7 +105,7 @@ func.func @unary_result_type(%a: tensor<4xf32>) {
 // -----
 
 func.func @reduce_mean_i32(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'ens.reduce_mean' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'ens.reduce_mean' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<4xi32>'}}
   %0 = ens.reduce_mean %a {dims = array<i64: 0>} : tensor<4xi32> -> tensor<i32>
   return
 }
@@ -129,7 +113,7 @@ func.func @reduce_mean_i32(%a: tensor<4xi32>) {
 // -----
 
 func.func @softmax_i32(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'ens.softmax' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'ens.softmax' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<4xi32>'}}
   %0 = ens.softmax %a {dim = 0 : i64} : tensor<4xi32>
   return
 }
@@ -183,7 +167,7 @@ func.func @cmp_mixed_operands(%a: tensor<2x3xf32>, %b: tensor<2x3xi32>) {
 // -----
 
 func.func @cmp_result_not_mask(%a: tensor<2x3xf32>) {
-  // expected-error @+1 {{'ens.cmp' op result #0 must be statically shaped tensor of 1-bit signless integer values without encoding, but got 'tensor<2x3xf32>'}}
+  // expected-error @+1 {{'ens.cmp' op result #0 must be ranked tensor of 1-bit signless integer values without encoding, but got 'tensor<2x3xf32>'}}
   %0 = "ens.cmp"(%a, %a) {predicate = #ens<cmp_predicate lt>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return
 }
@@ -199,7 +183,7 @@ func.func @cmp_result_shape(%a: tensor<2x3xf32>) {
 // -----
 
 func.func @cmp_i1(%a: tensor<2xi1>) {
-  // expected-error @+1 {{'ens.cmp' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'ens.cmp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<2xi1>'}}
   %0 = "ens.cmp"(%a, %a) {predicate = #ens<cmp_predicate eq>} : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
   return
 }
@@ -223,7 +207,7 @@ func.func @select_cond_scalar(%c: tensor<i1>, %a: tensor<4xf32>) {
 // -----
 
 func.func @select_cond_not_mask(%c: tensor<4xi32>, %a: tensor<4xf32>) {
-  // expected-error @+1 {{'ens.select' op operand #0 must be statically shaped tensor of 1-bit signless integer values without encoding, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'ens.select' op operand #0 must be ranked tensor of 1-bit signless integer values without encoding, but got 'tensor<4xi32>'}}
   %0 = "ens.select"(%c, %a, %a) : (tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
@@ -267,7 +251,7 @@ func.func @constant_type_mismatch() {
 // -----
 
 func.func @constant_i64() {
-  // expected-error @+1 {{'ens.constant' op result #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 1-bit signless integer values without encoding, but got 'tensor<2xi64>'}}
+  // expected-error @+1 {{'ens.constant' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 1-bit signless integer values without encoding, but got 'tensor<2xi64>'}}
   %0 = ens.constant dense<1> : tensor<2xi64>
   return
 }
@@ -598,7 +582,7 @@ func.func @take_result_type(%t: tensor<5x4xf32>, %i: tensor<3xi32>) {
 // -----
 
 func.func @take_float_indices(%t: tensor<5x4xf32>, %i: tensor<3xf32>) {
-  // expected-error @+1 {{'ens.take' op operand #1 must be statically shaped tensor of 32-bit signless integer values without encoding, but got 'tensor<3xf32>'}}
+  // expected-error @+1 {{'ens.take' op operand #1 must be ranked tensor of 32-bit signless integer values without encoding, but got 'tensor<3xf32>'}}
   %0 = ens.take %t, %i {axis = 0 : i64} : tensor<5x4xf32>, tensor<3xf32> -> tensor<3x4xf32>
   return
 }
@@ -630,7 +614,7 @@ func.func @one_hot_scalar_result(%i: tensor<i32>) {
 // -----
 
 func.func @one_hot_i1_result(%i: tensor<3xi32>) {
-  // expected-error @+1 {{'ens.one_hot' op result #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<3x4xi1>'}}
+  // expected-error @+1 {{'ens.one_hot' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<3x4xi1>'}}
   %0 = ens.one_hot %i : tensor<3xi32> -> tensor<3x4xi1>
   return
 }
@@ -973,7 +957,7 @@ func.func @matmul_element_types(%a: tensor<2x3xf32>, %b: tensor<3x2xf64>) {
 // -----
 
 func.func @encoded_tensor(%a: tensor<4xf32, "enc">) {
-  // expected-error @+1 {{'ens.neg' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<4xf32, "enc">'}}
+  // expected-error @+1 {{'ens.neg' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer values without encoding, but got 'tensor<4xf32, "enc">'}}
   %0 = ens.neg %a : tensor<4xf32, "enc">
   return
 }
@@ -983,5 +967,32 @@ func.func @encoded_tensor(%a: tensor<4xf32, "enc">) {
 func.func @sparse_constant() {
   // expected-error @+1 {{'ens.constant' op value must be dense elements, got sparse<0, 1.000000e+00> : tensor<4xf32>}}
   %0 = ens.constant sparse<[[0]], [1.0]> : tensor<4xf32>
+  return
+}
+
+// -----
+
+// A `?` matches any size, but the static sizes beside it still must agree.
+func.func @add_dynamic_mismatch(%a: tensor<?x4xf32>, %b: tensor<?x5xf32>) {
+  // expected-error @+1 {{'ens.add' op operand 1 has shape ?x5 but operand 0 has shape ?x4}}
+  %0 = "ens.add"(%a, %b) : (tensor<?x4xf32>, tensor<?x5xf32>) -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @einsum_dynamic_mismatch(%a: tensor<?x4xf32>, %b: tensor<5x?xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{einsum label 'i' has size 4 in lhs dimension 1 but size 5 in rhs dimension 0}}
+  %0 = ens.einsum %a, %b {spec = "bi,io->bo"}
+      : tensor<?x4xf32>, tensor<5x?xf32> -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_two_unknowns(%a: tensor<?x4xf32>) {
+  // expected-error @+1 {{'ens.reshape' op result shape ?x2x? may have at most one `?`}}
+  %0 = ens.reshape %a : tensor<?x4xf32> -> tensor<?x2x?xf32>
   return
 }

@@ -475,3 +475,138 @@ func.func @normalisations(%x: tensor<2x5xf32>, %d: tensor<3xf64>,
   return %0, %1, %2, %3, %4, %5 : tensor<2x5xf32>, tensor<2x5xf32>,
       tensor<3xf64>, tensor<4x2xf16>, tensor<2xf32>, tensor<bf16>
 }
+
+//===----------------------------------------------------------------------===//
+// Unknown sizes (`?`): a check involving one passes; an inferred size that
+// depends on one is `?`, unless a static size it must equal is known.
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @dynamic_elementwise(
+// CHECK-SAME:      %[[A:[^:]*]]: tensor<?x4xf32>, %[[B:[^:]*]]: tensor<?x4xf32>)
+func.func @dynamic_elementwise(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>)
+    -> (tensor<?x4xf32>, tensor<?x4xi32>) {
+  // CHECK-NEXT: %[[ADD:.*]] = ens.add %[[A]], %[[B]] : tensor<?x4xf32>
+  // CHECK-NEXT: %[[EXP:.*]] = ens.exp %[[ADD]] : tensor<?x4xf32>
+  // CHECK-NEXT: %[[LT:.*]] = ens.cmp lt, %[[A]], %[[EXP]] : tensor<?x4xf32>
+  // CHECK-NEXT: %[[SEL:.*]] = ens.select %[[LT]], %[[A]], %[[B]] : tensor<?x4xi1>, tensor<?x4xf32>
+  // CHECK-NEXT: %[[CVT:.*]] = ens.convert %[[SEL]] : tensor<?x4xf32> -> tensor<?x4xi32>
+  // CHECK-NEXT: %[[SM:.*]] = ens.softmax %[[SEL]] {dim = 1 : i64} : tensor<?x4xf32>
+  // CHECK-NEXT: return %[[SM]], %[[CVT]]
+  %0 = ens.add %a, %b : tensor<?x4xf32>
+  %1 = ens.exp %0 : tensor<?x4xf32>
+  %2 = ens.cmp lt, %a, %1 : tensor<?x4xf32>
+  %3 = ens.select %2, %a, %b : tensor<?x4xi1>, tensor<?x4xf32>
+  %4 = ens.convert %3 : tensor<?x4xf32> -> tensor<?x4xi32>
+  %5 = ens.softmax %3 {dim = 1 : i64} : tensor<?x4xf32>
+  return %5, %4 : tensor<?x4xf32>, tensor<?x4xi32>
+}
+
+// CHECK-LABEL: func.func @dynamic_shapes(
+func.func @dynamic_shapes(%x: tensor<?x4xf32>, %s: tensor<3x4xf32>,
+                          %t: tensor<2x?xf32>, %ids: tensor<?xi32>,
+                          %table: tensor<10x4xf32>, %v: tensor<4xf32>)
+    -> (tensor<4x?xf32>, tensor<2x4xf32>, tensor<?x6xf32>, tensor<?x4xf32>,
+        tensor<2x?xf32>, tensor<?x4xf32>, tensor<?xf32>, tensor<?x4xf32>,
+        tensor<?x2x2xf32>, tensor<?x10xf32>, tensor<?x4xf32>) {
+  // CHECK: ens.transpose %{{.*}} {permutation = array<i64: 1, 0>} : tensor<?x4xf32> -> tensor<4x?xf32>
+  // CHECK: ens.slice %{{.*}} {{.*}} : tensor<?x4xf32> -> tensor<2x4xf32>
+  // CHECK: ens.pad %{{.*}} {{.*}} : tensor<?x4xf32> -> tensor<?x6xf32>
+  // CHECK: ens.concat %{{.*}}, %{{.*}} {dim = 0 : i64} : tensor<?x4xf32>, tensor<3x4xf32> -> tensor<?x4xf32>
+  // CHECK: ens.concat %{{.*}}, %{{.*}} {dim = 1 : i64} : tensor<?x4xf32>, tensor<2x?xf32> -> tensor<2x?xf32>
+  // CHECK: ens.take %{{.*}}, %{{.*}} {axis = 0 : i64} : tensor<10x4xf32>, tensor<?xi32> -> tensor<?x4xf32>
+  // CHECK: ens.reduce_sum %{{.*}} {dims = array<i64: 1>} : tensor<?x4xf32> -> tensor<?xf32>
+  // CHECK: ens.broadcast_in_dim %{{.*}} {dims = array<i64: 1>} : tensor<4xf32> -> tensor<?x4xf32>
+  // CHECK: ens.reshape %{{.*}} : tensor<?x4xf32> -> tensor<?x2x2xf32>
+  // CHECK: ens.one_hot %{{.*}} : tensor<?xi32> -> tensor<?x10xf32>
+  // CHECK: ens.scatter_add %{{.*}}, %{{.*}} {axis = 0 : i64} : tensor<?x4xf32>, tensor<?xi32> -> tensor<?x4xf32>
+  %0 = ens.transpose %x {permutation = array<i64: 1, 0>}
+      : tensor<?x4xf32> -> tensor<4x?xf32>
+  %1 = ens.slice %x {start = array<i64: 0, 0>, limit = array<i64: 2, 4>,
+                     stride = array<i64: 1, 1>}
+      : tensor<?x4xf32> -> tensor<2x4xf32>
+  %2 = ens.pad %x {low = array<i64: 0, 1>, high = array<i64: 0, 1>,
+                   interior = array<i64: 0, 0>}
+      : tensor<?x4xf32> -> tensor<?x6xf32>
+  %3 = ens.concat %x, %s {dim = 0 : i64}
+      : tensor<?x4xf32>, tensor<3x4xf32> -> tensor<?x4xf32>
+  %4 = ens.concat %x, %t {dim = 1 : i64}
+      : tensor<?x4xf32>, tensor<2x?xf32> -> tensor<2x?xf32>
+  %5 = ens.take %table, %ids {axis = 0 : i64}
+      : tensor<10x4xf32>, tensor<?xi32> -> tensor<?x4xf32>
+  %6 = ens.reduce_sum %x {dims = array<i64: 1>} : tensor<?x4xf32> -> tensor<?xf32>
+  %7 = ens.broadcast_in_dim %v {dims = array<i64: 1>}
+      : tensor<4xf32> -> tensor<?x4xf32>
+  %8 = ens.reshape %x : tensor<?x4xf32> -> tensor<?x2x2xf32>
+  %9 = ens.one_hot %ids : tensor<?xi32> -> tensor<?x10xf32>
+  %10 = ens.scatter_add %x, %ids {axis = 0 : i64}
+      : tensor<?x4xf32>, tensor<?xi32> -> tensor<?x4xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10
+      : tensor<4x?xf32>, tensor<2x4xf32>, tensor<?x6xf32>, tensor<?x4xf32>,
+        tensor<2x?xf32>, tensor<?x4xf32>, tensor<?xf32>, tensor<?x4xf32>,
+        tensor<?x2x2xf32>, tensor<?x10xf32>, tensor<?x4xf32>
+}
+
+// CHECK-LABEL: func.func @dynamic_contractions(
+func.func @dynamic_contractions(%x: tensor<?x4xf32>, %w: tensor<4x3xf32>,
+                                %u: tensor<2x?xf32>, %b: tensor<?x2x4xf32>,
+                                %c: tensor<5x4x3xf32>)
+    -> (tensor<?x3xf32>, tensor<2x3xf32>, tensor<?x3xf32>, tensor<5x2x3xf32>,
+        tensor<2x3xf32>) {
+  // CHECK: ens.einsum %{{.*}}, %{{.*}} {spec = "bi,io->bo"} : tensor<?x4xf32>, tensor<4x3xf32> -> tensor<?x3xf32>
+  // CHECK: ens.einsum %{{.*}}, %{{.*}} {spec = "bi,io->bo"} : tensor<2x?xf32>, tensor<4x3xf32> -> tensor<2x3xf32>
+  // CHECK: ens.matmul %{{.*}}, %{{.*}} : tensor<?x4xf32>, tensor<4x3xf32> -> tensor<?x3xf32>
+  // CHECK: ens.matmul %{{.*}}, %{{.*}} : tensor<?x2x4xf32>, tensor<5x4x3xf32> -> tensor<5x2x3xf32>
+  // CHECK: ens.tensordot %{{.*}}, %{{.*}} {{.*}} : tensor<2x?xf32>, tensor<4x3xf32> -> tensor<2x3xf32>
+  %0 = ens.einsum %x, %w {spec = "bi,io->bo"}
+      : tensor<?x4xf32>, tensor<4x3xf32> -> tensor<?x3xf32>
+  %1 = ens.einsum %u, %w {spec = "bi,io->bo"}
+      : tensor<2x?xf32>, tensor<4x3xf32> -> tensor<2x3xf32>
+  %2 = ens.matmul %x, %w : tensor<?x4xf32>, tensor<4x3xf32> -> tensor<?x3xf32>
+  %3 = ens.matmul %b, %c
+      : tensor<?x2x4xf32>, tensor<5x4x3xf32> -> tensor<5x2x3xf32>
+  %4 = ens.tensordot %u, %w {lhs_dims = array<i64: 1>, rhs_dims = array<i64: 0>}
+      : tensor<2x?xf32>, tensor<4x3xf32> -> tensor<2x3xf32>
+  return %0, %1, %2, %3, %4 : tensor<?x3xf32>, tensor<2x3xf32>,
+      tensor<?x3xf32>, tensor<5x2x3xf32>, tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @dynamic_random(
+func.func @dynamic_random(%key: tensor<?x2xi32>, %data: tensor<?xi32>)
+    -> (tensor<?x3xf32>, tensor<?x4x2xi32>, tensor<?x2xi32>) {
+  // CHECK: ens.random_uniform %{{.*}} : tensor<?x2xi32> -> tensor<?x3xf32>
+  // CHECK: ens.random_split %{{.*}} : tensor<?x2xi32> -> tensor<?x4x2xi32>
+  // CHECK: ens.random_fold_in %{{.*}}, %{{.*}} : tensor<?x2xi32>, tensor<?xi32> -> tensor<?x2xi32>
+  %0 = ens.random_uniform %key : tensor<?x2xi32> -> tensor<?x3xf32>
+  %1 = ens.random_split %key : tensor<?x2xi32> -> tensor<?x4x2xi32>
+  %2 = ens.random_fold_in %key, %data
+      : tensor<?x2xi32>, tensor<?xi32> -> tensor<?x2xi32>
+  return %0, %1, %2 : tensor<?x3xf32>, tensor<?x4x2xi32>, tensor<?x2xi32>
+}
+
+// A member written with a `?` batch accepts any batch from ens.vmap and
+// ens.value_and_grad; ens-specialize gives it the caller's sizes.
+func.func @dynamic_member(%x: tensor<?x4xf32>, %w: tensor<4xf32>)
+    -> tensor<f32> {
+  %y = ens.einsum %x, %w {spec = "bi,i->b"}
+      : tensor<?x4xf32>, tensor<4xf32> -> tensor<?xf32>
+  %l = ens.reduce_sum %y {dims = array<i64: 0>} : tensor<?xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @dynamic_callers(
+func.func @dynamic_callers(%x: tensor<8x4xf32>, %w: tensor<3x4xf32>)
+    -> (tensor<3xf32>, tensor<f32>, tensor<4xf32>) {
+  // CHECK: ens.vmap @dynamic_member({{.*}}) {{.*}} : (tensor<8x4xf32>, tensor<3x4xf32>) -> tensor<3xf32>
+  // CHECK: ens.value_and_grad @dynamic_member({{.*}}) {{.*}} : (tensor<8x4xf32>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
+  %0 = ens.vmap @dynamic_member(%x, %w) {in_axes = array<i64: -1, 0>,
+                                         out_axes = array<i64: 0>,
+                                         size = 3 : i64}
+      : (tensor<8x4xf32>, tensor<3x4xf32>) -> tensor<3xf32>
+  %w0 = ens.slice %w {start = array<i64: 0, 0>, limit = array<i64: 1, 4>,
+                      stride = array<i64: 1, 1>}
+      : tensor<3x4xf32> -> tensor<1x4xf32>
+  %w1 = ens.reshape %w0 : tensor<1x4xf32> -> tensor<4xf32>
+  %1:2 = ens.value_and_grad @dynamic_member(%x, %w1) {wrt = array<i64: 1>}
+      : (tensor<8x4xf32>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
+  return %0, %1#0, %1#1 : tensor<3xf32>, tensor<f32>, tensor<4xf32>
+}

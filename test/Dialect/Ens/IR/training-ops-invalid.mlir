@@ -61,7 +61,7 @@ func.func @draw_batch(%k: tensor<3x2xi32>) {
 // -----
 
 func.func @draw_integer(%k: tensor<2xi32>) {
-  // expected-error @+1 {{'ens.random_uniform' op result #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'ens.random_uniform' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding, but got 'tensor<4xi32>'}}
   %u = ens.random_uniform %k : tensor<2xi32> -> tensor<4xi32>
   return
 }

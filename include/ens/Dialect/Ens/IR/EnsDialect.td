@@ -17,8 +17,10 @@ def Ens_Dialect : Dialect {
   let cppNamespace = "::mlir::ens";
   let summary = "A tensor IR for models that ens batches, differentiates and fuses";
   let description = [{
-    The `ens` dialect describes one model as a function over ranked tensors
-    with static shapes. There is no implicit broadcasting: elementwise
+    The `ens` dialect describes one model as a function over ranked tensors.
+    A size may be `?` (unknown until `ens-specialize` gives the function
+    concrete argument types; docs/shapes.md); every target compiles static
+    shapes only. There is no implicit broadcasting: elementwise
     operands have identical types and every shape change is an explicit op.
     Functions are upstream `func.func`, `func.call` and `func.return`.
 
@@ -46,12 +48,13 @@ class Ens_Op<string mnemonic, list<Trait> traits = []>
 
 def Ens_FloatElement : AnyTypeOf<[F16, BF16, F32, F64]>;
 
-/// A statically shaped tensor without encoding, of one of `allowed`.
+/// A ranked tensor without encoding, of one of `allowed`. A size may be `?`
+/// (docs/shapes.md); the shape rules treat it as unknown.
 class Ens_TensorOf<list<Type> allowed>
-    : Type<And<[StaticShapeTensorOf<allowed>.predicate,
+    : Type<And<[RankedTensorOf<allowed>.predicate,
                 CPred<"!::llvm::cast<::mlir::RankedTensorType>($_self)"
                       ".getEncoding()">]>,
-           StaticShapeTensorOf<allowed>.summary # " without encoding",
+           RankedTensorOf<allowed>.summary # " without encoding",
            "::mlir::RankedTensorType">;
 
 /// Any tensor the dialect can hold.

@@ -5,6 +5,9 @@
 // written once. Each function takes an optional location: with one, a
 // failure emits a precise diagnostic there; without one, it fails silently.
 //
+// A size may be `?` (ShapedType::kDynamic): a check involving one passes and
+// a result size that depends on one is `?` (docs/shapes.md).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ENS_DIALECT_ENS_IR_SHAPEINFERENCE_H
@@ -34,6 +37,16 @@ struct EinsumSpec {
   /// Prints the spec in the attribute's syntax.
   std::string str() const;
 };
+
+/// Whether sizes `a` and `b` may be equal: they are, or either is `?`
+/// (ShapedType::kDynamic), which every rule here treats as unknown.
+bool isCompatibleSize(int64_t a, int64_t b);
+
+/// The better known of two compatible sizes: the static one, if either is.
+int64_t joinSizes(int64_t a, int64_t b);
+
+/// Whether `a` and `b` have one rank and compatible sizes throughout.
+bool isCompatibleShape(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 
 /// Checks that `dim` indexes a tensor of rank `rank`; `what` names the
 /// attribute in the diagnostic.

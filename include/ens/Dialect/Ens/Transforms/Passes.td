@@ -95,6 +95,91 @@ def EnsAutodiff : Pass<"ens-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::ens::EnsDialect"];
 }
 
+def EnsSpecialize : Pass<"ens-specialize", "::mlir::ModuleOp"> {
+  let summary = "Give the `?` sizes of a function concrete values";
+  let description = [{
+    Clones the function `entry`, and every function it reaches through
+    `func.call`, `ens.vmap` and `ens.value_and_grad` (recursively), at the
+    concrete argument types `arg-types`: one type per argument, separated by
+    commas, e.g. `arg-types=tensor<256x64xf32>,tensor<64x32xf32>` (default:
+    the entry's own types, which must be static; useful when a static entry
+    maps a `?` member). Every op's result types are inferred again from its
+    operands with the shared shape rules, and each clone's signature is
+    rewritten. A function reached at several argument types gets one clone
+    per types, named `<name>_<types>` (`@member_8x4xf32_4x3xf32`). The
+    entry's clone then replaces the entry under its name, and the reached
+    originals with `?` in their signature that nothing uses are erased, so
+    the program is static and every target compiles it unchanged.
+
+    Where an op's result type carries the shape, a `?` in it is resolved as
+    follows; a `?` that nothing resolves is an error naming the op:
+
+    - `ens.broadcast_in_dim`: a result dimension mapped from an operand
+      dimension takes that dimension's size; a new dimension takes the size
+      of the elementwise op that combines it with a known shape (a bias
+      added to a batch), else it must be static.
+    - `ens.reshape`: the (at most one) `?` is the element count divided by
+      the product of the other sizes.
+    - `ens.one_hot`: the indices' shape; the depth must be static.
+    - `ens.scatter_add`: the sizes outside `axis` come from the updates; the
+      size along `axis` must be static.
+    - `ens.random_uniform`, `ens.random_normal`, `ens.random_split`: the
+      key's batch shape; the drawn shape and the number of keys must be
+      static. `ens.random_fold_in`: the key's type.
+    - Elementwise ops: the shape their operands and results share; they
+      also give that shape to operands that have a `?` in it. Types flow
+      until nothing changes.
+    - `ens.constant`: nothing to resolve; its type is its value's.
+    - A declaration (a function without a body, e.g. from ens-stdlib) is
+      cloned with the new argument types; its results must be static.
+
+    An argument type whose rank, element type or static sizes contradict
+    the declared type, an op whose operands no longer fit its shape rule,
+    and recursion are errors; on any error the module is left unchanged.
+
+    Before (`ens-specialize{entry=predict arg-types=tensor<8x4xf32>}`):
+
+    ```mlir
+    func.func @layer(%x: tensor<?x4xf32>, %w: tensor<4x3xf32>) -> tensor<?x3xf32> {
+      %y = ens.matmul %x, %w : tensor<?x4xf32>, tensor<4x3xf32> -> tensor<?x3xf32>
+      return %y : tensor<?x3xf32>
+    }
+    func.func @predict(%x: tensor<?x4xf32>) -> tensor<?x3xf32> {
+      %w = ens.constant dense<1.0> : tensor<4x3xf32>
+      %y = call @layer(%x, %w) : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+      return %y : tensor<?x3xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func private @layer_8x4xf32_4x3xf32(%x: tensor<8x4xf32>, %w: tensor<4x3xf32>) -> tensor<8x3xf32> {
+      %y = ens.matmul %x, %w : tensor<8x4xf32>, tensor<4x3xf32> -> tensor<8x3xf32>
+      return %y : tensor<8x3xf32>
+    }
+    func.func @predict(%x: tensor<8x4xf32>) -> tensor<8x3xf32> {
+      %w = ens.constant dense<1.0> : tensor<4x3xf32>
+      %y = call @layer_8x4xf32_4x3xf32(%x, %w) : (tensor<8x4xf32>, tensor<4x3xf32>) -> tensor<8x3xf32>
+      return %y : tensor<8x3xf32>
+    }
+    ```
+
+    C++ callers use `specializeFunction` (clones only) or
+    `specializeEntryInPlace` (what this pass does) from
+    `ens/Dialect/Ens/Transforms/Specialize.h`.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"",
+           "The function to specialize">,
+    ListOption<"argTypes", "arg-types", "std::string",
+               "The type of each argument of the entry, comma-separated "
+               "(default: its own, which must be static)">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::ens::EnsDialect"];
+}
+
 def EnsStdlib : Pass<"ens-stdlib", "::mlir::ModuleOp"> {
   let summary = "Define declared functions of the ens standard library";
   let description = [{
