@@ -122,11 +122,11 @@ static llvm::Expected<std::vector<Entry>> readDirectory(Reader &r) {
   }
   if (count > kMaxNpzEntries)
     return r.fail("has " + std::to_string(count) + " entries, more than the " +
-           std::to_string(kMaxNpzEntries) + " a .npz may have here");
+                  std::to_string(kMaxNpzEntries) + " a .npz may have here");
   if (directory > r.bytes.size() ||
       count * kCentralHeaderSize > r.bytes.size() - directory)
     return r.fail("declares " + std::to_string(count) +
-           " entries, more than its central directory holds");
+                  " entries, more than its central directory holds");
 
   std::vector<Entry> entries;
   uint64_t at = directory, total = 0;
@@ -164,10 +164,11 @@ static llvm::Expected<std::vector<Entry>> readDirectory(Reader &r) {
     if (flags & 1)
       return r.fail("entry '" + name + "' is encrypted");
     if (method != 0)
-      return r.fail("entry '" + name + "' is compressed (method " +
-             std::to_string(method) +
-             ", as np.savez_compressed writes); only uncompressed archives "
-             "are supported: save with np.savez");
+      return r.fail(
+          "entry '" + name + "' is compressed (method " +
+          std::to_string(method) +
+          ", as np.savez_compressed writes); only uncompressed archives "
+          "are supported: save with np.savez");
     if (compressedSize != size)
       return r.fail("entry '" + name + "' has inconsistent sizes");
     if (r.u32(local) != kLocalHeader)
@@ -191,8 +192,8 @@ static llvm::Expected<std::vector<Entry>> readDirectory(Reader &r) {
   });
   for (size_t i = 1; i < byStart.size(); ++i)
     if (byStart[i - 1]->data + byStart[i - 1]->size > byStart[i]->start)
-      return r.fail("entries '" + byStart[i - 1]->name + "' and '" + byStart[i]->name +
-             "' overlap");
+      return r.fail("entries '" + byStart[i - 1]->name + "' and '" +
+                    byStart[i]->name + "' overlap");
   return entries;
 }
 
@@ -242,9 +243,10 @@ mlir::ens::serializeNpz(llvm::ArrayRef<NamedArray> arrays) {
       return npy.takeError();
     std::string entry = name + ".npy";
     if (out.size() + npy->size() + 30 + entry.size() > 0xffffffffull)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "an archive of more than 4 GiB needs "
-                                     "ZIP64, which serializeNpz does not write");
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "an archive of more than 4 GiB needs "
+          "ZIP64, which serializeNpz does not write");
     uint32_t offset = out.size(), crc = crcOf(*npy);
     auto common = [&](std::string &header) {
       put16(header, 20); // Version needed: 2.0.

@@ -49,9 +49,9 @@ TEST(NpzTest, RefusesEveryTruncation) {
   std::string bytes = *serializeNpz(makeArrays());
   // Every prefix is an error, never a crash or a partial result.
   for (size_t size = 0; size < bytes.size(); ++size)
-    EXPECT_NE(errorOf(parseNpz(llvm::StringRef(bytes).take_front(size),
-                               "cut.npz")),
-              "")
+    EXPECT_NE(
+        errorOf(parseNpz(llvm::StringRef(bytes).take_front(size), "cut.npz")),
+        "")
         << "a prefix of " << size << " bytes";
   EXPECT_EQ(errorOf(parseNpz("", "empty.npz")),
             "empty.npz is not a .npz file (no ZIP end-of-central-directory "
