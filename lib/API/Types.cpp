@@ -45,7 +45,9 @@ mlir::RankedTensorType ens::toMlirType(mlir::MLIRContext *context,
                                        const TensorType &type) {
   for (int64_t size : type.shape)
     if (size < 0)
-      throw Error("tensor " + type.str() + " has a negative size");
+      throw Error("tensor " + type.str() + " has " +
+                  (size == -1 ? "a `?` size where a size is needed"
+                              : "a negative size"));
   return mlir::RankedTensorType::get(type.shape,
                                      toElementType(context, type.dtype));
 }
@@ -70,11 +72,12 @@ Signature ens::toSignature(mlir::FunctionType type) {
 int64_t TensorType::numElements() const { return me::getNumElements(shape); }
 
 std::string TensorType::str() const {
-  // Spelled from the sizes alone: the type may be far too large to allocate,
-  // and a negative size is printed as it is, for toMlirType's message.
+  // Spelled from the sizes alone: the type may be far too large to allocate.
+  // -1 is a `?` size, as Module::signature gives it; another negative size
+  // is printed as it is, for toMlirType's message.
   std::string text = "tensor<";
   for (int64_t size : shape)
-    text += std::to_string(size) + "x";
+    text += (size == -1 ? "?" : std::to_string(size)) + "x";
   return text + toString(dtype) + ">";
 }
 

@@ -4,6 +4,7 @@
 
 #include "Random.h"
 
+#include <algorithm>
 #include <cassert>
 #include <numeric>
 #include <utility>
@@ -90,8 +91,8 @@ const std::vector<int64_t> &BatchSchedule::rowsAt(int64_t step,
   assert(step >= 1 && member >= 0 && member < members);
   int64_t epoch = (step - 1) / stepsPerEpoch();
   int64_t first = (step - 1) % stepsPerEpoch() * batching.batchSize;
+  int64_t size = std::min(batching.batchSize, rows - first);
   const std::vector<int64_t> &order = orderOf(epoch, member);
-  batch.assign(order.begin() + first,
-               order.begin() + first + batching.batchSize);
+  batch.assign(order.begin() + first, order.begin() + first + size);
   return batch;
 }

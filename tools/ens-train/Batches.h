@@ -1,10 +1,11 @@
 //===- Batches.h - Which rows each member trains on -------------*- C++ -*-===//
 //
-// Minibatch training: the data's N rows are read in epochs of
-// floor(N / B) batches of B rows (the rows past the last whole batch are
-// left out of that epoch; with --shuffle they differ from epoch to epoch).
-// Step s (counted from 1) is batch (s - 1) mod floor(N / B) of epoch
-// (s - 1) / floor(N / B).
+// Minibatch training: the data's N rows are read in epochs of batches of B
+// rows: ceil(N / B) batches, the last of N mod B rows if B does not divide
+// N, or with --drop-last (and always for a model written for one batch
+// size) floor(N / B), the rows past the last whole batch left out of that
+// epoch (with --shuffle they differ from epoch to epoch). Step s (counted
+// from 1) is batch (s - 1) mod S of epoch (s - 1) / S, S batches an epoch.
 //
 // Each member's rows are a pure function of the seed, the step and the
 // member's index, so a run resumed from a checkpoint at any step, even in
@@ -44,6 +45,8 @@ struct Batching {
   int64_t batchSize = 0;
   Shuffle shuffle = Shuffle::None;
   bool bootstrap = false;
+  /// Whether the last batch of an epoch, when partial, is left out.
+  bool dropLast = true;
 
   /// Whether members train on different rows at the same step, so that the
   /// step takes a batch per member instead of one for all.
@@ -59,10 +62,15 @@ public:
                 uint64_t seed);
 
   /// Batches in an epoch.
-  int64_t stepsPerEpoch() const { return rows / batching.batchSize; }
+  int64_t stepsPerEpoch() const {
+    return batching.dropLast
+               ? rows / batching.batchSize
+               : (rows + batching.batchSize - 1) / batching.batchSize;
+  }
 
-  /// The B rows that `member` trains on at `step` (from 1); with a batch
-  /// shared by all members (!batching.perMember()), any member's.
+  /// The rows that `member` trains on at `step` (from 1), B of them but in
+  /// a partial last batch; with a batch shared by all members
+  /// (!batching.perMember()), any member's.
   const std::vector<int64_t> &rowsAt(int64_t step, int64_t member);
 
 private:

@@ -414,8 +414,10 @@ TrainState ens_train::readCheckpoint(const Checkpoint &checkpoint,
       shapes.push_back(
           getShape(getField(parameters[i], "shape", prefix), prefix + "shape"));
     }
-    x = getShape(getField(manifest, "x"), "x");
-    targets = getShape(getField(manifest, "targets"), "targets");
+    // A model that leaves its batch open records it as -1.
+    x = getShape(getField(manifest, "x"), "x", /*openFirst=*/true);
+    targets =
+        getShape(getField(manifest, "targets"), "targets", /*openFirst=*/true);
     members = getInteger(manifest, "members", 1, kMaxMembers);
     step = getInteger(manifest, "step", 0, kMaxSteps);
     statePath = join(checkpoint.generation, getString(manifest, "state"));

@@ -2,6 +2,8 @@
 
 #include "Evaluation.h"
 
+#include "Failure.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -18,66 +20,150 @@ const float *ens_train::floats(const ens::Tensor &tensor) {
   return static_cast<const float *>(tensor.data());
 }
 
-/// Rows [begin, begin + count) of `values`, a matrix of `columns`, as a
-/// tensor of `shape`.
+Programs::Programs(ens::Module module, ens::Target target, const Model &model,
+                   std::string modelName, int64_t members, bool batchPerMember)
+    : module(std::move(module)), target(target), model(model),
+      modelName(std::move(modelName)), members(members),
+      batchPerMember(batchPerMember) {}
+
+ens::TensorType Programs::xType(int64_t rows) const {
+  return {ens::DType::F32, {rows, model.numFeatures()}};
+}
+
+ens::TensorType Programs::targetsType(int64_t rows) const {
+  return {ens::DType::F32, {rows, model.numOutputs()}};
+}
+
+const ens::Executable &
+Programs::compile(const char *function, int64_t rows,
+                  std::vector<ens::TensorType> argTypes) {
+  auto key = std::make_pair(std::string(function), rows);
+  if (auto it = compiled.find(key); it != compiled.end())
+    return it->second;
+  try {
+    // A model with a batch size is compiled as it is written.
+    ens::Executable executable =
+        model.openBatch() ? module.compile(function, argTypes, target)
+                          : module.compile(function, target);
+    return compiled.emplace(std::move(key), std::move(executable))
+        .first->second;
+  } catch (const ens::Error &error) {
+    throw Failure("cannot compile @" + std::string(function) + " for model " +
+                  modelName + ": " + error.what());
+  }
+}
+
+const ens::Executable &Programs::init() {
+  return compile(kInitFunction, 0, {ens::TensorType{ens::DType::I32, {2}}});
+}
+
+const ens::Executable &Programs::step(int64_t rows) {
+  std::vector<ens::TensorType> types;
+  for (int copy = 0; copy < 3; ++copy)
+    for (const ens::TensorType &param : model.params)
+      types.push_back(stacked(param, members));
+  types.push_back({ens::DType::F32, {}});
+  types.push_back({ens::DType::F32, {members}});
+  types.push_back(batchPerMember ? stacked(xType(rows), members) : xType(rows));
+  types.push_back(batchPerMember ? stacked(targetsType(rows), members)
+                                 : targetsType(rows));
+  return compile(kStepFunction, rows, std::move(types));
+}
+
+const ens::Executable &Programs::losses(int64_t rows) {
+  std::vector<ens::TensorType> types{xType(rows)};
+  for (const ens::TensorType &param : model.params)
+    types.push_back(stacked(param, members));
+  types.push_back(targetsType(rows));
+  return compile(kLossesFunction, rows, std::move(types));
+}
+
+const ens::Executable &Programs::predict(int64_t rows) {
+  std::vector<ens::TensorType> types{xType(rows)};
+  for (const ens::TensorType &param : model.params)
+    types.push_back(stacked(param, members));
+  return compile(kPredictFunction, rows, std::move(types));
+}
+
+/// Rows [begin, begin + count) of `values`, a matrix of `columns`.
 static ens::Tensor takeRows(const std::vector<float> &values, int64_t columns,
-                            int64_t begin, int64_t count,
-                            std::vector<int64_t> shape) {
+                            int64_t begin, int64_t count) {
   return makeTensor(
-      std::move(shape),
+      {count, columns},
       std::vector<float>(values.begin() + begin * columns,
                          values.begin() + (begin + count) * columns));
 }
 
-std::vector<float> ens_train::evaluateLosses(const Programs &programs,
+/// The batches of `batchRows` rows of `data` that evaluation reads: whole
+/// ones, and the partial last one if the model's batch is open. Each is
+/// (first row, rows).
+static std::vector<std::pair<int64_t, int64_t>>
+getEvaluationBatches(const Model &model, int64_t batchRows,
+                     const Dataset &data) {
+  std::vector<std::pair<int64_t, int64_t>> batches;
+  for (int64_t begin = 0; begin < data.rows; begin += batchRows) {
+    int64_t rows = std::min(batchRows, data.rows - begin);
+    if (rows == batchRows || model.openBatch())
+      batches.emplace_back(begin, rows);
+  }
+  return batches;
+}
+
+std::vector<float> ens_train::evaluateLosses(Programs &programs,
                                              const Model &model,
+                                             int64_t batchRows,
                                              llvm::ArrayRef<ens::Tensor> params,
                                              const Dataset &data) {
-  int64_t rows = model.batchSize(), batches = data.rows / rows;
   std::vector<double> sums;
-  for (int64_t batch = 0; batch < batches; ++batch) {
-    std::vector<ens::Tensor> args{
-        takeRows(data.x, data.features, batch * rows, rows, model.x.shape)};
+  int64_t total = 0;
+  for (auto [begin, rows] : getEvaluationBatches(model, batchRows, data)) {
+    std::vector<ens::Tensor> args{takeRows(data.x, data.features, begin, rows)};
     args.insert(args.end(), params.begin(), params.end());
-    args.push_back(takeRows(data.y, data.outputs, batch * rows, rows,
-                            model.targets.shape));
-    ens::Tensor losses = programs.losses.run(args)[0];
+    args.push_back(takeRows(data.y, data.outputs, begin, rows));
+    ens::Tensor losses = programs.losses(rows).run(args)[0];
     sums.resize(losses.type().numElements());
     for (size_t i = 0; i < sums.size(); ++i)
-      sums[i] += floats(losses)[i];
+      sums[i] += double(floats(losses)[i]) * rows;
+    total += rows;
   }
   std::vector<float> means;
   for (double sum : sums)
-    means.push_back(static_cast<float>(sum / batches));
+    means.push_back(static_cast<float>(sum / total));
   return means;
 }
 
-void ens_train::fillBatch(BatchSchedule &schedule, const Batching &batching,
-                          const Dataset &data, int64_t step, int64_t members,
-                          ens::Tensor &x, ens::Tensor &targets) {
+std::pair<ens::Tensor, ens::Tensor>
+ens_train::makeBatch(Programs &programs, BatchSchedule &schedule,
+                     const Batching &batching, const Dataset &data,
+                     int64_t step, int64_t members) {
+  int64_t rows = schedule.rowsAt(step, 0).size();
+  bool perMember = batching.perMember();
+  ens::Tensor x(perMember ? stacked(programs.xType(rows), members)
+                          : programs.xType(rows));
+  ens::Tensor targets(perMember ? stacked(programs.targetsType(rows), members)
+                                : programs.targetsType(rows));
   float *xs = static_cast<float *>(x.data());
   float *ys = static_cast<float *>(targets.data());
-  for (int64_t member = 0; member < (batching.perMember() ? members : 1);
-       ++member)
+  for (int64_t member = 0; member < (perMember ? members : 1); ++member)
     for (int64_t row : schedule.rowsAt(step, member)) {
       xs = std::copy_n(data.x.data() + row * data.features, data.features, xs);
       ys = std::copy_n(data.y.data() + row * data.outputs, data.outputs, ys);
     }
+  return {std::move(x), std::move(targets)};
 }
 
-EnsembleStats ens_train::ensembleStats(const Programs &programs,
-                                       const Model &model,
+EnsembleStats ens_train::ensembleStats(Programs &programs, const Model &model,
+                                       int64_t batchRows,
                                        const TrainState &state,
                                        const Dataset &data) {
   EnsembleStats stats;
-  int64_t rows = model.batchSize(), outputs = model.numOutputs();
+  int64_t outputs = model.numOutputs();
   int64_t n = state.learningRates.size();
-  for (int64_t begin = 0; begin + rows <= data.rows; begin += rows) {
+  for (auto [begin, rows] : getEvaluationBatches(model, batchRows, data)) {
     // Every member's predictions for the batch: [members x B x O].
-    std::vector<ens::Tensor> args{
-        takeRows(data.x, data.features, begin, rows, model.x.shape)};
+    std::vector<ens::Tensor> args{takeRows(data.x, data.features, begin, rows)};
     args.insert(args.end(), state.params.begin(), state.params.end());
-    ens::Tensor y = programs.predict.run(args)[0];
+    ens::Tensor y = programs.predict(rows).run(args)[0];
     const float *values = floats(y);
     for (int64_t i = 0; i < rows * outputs; ++i) {
       double sum = 0, squares = 0;

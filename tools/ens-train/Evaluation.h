@@ -21,15 +21,47 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace ens_train {
 
-/// The compiled programs, on one model for a number of members.
-struct Programs {
-  ens::Executable step, losses, predict;
-  std::optional<ens::Executable> init;
+/// The compiled programs, on one model for a number of members. A model
+/// whose batch is open (`?`) gets them compiled for each number of rows a
+/// batch has (the batch size, and the last, partial batch), when first
+/// asked for; a model with a batch size has them for that size only.
+class Programs {
+public:
+  /// The programs of `module`, generated for `members` members of `model`
+  /// (named `modelName` in messages), with a batch per member or not.
+  Programs(ens::Module module, ens::Target target, const Model &model,
+           std::string modelName, int64_t members, bool batchPerMember);
+
+  /// The programs for batches of `rows` rows.
+  const ens::Executable &step(int64_t rows);
+  const ens::Executable &losses(int64_t rows);
+  const ens::Executable &predict(int64_t rows);
+  const ens::Executable &init();
+
+  /// The type of x (and of the targets) of a batch of `rows` rows, and of
+  /// a batch per member.
+  ens::TensorType xType(int64_t rows) const;
+  ens::TensorType targetsType(int64_t rows) const;
+
+private:
+  const ens::Executable &compile(const char *function, int64_t rows,
+                                 std::vector<ens::TensorType> argTypes);
+
+  ens::Module module;
+  ens::Target target;
+  const Model &model;
+  std::string modelName;
+  int64_t members;
+  bool batchPerMember;
+  std::map<std::pair<std::string, int64_t>, ens::Executable> compiled;
 };
 
 /// An f32 tensor of `shape` holding `values`.
@@ -40,26 +72,32 @@ ens::Tensor makeTensor(std::vector<int64_t> shape,
 const float *floats(const ens::Tensor &tensor);
 
 /// Every member's loss with the stacked `params` on `data`: the mean of
-/// @loss over its whole batches of the model's size, in order.
-std::vector<float> evaluateLosses(const Programs &programs, const Model &model,
+/// @loss over its batches of `batchRows` rows, in order, weighted by their
+/// rows. The last, partial batch counts if the model's batch is open;
+/// otherwise it is left out.
+std::vector<float> evaluateLosses(Programs &programs, const Model &model,
+                                  int64_t batchRows,
                                   llvm::ArrayRef<ens::Tensor> params,
                                   const Dataset &data);
 
-/// Copies the rows that each member trains on at `step` into `x` and
-/// `targets`: one batch for all members, or with per-member batching one
-/// per member, member after member.
-void fillBatch(BatchSchedule &schedule, const Batching &batching,
-               const Dataset &data, int64_t step, int64_t members,
-               ens::Tensor &x, ens::Tensor &targets);
+/// The rows that each member trains on at `step`, as x and targets: one
+/// batch for all members, or with per-member batching one per member,
+/// member after member.
+std::pair<ens::Tensor, ens::Tensor>
+makeBatch(Programs &programs, BatchSchedule &schedule, const Batching &batching,
+          const Dataset &data, int64_t step, int64_t members);
 
 /// The members' mean and standard deviation per row and output.
 struct EnsembleStats {
   std::vector<double> mean, stddev; // rows x outputs
 };
 
-/// The statistics of the members' predictions for `data`'s whole batches.
-EnsembleStats ensembleStats(const Programs &programs, const Model &model,
-                            const TrainState &state, const Dataset &data);
+/// The statistics of the members' predictions for `data`'s batches of
+/// `batchRows` rows, the partial one included if the model's batch is
+/// open.
+EnsembleStats ensembleStats(Programs &programs, const Model &model,
+                            int64_t batchRows, const TrainState &state,
+                            const Dataset &data);
 
 /// The minimum, median and maximum of `values`; NaNs (diverged members)
 /// count as the largest.

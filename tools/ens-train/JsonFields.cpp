@@ -87,16 +87,21 @@ const json &ens_train::getObject(const json &object, const std::string &key,
 }
 
 std::vector<int64_t> ens_train::getShape(const json &value,
-                                         const std::string &name) {
+                                         const std::string &name,
+                                         bool openFirst) {
   const std::string what = "a shape, a list of at most " +
-                           std::to_string(kMaxRank) + " whole numbers >= 0";
+                           std::to_string(kMaxRank) + " whole numbers >= 0" +
+                           (openFirst ? " (or -1 first)" : "");
   if (!value.is_array() || value.size() > kMaxRank)
     fail(name, what, value);
   std::vector<int64_t> shape;
   for (const json &size : value) {
-    if (!size.is_number_integer() ||
-        (!size.is_number_unsigned() && size.get<int64_t>() < 0) ||
-        size.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))
+    int64_t least = openFirst && shape.empty() ? -1 : 0;
+    bool valid = size.is_number_unsigned()
+                     ? size.get<uint64_t>() <=
+                           uint64_t(std::numeric_limits<int64_t>::max())
+                     : size.is_number_integer() && size.get<int64_t>() >= least;
+    if (!valid)
       fail(name, what, value);
     shape.push_back(size.get<int64_t>());
   }

@@ -48,10 +48,11 @@ const nlohmann::json &getObject(const nlohmann::json &object,
                                 const std::string &key,
                                 const std::string &prefix = "");
 
-/// A shape: a list of at most kMaxRank sizes, each a whole number >= 0.
-/// `value` is named `name` in messages.
+/// A shape: a list of at most kMaxRank sizes, each a whole number >= 0, or
+/// with `openFirst` -1 (`?`) for the first. `value` is named `name` in
+/// messages.
 std::vector<int64_t> getShape(const nlohmann::json &value,
-                              const std::string &name);
+                              const std::string &name, bool openFirst = false);
 
 /// The largest rank getShape accepts.
 inline constexpr size_t kMaxRank = 64;

@@ -23,10 +23,11 @@
 
 using namespace ens_train;
 
-uint64_t ens_train::estimateTrainingBytes(const Model &model, int64_t members) {
+uint64_t ens_train::estimateTrainingBytes(const Model &model, int64_t members,
+                                          int64_t batchRows) {
   using llvm::SaturatingAdd;
   using llvm::SaturatingMultiply;
-  const uint64_t rows = model.batchSize();
+  const uint64_t rows = batchRows;
   // The step's arguments and results hold the parameters and both moments
   // twice; the gradients are a seventh copy.
   uint64_t perMember = SaturatingMultiply<uint64_t>(7, model.parameterValues);
@@ -148,9 +149,10 @@ Model ens_train::loadModel(const ens::Context &context, const std::string &name,
   model.x = loss.inputs.front();
   model.targets = loss.inputs.back();
   model.params.assign(loss.inputs.begin() + 1, loss.inputs.end() - 1);
+  // The batch may be open (`?`, -1 in a signature).
   auto isMatrix = [](const ens::TensorType &type) {
     return type.dtype == ens::DType::F32 && type.shape.size() == 2 &&
-           type.shape[0] > 0 && type.shape[1] > 0;
+           (type.shape[0] > 0 || type.shape[0] == -1) && type.shape[1] > 0;
   };
   if (!isMatrix(model.x) || !isMatrix(model.targets) ||
       model.x.shape[0] != model.targets.shape[0])

@@ -48,7 +48,11 @@ struct Model {
   std::vector<ens::TensorType> params;
   std::vector<std::string> paramNames;
 
+  /// The batch size the model is written for, or -1 when it leaves the
+  /// batch open (`tensor<?x64xf32>`): it then trains and evaluates batches
+  /// of any size, each compiled when first needed (docs/shapes.md).
   int64_t batchSize() const { return x.shape[0]; }
+  bool openBatch() const { return x.shape[0] == -1; }
   int64_t numFeatures() const { return x.shape[1]; }
   int64_t numOutputs() const { return targets.shape[1]; }
   /// The number of scalars in one member's parameters (checked not to
@@ -88,13 +92,15 @@ inline constexpr const char *kStepFunction = "ens_train_step";
 inline constexpr const char *kLossesFunction = "ens_train_losses";
 inline constexpr const char *kPredictFunction = "ens_train_predict";
 
-/// A lower bound on the bytes that training `members` members of `model`
-/// takes: per member the parameters, their gradients and Adam's moments (the
-/// step's arguments and results), and the activations of a layer per
-/// parameter with their gradients; and the data. It saturates at 2^64 - 1
-/// rather than overflow, so that any model and member count can be checked
-/// against a limit before anything is generated or allocated.
-uint64_t estimateTrainingBytes(const Model &model, int64_t members);
+/// A lower bound on the bytes that training `members` members of `model` on
+/// batches of `rows` rows takes: per member the parameters, their gradients
+/// and Adam's moments (the step's arguments and results), and the
+/// activations of a layer per parameter with their gradients; and the data.
+/// It saturates at 2^64 - 1 rather than overflow, so that any model and
+/// member count can be checked against a limit before anything is generated
+/// or allocated.
+uint64_t estimateTrainingBytes(const Model &model, int64_t members,
+                               int64_t rows);
 
 /// `type` with a leading dimension of `members`.
 ens::TensorType stacked(const ens::TensorType &type, int64_t members);

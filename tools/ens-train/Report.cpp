@@ -51,16 +51,16 @@ void ens_train::reportMembers(const TrainState &state,
   }
 }
 
-FitPanel ens_train::reportFit(const Programs &programs, const Model &model,
-                              const TrainState &state, const Dataset &train,
+FitPanel ens_train::reportFit(Programs &programs, const Model &model,
+                              int64_t rows, const TrainState &state,
+                              const Dataset &train,
                               const SyntheticProblem *problem) {
-  const int64_t rows = model.batchSize();
   FitPanel fit;
   fit.yLabel = "output 0";
   const int64_t outputs = model.numOutputs();
   if (problem) {
     Dataset heldOut = problem->heldOut(rows);
-    EnsembleStats stats = ensembleStats(programs, model, state, heldOut);
+    EnsembleStats stats = ensembleStats(programs, model, rows, state, heldOut);
     double error[2] = {0, 0}, spread[2] = {0, 0};
     int64_t count[2] = {0, 0};
     for (int64_t r = 0; r < heldOut.rows; ++r) {
@@ -88,7 +88,7 @@ FitPanel ens_train::reportFit(const Programs &programs, const Model &model,
     llvm::outs() << "\n";
 
     Dataset grid = problem->grid(rows);
-    EnsembleStats curve = ensembleStats(programs, model, state, grid);
+    EnsembleStats curve = ensembleStats(programs, model, rows, state, grid);
     for (int64_t r = 0; r < rows; ++r) {
       fit.pointsX.push_back(train.t[r]);
       fit.pointsY.push_back(train.y[r * outputs]);
@@ -99,7 +99,7 @@ FitPanel ens_train::reportFit(const Programs &programs, const Model &model,
     fit.gapLow = SyntheticProblem::kGapLow;
     fit.gapHigh = SyntheticProblem::kGapHigh;
   } else {
-    EnsembleStats stats = ensembleStats(programs, model, state, train);
+    EnsembleStats stats = ensembleStats(programs, model, rows, state, train);
     double error = 0, spread = 0;
     for (size_t i = 0; i < stats.mean.size(); ++i) {
       double d = stats.mean[i] - train.y[i];

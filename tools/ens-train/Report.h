@@ -19,10 +19,11 @@ namespace ens_train {
 void reportMembers(const TrainState &state, const std::vector<float> &finalLoss,
                    const std::vector<float> *validationLoss, bool printLosses);
 
-/// Prints the ensemble mean's error and the members' spread: on the
-/// built-in `problem`'s held-out data inside and outside its gap, or on the
-/// training data; and returns the plot's panel of the fit.
-FitPanel reportFit(const Programs &programs, const Model &model,
+/// Prints the ensemble mean's error and the members' spread, predicted in
+/// batches of `rows` rows: on the built-in `problem`'s held-out data inside
+/// and outside its gap, or on the training data; and returns the plot's
+/// panel of the fit.
+FitPanel reportFit(Programs &programs, const Model &model, int64_t rows,
                    const TrainState &state, const Dataset &train,
                    const SyntheticProblem *problem);
 

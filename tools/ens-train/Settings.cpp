@@ -39,7 +39,8 @@ json Settings::toJson() const {
       {"batching",
        {{"batch_size", batching.batchSize},
         {"shuffle", getShuffleName(batching.shuffle)},
-        {"bootstrap", batching.bootstrap}}},
+        {"bootstrap", batching.bootstrap},
+        {"drop_last", batching.dropLast}}},
       {"validation",
        {{"data", validationData.empty() ? "" : absolutePath(validationData)},
         {"split", validationSplit},
@@ -125,6 +126,7 @@ Settings ens_train::readSettings(const json &manifest) {
                     "\"; expected none, shared or member");
     settings.batching.shuffle = *parsed;
     settings.batching.bootstrap = getBool(batching, "bootstrap", prefix);
+    settings.batching.dropLast = getBool(batching, "drop_last", prefix);
   }
   if (manifest.contains("validation")) {
     const json &validation = getObject(manifest, "validation");

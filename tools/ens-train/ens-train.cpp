@@ -62,6 +62,7 @@
 #include <csignal>
 #include <cstdio>
 #include <optional>
+#include <tuple>
 #include <type_traits>
 
 using namespace ens_train;
@@ -135,14 +136,20 @@ cl::opt<unsigned, false, NumberParser<unsigned>>
            cl::cat(category));
 cl::opt<unsigned, false, NumberParser<unsigned>> batchSize(
     "batch-size",
-    cl::desc("Rows per step (default: the model's batch size, which it must "
-             "equal)"),
+    cl::desc("Rows per step: any number for a model that leaves its batch "
+             "open (`?`), where it is needed; otherwise the model's batch "
+             "size, the default"),
     cl::cat(category));
 cl::opt<std::string> shuffleName(
     "shuffle",
     cl::desc("How each epoch orders the rows: none (the default), shared "
              "(one permutation for all members) or member (one per member)"),
     cl::value_desc("none|shared|member"), cl::init("none"), cl::cat(category));
+cl::opt<bool> dropLast(
+    "drop-last",
+    cl::desc("Leave out the last batch of an epoch when it is partial (always "
+             "so for a model written for one batch size)"),
+    cl::cat(category));
 cl::opt<bool> bootstrap(
     "bootstrap",
     cl::desc("Each member trains on its own resample of the data, drawn "
@@ -283,7 +290,7 @@ Settings settingsFromFlags() {
   if (!shuffle)
     throw Failure("--shuffle=" + shuffleName +
                   " is not none, shared or member");
-  settings.batching = {batchSize, *shuffle, bootstrap};
+  settings.batching = {batchSize, *shuffle, bootstrap, dropLast};
   settings.validationData = validationPath;
   settings.validationSplit = validationSplit;
   settings.patience = patience;
@@ -335,6 +342,8 @@ void adoptCheckpoint(Settings &settings, const Checkpoint &checkpoint,
   settings.batching.shuffle = saved.batching.shuffle;
   adopt(settings.batching.bootstrap, saved.batching.bootstrap, bootstrap,
         directory, "bootstrap");
+  adopt(settings.batching.dropLast, saved.batching.dropLast, dropLast,
+        directory, "drop-last");
   if (validationPath.getNumOccurrences() &&
       (settings.validationData.empty()
            ? ""
@@ -350,8 +359,8 @@ void adoptCheckpoint(Settings &settings, const Checkpoint &checkpoint,
 /// Refuses to train `members` members of `model` when even a lower bound
 /// of the memory that takes is over the buffer limit, before anything is
 /// generated or allocated.
-void checkMemory(const Model &model, int64_t members) {
-  uint64_t bytes = estimateTrainingBytes(model, members);
+void checkMemory(const Model &model, int64_t members, int64_t rows) {
+  uint64_t bytes = estimateTrainingBytes(model, members, rows);
   int64_t limit = mlir::ens::getDefaultMaxBufferBytes();
   if (bytes <= static_cast<uint64_t>(limit))
     return;
@@ -399,22 +408,32 @@ int run() {
       settings.model.empty() ? kDefaultModelName : settings.model;
   Model model = loadModel(context, modelName, readModel(settings));
   int64_t n = settings.members;
-  const int64_t rows = model.batchSize();
   Batching &batching = settings.batching;
-  if (!batching.batchSize)
-    batching.batchSize = rows;
-  if (batching.batchSize != rows)
-    throw Failure("the batch size, " + std::to_string(batching.batchSize) +
-                  (resumed ? " (the checkpoint's)" : "") +
-                  ", differs from the batch of " + modelName + " (x is " +
-                  model.x.str() + "); the two must be the same");
+  if (model.openBatch()) {
+    if (!batching.batchSize)
+      throw Failure(modelName + " leaves its batch open (x is " +
+                    model.x.str() + "): give --batch-size");
+  } else {
+    if (!batching.batchSize)
+      batching.batchSize = model.batchSize();
+    if (batching.batchSize != model.batchSize())
+      throw Failure("the batch size, " + std::to_string(batching.batchSize) +
+                    (resumed ? " (the checkpoint's)" : "") +
+                    ", differs from the batch of " + modelName + " (x is " +
+                    model.x.str() +
+                    "); the two must be the same, or the model may leave its "
+                    "batch open (`?`)");
+    // It cannot take a partial batch.
+    batching.dropLast = true;
+  }
+  const int64_t rows = batching.batchSize;
   std::string text =
       generateProgram(model, n, settings.adam, batching.perMember());
   if (emitIr) {
     llvm::outs() << text;
     return 0;
   }
-  checkMemory(model, n);
+  checkMemory(model, n, rows);
 
   // Data, checked before the (slower) compilation.
   std::optional<SyntheticProblem> problem;
@@ -441,7 +460,7 @@ int run() {
         (settings.data.empty() ? "the built-in problem" : settings.data) +
         " has " + std::to_string(train.rows) + " rows" +
         (settings.validationSplit > 0 ? " after the split" : ""));
-  if (validation && validation->rows < rows)
+  if (validation && !model.openBatch() && validation->rows < rows)
     throw Failure("the validation set has " + std::to_string(validation->rows) +
                   " rows, fewer than a batch of " + std::to_string(rows) +
                   ": it is evaluated in whole batches");
@@ -483,7 +502,11 @@ int run() {
                                " epochs"
                          : std::string())
                  << "\n";
-  llvm::outs() << "  batches of " << rows << " rows, " << stepsPerEpoch
+  int64_t partial = batching.dropLast ? 0 : train.rows % rows;
+  llvm::outs() << "  batches of " << rows << " rows"
+               << (partial ? " (the last of " + std::to_string(partial) + ")"
+                           : std::string())
+               << ", " << stepsPerEpoch
                << (stepsPerEpoch == 1 ? " step" : " steps")
                << " per epoch, shuffle " << getShuffleName(batching.shuffle)
                << (batching.bootstrap ? ", bootstrap" : "") << "\n";
@@ -506,14 +529,6 @@ int run() {
   Clock::time_point compileStart = Clock::now();
   ens::Target target =
       backendName == "cpu" ? ens::Target::Cpu : ens::Target::Interpreter;
-  auto compile = [&](const ens::Module &module, const char *function) {
-    try {
-      return module.compile(function, target);
-    } catch (const ens::Error &error) {
-      throw Failure("cannot compile @" + std::string(function) + " for model " +
-                    modelName + ": " + error.what());
-    }
-  };
   ens::Module module = [&] {
     try {
       return context.parse(text);
@@ -522,11 +537,13 @@ int run() {
                     ": " + error.what());
     }
   }();
-  Programs programs{compile(module, kStepFunction),
-                    compile(module, kLossesFunction),
-                    compile(module, kPredictFunction), std::nullopt};
+  const bool perMember = batching.perMember();
+  Programs programs(module, target, model, modelName, n, perMember);
+  // The programs of a whole batch now, the others when they are needed.
+  programs.step(rows);
+  programs.losses(rows);
   if (!resumed)
-    programs.init = compile(module, kInitFunction);
+    programs.init();
   llvm::outs() << "  compiled in "
                << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
 
@@ -536,7 +553,7 @@ int run() {
         ens::TensorType{ens::DType::I32, {2}},
         {static_cast<double>(static_cast<int32_t>(settings.seed & 0xffffffffu)),
          static_cast<double>(static_cast<int32_t>(settings.seed >> 32))});
-    state.params = programs.init->run({key});
+    state.params = programs.init().run({key});
     for (const ens::Tensor &param : state.params) {
       state.m.emplace_back(param.type());
       state.v.emplace_back(param.type());
@@ -546,7 +563,8 @@ int run() {
           n == 1 ? settings.lrMin
                  : settings.lrMin * std::pow(settings.lrMax / settings.lrMin,
                                              double(i) / double(n - 1)));
-    state.initialLoss = evaluateLosses(programs, model, state.params, train);
+    state.initialLoss =
+        evaluateLosses(programs, model, rows, state.params, train);
   }
   if (settings.patience && !state.stopping)
     state.stopping = EarlyStoppingState::start(n, state.params);
@@ -559,10 +577,9 @@ int run() {
       args.push_back(std::move(tensor));
   args.push_back(ens::Tensor(ens::TensorType{ens::DType::F32, {}}));
   args.push_back(makeTensor({n}, state.learningRates));
-  const bool perMember = batching.perMember();
-  args.push_back(ens::Tensor(perMember ? stacked(model.x, n) : model.x));
-  args.push_back(
-      ens::Tensor(perMember ? stacked(model.targets, n) : model.targets));
+  // x and targets: each step's batch.
+  args.push_back(ens::Tensor(ens::TensorType{ens::DType::F32, {}}));
+  args.push_back(ens::Tensor(ens::TensorType{ens::DType::F32, {}}));
   auto syncState = [&] {
     state.params.clear(), state.m.clear(), state.v.clear();
     for (size_t i = 0; i < p; ++i) {
@@ -601,9 +618,11 @@ int run() {
   Clock::time_point trainStart = Clock::now();
   for (int64_t step = first + 1; step <= last; ++step) {
     *static_cast<float *>(args[3 * p].data()) = static_cast<float>(step);
-    fillBatch(schedule, batching, train, step, n, args[3 * p + 2],
-              args[3 * p + 3]);
-    std::vector<ens::Tensor> results = programs.step.run(args);
+    std::tie(args[3 * p + 2], args[3 * p + 3]) =
+        makeBatch(programs, schedule, batching, train, step, n);
+    std::vector<ens::Tensor> results =
+        programs.step(args[3 * p + 3].type().shape[perMember ? 1 : 0])
+            .run(args);
     for (size_t i = 0; i < 3 * p; ++i)
       args[i] = std::move(results[i]);
     EarlyStoppingState *stopping = state.stopping ? &*state.stopping : nullptr;
@@ -624,10 +643,10 @@ int run() {
     progress.update(step, sum / n);
     if (stopping && step % stepsPerEpoch == 0) {
       int64_t epoch = step / stepsPerEpoch;
-      recordEpoch(
-          *stopping, epoch, settings.patience,
-          evaluateLosses(programs, model, trained.take_front(p), *validation),
-          trained.take_front(p));
+      recordEpoch(*stopping, epoch, settings.patience,
+                  evaluateLosses(programs, model, rows, trained.take_front(p),
+                                 *validation),
+                  trained.take_front(p));
       for (int64_t member = 0; member < n; ++member)
         if (stopping->stoppedEpoch[member] == epoch)
           copyMember(trained, frozen, member);
@@ -655,10 +674,11 @@ int run() {
 
   // The summary.
   std::vector<float> finalLoss =
-      evaluateLosses(programs, model, state.params, train);
+      evaluateLosses(programs, model, rows, state.params, train);
   std::vector<float> validationLoss;
   if (validation)
-    validationLoss = evaluateLosses(programs, model, state.params, *validation);
+    validationLoss =
+        evaluateLosses(programs, model, rows, state.params, *validation);
   if (int64_t trained = state.step - first)
     llvm::outs() << llvm::format(
         "trained %lld steps in %.1f s (%.1f steps/s, %.0f member-steps/s)\n",
@@ -676,8 +696,8 @@ int run() {
                << formatNumber(minMedianMax(state.initialLoss)[1]) << ")\n";
   llvm::outs() << "members whose loss fell: " << fell << " of " << n << "\n";
 
-  FitPanel fit =
-      reportFit(programs, model, state, train, problem ? &*problem : nullptr);
+  FitPanel fit = reportFit(programs, model, rows, state, train,
+                           problem ? &*problem : nullptr);
 
   if (!plotPath.empty()) {
     LossCurves curves;

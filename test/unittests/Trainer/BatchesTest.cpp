@@ -39,6 +39,22 @@ TEST(BatchesTest, UnshuffledEpochsReadTheRowsInOrder) {
       EXPECT_EQ(epochRows(schedule, epoch, member), expected);
 }
 
+TEST(BatchesTest, APartialLastBatchIsTrainedUnlessDropped) {
+  // 10 rows in batches of 4: 4, 4 and 2, or with dropLast 4 and 4.
+  Batching batching{4, Shuffle::Shared, false, /*dropLast=*/false};
+  BatchSchedule schedule(batching, 10, 1, 3);
+  ASSERT_EQ(schedule.stepsPerEpoch(), 3);
+  std::vector<int64_t> rows = epochRows(schedule, 0, 0);
+  std::sort(rows.begin(), rows.end());
+  std::vector<int64_t> all(10);
+  std::iota(all.begin(), all.end(), 0);
+  EXPECT_EQ(rows, all) << "an epoch reads every row once";
+  EXPECT_EQ(schedule.rowsAt(3, 0).size(), 2u);
+  EXPECT_EQ(schedule.rowsAt(4, 0).size(), 4u) << "the next epoch's first";
+  batching.dropLast = true;
+  EXPECT_EQ(BatchSchedule(batching, 10, 1, 3).stepsPerEpoch(), 2);
+}
+
 TEST(BatchesTest, SharedShuffleGivesEveryMemberTheSamePermutation) {
   BatchSchedule schedule({4, Shuffle::Shared, false}, 20, 3, 1);
   std::vector<int64_t> first = epochRows(schedule, 0, 0);
