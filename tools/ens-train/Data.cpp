@@ -104,6 +104,8 @@ struct Expected {
   const std::string &path;
   int64_t features, outputs;
   bool allowNonFinite;
+  /// Whether the data may hold x alone.
+  bool targetsOptional;
 
   [[noreturn]] void fail(const std::string &message) const {
     throw Failure("data " + path + " " + message);
@@ -151,11 +153,17 @@ struct Expected {
 
   Dataset make(std::vector<float> x, std::vector<float> y) const {
     checkFinite(x, features, "x");
+    Dataset data;
+    if (y.empty() && targetsOptional) {
+      data.rows = x.size() / features;
+      data.features = features;
+      data.x = std::move(x);
+      return data;
+    }
     checkFinite(y, outputs, "y");
     if (x.size() / features != y.size() / outputs)
       fail("has " + std::to_string(x.size() / features) + " rows of x but " +
            std::to_string(y.size() / outputs) + " of y");
-    Dataset data;
     data.rows = x.size() / features;
     data.features = features;
     data.outputs = outputs;
@@ -171,6 +179,9 @@ static Dataset loadNpy(const Expected &want) {
   if (!array)
     throw Failure("cannot read data: " + llvm::toString(array.takeError()));
   int64_t columns = want.features + want.outputs;
+  if (want.targetsOptional && array->getRank() == 2 &&
+      array->shape[1] == want.features)
+    columns = want.features;
   std::vector<float> all =
       want.matrix(*array, "", columns,
                   std::to_string(want.features) + " columns of x, then " +
@@ -191,6 +202,10 @@ static Dataset loadNpz(const Expected &want) {
       mlir::ens::parseNpz(bytes, want.path);
   if (!arrays)
     throw Failure("cannot read data: " + llvm::toString(arrays.takeError()));
+  auto has = [&](const std::string &name) {
+    return llvm::any_of(*arrays,
+                        [&](const auto &named) { return named.first == name; });
+  };
   auto find = [&](const std::string &name) -> const HostTensor & {
     for (const auto &[arrayName, array] : *arrays)
       if (arrayName == name)
@@ -199,9 +214,12 @@ static Dataset loadNpz(const Expected &want) {
               std::to_string(want.features) + "] and y [N, " +
               std::to_string(want.outputs) + "])");
   };
-  return want.make(
-      want.matrix(find("x"), "array x", want.features, "the model's inputs"),
-      want.matrix(find("y"), "array y", want.outputs, "the targets"));
+  std::vector<float> x =
+      want.matrix(find("x"), "array x", want.features, "the model's inputs");
+  if (want.targetsOptional && !has("y"))
+    return want.make(std::move(x), {});
+  return want.make(std::move(x), want.matrix(find("y"), "array y", want.outputs,
+                                             "the targets"));
 }
 
 static Dataset loadCsv(const Expected &want) {
@@ -236,6 +254,10 @@ static Dataset loadCsv(const Expected &want) {
       want.fail("line " + std::to_string(lineNumber) +
                 " is not a row of numbers separated by commas");
     }
+    // Data without targets has x alone, every row.
+    if (rows == 0 && want.targetsOptional &&
+        static_cast<int64_t>(values.size()) == want.features)
+      columns = want.features;
     if (static_cast<int64_t>(values.size()) != columns)
       want.fail("line " + std::to_string(lineNumber) + " has " +
                 std::to_string(values.size()) + " columns; expected " +
@@ -250,8 +272,9 @@ static Dataset loadCsv(const Expected &want) {
 }
 
 Dataset ens_train::loadDataset(const std::string &path, int64_t features,
-                               int64_t outputs, bool allowNonFinite) {
-  Expected want{path, features, outputs, allowNonFinite};
+                               int64_t outputs, bool allowNonFinite,
+                               bool targetsOptional) {
+  Expected want{path, features, outputs, allowNonFinite, targetsOptional};
   std::string extension = llvm::sys::path::extension(path).lower();
   if (extension == ".npy")
     return loadNpy(want);

@@ -75,12 +75,12 @@ private:
 };
 
 /// Reads real data from `path` (.npy, .npz or .csv, as in the file
-/// comment) for a model taking `rows` x `features` inputs and `rows` x
-/// `outputs` targets; throws Failure for anything else, and for a NaN or
-/// an infinity (one that f64 data overflows f32 into, too) unless
-/// `allowNonFinite`.
+/// comment) for a model taking N x `features` inputs and N x `outputs`
+/// targets, or with `targetsOptional` inputs alone (a Dataset without
+/// outputs); throws Failure for anything else, and for a NaN or an infinity
+/// (one that f64 data overflows f32 into, too) unless `allowNonFinite`.
 Dataset loadDataset(const std::string &path, int64_t features, int64_t outputs,
-                    bool allowNonFinite = false);
+                    bool allowNonFinite = false, bool targetsOptional = false);
 
 /// Moves round(`fraction` * N) of the N rows of `data`, drawn at random from
 /// `seed`, into a validation set, which it returns; both keep their rows in

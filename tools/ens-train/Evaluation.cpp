@@ -152,6 +152,24 @@ ens_train::makeBatch(Programs &programs, BatchSchedule &schedule,
   return {std::move(x), std::move(targets)};
 }
 
+EnsembleStats ens_train::summarizeMembers(const float *values, int64_t members,
+                                          int64_t count) {
+  EnsembleStats stats;
+  for (int64_t i = 0; i < count; ++i) {
+    double sum = 0, squares = 0;
+    for (int64_t member = 0; member < members; ++member)
+      sum += values[member * count + i];
+    double mean = sum / members;
+    for (int64_t member = 0; member < members; ++member) {
+      double d = values[member * count + i] - mean;
+      squares += d * d;
+    }
+    stats.mean.push_back(mean);
+    stats.stddev.push_back(std::sqrt(squares / members));
+  }
+  return stats;
+}
+
 EnsembleStats ens_train::ensembleStats(Programs &programs, const Model &model,
                                        int64_t batchRows,
                                        const TrainState &state,
@@ -164,19 +182,10 @@ EnsembleStats ens_train::ensembleStats(Programs &programs, const Model &model,
     std::vector<ens::Tensor> args{takeRows(data.x, data.features, begin, rows)};
     args.insert(args.end(), state.params.begin(), state.params.end());
     ens::Tensor y = programs.predict(rows).run(args)[0];
-    const float *values = floats(y);
-    for (int64_t i = 0; i < rows * outputs; ++i) {
-      double sum = 0, squares = 0;
-      for (int64_t member = 0; member < n; ++member)
-        sum += values[member * rows * outputs + i];
-      double mean = sum / n;
-      for (int64_t member = 0; member < n; ++member) {
-        double d = values[member * rows * outputs + i] - mean;
-        squares += d * d;
-      }
-      stats.mean.push_back(mean);
-      stats.stddev.push_back(std::sqrt(squares / n));
-    }
+    EnsembleStats batch = summarizeMembers(floats(y), n, rows * outputs);
+    stats.mean.insert(stats.mean.end(), batch.mean.begin(), batch.mean.end());
+    stats.stddev.insert(stats.stddev.end(), batch.stddev.begin(),
+                        batch.stddev.end());
   }
   return stats;
 }

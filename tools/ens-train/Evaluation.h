@@ -92,6 +92,11 @@ struct EnsembleStats {
   std::vector<double> mean, stddev; // rows x outputs
 };
 
+/// The mean and (population) standard deviation over `members` members of
+/// `values`, member-major: [members x count].
+EnsembleStats summarizeMembers(const float *values, int64_t members,
+                               int64_t count);
+
 /// The statistics of the members' predictions for `data`'s batches of
 /// `batchRows` rows, the partial one included if the model's batch is
 /// open.

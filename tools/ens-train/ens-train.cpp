@@ -5,6 +5,7 @@
 //             [--lr=X | --lr-min=X --lr-max=X] [--seed=N] [--data=FILE]
 //             [--shuffle=none|shared|member] [--bootstrap]
 //             [--val=FILE | --val-split=F] [--patience=P]
+//   ens-train predict --checkpoint=DIR --data=FILE --out=FILE.npz|FILE.csv
 //             [--plot=FILE.svg] [--checkpoint=DIR] [--resume=DIR] ...
 //
 // Trains N members of a model written for one member (@loss and @forward,
@@ -35,6 +36,7 @@
 #include "Failure.h"
 #include "Files.h"
 #include "Plot.h"
+#include "Predict.h"
 #include "Program.h"
 #include "Progress.h"
 #include "Report.h"
@@ -245,6 +247,11 @@ cl::opt<bool>
     printLosses("print-losses",
                 cl::desc("Print each member's learning rate and final loss"),
                 cl::cat(category));
+cl::opt<std::string>
+    outPath("out",
+            cl::desc("ens-train predict: write the predictions here (.npz "
+                     "with mean, std and members, or .csv)"),
+            cl::value_desc("file.npz|file.csv"), cl::cat(category));
 cl::opt<bool> emitIr("emit-ir",
                      cl::desc("Print the generated program and exit"),
                      cl::cat(category));
@@ -390,6 +397,8 @@ std::string readModel(const Settings &settings) {
 //===----------------------------------------------------------------------===//
 
 int run() {
+  if (outPath.getNumOccurrences())
+    throw Failure("--out applies to ens-train predict only");
   Settings settings = settingsFromFlags();
   std::optional<Checkpoint> resumed;
   if (!resumeDir.empty()) {
@@ -724,8 +733,36 @@ int fail(std::string message) {
 }
 } // namespace
 
+/// Runs `ens-train predict`, after checking that no training flag was given.
+int predict() {
+  static const char *const kPredictFlags[] = {"checkpoint", "data", "out",
+                                              "backend", "allow-nonfinite"};
+  for (const auto &[name, option] : cl::getRegisteredOptions())
+    if (option->getNumOccurrences() &&
+        llvm::is_contained(option->Categories, &category) &&
+        !llvm::is_contained(kPredictFlags, name))
+      throw Failure("--" + name.str() +
+                    " does not apply to ens-train predict, which takes "
+                    "--checkpoint, --data, --out, --backend and "
+                    "--allow-nonfinite");
+  PredictRequest request;
+  request.checkpointDir = checkpointDir;
+  request.dataPath = dataPath;
+  request.outPath = outPath;
+  request.target =
+      backendName == "cpu" ? ens::Target::Cpu : ens::Target::Interpreter;
+  request.allowNonFinite = allowNonFinite;
+  runPredict(request, kDefaultModel, kDefaultModelName);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // `ens-train predict ...`: the subcommand, then the same kind of flags.
+  bool predicting = argc > 1 && llvm::StringRef(argv[1]) == "predict";
+  std::vector<char *> arguments(argv, argv + argc);
+  if (predicting)
+    arguments.erase(arguments.begin() + 1);
   // Past a file-size limit (ulimit -f), a write then fails with EFBIG and is
   // reported like a full disk, instead of SIGXFSZ killing the run.
   std::signal(SIGXFSZ, SIG_IGN);
@@ -734,7 +771,7 @@ int main(int argc, char **argv) {
   std::string parseErrors;
   llvm::raw_string_ostream errors(parseErrors);
   if (!cl::ParseCommandLineOptions(
-          argc, argv,
+          arguments.size(), arguments.data(),
           "Train an ensemble of a one-member ens model, all members in one "
           "program\n",
           &errors)) {
@@ -754,7 +791,7 @@ int main(int argc, char **argv) {
     return fail(message.empty() ? "invalid command line" : message);
   }
   try {
-    return run();
+    return predicting ? predict() : run();
   } catch (const Failure &failure) {
     return fail(failure.what());
   } catch (const ens::Error &error) {
