@@ -36,8 +36,7 @@ static std::vector<float> predictMembers(Programs &programs, const Model &model,
     // past the data zero.
     int64_t rows = model.openBatch() ? count : batchRows;
     std::vector<float> x(rows * features, 0.0f);
-    std::copy_n(data.x.begin() + begin * features, count * features,
-                x.begin());
+    std::copy_n(data.x.begin() + begin * features, count * features, x.begin());
     std::vector<ens::Tensor> args{makeTensor({rows, features}, x)};
     args.insert(args.end(), params.begin(), params.end());
     ens::Tensor y = programs.predict(rows).run(args)[0];
@@ -64,13 +63,11 @@ void ens_train::runPredict(const PredictRequest &request,
                   "ensemble");
   if (request.dataPath.empty())
     throw Failure("ens-train predict needs --data=FILE, the rows to predict");
-  std::string extension =
-      llvm::sys::path::extension(request.outPath).lower();
+  std::string extension = llvm::sys::path::extension(request.outPath).lower();
   if (extension != ".npz" && extension != ".csv")
     throw Failure("ens-train predict needs --out=FILE.npz or --out=FILE.csv" +
-                  (request.outPath.empty()
-                       ? std::string()
-                       : " (got " + request.outPath + ")"));
+                  (request.outPath.empty() ? std::string()
+                                           : " (got " + request.outPath + ")"));
 
   Checkpoint checkpoint = findCheckpoint(request.checkpointDir);
   Settings settings;
@@ -81,8 +78,7 @@ void ens_train::runPredict(const PredictRequest &request,
                   checkpoint.manifestPath() + ": " + failure.what());
   }
   ens::Context context;
-  std::string modelName =
-      settings.model.empty() ? builtinName : settings.model;
+  std::string modelName = settings.model.empty() ? builtinName : settings.model;
   Model model = loadModel(
       context, modelName,
       settings.model.empty()
@@ -104,8 +100,8 @@ void ens_train::runPredict(const PredictRequest &request,
       generateProgram(model, members, settings.adam, /*batchPerMember=*/false));
   Programs programs(module, request.target, model, modelName, members,
                     /*batchPerMember=*/false);
-  std::vector<float> predictions = predictMembers(
-      programs, model, batchRows, members, state.params, data);
+  std::vector<float> predictions =
+      predictMembers(programs, model, batchRows, members, state.params, data);
 
   const int64_t n = data.rows, outputs = model.numOutputs();
   EnsembleStats stats =
