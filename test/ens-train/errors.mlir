@@ -18,7 +18,7 @@
 // RUN: not ens-train --lr=-1 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: {{^}}ens-train: error: learning rates must be positive and finite (got -1 and -1)
 // RUN: not ens-train --backend=gpu 2>&1 | FileCheck %s --check-prefix=BACKEND
-// BACKEND: {{^}}ens-train: error: --backend=gpu is not a backend (cpu or interp)
+// BACKEND: {{^}}ens-train: error: --backend=gpu is not a backend (cpu, cuda, cuda-emu or interp)
 // RUN: not ens-train --no-such-flag 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: {{^}}ens-train: error: Unknown command line argument '--no-such-flag'.
 //

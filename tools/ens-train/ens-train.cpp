@@ -102,6 +102,25 @@ public:
   }
 };
 
+/// The backends --backend names, and how the summary names them.
+struct Backend {
+  const char *name;
+  ens::Target target;
+  const char *description;
+};
+constexpr Backend kBackends[] = {
+    {"cpu", ens::Target::Cpu, "cpu"},
+    {"cuda", ens::Target::Cuda, "GPU"},
+    {"cuda-emu", ens::Target::CudaEmu, "emulated GPU"},
+    {"interp", ens::Target::Interpreter, "interpreter"}};
+
+const Backend &getBackend(llvm::StringRef name) {
+  for (const Backend &backend : kBackends)
+    if (name == backend.name)
+      return backend;
+  return kBackends[0];
+}
+
 /// cl::parser for --backend, which records an unknown name.
 class BackendParser : public cl::parser<std::string> {
 public:
@@ -110,11 +129,13 @@ public:
   bool parse(cl::Option &option, llvm::StringRef name, llvm::StringRef arg,
              std::string &value) {
     value = arg.str();
-    if (arg == "cpu" || arg == "interp")
+    if (llvm::any_of(kBackends, [&](const Backend &backend) {
+          return arg == backend.name;
+        }))
       return false;
     if (badOptionValue.empty())
       badOptionValue = "--" + name.str() + "=" + arg.str() +
-                       " is not a backend (cpu or interp)";
+                       " is not a backend (cpu, cuda, cuda-emu or interp)";
     return true;
   }
 };
@@ -220,9 +241,11 @@ cl::opt<bool> allowNonFinite(
 cl::opt<std::string, false, BackendParser> backendName(
     "backend",
     cl::desc("Where the programs run: cpu (native code JIT-compiled through "
-             "LLVM, the default) or interp (the reference interpreter, "
-             "slow)"),
-    cl::value_desc("cpu|interp"), cl::init("cpu"), cl::cat(category));
+             "LLVM, the default), cuda (a GPU, through NVRTC and the CUDA "
+             "driver), cuda-emu (the same CUDA source emulated on the CPU, "
+             "slow) or interp (the reference interpreter, slow)"),
+    cl::value_desc("cpu|cuda|cuda-emu|interp"), cl::init("cpu"),
+    cl::cat(category));
 cl::opt<std::string> plotPath(
     "plot",
     cl::desc("Write the plot here (default ens-train.svg; empty: none)"),
@@ -525,8 +548,7 @@ int run() {
                        : formatNumber(settings.lrMin) + " to " +
                              formatNumber(settings.lrMax) + " (log-spaced)")
                << ", " << toRun << " steps on the "
-               << (backendName == "cpu" ? "cpu" : "interpreter")
-               << " backend\n";
+               << getBackend(backendName).description << " backend\n";
   if (resumed) {
     llvm::outs() << "  resuming from " << resumeDir << " at step " << state.step
                  << "\n";
@@ -536,8 +558,7 @@ int run() {
   llvm::outs().flush();
 
   Clock::time_point compileStart = Clock::now();
-  ens::Target target =
-      backendName == "cpu" ? ens::Target::Cpu : ens::Target::Interpreter;
+  ens::Target target = getBackend(backendName).target;
   ens::Module module = [&] {
     try {
       return context.parse(text);
@@ -749,8 +770,7 @@ int predict() {
   request.checkpointDir = checkpointDir;
   request.dataPath = dataPath;
   request.outPath = outPath;
-  request.target =
-      backendName == "cpu" ? ens::Target::Cpu : ens::Target::Interpreter;
+  request.target = getBackend(backendName).target;
   request.allowNonFinite = allowNonFinite;
   runPredict(request, kDefaultModel, kDefaultModelName);
   return 0;
