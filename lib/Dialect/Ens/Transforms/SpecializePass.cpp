@@ -471,6 +471,8 @@ mlir::ens::specializeEntryInPlace(ModuleOp module, StringRef entry,
   auto original = module.lookupSymbol<func::FuncOp>(entry);
   if (SymbolTable::symbolKnownUseEmpty(original, module)) {
     clone->setVisibility(original.getVisibility());
+    // Erased here, it must not be visited below.
+    specializer.originals.remove(original.getOperation());
     original.erase();
     clone->setName(entry);
   }
