@@ -8,7 +8,7 @@
 // CHECK-NEXT: data: built-in 1-D regression with a gap in [-0.2, 0.3], 256 points, seed 0
 // CHECK-NEXT: batches of 256 rows, 1 step per epoch, shuffle none
 // CHECK-NEXT: Adam, learning rates 0.001 to 0.01 (log-spaced), 40 steps on the cpu backend
-// CHECK: step 4/40  mean loss
+// CHECK: step 4/40  mean loss {{[0-9.e-]+}}  ({{[0-9.]+}} steps/s, ETA {{[0-9]+:[0-9][0-9]}}){{$}}
 // CHECK: step 40/40  mean loss
 // CHECK: trained 40 steps in
 // CHECK: final loss after 40 steps: min {{[0-9.e-]+}}, median {{[0-9.e-]+}}, max {{[0-9.e-]+}} (initially median

@@ -18,7 +18,8 @@ inline double secondsSince(Clock::time_point start) {
 }
 
 /// A progress bar updated in place on a terminal, otherwise a line every
-/// tenth of the run.
+/// tenth of the run; both with the throughput and the time left (ETA) at
+/// the rate so far.
 class Progress {
 public:
   /// A run from step `first` to step `total`.
