@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
 # Installs the build into a fresh prefix, then builds and runs
 # examples/embed against it with find_package(ens), as an application would.
-#   test/embed-install.sh BUILD_DIR SOURCE_DIR
+#   test/embed-install.sh BUILD_DIR SOURCE_DIR [CC CXX [FLAGS]]
+# CC and CXX build the applications; FLAGS (the build's sanitizer flags)
+# go to their compiles and links.
 set -euo pipefail
 build="$(cd "$1" && pwd)"
 source="$(cd "$2" && pwd)"
 work="$build/embed-install-test"
 rm -rf "$work"
 cmake --install "$build" --prefix "$work/prefix" > /dev/null
-generator=()
-command -v ninja > /dev/null && generator=(-G Ninja)
-cmake -S "$source/examples/embed" -B "$work/build" "${generator[@]}" \
+options=()
+command -v ninja > /dev/null && options=(-G Ninja)
+if [[ -n "${3:-}" ]]; then
+  options+=(-DCMAKE_C_COMPILER="$3" -DCMAKE_CXX_COMPILER="$4")
+fi
+if [[ -n "${5:-}" ]]; then
+  options+=(-DCMAKE_C_FLAGS="$5" -DCMAKE_CXX_FLAGS="$5"
+              -DCMAKE_EXE_LINKER_FLAGS="$5")
+fi
+cmake -S "$source/examples/embed" -B "$work/build" "${options[@]}" \
   -Dens_DIR="$work/prefix/lib/cmake/ens" > /dev/null
 cmake --build "$work/build" > /dev/null
 "$work/build/embed"
@@ -19,7 +28,7 @@ cmake --build "$work/build" > /dev/null
 # by the installed ens-export, and neither it nor the runtime links LLVM
 # or MLIR.
 cmake -S "$source/examples/runtime-embed" -B "$work/runtime-build" \
-  "${generator[@]}" -Dens_DIR="$work/prefix/lib/cmake/ens" > /dev/null
+  "${options[@]}" -Dens_DIR="$work/prefix/lib/cmake/ens" > /dev/null
 cmake --build "$work/runtime-build" > /dev/null
 "$work/prefix/bin/ens-export" "$source/examples/runtime-embed/fma.mlir" \
   --emulator -o "$work/fma.ens"
