@@ -34,11 +34,6 @@ std::optional<Shuffle> ens_train::parseShuffle(const std::string &name) {
   return std::nullopt;
 }
 
-/// A uniform integer in [0, bound).
-static int64_t below(Random &random, int64_t bound) {
-  return static_cast<int64_t>(random.uniform() * static_cast<double>(bound));
-}
-
 BatchSchedule::BatchSchedule(const Batching &batching, int64_t rows,
                              int64_t members, uint64_t seed)
     : batching(batching), rows(rows), members(members), seed(seed) {
@@ -53,7 +48,7 @@ BatchSchedule::BatchSchedule(const Batching &batching, int64_t rows,
     Random random = Random::stream(base, member);
     std::vector<int64_t> sample(rows);
     for (int64_t &row : sample)
-      row = below(random, rows);
+      row = random.below(rows);
     samples.push_back(std::move(sample));
   }
 }
@@ -68,17 +63,17 @@ const std::vector<int64_t> &BatchSchedule::orderOf(int64_t epoch,
   std::vector<int64_t> &order = orders[perMember ? member : 0];
   if (!order.empty())
     return order;
-  order.resize(rows);
-  std::iota(order.begin(), order.end(), 0);
-  if (batching.shuffle != Shuffle::None) {
-    // Fisher-Yates from the epoch's stream (and the member's, per member).
+  if (batching.shuffle == Shuffle::None) {
+    order.resize(rows);
+    std::iota(order.begin(), order.end(), 0);
+  } else {
+    // From the epoch's stream (and the member's, per member).
     Random epochs = Random::stream(seed, kShuffleStream);
     uint64_t epochSeed = Random::stream(epochs.next(), epoch).next();
     Random random = batching.shuffle == Shuffle::Member
                         ? Random::stream(epochSeed, member)
                         : Random(epochSeed);
-    for (int64_t i = rows - 1; i > 0; --i)
-      std::swap(order[i], order[below(random, i + 1)]);
+    order = random.permutation(rows);
   }
   if (batching.bootstrap)
     for (int64_t &row : order)

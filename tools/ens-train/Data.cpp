@@ -13,7 +13,6 @@
 #include "llvm/Support/Path.h"
 
 #include <cmath>
-#include <numeric>
 #include <tuple>
 
 using namespace ens_train;
@@ -287,13 +286,9 @@ Dataset ens_train::loadDataset(const std::string &path, int64_t features,
 
 Dataset ens_train::splitValidation(Dataset &data, double fraction,
                                    uint64_t seed) {
-  // A random choice of rows: the first of a permutation (Fisher-Yates).
-  std::vector<int64_t> order(data.rows);
-  std::iota(order.begin(), order.end(), 0);
-  Random random = Random::stream(seed, kValidationStream);
-  for (int64_t i = data.rows - 1; i > 0; --i)
-    std::swap(order[i], order[static_cast<int64_t>(
-                            random.uniform() * static_cast<double>(i + 1))]);
+  // A random choice of rows: the first of a permutation.
+  std::vector<int64_t> order =
+      Random::stream(seed, kValidationStream).permutation(data.rows);
   int64_t count = std::llround(fraction * static_cast<double>(data.rows));
   std::vector<bool> chosen(data.rows, false);
   for (int64_t i = 0; i < count; ++i)

@@ -3,6 +3,8 @@
 #include "Random.h"
 
 #include <cmath>
+#include <numeric>
+#include <utility>
 
 using namespace ens_train;
 
@@ -19,6 +21,18 @@ double Random::normal() {
   double u1 = 1.0 - uniform(); // In (0, 1].
   double u2 = uniform();
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+
+int64_t Random::below(int64_t bound) {
+  return static_cast<int64_t>(uniform() * static_cast<double>(bound));
+}
+
+std::vector<int64_t> Random::permutation(int64_t count) {
+  std::vector<int64_t> order(count);
+  std::iota(order.begin(), order.end(), 0);
+  for (int64_t i = count - 1; i > 0; --i)
+    std::swap(order[i], order[below(i + 1)]);
+  return order;
 }
 
 Random Random::stream(uint64_t seed, uint64_t stream) {

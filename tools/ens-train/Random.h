@@ -11,6 +11,7 @@
 #define ENS_TRAIN_RANDOM_H
 
 #include <cstdint>
+#include <vector>
 
 namespace ens_train {
 
@@ -26,6 +27,10 @@ public:
   double uniform();
   /// Standard normal (Box-Muller).
   double normal();
+  /// A uniform integer in [0, bound).
+  int64_t below(int64_t bound);
+  /// A uniform permutation of 0, ..., count - 1 (Fisher-Yates).
+  std::vector<int64_t> permutation(int64_t count);
 
 private:
   uint64_t state;
