@@ -80,7 +80,7 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
   // the kernel's parameters, since a buffer's parameter is named after it.
   KernelBuilder launch = beginKernel({}, "tiled");
   launch.info.sourceOps.clear();
-  int64_t threadsInFlight = 0, bytesInFlight = 0;
+  int64_t blocks = 0, bytesInFlight = 0;
   std::vector<KernelSection> sections;
   llvm::raw_string_ostream os(launch.body);
   for (auto [position, i] : llvm::enumerate(phases)) {
@@ -116,11 +116,12 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
     info.flops += section.info.flops;
     info.fmaFlops += section.info.fmaFlops;
     info.usesBarriers |= section.info.usesBarriers;
-    // The bytes in flight of a thread of any section, on average.
-    threadsInFlight += section.launch.grid[0];
+    // The bytes in flight of a thread of any section, on average over the
+    // blocks (all of one size).
+    blocks += section.launch.grid[0];
     bytesInFlight +=
         section.launch.grid[0] * section.info.bytesInFlightPerThread;
-    info.bytesInFlightPerThread = bytesInFlight / threadsInFlight;
+    info.bytesInFlightPerThread = bytesInFlight / blocks;
     countTraffic(section);
     sections.push_back({std::move(section.info), section.launch.grid[0]});
   }
