@@ -25,6 +25,18 @@ constexpr NpyDType kNpyDTypes[] = {
     {"<i4", DType::I32}, {"|b1", DType::I1},
 };
 
+/// The integer dtypes that are decoded as i32 on request (NumPy's default
+/// integer is <i8; labels often come as |u1).
+struct NpyInteger {
+  const char *descr;
+  unsigned bytes;
+  bool isSigned;
+};
+constexpr NpyInteger kNpyIntegers[] = {
+    {"|i1", 1, true},  {"|u1", 1, false}, {"<i2", 2, true},  {"<u2", 2, false},
+    {"<u4", 4, false}, {"<i8", 8, true},  {"<u8", 8, false},
+};
+
 constexpr std::string_view kMagic = "\x93NUMPY";
 /// The header is padded so that the data starts at a multiple of this.
 constexpr size_t kHeaderAlignment = 64;
@@ -165,7 +177,8 @@ static uint32_t readLittleEndian(const char *data, int bytes) {
 }
 
 Expected<NpyArray> ens::runtime::parseNpyArray(std::string_view bytes,
-                                               const std::string &name) {
+                                               const std::string &name,
+                                               bool anyInteger) {
   auto fail = [&](const std::string &message) {
     return Error(name + ": " + message);
   };
@@ -196,14 +209,28 @@ Expected<NpyArray> ens::runtime::parseNpyArray(std::string_view bytes,
     return fail("Fortran-order arrays are not supported");
   if (!header->descr.empty() && header->descr.front() == '>')
     return fail("big-endian data is not supported");
-  const NpyDType *npyDType = std::find_if(
-      std::begin(kNpyDTypes), std::end(kNpyDTypes),
-      [&](const NpyDType &info) { return header->descr == info.descr; });
-  if (npyDType == std::end(kNpyDTypes))
-    return fail("unsupported dtype '" + header->descr + "'");
+  const std::string &descr = header->descr;
+  const NpyDType *npyDType =
+      std::find_if(std::begin(kNpyDTypes), std::end(kNpyDTypes),
+                   [&](const NpyDType &info) { return descr == info.descr; });
+  const NpyInteger *integer =
+      std::find_if(std::begin(kNpyIntegers), std::end(kNpyIntegers),
+                   [&](const NpyInteger &info) { return descr == info.descr; });
+  if (npyDType == std::end(kNpyDTypes) &&
+      (!anyInteger || integer == std::end(kNpyIntegers)))
+    return fail("unsupported dtype '" + descr + "'");
+  bool widened = npyDType == std::end(kNpyDTypes);
+  DType dtype = widened ? DType::I32 : npyDType->dtype;
 
-  std::optional<int64_t> dataSize =
-      getDenseBytes(npyDType->dtype, header->shape);
+  // Widened integers' data holds the shape's elements of integer->bytes.
+  std::optional<int64_t> dataSize = getDenseBytes(dtype, header->shape);
+  if (dataSize && widened) {
+    int64_t elements = *dataSize / 4, scaled;
+    if (__builtin_mul_overflow(elements, int64_t(integer->bytes), &scaled))
+      dataSize.reset();
+    else
+      dataSize = scaled;
+  }
   if (!dataSize)
     return fail("shape is too large");
   std::string_view data = bytes.substr(prefixSize + headerSize);
@@ -215,13 +242,18 @@ Expected<NpyArray> ens::runtime::parseNpyArray(std::string_view bytes,
                 ": expected " + std::to_string(expectedSize) + " bytes, got " +
                 std::to_string(data.size()));
   // NumPy itself only ever writes 0 and 1 for bools.
-  if (npyDType->dtype == DType::I1)
+  if (dtype == DType::I1)
     for (size_t i = 0; i < data.size(); ++i)
       if (static_cast<uint8_t>(data[i]) > 1)
         return fail("bool element " + std::to_string(i) + " is " +
                     std::to_string(static_cast<uint8_t>(data[i])) +
                     ", not 0 or 1");
-  return NpyArray{npyDType->dtype, std::move(header->shape), data};
+  NpyArray array{dtype, std::move(header->shape), data};
+  if (widened) {
+    array.integerBytes = integer->bytes;
+    array.integerSigned = integer->isSigned;
+  }
+  return array;
 }
 
 Expected<std::string>

@@ -58,13 +58,38 @@ static double decodeElement(const char *data, DType dtype) {
   llvm_unreachable("dtype has no generic .npy decoding");
 }
 
+/// Decodes element `index`, a little-endian integer of `bytes` bytes, as
+/// the i32 it is read as; a value outside i32 is an error.
+static llvm::Expected<int32_t> decodeInteger(const char *data, unsigned bytes,
+                                             bool isSigned, int64_t index,
+                                             llvm::StringRef name) {
+  uint64_t raw = 0;
+  for (unsigned i = bytes; i-- > 0;)
+    raw = raw << 8 | static_cast<uint8_t>(data[i]);
+  // Sign-extend from the element's width.
+  int64_t value = static_cast<int64_t>(raw);
+  if (isSigned && bytes < 8 && (raw >> (8 * bytes - 1)) & 1)
+    value = static_cast<int64_t>(raw | ~uint64_t(0) << (8 * bytes));
+  bool fits = isSigned ? value >= INT32_MIN && value <= INT32_MAX
+                       : raw <= uint64_t(INT32_MAX);
+  if (!fits)
+    return makeError(
+        name, "integer element " + llvm::Twine(index) + " is " +
+                  (isSigned ? std::to_string(value) : std::to_string(raw)) +
+                  ", outside i32, which integer arrays are "
+                  "read as");
+  return static_cast<int32_t>(value);
+}
+
 llvm::Expected<HostTensor> mlir::ens::parseNpy(llvm::StringRef bytes,
                                                llvm::StringRef nameForErrors) {
   ::ens::runtime::Expected<::ens::runtime::NpyArray> array =
-      ::ens::runtime::parseNpyArray(bytes, nameForErrors.str());
+      ::ens::runtime::parseNpyArray(bytes, nameForErrors.str(),
+                                    /*anyInteger=*/true);
   if (!array)
     return toLlvmError(array.takeError());
-  size_t itemSize = getElementSize(array->dtype);
+  size_t itemSize =
+      array->integerBytes ? array->integerBytes : getElementSize(array->dtype);
   int64_t numElements = array->data.size() / itemSize;
   // A HostTensor holds every element as a double, up to 8 times the bytes
   // of the file, so that size is checked before anything is allocated (it
@@ -82,6 +107,14 @@ llvm::Expected<HostTensor> mlir::ens::parseNpy(llvm::StringRef bytes,
   tensor.values.reserve(numElements);
   for (int64_t i = 0; i < numElements; ++i) {
     const char *element = array->data.data() + i * itemSize;
+    if (array->integerBytes) {
+      llvm::Expected<int32_t> value = decodeInteger(
+          element, array->integerBytes, array->integerSigned, i, nameForErrors);
+      if (!value)
+        return value.takeError();
+      tensor.values.push_back(*value);
+      continue;
+    }
     tensor.values.push_back(tensor.dtype == DType::I1
                                 ? static_cast<uint8_t>(*element)
                                 : decodeElement(element, tensor.dtype));

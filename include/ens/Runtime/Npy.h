@@ -26,14 +26,25 @@ struct NpyArray {
   DType dtype;
   std::vector<int64_t> shape;
   std::string_view data;
+  /// For an integer array of a dtype other than <i4 (|i1, |u1, <i2, <u2,
+  /// <u4, <i8, <u8), which parseNpyArray accepts only when asked to and
+  /// gives as i32: the size in bytes of data's elements, and whether they
+  /// are signed. 0 for every other array, whose data holds elements of
+  /// dtype.
+  unsigned integerBytes = 0;
+  bool integerSigned = true;
 };
 
 /// Decodes the container of a .npy file: checks the magic, the version,
 /// the header, the dtype, that the data has exactly the bytes of the shape,
-/// and that bools are 0 or 1. Any malformed input gives an error (never a
-/// crash) whose message starts with `nameForErrors`.
+/// and that bools are 0 or 1. With `anyInteger`, an integer array of any
+/// width is accepted as i32, its raw elements described by integerBytes
+/// and integerSigned (the caller converts them, checking their range). Any
+/// malformed input gives an error (never a crash) whose message starts with
+/// `nameForErrors`.
 Expected<NpyArray> parseNpyArray(std::string_view bytes,
-                                 const std::string &nameForErrors);
+                                 const std::string &nameForErrors,
+                                 bool anyInteger = false);
 
 /// The bytes of a .npy file (version 1.0, or 2.0 if the header does not
 /// fit) holding `data`, the raw elements of `dtype` and `shape`. Fails for

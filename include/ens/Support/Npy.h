@@ -3,7 +3,10 @@
 // Reads and writes HostTensors in NumPy's .npy format (format versions 1.0,
 // 2.0 and 3.0), so that inputs and results can be exchanged with Python.
 // Only little-endian, C-order arrays of the dtypes <f2, <f4, <f8, <i4 and |b1
-// are supported; bf16 has no .npy dtype.
+// are supported; bf16 has no .npy dtype. Integer arrays of other widths
+// (|i1, |u1, <i2, <u2, <u4, <i8, <u8: NumPy's default integer is <i8) are
+// read as i32 when every element fits, and are an error naming the first
+// that does not otherwise.
 //
 //===----------------------------------------------------------------------===//
 

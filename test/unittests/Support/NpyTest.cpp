@@ -348,7 +348,7 @@ TEST(NpyTest, RejectsBigEndian) {
 }
 
 TEST(NpyTest, RejectsUnsupportedDTypes) {
-  for (llvm::StringRef descr : {"<i8", "<u4", "|u1", "=f4", "<c8", "f4", ""}) {
+  for (llvm::StringRef descr : {"=f4", "<c8", "f4", "<i16", "|i2", ""}) {
     std::string dict =
         ("{'descr': '" + descr + "', 'fortran_order': False, 'shape': (), }")
             .str();
@@ -360,6 +360,63 @@ TEST(NpyTest, RejectsUnsupportedDTypes) {
                                 "'fortran_order': False, 'shape': (), }",
                                 std::string(4, '\0')),
                         "bad header: expected a string"));
+}
+
+/// A header for a 1-D array of `count` elements of `descr`.
+std::string vectorDict(llvm::StringRef descr, int count) {
+  return ("{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" +
+          llvm::Twine(count) + ",), }")
+      .str();
+}
+
+TEST(NpyTest, ReadsOtherIntegerWidthsAsI32) {
+  // Each dtype's extremes that fit in i32, written out by hand in
+  // little-endian order.
+  struct Case {
+    const char *descr;
+    std::string data;
+    std::vector<double> values;
+  };
+  const Case cases[] = {
+      {"|i1", std::string("\x80\x7f\xff", 3), {-128, 127, -1}},
+      {"|u1", std::string("\x00\xff\x07", 3), {0, 255, 7}},
+      {"<i2", std::string("\x00\x80\xff\x7f", 4), {-32768, 32767}},
+      {"<u2", std::string("\xff\xff\x02\x00", 4), {65535, 2}},
+      {"<u4", std::string("\xff\xff\xff\x7f", 4), {2147483647}},
+      {"<i8",
+       std::string("\x00\x00\x00\x80\xff\xff\xff\xff"
+                   "\x09\x00\x00\x00\x00\x00\x00\x00",
+                   16),
+       {-2147483648.0, 9}},
+      {"<u8", std::string("\x0a\x00\x00\x00\x00\x00\x00\x00", 8), {10}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.descr);
+    llvm::Expected<HostTensor> tensor = parseNpy(
+        makeNpy(vectorDict(c.descr, c.values.size()), c.data), "a.npy");
+    ASSERT_TRUE(static_cast<bool>(tensor))
+        << llvm::toString(tensor.takeError());
+    expectSameTensor(
+        *tensor, HostTensor(DType::I32, {int64_t(c.values.size())}, c.values));
+  }
+}
+
+TEST(NpyTest, RejectsIntegersOutsideI32) {
+  EXPECT_TRUE(failsWith(
+      makeNpy(vectorDict("<i8", 2),
+              std::string("\x01\0\0\0\0\0\0\0\0\0\0\x80\0\0\0\0", 16)),
+      "integer element 1 is 2147483648, outside i32"));
+  EXPECT_TRUE(failsWith(
+      makeNpy(vectorDict("<i8", 1), std::string("\xff\xff\xff\x7f\xff\xff"
+                                                "\xff\xff",
+                                                8)),
+      "integer element 0 is -2147483649, outside i32"));
+  EXPECT_TRUE(
+      failsWith(makeNpy(vectorDict("<u4", 1), std::string("\0\0\0\x80", 4)),
+                "integer element 0 is 2147483648, outside i32"));
+  // Data of the wrong size for the element width.
+  EXPECT_TRUE(failsWith(makeNpy(vectorDict("<i8", 2), std::string(12, '\0')),
+                        "truncated data: expected 16 bytes, got 12"));
 }
 
 TEST(NpyTest, RejectsBadBoolBytes) {
