@@ -8,7 +8,7 @@
 // RUN: FileCheck %s < %t/csv.txt
 // CHECK: data: {{.*}}data.csv, 256 rows
 // CHECK: members whose loss fell: 4 of 4
-// CHECK-NEXT: training data: RMSE of the ensemble mean {{[0-9.e-]+}}, spread (std-dev across members) {{[0-9.e-]+}}
+// CHECK-NEXT: training data: RMSE of the ensemble mean {{[0-9.e-]+}}, mean RMSE of the members {{[0-9.e-]+}}, spread (std-dev across members) {{[0-9.e-]+}}
 // CHECK-NEXT: wrote plot
 // RUN: grep '^member ' %t/csv.txt > %t/csv-losses.txt
 // RUN: grep '^member ' %t/npz.txt > %t/npz-losses.txt

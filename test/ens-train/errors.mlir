@@ -28,9 +28,9 @@
 // RUN: not ens-train --model=%S/Inputs/bad-model.mlir 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // MALFORMED: {{^}}ens-train: error: model {{.*}}bad-model.mlir is not a valid ens program: cannot parse the module: custom op 'ens.bogus' is unknown
 // RUN: not ens-train --model=%S/Inputs/no-targets.mlir 2>&1 | FileCheck %s --check-prefix=SIGNATURE
-// SIGNATURE: {{^}}ens-train: error: model {{.*}}no-targets.mlir: @loss must take (x, params..., targets) and return the loss as tensor<f32>; it is (tensor<4x2xf32>, tensor<2x1xf32>) -> (tensor<f32>)
-// RUN: not ens-train --model=%ens_src_root/examples/tensordot.mlir 2>&1 | FileCheck %s --check-prefix=NOLOSS
-// NOLOSS: {{^}}ens-train: error: model {{.*}}tensordot.mlir has no function @loss (ens-train needs @loss(x, params..., targets) -> tensor<f32> and @forward(x, params...) -> predictions)
+// SIGNATURE: {{^}}ens-train: error: model {{.*}}no-targets.mlir: @loss must take @forward's arguments, then the targets, and return the loss: (tensor<4x2xf32>, tensor<2x1xf32>, tensor<4x1xf32>) -> (tensor<f32>); it is (tensor<4x2xf32>, tensor<2x1xf32>) -> (tensor<f32>)
+// RUN: not ens-train --model=%ens_src_root/examples/tensordot.mlir 2>&1 | FileCheck %s --check-prefix=NOFORWARD
+// NOFORWARD: {{^}}ens-train: error: model {{.*}}tensordot.mlir has no function @forward (ens-train needs @forward(x, params...) -> predictions, and may take @loss(x, params..., targets: tensor<BxOxf32>) -> tensor<f32>)
 //
 // Data.
 // RUN: not ens-train --data=%t/missing.csv 2>&1 | FileCheck %s --check-prefix=NODATA

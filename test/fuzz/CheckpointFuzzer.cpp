@@ -43,7 +43,7 @@ const Model &getModel() {
       std::abort();
     }
     return loadModel(context, "checkpoint-model.mlir",
-                     (*file)->getBuffer().str());
+                     (*file)->getBuffer().str(), Task::Regress);
   }();
   return model;
 }

@@ -4,6 +4,7 @@
 
 #include "Failure.h"
 #include "Files.h"
+#include "Settings.h"
 
 #include "ens/Support/Npy.h"
 #include "ens/Support/Npz.h"
@@ -102,6 +103,8 @@ namespace {
 struct Expected {
   const std::string &path;
   int64_t features, outputs;
+  /// For a classification: the labels' range [0, classes).
+  int64_t classes;
   bool allowNonFinite;
   /// Whether the data may hold x alone.
   bool targetsOptional;
@@ -112,16 +115,19 @@ struct Expected {
 
   /// The values of `array`, checked to be a numeric [rows, columns] matrix.
   /// `what` names the array in messages ("" for a whole .npy file) and
-  /// `hint` says what its columns are.
+  /// `hint` says what its columns are. With `acceptVector`, a matrix of one
+  /// column may come as a vector.
   std::vector<float> matrix(const HostTensor &array, const std::string &what,
-                            int64_t columns, const std::string &hint) const {
+                            int64_t columns, const std::string &hint,
+                            bool acceptVector = false) const {
     using mlir::ens::DType;
     std::string prefix = what.empty() ? "" : what + " ";
     if (array.dtype != DType::F32 && array.dtype != DType::F64 &&
         array.dtype != DType::I32)
       fail(prefix + "has dtype " + mlir::ens::getDTypeName(array.dtype).str() +
-           "; expected f32, f64 or i32");
-    if (array.getRank() != 2 || array.shape[1] != columns)
+           "; expected a float or an integer dtype");
+    bool vector = acceptVector && array.getRank() == 1 && columns == 1;
+    if (!vector && (array.getRank() != 2 || array.shape[1] != columns))
       fail(prefix + "is " + array.getTypeString() + "; expected [N, " +
            std::to_string(columns) + "] (" + hint + ")");
     checkRows(array.shape[0]);
@@ -150,6 +156,23 @@ struct Expected {
              "anyway");
   }
 
+  /// Fails at the first label of `y` that is not an integer in [0,
+  /// classes), for a classification. Rows and columns count from 1.
+  void checkLabels(const std::vector<float> &y) const {
+    if (!classes)
+      return;
+    for (size_t i = 0; i < y.size(); ++i)
+      if (!(y[i] >= 0 && y[i] < classes && y[i] == std::floor(y[i])))
+        fail("has label " + formatNumber(y[i], 9) + " at row " +
+             std::to_string(i / outputs + 1) +
+             (outputs > 1 ? ", column " + std::to_string(i % outputs + 1)
+                          : std::string()) +
+             " (counting from 1); the model's @forward returns the logits "
+             "of " +
+             std::to_string(classes) + " classes, so labels must be " +
+             "integers in [0, " + std::to_string(classes) + ")");
+  }
+
   Dataset make(std::vector<float> x, std::vector<float> y) const {
     checkFinite(x, features, "x");
     Dataset data;
@@ -160,6 +183,7 @@ struct Expected {
       return data;
     }
     checkFinite(y, outputs, "y");
+    checkLabels(y);
     if (x.size() / features != y.size() / outputs)
       fail("has " + std::to_string(x.size() / features) + " rows of x but " +
            std::to_string(y.size() / outputs) + " of y");
@@ -217,8 +241,9 @@ static Dataset loadNpz(const Expected &want) {
       want.matrix(find("x"), "array x", want.features, "the model's inputs");
   if (want.targetsOptional && !has("y"))
     return want.make(std::move(x), {});
-  return want.make(std::move(x), want.matrix(find("y"), "array y", want.outputs,
-                                             "the targets"));
+  return want.make(std::move(x),
+                   want.matrix(find("y"), "array y", want.outputs,
+                               "the targets", /*acceptVector=*/true));
 }
 
 static Dataset loadCsv(const Expected &want) {
@@ -270,10 +295,11 @@ static Dataset loadCsv(const Expected &want) {
   return want.make(std::move(x), std::move(y));
 }
 
-Dataset ens_train::loadDataset(const std::string &path, int64_t features,
-                               int64_t outputs, bool allowNonFinite,
+Dataset ens_train::loadDataset(const std::string &path,
+                               const DataLayout &layout, bool allowNonFinite,
                                bool targetsOptional) {
-  Expected want{path, features, outputs, allowNonFinite, targetsOptional};
+  Expected want{path,           layout.features, layout.targets,
+                layout.classes, allowNonFinite,  targetsOptional};
   std::string extension = llvm::sys::path::extension(path).lower();
   if (extension == ".npy")
     return loadNpy(want);

@@ -18,11 +18,15 @@
 // many points inside the gap as outside it; the ensemble should agree
 // outside the gap and disagree inside it.
 //
-// Real data (--data) holds N >= 1 rows, read in batches (Batches.h):
-//   .npy  one array [N, F + O] (f32, f64 or i32): x, then the targets;
-//   .npz  arrays "x" [N, F] and "y" [N, O] (np.savez, not compressed);
-//   .csv  N rows of F + O numbers separated by commas, x first; a first
+// Real data (--data) holds N >= 1 rows, read in batches (Batches.h), each
+// with F inputs and T target columns (DataLayout):
+//   .npy  one array [N, F + T] (f32, f64 or any integer): x, then the
+//         targets;
+//   .npz  arrays "x" [N, F] and "y" [N, T] (np.savez, not compressed); a
+//         y of one column may be [N];
+//   .csv  N rows of F + T numbers separated by commas, x first; a first
 //         line that is not numeric is taken as a header and skipped.
+// A classifier's targets are class labels: integers in [0, C), checked.
 // A data file must be a regular file within the buffer limit
 // (getDefaultMaxBufferBytes); a device, a FIFO or a directory is an error.
 // A NaN or an infinity in x or y is an error that names its row and column
@@ -74,12 +78,24 @@ private:
   std::vector<double> frequencies, phases;
 };
 
+/// What a data file must hold for a model.
+struct DataLayout {
+  /// x's columns.
+  int64_t features = 0;
+  /// The targets' columns: each ensemble's outputs, or its class label.
+  int64_t targets = 0;
+  /// The number of classes the labels of a classification index; 0 for a
+  /// regression.
+  int64_t classes = 0;
+};
+
 /// Reads real data from `path` (.npy, .npz or .csv, as in the file
-/// comment) for a model taking N x `features` inputs and N x `outputs`
-/// targets, or with `targetsOptional` inputs alone (a Dataset without
-/// outputs); throws Failure for anything else, and for a NaN or an infinity
-/// (one that f64 data overflows f32 into, too) unless `allowNonFinite`.
-Dataset loadDataset(const std::string &path, int64_t features, int64_t outputs,
+/// comment) laid out as `layout` says, or with `targetsOptional` inputs
+/// alone (a Dataset without outputs); throws Failure for anything else,
+/// for a label that is not an integer in [0, classes), and for a NaN or an
+/// infinity (one that f64 data overflows f32 into, too) unless
+/// `allowNonFinite`.
+Dataset loadDataset(const std::string &path, const DataLayout &layout,
                     bool allowNonFinite = false, bool targetsOptional = false);
 
 /// Moves round(`fraction` * N) of the N rows of `data`, drawn at random from

@@ -16,6 +16,19 @@ ens::Tensor ens_train::makeTensor(std::vector<int64_t> shape,
   return tensor;
 }
 
+ens::Tensor ens_train::makeTargets(const ens::TensorType &type,
+                                   const float *values) {
+  ens::Tensor tensor(type);
+  int64_t count = type.numElements();
+  if (type.dtype == ens::DType::I32)
+    std::transform(values, values + count,
+                   static_cast<int32_t *>(tensor.data()),
+                   [](float label) { return static_cast<int32_t>(label); });
+  else
+    std::copy_n(values, count, static_cast<float *>(tensor.data()));
+  return tensor;
+}
+
 const float *ens_train::floats(const ens::Tensor &tensor) {
   return static_cast<const float *>(tensor.data());
 }
@@ -31,7 +44,9 @@ ens::TensorType Programs::xType(int64_t rows) const {
 }
 
 ens::TensorType Programs::targetsType(int64_t rows) const {
-  return {ens::DType::F32, {rows, model.numOutputs()}};
+  ens::TensorType type = model.targets;
+  type.shape[0] = rows;
+  return type;
 }
 
 const ens::Executable &
@@ -119,7 +134,8 @@ std::vector<float> ens_train::evaluateLosses(Programs &programs,
   for (auto [begin, rows] : getEvaluationBatches(model, batchRows, data)) {
     std::vector<ens::Tensor> args{takeRows(data.x, data.features, begin, rows)};
     args.insert(args.end(), params.begin(), params.end());
-    args.push_back(takeRows(data.y, data.outputs, begin, rows));
+    args.push_back(makeTargets(programs.targetsType(rows),
+                               data.y.data() + begin * data.outputs));
     ens::Tensor losses = programs.losses(rows).run(args)[0];
     sums.resize(losses.type().numElements());
     for (size_t i = 0; i < sums.size(); ++i)
@@ -140,16 +156,44 @@ ens_train::makeBatch(Programs &programs, BatchSchedule &schedule,
   bool perMember = batching.perMember();
   ens::Tensor x(perMember ? stacked(programs.xType(rows), members)
                           : programs.xType(rows));
-  ens::Tensor targets(perMember ? stacked(programs.targetsType(rows), members)
-                                : programs.targetsType(rows));
+  ens::TensorType targetsType =
+      perMember ? stacked(programs.targetsType(rows), members)
+                : programs.targetsType(rows);
   float *xs = static_cast<float *>(x.data());
-  float *ys = static_cast<float *>(targets.data());
+  std::vector<float> ys;
+  ys.reserve(targetsType.numElements());
   for (int64_t member = 0; member < (perMember ? members : 1); ++member)
     for (int64_t row : schedule.rowsAt(step, member)) {
       xs = std::copy_n(data.x.data() + row * data.features, data.features, xs);
-      ys = std::copy_n(data.y.data() + row * data.outputs, data.outputs, ys);
+      ys.insert(ys.end(), data.y.begin() + row * data.outputs,
+                data.y.begin() + (row + 1) * data.outputs);
     }
-  return {std::move(x), std::move(targets)};
+  return {std::move(x), makeTargets(targetsType, ys.data())};
+}
+
+std::vector<float> ens_train::predictMembers(Programs &programs,
+                                             const Model &model,
+                                             int64_t batchRows, int64_t members,
+                                             llvm::ArrayRef<ens::Tensor> params,
+                                             const Dataset &data) {
+  const int64_t n = data.rows, features = data.features,
+                outputs = model.numOutputs();
+  std::vector<float> predictions(members * n * outputs);
+  for (int64_t begin = 0; begin < n; begin += batchRows) {
+    int64_t count = std::min(batchRows, n - begin);
+    // A model written for one batch size predicts a whole batch, the rows
+    // past the data zero.
+    int64_t rows = model.openBatch() ? count : batchRows;
+    std::vector<float> x(rows * features, 0.0f);
+    std::copy_n(data.x.begin() + begin * features, count * features, x.begin());
+    std::vector<ens::Tensor> args{makeTensor({rows, features}, x)};
+    args.insert(args.end(), params.begin(), params.end());
+    ens::Tensor y = programs.predict(rows).run(args)[0];
+    for (int64_t member = 0; member < members; ++member)
+      std::copy_n(floats(y) + member * rows * outputs, count * outputs,
+                  predictions.begin() + (member * n + begin) * outputs);
+  }
+  return predictions;
 }
 
 EnsembleStats ens_train::summarizeMembers(const float *values, int64_t members,
@@ -174,20 +218,11 @@ EnsembleStats ens_train::ensembleStats(Programs &programs, const Model &model,
                                        int64_t batchRows,
                                        const TrainState &state,
                                        const Dataset &data) {
-  EnsembleStats stats;
-  int64_t outputs = model.numOutputs();
-  int64_t n = state.learningRates.size();
-  for (auto [begin, rows] : getEvaluationBatches(model, batchRows, data)) {
-    // Every member's predictions for the batch: [members x B x O].
-    std::vector<ens::Tensor> args{takeRows(data.x, data.features, begin, rows)};
-    args.insert(args.end(), state.params.begin(), state.params.end());
-    ens::Tensor y = programs.predict(rows).run(args)[0];
-    EnsembleStats batch = summarizeMembers(floats(y), n, rows * outputs);
-    stats.mean.insert(stats.mean.end(), batch.mean.begin(), batch.mean.end());
-    stats.stddev.insert(stats.stddev.end(), batch.stddev.begin(),
-                        batch.stddev.end());
-  }
-  return stats;
+  int64_t members = state.learningRates.size();
+  std::vector<float> predictions =
+      predictMembers(programs, model, batchRows, members, state.params, data);
+  return summarizeMembers(predictions.data(), members,
+                          data.rows * model.numOutputs());
 }
 
 std::array<float, 3> ens_train::minMedianMax(std::vector<float> values) {

@@ -68,6 +68,10 @@ private:
 ens::Tensor makeTensor(std::vector<int64_t> shape,
                        const std::vector<float> &values);
 
+/// A tensor of targets of `type` holding `values`, its number of elements:
+/// f32 targets, or i32 labels (integers, as loadDataset checks).
+ens::Tensor makeTargets(const ens::TensorType &type, const float *values);
+
 /// The values of an f32 tensor.
 const float *floats(const ens::Tensor &tensor);
 
@@ -87,6 +91,16 @@ std::pair<ens::Tensor, ens::Tensor>
 makeBatch(Programs &programs, BatchSchedule &schedule, const Batching &batching,
           const Dataset &data, int64_t step, int64_t members);
 
+/// Every member's outputs (@forward's) for every row of `data`,
+/// [M x N x O], predicted in batches of `batchRows` rows. A model written
+/// for one batch size predicts the last batch filled with rows of zeros
+/// whose outputs are dropped, so that its rows must not depend on each
+/// other (as a model of one row at a time does not).
+std::vector<float> predictMembers(Programs &programs, const Model &model,
+                                  int64_t batchRows, int64_t members,
+                                  llvm::ArrayRef<ens::Tensor> params,
+                                  const Dataset &data);
+
 /// The members' mean and standard deviation per row and output.
 struct EnsembleStats {
   std::vector<double> mean, stddev; // rows x outputs
@@ -97,9 +111,8 @@ struct EnsembleStats {
 EnsembleStats summarizeMembers(const float *values, int64_t members,
                                int64_t count);
 
-/// The statistics of the members' predictions for `data`'s batches of
-/// `batchRows` rows, the partial one included if the model's batch is
-/// open.
+/// The statistics of the members' predictions for `data`, predicted in
+/// batches of `batchRows` rows (as predictMembers).
 EnsembleStats ensembleStats(Programs &programs, const Model &model,
                             int64_t batchRows, const TrainState &state,
                             const Dataset &data);

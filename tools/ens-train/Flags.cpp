@@ -21,10 +21,24 @@ const Backend &getBackend(llvm::StringRef name) {
 
 cl::opt<std::string>
     modelPath("model",
-              cl::desc("The one-member model: @loss(x, params..., targets) -> "
-                       "tensor<f32> and @forward(x, params...) -> predictions "
-                       "(default: examples/mlp.mlir, built in)"),
+              cl::desc("The one-member model: @forward(x, params...) -> "
+                       "predictions, and optionally @loss(x, params..., "
+                       "targets) -> tensor<f32> (default: examples/mlp.mlir, "
+                       "built in)"),
               cl::value_desc("file.mlir"), cl::cat(category));
+cl::opt<std::string> taskName(
+    "task",
+    cl::desc("regress (the default: the targets are y's columns, the loss "
+             "without @loss the mean squared error) or classify (y holds "
+             "integer class labels, @forward returns logits, the loss "
+             "without @loss is softmax cross-entropy)"),
+    cl::value_desc("regress|classify"), cl::init("regress"), cl::cat(category));
+cl::opt<unsigned, false, NumberParser<unsigned>> ensembles(
+    "ensembles",
+    cl::desc("Train this many independent ensembles of --members each, all "
+             "in one program: ensemble k on the k-th group of the data's "
+             "target columns (default 1)"),
+    cl::init(1), cl::cat(category));
 cl::opt<unsigned, false, NumberParser<unsigned>>
     members("members", cl::desc("Members of the ensemble (default 128)"),
             cl::init(128), cl::cat(category));
@@ -178,7 +192,12 @@ static void adopt(T &setting, const T &saved, const Option &option,
 Settings settingsFromFlags() {
   Settings settings;
   settings.model = modelPath;
+  std::optional<Task> task = parseTask(taskName);
+  if (!task)
+    throw Failure("--task=" + taskName + " is not regress or classify");
+  settings.task = *task;
   settings.members = members;
+  settings.ensembles = ensembles;
   settings.seed = seed;
   settings.data = dataPath;
   settings.lrMin = lrMin;
@@ -222,7 +241,11 @@ void adoptCheckpoint(Settings &settings, const Checkpoint &checkpoint,
                   (saved.data.empty() ? "the built-in problem" : saved.data) +
                   "); leave it out when resuming");
   settings.data = saved.data;
+  std::string task = taskName, savedTask = getTaskName(saved.task);
+  adopt(task, savedTask, taskName, directory, "task");
+  settings.task = saved.task;
   adopt(settings.members, saved.members, members, directory, "members");
+  adopt(settings.ensembles, saved.ensembles, ensembles, directory, "ensembles");
   adopt(settings.seed, saved.seed, seed, directory, "seed");
   if (learningRate.getNumOccurrences() &&
       (saved.lrMin != learningRate || saved.lrMax != learningRate))

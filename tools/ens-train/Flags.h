@@ -92,6 +92,8 @@ public:
 
 // Every flag; Flags.cpp defines each with its description.
 extern cl::opt<std::string> modelPath;
+extern cl::opt<std::string> taskName;
+extern cl::opt<unsigned, false, NumberParser<unsigned>> ensembles;
 extern cl::opt<unsigned, false, NumberParser<unsigned>> members;
 extern cl::opt<unsigned, false, NumberParser<unsigned>> steps;
 extern cl::opt<unsigned, false, NumberParser<unsigned>> epochs;

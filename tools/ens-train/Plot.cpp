@@ -279,7 +279,40 @@ void drawFit(Panel &panel, const FitPanel &fit) {
   panel.legend(1, "stroke=\"#6baed6\"", std::string(kPlusMinus) + "2 std");
 }
 
-void drawLosses(Panel &panel, const LossCurves &losses) {
+void drawReliability(Panel &panel, const ClassificationMetrics &metrics) {
+  panel.setRange(0, 1, 0, 1, false);
+  panel.begin("reliability: accuracy per bin of confidence (ECE " +
+                  num(metrics.ece, 3) + ")",
+              "confidence (the ensemble's top probability)", "accuracy",
+              linearTicks(0, 1));
+  const std::string barStyle =
+      "fill=\"#6baed6\" fill-opacity=\"0.8\" stroke=\"#08519c\"";
+  const std::string diagonalStyle = "stroke=\"#999\" stroke-dasharray=\"4 3\"";
+  const double width = 1.0 / metrics.bins.size();
+  for (size_t i = 0; i < metrics.bins.size(); ++i) {
+    const CalibrationBin &bin = metrics.bins[i];
+    if (!bin.rows)
+      continue;
+    double x0 = i * width, x1 = x0 + width;
+    panel.os << "<rect x=\"" << px(panel.x(x0)) << "\" y=\""
+             << px(panel.y(bin.accuracy)) << "\" width=\""
+             << px(panel.x(x1) - panel.x(x0)) << "\" height=\""
+             << px(panel.y(0) - panel.y(bin.accuracy)) << "\" " << barStyle
+             << "/>\n";
+    // The bin's mean confidence, where a calibrated bar would end.
+    panel.line({x0, x1}, {bin.confidence, bin.confidence},
+               "stroke=\"#a50f15\" stroke-width=\"2\"");
+  }
+  panel.line({0, 1}, {0, 1}, diagonalStyle);
+  panel.end();
+  panel.legend(0, "rect" + barStyle, "accuracy of the bin's rows");
+  panel.legend(1, "stroke=\"#a50f15\" stroke-width=\"2\"",
+               "their mean confidence");
+  panel.legend(2, diagonalStyle, "perfect calibration");
+}
+
+void drawLosses(Panel &panel, const LossCurves &losses,
+                const std::string &lossName) {
   std::vector<double> steps;
   double low = INFINITY, high = -INFINITY;
   for (size_t i = 0; i < losses.median.size(); ++i) {
@@ -298,8 +331,8 @@ void drawLosses(Panel &panel, const LossCurves &losses) {
     decadeHigh = decadeLow + 1;
   double last = std::max<double>(steps.size(), 2);
   panel.setRange(1, last, decadeLow, decadeHigh, true);
-  panel.begin("training loss over members (log scale)", "step", "loss",
-              linearTicks(1, last));
+  panel.begin("training " + lossName + " over members (log scale)", "step",
+              lossName, linearTicks(1, last));
   const std::string edge = "stroke=\"#fb6a4a\" stroke-width=\"1\"";
   const std::string middle = "stroke=\"#a50f15\" stroke-width=\"2\"";
   if (!steps.empty()) {
@@ -313,10 +346,12 @@ void drawLosses(Panel &panel, const LossCurves &losses) {
   panel.legend(0, middle, "median");
   panel.legend(1, edge, "min and max");
 }
-} // namespace
 
-std::string ens_train::renderPlot(const std::string &title, const FitPanel &fit,
-                                  const LossCurves &losses) {
+/// The document around two panels, the first drawn by `drawFirst`.
+template <typename DrawFirst>
+std::string renderPanels(const std::string &title, DrawFirst drawFirst,
+                         const LossCurves &losses,
+                         const std::string &lossName) {
   std::ostringstream os;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth
@@ -327,10 +362,25 @@ std::string ens_train::renderPlot(const std::string &title, const FitPanel &fit,
      << "\" y=\"22\" text-anchor=\"middle\" "
         "font-size=\"15\" fill=\"#111\">"
      << escape(title) << "</text>\n";
-  Panel fitPanel(os, 0, 70, 60, 390, 310);
-  drawFit(fitPanel, fit);
+  Panel first(os, 0, 70, 60, 390, 310);
+  drawFirst(first);
   Panel lossPanel(os, 1, 580, 60, 390, 310);
-  drawLosses(lossPanel, losses);
+  drawLosses(lossPanel, losses, lossName);
   os << "</svg>\n";
   return os.str();
+}
+} // namespace
+
+std::string ens_train::renderPlot(const std::string &title, const FitPanel &fit,
+                                  const LossCurves &losses) {
+  return renderPanels(
+      title, [&](Panel &panel) { drawFit(panel, fit); }, losses, "loss");
+}
+
+std::string ens_train::renderPlot(const std::string &title,
+                                  const ClassificationMetrics &metrics,
+                                  const LossCurves &losses) {
+  return renderPanels(
+      title, [&](Panel &panel) { drawReliability(panel, metrics); }, losses,
+      "NLL");
 }

@@ -1,13 +1,16 @@
 //===- Plot.h - ens-train's SVG plot ----------------------------*- C++ -*-===//
 //
 // Draws, as a self-contained SVG file with no dependencies, two panels:
-// the ensemble's fit (its mean and a band of two standard deviations over
-// the members), and the members' loss curves on a log scale.
+// for a regression the ensemble's fit (its mean and a band of two standard
+// deviations over the members), for a classification its reliability
+// diagram; and the members' loss curves on a log scale.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ENS_TRAIN_PLOT_H
 #define ENS_TRAIN_PLOT_H
+
+#include "Metrics.h"
 
 #include <string>
 #include <vector>
@@ -34,8 +37,15 @@ struct LossCurves {
   std::vector<double> min, median, max;
 };
 
-/// The SVG document.
+/// The SVG document of a regression.
 std::string renderPlot(const std::string &title, const FitPanel &fit,
+                       const LossCurves &losses);
+
+/// The SVG document of a classification: the reliability diagram of
+/// `metrics` (each bin's accuracy against its confidence, beside the
+/// diagonal of perfect calibration) and the members' training NLL.
+std::string renderPlot(const std::string &title,
+                       const ClassificationMetrics &metrics,
                        const LossCurves &losses);
 
 } // namespace ens_train

@@ -8,6 +8,8 @@
 #include "Evaluation.h"
 #include "Failure.h"
 #include "Files.h"
+#include "Metrics.h"
+#include "Report.h"
 #include "Settings.h"
 
 #include "ens/Support/Npz.h"
@@ -22,37 +24,53 @@
 
 using namespace ens_train;
 
-/// Every member's predictions for every row of `data`: [M x N x O].
-static std::vector<float> predictMembers(Programs &programs, const Model &model,
-                                         int64_t batchRows, int64_t members,
-                                         const std::vector<ens::Tensor> &params,
-                                         const Dataset &data) {
-  const int64_t n = data.rows, features = data.features,
-                outputs = model.numOutputs();
-  std::vector<float> predictions(members * n * outputs);
-  for (int64_t begin = 0; begin < n; begin += batchRows) {
-    int64_t count = std::min(batchRows, n - begin);
-    // A model written for one batch size predicts a whole batch, the rows
-    // past the data zero.
-    int64_t rows = model.openBatch() ? count : batchRows;
-    std::vector<float> x(rows * features, 0.0f);
-    std::copy_n(data.x.begin() + begin * features, count * features, x.begin());
-    std::vector<ens::Tensor> args{makeTensor({rows, features}, x)};
-    args.insert(args.end(), params.begin(), params.end());
-    ens::Tensor y = programs.predict(rows).run(args)[0];
-    for (int64_t member = 0; member < members; ++member)
-      std::copy_n(floats(y) + member * rows * outputs, count * outputs,
-                  predictions.begin() + (member * n + begin) * outputs);
-  }
-  return predictions;
-}
-
 /// `values` as an f32 array of `shape`.
-static mlir::ens::HostTensor toArray(const std::vector<float> &values,
+template <typename T>
+static mlir::ens::HostTensor toArray(const std::vector<T> &values,
                                      llvm::ArrayRef<int64_t> shape) {
   return mlir::ens::HostTensor(
       mlir::ens::DType::F32, shape,
       std::vector<double>(values.begin(), values.end()));
+}
+
+/// `arrays` as CSV, a line per row of the `rows` rows: each array's
+/// columns ("mean_0", ..., or "entropy" for a vector), and for the last,
+/// the members' [M x N x k], each member's ("member0_0", ...).
+static std::string formatCsv(llvm::ArrayRef<mlir::ens::NamedArray> arrays,
+                             int64_t rows) {
+  std::string contents;
+  llvm::raw_string_ostream os(contents);
+  const mlir::ens::HostTensor &members = arrays.back().second;
+  const int64_t memberCount = members.shape[0], outputs = members.shape[2];
+  auto columns = [](const mlir::ens::HostTensor &array) {
+    return array.getRank() == 1 ? 1 : array.shape[1];
+  };
+  for (const auto &[name, array] : arrays.drop_back()) {
+    if (array.getRank() == 1)
+      os << (os.tell() ? "," : "") << name;
+    else
+      for (int64_t j = 0; j < columns(array); ++j)
+        os << (os.tell() ? "," : "") << name << "_" << j;
+  }
+  for (int64_t member = 0; member < memberCount; ++member)
+    for (int64_t j = 0; j < outputs; ++j)
+      os << ",member" << member << "_" << j;
+  os << "\n";
+  for (int64_t r = 0; r < rows; ++r) {
+    bool first = true;
+    auto print = [&](double value) {
+      os << (first ? "" : ",") << llvm::format("%.9g", value);
+      first = false;
+    };
+    for (const auto &[name, array] : arrays.drop_back())
+      for (int64_t j = 0; j < columns(array); ++j)
+        print(array.values[r * columns(array) + j]);
+    for (int64_t member = 0; member < memberCount; ++member)
+      for (int64_t j = 0; j < outputs; ++j)
+        print(members.values[(member * rows + r) * outputs + j]);
+    os << "\n";
+  }
+  return contents;
 }
 
 void ens_train::runPredict(const PredictRequest &request,
@@ -83,7 +101,8 @@ void ens_train::runPredict(const PredictRequest &request,
       context, modelName,
       settings.model.empty()
           ? builtinText
-          : readInputFile(settings.model, "model", mlir::ens::kMaxSourceBytes));
+          : readInputFile(settings.model, "model", mlir::ens::kMaxSourceBytes),
+      settings.task);
   TrainState state = readCheckpoint(checkpoint, model, settings.patience > 0);
   const int64_t members = settings.members;
   if (const std::optional<EarlyStoppingState> &stopping = state.stopping)
@@ -91,9 +110,8 @@ void ens_train::runPredict(const PredictRequest &request,
       if (stopping->bestEpoch[member] > 0)
         copyMember(stopping->best, state.params, member);
 
-  Dataset data =
-      loadDataset(request.dataPath, model.numFeatures(), model.numOutputs(),
-                  request.allowNonFinite, /*targetsOptional=*/true);
+  Dataset data = loadDataset(request.dataPath, getDataLayout(model),
+                             request.allowNonFinite, /*targetsOptional=*/true);
   int64_t batchRows = settings.batching.batchSize ? settings.batching.batchSize
                                                   : model.batchSize();
   ens::Module module = context.parse(
@@ -103,71 +121,50 @@ void ens_train::runPredict(const PredictRequest &request,
   std::vector<float> predictions =
       predictMembers(programs, model, batchRows, members, state.params, data);
 
+  // The arrays of the output, each [N x k] or [N] but the last, `members`.
   const int64_t n = data.rows, outputs = model.numOutputs();
-  EnsembleStats stats =
-      summarizeMembers(predictions.data(), members, n * outputs);
-  std::vector<float> mean(stats.mean.begin(), stats.mean.end()),
-      stddev(stats.stddev.begin(), stats.stddev.end());
+  std::vector<mlir::ens::NamedArray> arrays;
+  std::string metrics;
+  if (model.task == Task::Classify) {
+    std::vector<double> probs =
+        computeMeanProbabilities(predictions.data(), members, n, outputs);
+    std::vector<double> entropy(n, 0.0);
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < outputs; ++c)
+        if (double p = probs[r * outputs + c]; p > 0)
+          entropy[r] -= p * std::log(p);
+    arrays.push_back({"probs", toArray(probs, {n, outputs})});
+    arrays.push_back({"entropy", toArray(entropy, {n})});
+    if (data.outputs)
+      metrics = describe(computeClassificationMetrics(
+          predictions.data(), members, n, outputs, data.y.data()));
+  } else {
+    EnsembleStats stats =
+        summarizeMembers(predictions.data(), members, n * outputs);
+    arrays.push_back({"mean", toArray(stats.mean, {n, outputs})});
+    arrays.push_back({"std", toArray(stats.stddev, {n, outputs})});
+    if (data.outputs)
+      metrics = describe(computeRegressionMetrics(predictions.data(), members,
+                                                  n, outputs, data.y.data()));
+  }
+  arrays.push_back({"members", toArray(predictions, {members, n, outputs})});
 
   std::string contents;
   if (extension == ".npz") {
-    llvm::Expected<std::string> npz = mlir::ens::serializeNpz(
-        {{"mean", toArray(mean, {n, outputs})},
-         {"std", toArray(stddev, {n, outputs})},
-         {"members", toArray(predictions, {members, n, outputs})}});
+    llvm::Expected<std::string> npz = mlir::ens::serializeNpz(arrays);
     if (!npz)
       throw Failure("cannot write " + request.outPath + ": " +
                     llvm::toString(npz.takeError()));
     contents = std::move(*npz);
   } else {
-    llvm::raw_string_ostream os(contents);
-    for (const char *what : {"mean", "std"})
-      for (int64_t j = 0; j < outputs; ++j)
-        os << (os.tell() ? "," : "") << what << "_" << j;
-    for (int64_t member = 0; member < members; ++member)
-      for (int64_t j = 0; j < outputs; ++j)
-        os << ",member" << member << "_" << j;
-    os << "\n";
-    for (int64_t r = 0; r < n; ++r) {
-      auto print = [&](float value, bool first) {
-        os << (first ? "" : ",") << llvm::format("%.9g", value);
-      };
-      for (int64_t j = 0; j < outputs; ++j)
-        print(mean[r * outputs + j], j == 0);
-      for (int64_t j = 0; j < outputs; ++j)
-        print(stddev[r * outputs + j], false);
-      for (int64_t member = 0; member < members; ++member)
-        for (int64_t j = 0; j < outputs; ++j)
-          print(predictions[(member * n + r) * outputs + j], false);
-      os << "\n";
-    }
+    contents = formatCsv(arrays, n);
   }
   writeOutputFile(request.outPath, contents, "predictions");
 
   llvm::outs() << "ens-train predict: " << members << " members of "
                << modelName << " on " << n << " rows of " << request.dataPath
                << "\n";
-  if (data.outputs) {
-    double error = 0, memberError = 0, spread = 0;
-    for (int64_t i = 0; i < n * outputs; ++i) {
-      double d = mean[i] - data.y[i];
-      error += d * d;
-      spread += stddev[i];
-    }
-    for (int64_t member = 0; member < members; ++member) {
-      double squares = 0;
-      for (int64_t i = 0; i < n * outputs; ++i) {
-        double d = predictions[member * n * outputs + i] - data.y[i];
-        squares += d * d;
-      }
-      memberError += std::sqrt(squares / (n * outputs));
-    }
-    llvm::outs() << "RMSE of the ensemble mean "
-                 << formatNumber(std::sqrt(error / (n * outputs)))
-                 << ", mean RMSE of the members "
-                 << formatNumber(memberError / members)
-                 << ", spread (std-dev across members) "
-                 << formatNumber(spread / (n * outputs)) << "\n";
-  }
+  if (!metrics.empty())
+    llvm::outs() << metrics << "\n";
   llvm::outs() << "wrote " << request.outPath << "\n";
 }

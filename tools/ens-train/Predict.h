@@ -1,12 +1,15 @@
 //===- Predict.h - ens-train predict --------------------------*- C++ -*-===//
 //
 // `ens-train predict --checkpoint=DIR --data=FILE --out=pred.npz|pred.csv`
-// runs every member of a trained ensemble on new rows and writes, for a
-// regression, `mean` [N, O] and `std` [N, O] over the members (the
-// population standard deviation) and `members` [M, N, O], each member's
-// own prediction. Members that stopped early predict with their best
-// epoch's parameters. If the data has targets, it also prints the RMSE of
-// the ensemble mean, the members' mean RMSE and the spread.
+// runs every member of a trained ensemble on new rows and writes
+// - for a regression, `mean` [N, O] and `std` [N, O] over the members (the
+//   population standard deviation);
+// - for a classification, `probs` [N, C], the mean of the members' softmax
+//   probabilities, and `entropy` [N], its entropy in nats;
+// - and `members` [M, N, O] (or [M, N, C]), each member's own @forward
+//   output (a classifier's logits).
+// Members that stopped early predict with their best epoch's parameters.
+// If the data has targets, it also prints the task's metrics (Metrics.h).
 //
 // Rows are predicted in batches of the training batch size. A model that
 // leaves its batch open predicts a partial last batch as it is; a model

@@ -49,6 +49,14 @@ uint64_t ens_train::estimateTrainingBytes(const Model &model, int64_t members,
   return SaturatingMultiply<uint64_t>(sizeof(float), values);
 }
 
+DataLayout ens_train::getDataLayout(const Model &model, int64_t ensembles) {
+  DataLayout layout;
+  layout.features = model.numFeatures();
+  layout.targets = model.targetColumns() * ensembles;
+  layout.classes = model.task == Task::Classify ? model.numOutputs() : 0;
+  return layout;
+}
+
 ens::TensorType ens_train::stacked(const ens::TensorType &type,
                                    int64_t members) {
   ens::TensorType result = type;
@@ -60,15 +68,18 @@ bool ens_train::isXavierInitialised(const ens::TensorType &param) {
   return param.shape.size() >= 2;
 }
 
+/// "a, b" for messages.
+static std::string describe(const std::vector<ens::TensorType> &types) {
+  std::string text;
+  for (size_t i = 0; i < types.size(); ++i)
+    text += (i ? ", " : "") + types[i].str();
+  return text;
+}
+
 /// "(a, b) -> (c)" for messages.
 static std::string describe(const ens::Signature &signature) {
-  std::string text = "(";
-  for (size_t i = 0; i < signature.inputs.size(); ++i)
-    text += (i ? ", " : "") + signature.inputs[i].str();
-  text += ") -> (";
-  for (size_t i = 0; i < signature.results.size(); ++i)
-    text += (i ? ", " : "") + signature.results[i].str();
-  return text + ")";
+  return "(" + describe(signature.inputs) + ") -> (" +
+         describe(signature.results) + ")";
 }
 
 /// The names of @`function`'s arguments as the text spells them
@@ -116,10 +127,11 @@ static std::vector<std::string> findArgumentNames(const std::string &text,
 }
 
 Model ens_train::loadModel(const ens::Context &context, const std::string &name,
-                           const std::string &text) {
+                           const std::string &text, Task task) {
   Model model;
   model.name = name;
   model.text = text;
+  model.task = task;
   ens::Module module = [&] {
     try {
       return context.parse(text);
@@ -128,44 +140,63 @@ Model ens_train::loadModel(const ens::Context &context, const std::string &name,
                     " is not a valid ens program: " + error.what());
     }
   }();
-  const std::string needs =
-      " (ens-train needs @loss(x, params..., targets) -> tensor<f32> and "
-      "@forward(x, params...) -> predictions)";
+  const bool classify = task == Task::Classify;
+  const std::string targetsSpelling =
+      classify ? "labels: tensor<Bxi32>" : "targets: tensor<BxOxf32>";
   std::vector<std::string> functions = module.functionNames();
-  for (const char *required : {"loss", "forward"})
-    if (std::find(functions.begin(), functions.end(), required) ==
-        functions.end())
-      throw Failure("model " + name + " has no function @" + required + needs);
-
-  ens::Signature loss = module.signature("loss");
-  ens::Signature forward = module.signature("forward");
-  const ens::TensorType scalar{ens::DType::F32, {}};
-  if (loss.inputs.size() < 3 || loss.results.size() != 1 ||
-      loss.results[0] != scalar)
+  if (!llvm::is_contained(functions, "forward"))
     throw Failure("model " + name +
-                  ": @loss must take (x, params..., "
-                  "targets) and return the loss as tensor<f32>; it is " +
-                  describe(loss));
-  model.x = loss.inputs.front();
-  model.targets = loss.inputs.back();
-  model.params.assign(loss.inputs.begin() + 1, loss.inputs.end() - 1);
-  // The batch may be open (`?`, -1 in a signature).
+                  " has no function @forward (ens-train needs "
+                  "@forward(x, params...) -> predictions, and may take "
+                  "@loss(x, params..., " +
+                  targetsSpelling + ") -> tensor<f32>)");
+  model.hasLoss = llvm::is_contained(functions, "loss");
+
+  // @forward fixes x, the parameters and the predictions (the batch may be
+  // open: `?`, -1 in a signature).
+  ens::Signature forward = module.signature("forward");
   auto isMatrix = [](const ens::TensorType &type) {
     return type.dtype == ens::DType::F32 && type.shape.size() == 2 &&
            (type.shape[0] > 0 || type.shape[0] == -1) && type.shape[1] > 0;
   };
-  if (!isMatrix(model.x) || !isMatrix(model.targets) ||
-      model.x.shape[0] != model.targets.shape[0])
+  if (forward.inputs.empty() || forward.results.size() != 1 ||
+      !isMatrix(forward.inputs[0]) || !isMatrix(forward.results[0]) ||
+      forward.inputs[0].shape[0] != forward.results[0].shape[0])
     throw Failure("model " + name +
-                  ": @loss must take x as tensor<BxFxf32> "
-                  "and targets as tensor<BxOxf32> with the same B; they are " +
-                  model.x.str() + " and " + model.targets.str());
+                  ": @forward must take x as tensor<BxFxf32>, then the "
+                  "parameters, and return one tensor<BxOxf32> with the same "
+                  "B; it is " +
+                  describe(forward));
+  model.x = forward.inputs[0];
+  model.predictions = forward.results[0];
+  model.params.assign(forward.inputs.begin() + 1, forward.inputs.end());
+  if (classify && model.numOutputs() < 2)
+    throw Failure("model " + name +
+                  ": with --task=classify, @forward returns " +
+                  "the logits of each class, at least 2; it returns " +
+                  model.predictions.str());
+  // A classifier's targets are one label per row; a regression's are the
+  // predictions' shape.
+  model.targets = classify
+                      ? ens::TensorType{ens::DType::I32, {model.x.shape[0]}}
+                      : model.predictions;
   for (const ens::TensorType &param : model.params)
     if (param.dtype != ens::DType::F32)
       throw Failure("model " + name +
-                    ": parameters must be f32 tensors; "
-                    "@loss takes " +
+                    ": parameters must be f32 tensors; @forward takes " +
                     param.str());
+  if (model.hasLoss) {
+    ens::Signature loss = module.signature("loss");
+    std::vector<ens::TensorType> expected = forward.inputs;
+    expected.push_back(model.targets);
+    if (loss.inputs != expected || loss.results.size() != 1 ||
+        loss.results[0] != ens::TensorType{ens::DType::F32, {}})
+      throw Failure("model " + name +
+                    ": @loss must take @forward's arguments, then the " +
+                    (classify ? "labels" : "targets") +
+                    ", and return the loss: (" + describe(expected) +
+                    ") -> (tensor<f32>); it is " + describe(loss));
+  }
   // Checked once here, so that the estimate and the messages can use it.
   for (size_t i = 0; i < model.params.size(); ++i) {
     std::string what = "parameter " + std::to_string(i);
@@ -179,24 +210,13 @@ Model ens_train::loadModel(const ens::Context &context, const std::string &name,
                     llvm::toString(values.takeError()));
     model.parameterValues = *values;
   }
-  std::vector<ens::TensorType> forwardInputs(loss.inputs.begin(),
-                                             loss.inputs.end() - 1);
-  if (forward.inputs != forwardInputs)
-    throw Failure("model " + name +
-                  ": @forward must take the same (x, "
-                  "params...) as @loss; it is " +
-                  describe(forward) + " and @loss is " + describe(loss));
-  if (forward.results.size() != 1 || forward.results[0] != model.targets)
-    throw Failure("model " + name +
-                  ": @forward must return one prediction "
-                  "of the targets' type " +
-                  model.targets.str() + "; it is " + describe(forward));
 
   // Parameter names for checkpoints: the text's, when they are usable.
-  std::vector<std::string> names = findArgumentNames(text, "loss");
+  std::vector<std::string> names =
+      findArgumentNames(text, model.hasLoss ? "loss" : "forward");
   std::set<std::string> arrays{"lr", "step", "initial_loss", "loss_curve"};
-  bool usable = names.size() == loss.inputs.size();
-  for (size_t i = 1; usable && i + 1 < names.size(); ++i)
+  bool usable = names.size() == forward.inputs.size() + (model.hasLoss ? 1 : 0);
+  for (size_t i = 1; usable && i <= model.params.size(); ++i)
     usable = !names[i].empty() && arrays.insert(names[i]).second &&
              arrays.insert("m_" + names[i]).second &&
              arrays.insert("v_" + names[i]).second;
@@ -310,6 +330,26 @@ std::string ens_train::generateProgram(const Model &model, int64_t members,
          << "\n    attributes {ens.stdlib = \"xavier_uniform\"}\n";
     }
   }
+  if (!model.hasLoss) {
+    // The task's loss of @forward's predictions, from the standard library.
+    std::string predictions = model.predictions.str(),
+                targets = model.targets.str();
+    std::vector<ens::TensorType> inputs{model.x};
+    inputs.insert(inputs.end(), params.begin(), params.end());
+    os << "func.func private @ens_train_task_loss(" << predictions << ", "
+       << targets << ") -> " << scalar << "\n    attributes {ens.stdlib = \""
+       << (model.task == Task::Classify ? "softmax_cross_entropy" : "mse")
+       << "\"}\n";
+    os << "func.func @" << model.lossFunction() << "(%x: " << model.x.str();
+    for (size_t i = 0; i < n; ++i)
+      os << ", %p" << i << ": " << params[i].str();
+    os << ", %targets: " << targets << ") -> " << scalar << " {\n";
+    os << "  %y = call @forward(%x, " << w.values("p", n) << ") : ("
+       << w.types(inputs) << ") -> " << predictions << "\n";
+    os << "  %l = call @ens_train_task_loss(%y, %targets) : (" << predictions
+       << ", " << targets << ") -> " << scalar << "\n";
+    os << "  return %l : " << scalar << "\n}\n";
+  }
   os << "\n";
 
   // Initialisation of one member from its key.
@@ -377,8 +417,9 @@ std::string ens_train::generateProgram(const Model &model, int64_t members,
   os << "%step: " << scalar << ", %lr: " << scalar << ", %x: " << model.x.str()
      << ", %targets: " << model.targets.str() << ")\n    -> ("
      << w.types(stepResults) << ") {\n";
-  os << "  %vg:" << n + 1 << " = ens.value_and_grad @loss(%x, "
-     << w.values("p", n) << ", %targets)\n      {wrt = " << w.axes([&] {
+  os << "  %vg:" << n + 1 << " = ens.value_and_grad @" << model.lossFunction()
+     << "(%x, " << w.values("p", n)
+     << ", %targets)\n      {wrt = " << w.axes([&] {
           std::vector<int64_t> wrt;
           for (size_t i = 1; i <= n; ++i)
             wrt.push_back(i);
@@ -456,13 +497,13 @@ std::string ens_train::generateProgram(const Model &model, int64_t members,
   lossAxes.push_back(-1);
   std::vector<ens::TensorType> lossEvalInputs = evalInputs;
   lossEvalInputs.push_back(model.targets);
-  os << "  %l = ens.vmap @loss(%x, " << w.values("p", n)
-     << ", %targets)\n      {in_axes = " << w.axes(lossAxes)
+  os << "  %l = ens.vmap @" << model.lossFunction() << "(%x, "
+     << w.values("p", n) << ", %targets)\n      {in_axes = " << w.axes(lossAxes)
      << ", out_axes = array<i64: 0>, size = " << members << " : i64}\n      : ("
      << w.types(lossEvalInputs) << ") -> " << lossesType << "\n";
   os << "  return %l : " << lossesType << "\n}\n\n";
 
-  std::string predictions = stacked(model.targets, members).str();
+  std::string predictions = stacked(model.predictions, members).str();
   os << "func.func @" << kPredictFunction << "(%x: " << model.x.str();
   for (size_t i = 0; i < n; ++i)
     os << ", %p" << i << ": " << stackedParams[i].str();

@@ -51,9 +51,36 @@ void ens_train::reportMembers(const TrainState &state,
   }
 }
 
+std::string ens_train::describe(const RegressionMetrics &metrics) {
+  return "RMSE of the ensemble mean " + formatNumber(metrics.rmseOfMean) +
+         ", mean RMSE of the members " + formatNumber(metrics.meanMemberRmse) +
+         ", spread (std-dev across members) " + formatNumber(metrics.spread);
+}
+
+std::string ens_train::describe(const ClassificationMetrics &metrics) {
+  auto percent = [](double share) { return formatNumber(100 * share) + "%"; };
+  return "accuracy " + percent(metrics.accuracy) + " (members' mean " +
+         percent(metrics.meanMemberAccuracy) + "), NLL " +
+         formatNumber(metrics.nll) + ", ECE " + formatNumber(metrics.ece) +
+         ", Brier " + formatNumber(metrics.brier);
+}
+
+ClassificationMetrics
+ens_train::reportClassification(Programs &programs, const Model &model,
+                                int64_t rows, const TrainState &state,
+                                const Dataset &data, const std::string &what) {
+  const int64_t members = state.learningRates.size();
+  std::vector<float> logits =
+      predictMembers(programs, model, rows, members, state.params, data);
+  ClassificationMetrics metrics = computeClassificationMetrics(
+      logits.data(), members, data.rows, model.numOutputs(), data.y.data());
+  llvm::outs() << what << ": " << describe(metrics) << "\n";
+  return metrics;
+}
+
 FitPanel ens_train::reportFit(Programs &programs, const Model &model,
                               int64_t rows, const TrainState &state,
-                              const Dataset &train,
+                              const Dataset &train, const Dataset *validation,
                               const SyntheticProblem *problem) {
   FitPanel fit;
   fit.yLabel = "output 0";
@@ -99,17 +126,22 @@ FitPanel ens_train::reportFit(Programs &programs, const Model &model,
     fit.gapLow = SyntheticProblem::kGapLow;
     fit.gapHigh = SyntheticProblem::kGapHigh;
   } else {
-    EnsembleStats stats = ensembleStats(programs, model, rows, state, train);
-    double error = 0, spread = 0;
-    for (size_t i = 0; i < stats.mean.size(); ++i) {
-      double d = stats.mean[i] - train.y[i];
-      error += d * d;
-      spread += stats.stddev[i];
+    const int64_t members = state.learningRates.size();
+    EnsembleStats stats;
+    for (const Dataset *data : {&train, validation}) {
+      if (!data)
+        continue;
+      std::vector<float> predictions =
+          predictMembers(programs, model, rows, members, state.params, *data);
+      llvm::outs() << (data == &train ? "training" : "validation") << " data: "
+                   << describe(computeRegressionMetrics(
+                          predictions.data(), members, data->rows, outputs,
+                          data->y.data()))
+                   << "\n";
+      if (data == &train)
+        stats =
+            summarizeMembers(predictions.data(), members, train.rows * outputs);
     }
-    llvm::outs() << "training data: RMSE of the ensemble mean "
-                 << formatNumber(std::sqrt(error / stats.mean.size()))
-                 << ", spread (std-dev across members) "
-                 << formatNumber(spread / stats.mean.size()) << "\n";
     fit.overInput = false;
     fit.yLabel = "ensemble mean (output 0)";
     for (int64_t r = 0; r < rows; ++r) {

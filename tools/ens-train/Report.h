@@ -6,9 +6,11 @@
 #include "Checkpoint.h"
 #include "Data.h"
 #include "Evaluation.h"
+#include "Metrics.h"
 #include "Plot.h"
 #include "Program.h"
 
+#include <string>
 #include <vector>
 
 namespace ens_train {
@@ -19,13 +21,28 @@ namespace ens_train {
 void reportMembers(const TrainState &state, const std::vector<float> &finalLoss,
                    const std::vector<float> *validationLoss, bool printLosses);
 
+/// One line of a regression's metrics: "RMSE of the ensemble mean ...".
+std::string describe(const RegressionMetrics &metrics);
+/// One line of a classification's metrics: "accuracy 97.1% (members' ...".
+std::string describe(const ClassificationMetrics &metrics);
+
+/// Prints the classification metrics of the ensemble on `data`, which
+/// `what` names ("training data"), predicted in batches of `rows` rows, and
+/// returns them.
+ClassificationMetrics reportClassification(Programs &programs,
+                                           const Model &model, int64_t rows,
+                                           const TrainState &state,
+                                           const Dataset &data,
+                                           const std::string &what);
+
 /// Prints the ensemble mean's error and the members' spread, predicted in
 /// batches of `rows` rows: on the built-in `problem`'s held-out data inside
-/// and outside its gap, or on the training data; and returns the plot's
-/// panel of the fit.
+/// and outside its gap, or with the members' mean error on the training
+/// data and on `validation` (if any); and returns the plot's panel of the
+/// fit.
 FitPanel reportFit(Programs &programs, const Model &model, int64_t rows,
                    const TrainState &state, const Dataset &train,
-                   const SyntheticProblem *problem);
+                   const Dataset *validation, const SyntheticProblem *problem);
 
 } // namespace ens_train
 

@@ -26,6 +26,8 @@ std::string ens_train::absolutePath(const std::string &path) {
 json Settings::toJson() const {
   return {
       {"model", model.empty() ? "builtin" : absolutePath(model)},
+      {"task", getTaskName(task)},
+      {"ensembles", ensembles},
       {"seed", seed},
       {"data", data.empty() ? "builtin" : absolutePath(data)},
       {"optimizer",
@@ -47,6 +49,18 @@ json Settings::toJson() const {
         {"patience", patience}}}};
 }
 
+const char *ens_train::getTaskName(Task task) {
+  return task == Task::Classify ? "classify" : "regress";
+}
+
+std::optional<Task> ens_train::parseTask(llvm::StringRef name) {
+  if (name == "regress")
+    return Task::Regress;
+  if (name == "classify")
+    return Task::Classify;
+  return std::nullopt;
+}
+
 std::string ens_train::formatNumber(double value, int precision) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
@@ -62,6 +76,9 @@ void ens_train::checkSettings(const Settings &settings, SettingsSource source) {
   if (settings.members < 1)
     throw Failure(name("members", "members") + " must be at least 1 (got " +
                   std::to_string(settings.members) + ")");
+  if (settings.ensembles < 1)
+    throw Failure(name("ensembles", "ensembles") + " must be at least 1 (got " +
+                  std::to_string(settings.ensembles) + ")");
   if (!(settings.lrMin > 0) || !(settings.lrMax > 0) ||
       !std::isfinite(settings.lrMin) || !std::isfinite(settings.lrMax))
     throw Failure("learning rates must be positive and finite (got " +
@@ -100,6 +117,16 @@ Settings ens_train::readSettings(const json &manifest) {
   std::string data = getString(manifest, "data");
   settings.data = data == "builtin" ? "" : data;
   settings.members = getInteger(manifest, "members", 1, kMaxMembers);
+  // Checkpoints from before tasks and ensembles trained one regression.
+  if (manifest.contains("task")) {
+    std::string task = getString(manifest, "task");
+    std::optional<Task> parsed = parseTask(task);
+    if (!parsed)
+      throw Failure("task is \"" + task + "\"; expected regress or classify");
+    settings.task = *parsed;
+  }
+  if (manifest.contains("ensembles"))
+    settings.ensembles = getInteger(manifest, "ensembles", 1, kMaxEnsembles);
   settings.seed = getUnsigned(manifest, "seed");
   const json &optimizer = getObject(manifest, "optimizer");
   std::string optimizerName = getString(optimizer, "name", "optimizer.");

@@ -15,20 +15,29 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ens_train {
 
 /// The most members a manifest may record: the range of --members.
 inline constexpr int64_t kMaxMembers = UINT32_MAX;
+/// The most ensembles a manifest may record: the range of --ensembles.
+inline constexpr int64_t kMaxEnsembles = UINT32_MAX;
 /// The most epochs of --patience a manifest may record: its flag's range.
 inline constexpr int64_t kMaxPatience = UINT32_MAX;
 
 /// The settings that a checkpoint records and a resumed run keeps.
 struct Settings {
   std::string model; // A path, or empty for the built-in model.
+  Task task = Task::Regress;
   int64_t members = 0;
+  /// Independent ensembles of `members` each, ensemble k on the k-th
+  /// group of the data's target columns.
+  int64_t ensembles = 1;
   uint64_t seed = 0;
   std::string data; // A path, or empty for the built-in problem.
   double lrMin = 0, lrMax = 0;
@@ -60,6 +69,10 @@ void checkSettings(const Settings &settings, SettingsSource source);
 /// The settings that `manifest` records, each checked for its type and
 /// range; throws Failure naming the first bad field.
 Settings readSettings(const nlohmann::json &manifest);
+
+/// The name of `task` (--task's value), and the task a name names.
+const char *getTaskName(Task task);
+std::optional<Task> parseTask(llvm::StringRef name);
 
 /// `value` with `precision` significant digits, for messages and reports.
 std::string formatNumber(double value, int precision = 4);

@@ -131,7 +131,15 @@ int run() {
   ens::Context context;
   std::string modelName =
       settings.model.empty() ? kDefaultModelName : settings.model;
-  Model model = loadModel(context, modelName, readModel(settings));
+  if (settings.ensembles != 1)
+    throw Failure("--ensembles is not supported yet");
+  if (settings.task == Task::Classify &&
+      (settings.model.empty() || settings.data.empty()))
+    throw Failure("--task=classify needs --model, a classifier returning "
+                  "logits, and --data with integer class labels (the built-in "
+                  "model and problem are a regression)");
+  Model model =
+      loadModel(context, modelName, readModel(settings), settings.task);
   int64_t n = settings.members;
   Batching &batching = settings.batching;
   if (model.openBatch()) {
@@ -167,13 +175,12 @@ int run() {
     problem.emplace(settings.seed, model.numFeatures(), model.numOutputs());
     train = problem->training(rows);
   } else {
-    train = loadDataset(settings.data, model.numFeatures(), model.numOutputs(),
-                        allowNonFinite);
+    train = loadDataset(settings.data, getDataLayout(model), allowNonFinite);
   }
   std::optional<Dataset> validation;
   if (!settings.validationData.empty())
-    validation = loadDataset(settings.validationData, model.numFeatures(),
-                             model.numOutputs(), allowNonFinite);
+    validation = loadDataset(settings.validationData, getDataLayout(model),
+                             allowNonFinite);
   else if (settings.validationSplit > 0)
     validation =
         splitValidation(train, settings.validationSplit, settings.seed);
@@ -419,18 +426,29 @@ int run() {
                << formatNumber(minMedianMax(state.initialLoss)[1]) << ")\n";
   llvm::outs() << "members whose loss fell: " << fell << " of " << n << "\n";
 
-  FitPanel fit = reportFit(programs, model, rows, state, train,
-                           problem ? &*problem : nullptr);
-
+  LossCurves curves;
+  curves.min.assign(state.curveMin.begin(), state.curveMin.end());
+  curves.median.assign(state.curveMedian.begin(), state.curveMedian.end());
+  curves.max.assign(state.curveMax.begin(), state.curveMax.end());
+  std::string title = "ens-train: " + std::to_string(n) + " members of " +
+                      modelName + ", " + std::to_string(state.step) + " steps";
+  std::string plot;
+  if (settings.task == Task::Classify) {
+    // The reliability diagram is of the validation set when there is one.
+    ClassificationMetrics metrics = reportClassification(
+        programs, model, rows, state, train, "training data");
+    if (validation)
+      metrics = reportClassification(programs, model, rows, state, *validation,
+                                     "validation data");
+    plot = renderPlot(title, metrics, curves);
+  } else {
+    FitPanel fit = reportFit(programs, model, rows, state, train,
+                             validation ? &*validation : nullptr,
+                             problem ? &*problem : nullptr);
+    plot = renderPlot(title, fit, curves);
+  }
   if (!plotPath.empty()) {
-    LossCurves curves;
-    curves.min.assign(state.curveMin.begin(), state.curveMin.end());
-    curves.median.assign(state.curveMedian.begin(), state.curveMedian.end());
-    curves.max.assign(state.curveMax.begin(), state.curveMax.end());
-    std::string title = "ens-train: " + std::to_string(n) + " members of " +
-                        modelName + ", " + std::to_string(state.step) +
-                        " steps";
-    writeOutputFile(plotPath, renderPlot(title, fit, curves), "plot");
+    writeOutputFile(plotPath, plot, "plot");
     llvm::outs() << "wrote plot " << plotPath << "\n";
   }
   if (!checkpointTo.empty())

@@ -1,8 +1,8 @@
 """Writes data files for the ens-train tests with the Python standard
 library only (no NumPy): the same 256 x (64 + 8) float32 table as .csv,
 .npz (stored, with ZIP64 extra fields, as np.savez writes it) and .npy, a
-longer table of 704 rows that starts with it (long.npz, long.csv), and
-broken variants.
+longer table of 704 rows that starts with it (long.npz, long.csv), a
+classification set (blobs.npz, blobs.csv), and broken variants.
 
     python3 make_data.py OUT_DIR
 """
@@ -17,27 +17,58 @@ import zipfile
 ROWS, FEATURES, OUTPUTS = 256, 64, 8
 # long.npz and long.csv: 2.75 batches of the model's 256 rows.
 LONG_ROWS = 704
+BLOB_ROWS = 240
 
 
 def f32(value):
     return struct.unpack("<f", struct.pack("<f", value))[0]
 
 
-def npy(shape, values):
-    """A .npy file (format 1.0) of little-endian float32 values."""
+def npy(shape, values, descr="<f4"):
+    """A .npy file (format 1.0) of little-endian float32 values, or of
+    int64 ones with descr "<i8"."""
     dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % dims
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr, dims)
     header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    code = {"<f4": "f", "<i8": "q"}[descr]
     return (b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) +
             header.encode("latin1") +
-            struct.pack("<%df" % len(values), *values))
+            struct.pack("<%d%s" % (len(values), code), *values))
 
 
 def npz(path, arrays, compression=zipfile.ZIP_STORED):
+    """arrays: name -> (shape, values) or (shape, values, descr)."""
     with zipfile.ZipFile(path, "w", compression=compression) as archive:
-        for name, (shape, values) in arrays.items():
+        for name, array in arrays.items():
             with archive.open(name + ".npy", "w", force_zip64=True) as entry:
-                entry.write(npy(shape, values))
+                entry.write(npy(*array))
+
+
+def write_blobs(out):
+    """A separable classification set: BLOB_ROWS rows of 4 features around
+    one of 3 centres (2 on axis c for class c), noise N(0, 0.4), labels as
+    int64 (NumPy's default integer) in blobs.npz and as a last column in
+    blobs.csv; and copies with a label out of range and a fractional one."""
+    rng = random.Random(1)
+    x, labels = [], []
+    for i in range(BLOB_ROWS):
+        c = i % 3
+        x.append([f32((2.0 if k == c else 0.0) + rng.gauss(0, 0.4))
+                  for k in range(4)])
+        labels.append(c)
+    npz(os.path.join(out, "blobs.npz"),
+        {"x": ([BLOB_ROWS, 4], [v for row in x for v in row]),
+         "y": ([BLOB_ROWS], labels, "<i8")})
+    lines = [",".join("%.9g" % v for v in row) + ",%d" % c
+             for row, c in zip(x, labels)]
+    with open(os.path.join(out, "blobs.csv"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    for name, label in (("blobs-label3.csv", "3"), ("blobs-label-half.csv",
+                                                      "1.5")):
+        bad = lines[:6] + [lines[6].rsplit(",", 1)[0] + "," + label]
+        with open(os.path.join(out, name), "w") as f:
+            f.write("\n".join(bad + lines[7:]) + "\n")
 
 
 def main():
@@ -80,6 +111,7 @@ def main():
         f.write("\n".join(rows[:10]) + "\n")
     with open(os.path.join(out, "ragged.csv"), "w") as f:
         f.write("\n".join(rows[:5] + ["1,2,3"] + rows[6:]) + "\n")
+    write_blobs(out)
 
 
 if __name__ == "__main__":
