@@ -199,7 +199,10 @@ void ens_train::writeCheckpoint(const std::string &directory,
   manifest["format"] = kFormat;
   manifest["version"] = kVersion;
   manifest["step"] = state.step;
-  manifest["members"] = members;
+  // The settings' members are per ensemble; the arrays hold every
+  // ensemble's.
+  manifest["members"] =
+      members / manifest.value("ensembles", static_cast<int64_t>(1));
   manifest["parameters"] = std::move(parameters);
   manifest["x"] = model.x.shape;
   manifest["targets"] = model.targets.shape;
@@ -419,6 +422,10 @@ TrainState ens_train::readCheckpoint(const Checkpoint &checkpoint,
     targets =
         getShape(getField(manifest, "targets"), "targets", /*openFirst=*/true);
     members = getInteger(manifest, "members", 1, kMaxMembers);
+    // Every ensemble's members (checkpoints from before ensembles have
+    // one); readSettings checks that there are at most kMaxMembers.
+    if (manifest.contains("ensembles"))
+      members *= getInteger(manifest, "ensembles", 1, kMaxMembers / members);
     step = getInteger(manifest, "step", 0, kMaxSteps);
     statePath = join(checkpoint.generation, getString(manifest, "state"));
   } catch (const Failure &failure) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace ens_train;
 
@@ -29,22 +30,32 @@ ens::Tensor ens_train::makeTargets(const ens::TensorType &type,
   return tensor;
 }
 
+ens::Tensor ens_train::repeatMembers(const ens::Tensor &tensor, int64_t times) {
+  ens::TensorType type = tensor.type();
+  type.shape[0] *= times;
+  ens::Tensor result(type);
+  const size_t bytes = tensor.byteSize();
+  for (int64_t i = 0; i < times; ++i)
+    std::memcpy(static_cast<char *>(result.data()) + i * bytes, tensor.data(),
+                bytes);
+  return result;
+}
+
 const float *ens_train::floats(const ens::Tensor &tensor) {
   return static_cast<const float *>(tensor.data());
 }
 
 Programs::Programs(ens::Module module, ens::Target target, const Model &model,
-                   std::string modelName, int64_t members, bool batchPerMember)
+                   std::string modelName, const ProgramShape &shape)
     : module(std::move(module)), target(target), model(model),
-      modelName(std::move(modelName)), members(members),
-      batchPerMember(batchPerMember) {}
+      modelName(std::move(modelName)), shape(shape) {}
 
 ens::TensorType Programs::xType(int64_t rows) const {
   return {ens::DType::F32, {rows, model.numFeatures()}};
 }
 
 ens::TensorType Programs::targetsType(int64_t rows) const {
-  ens::TensorType type = model.targets;
+  ens::TensorType type = getEnsembleTargetsType(model, shape.ensembles);
   type.shape[0] = rows;
   return type;
 }
@@ -76,19 +87,21 @@ const ens::Executable &Programs::step(int64_t rows) {
   std::vector<ens::TensorType> types;
   for (int copy = 0; copy < 3; ++copy)
     for (const ens::TensorType &param : model.params)
-      types.push_back(stacked(param, members));
+      types.push_back(stacked(param, shape.total()));
   types.push_back({ens::DType::F32, {}});
-  types.push_back({ens::DType::F32, {members}});
-  types.push_back(batchPerMember ? stacked(xType(rows), members) : xType(rows));
-  types.push_back(batchPerMember ? stacked(targetsType(rows), members)
-                                 : targetsType(rows));
+  types.push_back({ens::DType::F32, {shape.total()}});
+  const bool perMember = shape.batchPerMember;
+  types.push_back(perMember ? stacked(xType(rows), shape.members)
+                            : xType(rows));
+  types.push_back(perMember ? stacked(targetsType(rows), shape.members)
+                            : targetsType(rows));
   return compile(kStepFunction, rows, std::move(types));
 }
 
 const ens::Executable &Programs::losses(int64_t rows) {
   std::vector<ens::TensorType> types{xType(rows)};
   for (const ens::TensorType &param : model.params)
-    types.push_back(stacked(param, members));
+    types.push_back(stacked(param, shape.total()));
   types.push_back(targetsType(rows));
   return compile(kLossesFunction, rows, std::move(types));
 }
@@ -96,7 +109,7 @@ const ens::Executable &Programs::losses(int64_t rows) {
 const ens::Executable &Programs::predict(int64_t rows) {
   std::vector<ens::TensorType> types{xType(rows)};
   for (const ens::TensorType &param : model.params)
-    types.push_back(stacked(param, members));
+    types.push_back(stacked(param, shape.total()));
   return compile(kPredictFunction, rows, std::move(types));
 }
 
@@ -150,10 +163,10 @@ std::vector<float> ens_train::evaluateLosses(Programs &programs,
 
 std::pair<ens::Tensor, ens::Tensor>
 ens_train::makeBatch(Programs &programs, BatchSchedule &schedule,
-                     const Batching &batching, const Dataset &data,
-                     int64_t step, int64_t members) {
+                     const Dataset &data, int64_t step) {
   int64_t rows = schedule.rowsAt(step, 0).size();
-  bool perMember = batching.perMember();
+  const bool perMember = programs.getShape().batchPerMember;
+  const int64_t members = programs.getShape().members;
   ens::Tensor x(perMember ? stacked(programs.xType(rows), members)
                           : programs.xType(rows));
   ens::TensorType targetsType =
@@ -194,6 +207,19 @@ std::vector<float> ens_train::predictMembers(Programs &programs,
                   predictions.begin() + (member * n + begin) * outputs);
   }
   return predictions;
+}
+
+std::vector<float> ens_train::getEnsembleTargets(const Dataset &data,
+                                                 const Model &model,
+                                                 int64_t k) {
+  const int64_t columns = model.targetColumns();
+  std::vector<float> targets;
+  targets.reserve(data.rows * columns);
+  for (int64_t r = 0; r < data.rows; ++r) {
+    auto row = data.y.begin() + r * data.outputs + k * columns;
+    targets.insert(targets.end(), row, row + columns);
+  }
+  return targets;
 }
 
 EnsembleStats ens_train::summarizeMembers(const float *values, int64_t members,

@@ -35,10 +35,10 @@ namespace ens_train {
 /// asked for; a model with a batch size has them for that size only.
 class Programs {
 public:
-  /// The programs of `module`, generated for `members` members of `model`
-  /// (named `modelName` in messages), with a batch per member or not.
+  /// The programs of `module`, generated for `model` (named `modelName`
+  /// in messages) in `shape`.
   Programs(ens::Module module, ens::Target target, const Model &model,
-           std::string modelName, int64_t members, bool batchPerMember);
+           std::string modelName, const ProgramShape &shape);
 
   /// The programs for batches of `rows` rows.
   const ens::Executable &step(int64_t rows);
@@ -46,10 +46,11 @@ public:
   const ens::Executable &predict(int64_t rows);
   const ens::Executable &init();
 
-  /// The type of x (and of the targets) of a batch of `rows` rows, and of
-  /// a batch per member.
+  /// The type of x and of the targets (of every ensemble) of a batch of
+  /// `rows` rows.
   ens::TensorType xType(int64_t rows) const;
   ens::TensorType targetsType(int64_t rows) const;
+  const ProgramShape &getShape() const { return shape; }
 
 private:
   const ens::Executable &compile(const char *function, int64_t rows,
@@ -59,8 +60,7 @@ private:
   ens::Target target;
   const Model &model;
   std::string modelName;
-  int64_t members;
-  bool batchPerMember;
+  ProgramShape shape;
   std::map<std::pair<std::string, int64_t>, ens::Executable> compiled;
 };
 
@@ -71,6 +71,10 @@ ens::Tensor makeTensor(std::vector<int64_t> shape,
 /// A tensor of targets of `type` holding `values`, its number of elements:
 /// f32 targets, or i32 labels (integers, as loadDataset checks).
 ens::Tensor makeTargets(const ens::TensorType &type, const float *values);
+
+/// `tensor` [M x ...] repeated `times` times along its first dimension:
+/// [times*M x ...].
+ens::Tensor repeatMembers(const ens::Tensor &tensor, int64_t times);
 
 /// The values of an f32 tensor.
 const float *floats(const ens::Tensor &tensor);
@@ -85,11 +89,12 @@ std::vector<float> evaluateLosses(Programs &programs, const Model &model,
                                   const Dataset &data);
 
 /// The rows that each member trains on at `step`, as x and targets: one
-/// batch for all members, or with per-member batching one per member,
-/// member after member.
-std::pair<ens::Tensor, ens::Tensor>
-makeBatch(Programs &programs, BatchSchedule &schedule, const Batching &batching,
-          const Dataset &data, int64_t step, int64_t members);
+/// batch for all members, or with per-member batching one per member of an
+/// ensemble (`schedule`'s members), member after member.
+std::pair<ens::Tensor, ens::Tensor> makeBatch(Programs &programs,
+                                              BatchSchedule &schedule,
+                                              const Dataset &data,
+                                              int64_t step);
 
 /// Every member's outputs (@forward's) for every row of `data`,
 /// [M x N x O], predicted in batches of `batchRows` rows. A model written
@@ -100,6 +105,11 @@ std::vector<float> predictMembers(Programs &programs, const Model &model,
                                   int64_t batchRows, int64_t members,
                                   llvm::ArrayRef<ens::Tensor> params,
                                   const Dataset &data);
+
+/// The targets of ensemble `k` in `data`, its columns of y: [N x O], or the
+/// N labels of a classification.
+std::vector<float> getEnsembleTargets(const Dataset &data, const Model &model,
+                                      int64_t k);
 
 /// The members' mean and standard deviation per row and output.
 struct EnsembleStats {

@@ -107,8 +107,9 @@ cl::opt<unsigned long long, false, NumberParser<unsigned long long>>
 cl::opt<std::string> dataPath(
     "data",
     cl::desc("Train on this data instead of the built-in problem: .npy "
-             "[N, F+O], .npz with x [N, F] and y [N, O], or .csv with F+O "
-             "columns"),
+             "[N, F+T], .npz with x [N, F] and y [N, T], or .csv with F+T "
+             "columns, where T is the model's O outputs (or 1 label for "
+             "--task=classify) times --ensembles"),
     cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> validationPath(
     "val",

@@ -1,7 +1,7 @@
 //===- Program.cpp - The programs ens-train generates ---------------------===//
 //
-// Checks a one-member model and writes, as MLIR text, the functions that
-// initialise, train and evaluate an ensemble of it (see Program.h).
+// Writes, as MLIR text, the functions that initialise, train and evaluate
+// an ensemble of a one-member model (see Program.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,211 +18,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 using namespace ens_train;
 
-uint64_t ens_train::estimateTrainingBytes(const Model &model, int64_t members,
-                                          int64_t batchRows) {
-  using llvm::SaturatingAdd;
-  using llvm::SaturatingMultiply;
-  const uint64_t rows = batchRows;
-  // The step's arguments and results hold the parameters and both moments
-  // twice; the gradients are a seventh copy.
-  uint64_t perMember = SaturatingMultiply<uint64_t>(7, model.parameterValues);
-  // A layer's activations are B x (its parameter's last dimension), and
-  // the backward pass holds a gradient of each.
-  uint64_t activations = model.numOutputs();
-  for (const ens::TensorType &param : model.params)
-    if (!param.shape.empty())
-      activations = SaturatingAdd<uint64_t>(activations, param.shape.back());
-  perMember = SaturatingAdd(
-      perMember,
-      SaturatingMultiply(SaturatingMultiply<uint64_t>(2, rows), activations));
-  // The data, x and targets, held as a data set and as tensors.
-  uint64_t data = SaturatingMultiply(
-      SaturatingMultiply<uint64_t>(2, rows),
-      SaturatingAdd<uint64_t>(model.numFeatures(), model.numOutputs()));
-  uint64_t values =
-      SaturatingAdd(SaturatingMultiply<uint64_t>(members, perMember), data);
-  return SaturatingMultiply<uint64_t>(sizeof(float), values);
-}
-
-DataLayout ens_train::getDataLayout(const Model &model, int64_t ensembles) {
-  DataLayout layout;
-  layout.features = model.numFeatures();
-  layout.targets = model.targetColumns() * ensembles;
-  layout.classes = model.task == Task::Classify ? model.numOutputs() : 0;
-  return layout;
-}
-
-ens::TensorType ens_train::stacked(const ens::TensorType &type,
-                                   int64_t members) {
-  ens::TensorType result = type;
-  result.shape.insert(result.shape.begin(), members);
-  return result;
-}
-
 bool ens_train::isXavierInitialised(const ens::TensorType &param) {
   return param.shape.size() >= 2;
-}
-
-/// "a, b" for messages.
-static std::string describe(const std::vector<ens::TensorType> &types) {
-  std::string text;
-  for (size_t i = 0; i < types.size(); ++i)
-    text += (i ? ", " : "") + types[i].str();
-  return text;
-}
-
-/// "(a, b) -> (c)" for messages.
-static std::string describe(const ens::Signature &signature) {
-  return "(" + describe(signature.inputs) + ") -> (" +
-         describe(signature.results) + ")";
-}
-
-/// The names of @`function`'s arguments as the text spells them
-/// (`%w1: ...` gives "w1"), or an empty list if it cannot tell.
-static std::vector<std::string> findArgumentNames(const std::string &text,
-                                                  const std::string &function) {
-  std::string marker = "@" + function;
-  for (size_t at = text.find(marker); at != std::string::npos;
-       at = text.find(marker, at + 1)) {
-    // Only the definition: "func.func [visibility] @name(".
-    size_t lineStart = text.rfind('\n', at);
-    lineStart = lineStart == std::string::npos ? 0 : lineStart + 1;
-    if (text.compare(lineStart, at - lineStart, "func.func ") != 0 &&
-        text.substr(lineStart, at - lineStart).find("func.func") ==
-            std::string::npos)
-      continue;
-    size_t open = at + marker.size();
-    if (open >= text.size() || text[open] != '(')
-      continue;
-    std::vector<std::string> names;
-    int depth = 0;
-    bool expectName = true;
-    for (size_t i = open; i < text.size(); ++i) {
-      char c = text[i];
-      if (c == '(' || c == '<' || c == '[' || c == '{')
-        ++depth;
-      else if (c == ')' || c == '>' || c == ']' || c == '}') {
-        if (--depth == 0)
-          return names;
-      } else if (c == ',' && depth == 1) {
-        expectName = true;
-      } else if (c == '%' && depth == 1 && expectName) {
-        size_t end = i + 1;
-        while (end < text.size() &&
-               (std::isalnum(static_cast<unsigned char>(text[end])) ||
-                text[end] == '_'))
-          ++end;
-        names.push_back(text.substr(i + 1, end - i - 1));
-        expectName = false;
-      }
-    }
-    return {};
-  }
-  return {};
-}
-
-Model ens_train::loadModel(const ens::Context &context, const std::string &name,
-                           const std::string &text, Task task) {
-  Model model;
-  model.name = name;
-  model.text = text;
-  model.task = task;
-  ens::Module module = [&] {
-    try {
-      return context.parse(text);
-    } catch (const ens::Error &error) {
-      throw Failure("model " + name +
-                    " is not a valid ens program: " + error.what());
-    }
-  }();
-  const bool classify = task == Task::Classify;
-  const std::string targetsSpelling =
-      classify ? "labels: tensor<Bxi32>" : "targets: tensor<BxOxf32>";
-  std::vector<std::string> functions = module.functionNames();
-  if (!llvm::is_contained(functions, "forward"))
-    throw Failure("model " + name +
-                  " has no function @forward (ens-train needs "
-                  "@forward(x, params...) -> predictions, and may take "
-                  "@loss(x, params..., " +
-                  targetsSpelling + ") -> tensor<f32>)");
-  model.hasLoss = llvm::is_contained(functions, "loss");
-
-  // @forward fixes x, the parameters and the predictions (the batch may be
-  // open: `?`, -1 in a signature).
-  ens::Signature forward = module.signature("forward");
-  auto isMatrix = [](const ens::TensorType &type) {
-    return type.dtype == ens::DType::F32 && type.shape.size() == 2 &&
-           (type.shape[0] > 0 || type.shape[0] == -1) && type.shape[1] > 0;
-  };
-  if (forward.inputs.empty() || forward.results.size() != 1 ||
-      !isMatrix(forward.inputs[0]) || !isMatrix(forward.results[0]) ||
-      forward.inputs[0].shape[0] != forward.results[0].shape[0])
-    throw Failure("model " + name +
-                  ": @forward must take x as tensor<BxFxf32>, then the "
-                  "parameters, and return one tensor<BxOxf32> with the same "
-                  "B; it is " +
-                  describe(forward));
-  model.x = forward.inputs[0];
-  model.predictions = forward.results[0];
-  model.params.assign(forward.inputs.begin() + 1, forward.inputs.end());
-  if (classify && model.numOutputs() < 2)
-    throw Failure("model " + name +
-                  ": with --task=classify, @forward returns " +
-                  "the logits of each class, at least 2; it returns " +
-                  model.predictions.str());
-  // A classifier's targets are one label per row; a regression's are the
-  // predictions' shape.
-  model.targets = classify
-                      ? ens::TensorType{ens::DType::I32, {model.x.shape[0]}}
-                      : model.predictions;
-  for (const ens::TensorType &param : model.params)
-    if (param.dtype != ens::DType::F32)
-      throw Failure("model " + name +
-                    ": parameters must be f32 tensors; @forward takes " +
-                    param.str());
-  if (model.hasLoss) {
-    ens::Signature loss = module.signature("loss");
-    std::vector<ens::TensorType> expected = forward.inputs;
-    expected.push_back(model.targets);
-    if (loss.inputs != expected || loss.results.size() != 1 ||
-        loss.results[0] != ens::TensorType{ens::DType::F32, {}})
-      throw Failure("model " + name +
-                    ": @loss must take @forward's arguments, then the " +
-                    (classify ? "labels" : "targets") +
-                    ", and return the loss: (" + describe(expected) +
-                    ") -> (tensor<f32>); it is " + describe(loss));
-  }
-  // Checked once here, so that the estimate and the messages can use it.
-  for (size_t i = 0; i < model.params.size(); ++i) {
-    std::string what = "parameter " + std::to_string(i);
-    llvm::Expected<int64_t> values =
-        mlir::ens::getCheckedNumElements(model.params[i].shape, what);
-    if (values)
-      values = mlir::ens::getCheckedSum(model.parameterValues, *values,
-                                        "the number of parameter values");
-    if (!values)
-      throw Failure("model " + name + ": " +
-                    llvm::toString(values.takeError()));
-    model.parameterValues = *values;
-  }
-
-  // Parameter names for checkpoints: the text's, when they are usable.
-  std::vector<std::string> names =
-      findArgumentNames(text, model.hasLoss ? "loss" : "forward");
-  std::set<std::string> arrays{"lr", "step", "initial_loss", "loss_curve"};
-  bool usable = names.size() == forward.inputs.size() + (model.hasLoss ? 1 : 0);
-  for (size_t i = 1; usable && i <= model.params.size(); ++i)
-    usable = !names[i].empty() && arrays.insert(names[i]).second &&
-             arrays.insert("m_" + names[i]).second &&
-             arrays.insert("v_" + names[i]).second;
-  for (size_t i = 0; i < model.params.size(); ++i)
-    model.paramNames.push_back(usable ? names[i + 1] : "p" + std::to_string(i));
-  return model;
 }
 
 //===----------------------------------------------------------------------===//
@@ -296,17 +99,97 @@ public:
 };
 } // namespace
 
-std::string ens_train::generateProgram(const Model &model, int64_t members,
-                                       const AdamOptions &adam,
-                                       bool batchPerMember) {
+ens::TensorType ens_train::getEnsembleTargetsType(const Model &model,
+                                                  int64_t ensembles) {
+  if (ensembles == 1)
+    return model.targets;
+  ens::TensorType type = model.targets;
+  if (model.task == Task::Classify)
+    type.shape.push_back(ensembles);
+  else
+    type.shape[1] *= ensembles;
+  return type;
+}
+
+namespace {
+/// An argument of a function over all ensembles that runs a function over
+/// one ensemble for each.
+struct EnsembleArgument {
+  std::string name;
+  /// Its type over all ensembles.
+  ens::TensorType type;
+  /// The type it is reshaped to first, with an axis of ensembles, if any.
+  std::optional<ens::TensorType> view;
+  /// The ensembles' axis (in the view), or -1 for an argument that every
+  /// ensemble shares.
+  int64_t axis;
+};
+} // namespace
+
+/// Writes @`name`: @`inner`, a function over one ensemble's M members,
+/// vmapped over `ensembles` ensembles. Its results, [K x M x ...], are
+/// reshaped into `results`, [K*M x ...], the members of ensemble k at
+/// [k*M, (k+1)*M).
+static void writeOverEnsembles(std::ostream &os, const std::string &name,
+                               const std::string &inner,
+                               const std::vector<EnsembleArgument> &arguments,
+                               const std::vector<ens::TensorType> &results,
+                               int64_t ensembles) {
+  std::vector<ens::TensorType> innerTypes, split;
+  std::vector<int64_t> axes;
+  std::string innerArguments;
+  os << "func.func @" << name << "(";
+  for (size_t i = 0; i < arguments.size(); ++i)
+    os << (i ? ", %" : "%") << arguments[i].name << ": "
+       << arguments[i].type.str();
+  os << ")\n    -> (" << Writer::types(results) << ") {\n";
+  for (const EnsembleArgument &argument : arguments) {
+    innerArguments += (innerArguments.empty() ? "%" : ", %") + argument.name;
+    innerTypes.push_back(argument.view ? *argument.view : argument.type);
+    axes.push_back(argument.axis);
+    if (argument.view) {
+      innerArguments += "_view";
+      os << "  %" << argument.name << "_view = ens.reshape %" << argument.name
+         << " : " << argument.type.str() << " -> " << argument.view->str()
+         << "\n";
+    }
+  }
+  for (ens::TensorType type : results) {
+    type.shape[0] /= ensembles;
+    split.push_back(stacked(type, ensembles));
+  }
+  os << "  %e:" << results.size() << " = ens.vmap @" << inner << "("
+     << innerArguments << ")\n      {in_axes = " << Writer::axes(axes)
+     << ", out_axes = " << Writer::axes(std::vector<int64_t>(results.size(), 0))
+     << ", size = " << ensembles << " : i64}\n      : ("
+     << Writer::types(innerTypes) << ")\n      -> (" << Writer::types(split)
+     << ")\n";
+  for (size_t j = 0; j < results.size(); ++j)
+    os << "  %o" << j << " = ens.reshape %e#" << j << " : " << split[j].str()
+       << " -> " << results[j].str() << "\n";
+  os << "  return " << Writer::values("o", results.size()) << " : "
+     << Writer::types(results) << "\n}\n\n";
+}
+
+std::string ens_train::generateProgram(const Model &model,
+                                       const ProgramShape &shape,
+                                       const AdamOptions &adam) {
+  const int64_t members = shape.members;
+  const bool batchPerMember = shape.batchPerMember;
+  // With several ensembles, the step and the losses are written for one
+  // ensemble, and run for each by a function over all.
+  const bool nested = shape.ensembles > 1;
   Writer w(members);
   const std::vector<ens::TensorType> &params = model.params;
   const size_t n = params.size();
   const std::string scalar = "tensor<f32>";
   const std::string key = "tensor<2xi32>";
   std::ostringstream os;
-  os << "\n// ===== Generated by ens-train for " << members
-     << " members =====\n\n";
+  os << "\n// ===== Generated by ens-train for " << members << " members"
+     << (nested
+             ? " in each of " + std::to_string(shape.ensembles) + " ensembles"
+             : std::string())
+     << " =====\n\n";
 
   // Standard-library declarations, one per distinct parameter type.
   std::map<std::string, std::string> adamFor, xavierFor;
@@ -466,7 +349,9 @@ std::string ens_train::generateProgram(const Model &model, int64_t members,
   std::vector<int64_t> inAxes(3 * n, 0);
   int64_t dataAxis = batchPerMember ? 0 : -1;
   inAxes.insert(inAxes.end(), {-1, 0, dataAxis, dataAxis});
-  os << "func.func @" << kStepFunction << "(";
+  const std::string stepFunction =
+      nested ? "ens_train_ensemble_step" : kStepFunction;
+  os << "func.func @" << stepFunction << "(";
   for (size_t i = 0; i < 3 * n; ++i)
     os << "%"
        << "pmv"[i / n] << i % n << ": " << stackedState[i].str() << ",\n    ";
@@ -489,7 +374,9 @@ std::string ens_train::generateProgram(const Model &model, int64_t members,
   std::vector<int64_t> evalAxes{-1};
   evalAxes.insert(evalAxes.end(), n, 0);
   std::string lossesType = "tensor<" + std::to_string(members) + "xf32>";
-  os << "func.func @" << kLossesFunction << "(%x: " << model.x.str() << ", ";
+  const std::string lossesFunction =
+      nested ? "ens_train_ensemble_losses" : kLossesFunction;
+  os << "func.func @" << lossesFunction << "(%x: " << model.x.str() << ", ";
   for (size_t i = 0; i < n; ++i)
     os << "%p" << i << ": " << stackedParams[i].str() << ", ";
   os << "%targets: " << model.targets.str() << ") -> " << lossesType << " {\n";
@@ -503,16 +390,68 @@ std::string ens_train::generateProgram(const Model &model, int64_t members,
      << w.types(lossEvalInputs) << ") -> " << lossesType << "\n";
   os << "  return %l : " << lossesType << "\n}\n\n";
 
-  std::string predictions = stacked(model.predictions, members).str();
+  // Prediction needs no targets: one vmap over every ensemble's members.
+  const int64_t total = shape.total();
+  Writer all(total);
+  std::vector<ens::TensorType> allParams = all.stackedAll(params);
+  std::vector<ens::TensorType> predictInputs{model.x};
+  predictInputs.insert(predictInputs.end(), allParams.begin(), allParams.end());
+  std::string predictions = stacked(model.predictions, total).str();
   os << "func.func @" << kPredictFunction << "(%x: " << model.x.str();
   for (size_t i = 0; i < n; ++i)
-    os << ", %p" << i << ": " << stackedParams[i].str();
+    os << ", %p" << i << ": " << allParams[i].str();
   os << ") -> " << predictions << " {\n";
   os << "  %y = ens.vmap @forward(%x, " << w.values("p", n)
      << ")\n      {in_axes = " << w.axes(evalAxes)
-     << ", out_axes = array<i64: 0>, size = " << members << " : i64}\n      : ("
-     << w.types(evalInputs) << ") -> " << predictions << "\n";
-  os << "  return %y : " << predictions << "\n}\n";
+     << ", out_axes = array<i64: 0>, size = " << total << " : i64}\n      : ("
+     << w.types(predictInputs) << ") -> " << predictions << "\n";
+  os << "  return %y : " << predictions << "\n}\n\n";
+
+  if (nested) {
+    // The members' state is [K*M x ...], viewed as [K x M x ...]; the
+    // targets of all ensembles, [B x K*O] (or [B x K] labels), as
+    // [B x K x O]; a batch per member adds a leading M.
+    const int64_t k = shape.ensembles;
+    const ens::TensorType scalarType{ens::DType::F32, {}};
+    auto stateArgument = [&](const std::string &name,
+                             const ens::TensorType &type) {
+      return EnsembleArgument{name, stacked(type, total),
+                              stacked(stacked(type, members), k), 0};
+    };
+    ens::TensorType targets = getEnsembleTargetsType(model, k);
+    EnsembleArgument targetsArgument{"targets", targets, std::nullopt, 1};
+    if (model.task == Task::Regress) {
+      ens::TensorType view = model.targets;
+      view.shape.insert(view.shape.begin() + 1, k);
+      targetsArgument.view = view;
+    }
+    std::vector<EnsembleArgument> stepArguments;
+    for (size_t i = 0; i < 3 * n; ++i)
+      stepArguments.push_back(stateArgument(
+          std::string(1, "pmv"[i / n]) + std::to_string(i % n), state[i]));
+    stepArguments.push_back({"step", scalarType, std::nullopt, -1});
+    stepArguments.push_back(stateArgument("lr", scalarType));
+    EnsembleArgument stepTargetsArgument = targetsArgument;
+    if (batchPerMember) {
+      stepTargetsArgument.type = stacked(targets, members);
+      if (stepTargetsArgument.view)
+        stepTargetsArgument.view = stacked(*stepTargetsArgument.view, members);
+      ++stepTargetsArgument.axis;
+    }
+    stepArguments.push_back({"x", stepX, std::nullopt, -1});
+    stepArguments.push_back(stepTargetsArgument);
+    writeOverEnsembles(os, kStepFunction, stepFunction, stepArguments,
+                       all.stackedAll(stepResults), k);
+
+    std::vector<EnsembleArgument> lossArguments{
+        {"x", model.x, std::nullopt, -1}};
+    for (size_t i = 0; i < n; ++i)
+      lossArguments.push_back(
+          stateArgument("p" + std::to_string(i), params[i]));
+    lossArguments.push_back(targetsArgument);
+    writeOverEnsembles(os, kLossesFunction, lossesFunction, lossArguments,
+                       {ens::TensorType{ens::DType::F32, {total}}}, k);
+  }
 
   // A model written as an explicit `module { ... }` gets the functions
   // inside it.

@@ -1,14 +1,8 @@
 //===- Program.h - The programs ens-train generates -------------*- C++ -*-===//
 //
-// ens-train takes a model written for ONE member, as
-//
-//   @forward(x, params...) -> predictions
-//   @loss(x, params..., targets) -> tensor<f32>   (optional)
-//
-// (without @loss, training uses the task's loss of @forward's predictions:
-// the mean squared error, or the softmax cross-entropy of logits and
-// integer labels), and generates, as MLIR text appended to the model, the
-// functions that initialise, train and evaluate N members at once:
+// For a one-member model (Model.h), ens-train generates, as MLIR text
+// appended to it, the functions that initialise, train and evaluate N
+// members at once:
 //
 //   @ens_train_init(key) -> (params[N x ...]...)
 //       Xavier-uniform weights and zero biases, one key for all members
@@ -29,71 +23,16 @@
 #ifndef ENS_TRAIN_PROGRAM_H
 #define ENS_TRAIN_PROGRAM_H
 
-#include "Data.h"
+#include "Model.h"
 
 #include "ens/ens.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace ens_train {
-
-/// What the members learn: a regression of O targets, or a classification
-/// whose @forward returns the logits of C classes.
-enum class Task { Regress, Classify };
-
-/// A model for one member, checked to fit ens-train.
-struct Model {
-  /// Where it came from, for messages.
-  std::string name;
-  /// Its MLIR text.
-  std::string text;
-  Task task = Task::Regress;
-  /// x [B x F] and @forward's predictions [B x O] (a classifier's logits,
-  /// [B x C]); the targets are the predictions' type for a regression and
-  /// the labels, tensor<Bxi32>, for a classification.
-  ens::TensorType x, predictions, targets;
-  /// One member's parameters, in @forward's order, and their names (from
-  /// the text where it names them, otherwise p0, p1, ...).
-  std::vector<ens::TensorType> params;
-  std::vector<std::string> paramNames;
-  /// Whether the model has its own @loss; without one, training uses the
-  /// task's loss from the standard library (lossFunction()).
-  bool hasLoss = true;
-
-  /// The function that training differentiates: @loss, or the generated
-  /// one over @forward and the standard library's "mse" or
-  /// "softmax_cross_entropy".
-  const char *lossFunction() const {
-    return hasLoss ? "loss" : "ens_train_loss";
-  }
-
-  /// The batch size the model is written for, or -1 when it leaves the
-  /// batch open (`tensor<?x64xf32>`): it then trains and evaluates batches
-  /// of any size, each compiled when first needed (docs/shapes.md).
-  int64_t batchSize() const { return x.shape[0]; }
-  bool openBatch() const { return x.shape[0] == -1; }
-  int64_t numFeatures() const { return x.shape[1]; }
-  /// O, or a classifier's C.
-  int64_t numOutputs() const { return predictions.shape[1]; }
-  /// The columns of a data row's targets: O, or a classifier's one label.
-  int64_t targetColumns() const {
-    return task == Task::Classify ? 1 : numOutputs();
-  }
-  /// The number of scalars in one member's parameters (checked not to
-  /// overflow by loadModel).
-  int64_t parameterValues = 0;
-};
-
-/// Parses `text` and checks that its @forward, and its @loss if it has one,
-/// fit ens-train for `task`; throws Failure otherwise.
-Model loadModel(const ens::Context &context, const std::string &name,
-                const std::string &text, Task task);
-
-/// What the data of `ensembles` ensembles of `model` holds: x, then each
-/// ensemble's targets (its outputs, or its label).
-DataLayout getDataLayout(const Model &model, int64_t ensembles = 1);
 
 /// Adam's hyperparameters other than the learning rate.
 struct AdamOptions {
@@ -108,32 +47,44 @@ struct AdamOptions {
 /// scalars and vectors.
 bool isXavierInitialised(const ens::TensorType &param);
 
-/// The model's text followed by the generated functions described above,
-/// for `members` members. With `batchPerMember`, @ens_train_step takes a
-/// batch per member (x [N x B x F], targets [N x B x O]) instead of one for
-/// all, for members that train on different rows at the same step.
-std::string generateProgram(const Model &model, int64_t members,
-                            const AdamOptions &adam,
-                            bool batchPerMember = false);
+/// How many members the generated program trains, and how it takes data.
+struct ProgramShape {
+  /// The members of each ensemble, M.
+  int64_t members = 1;
+  /// Independent ensembles, K: ensemble k trains on the k-th group of the
+  /// targets' columns (its O outputs, or its label), with the same
+  /// initialisation and batches as every other, as K separate runs would.
+  int64_t ensembles = 1;
+  /// Whether @ens_train_step takes a batch per member (x [M x B x F],
+  /// targets [M x B x ...]) instead of one for all, for members that train
+  /// on different rows at the same step. Member i of every ensemble trains
+  /// on the same rows.
+  bool batchPerMember = false;
+
+  /// The members of all ensembles, K*M: the leading dimension of the
+  /// state, member i of ensemble k at k*M + i.
+  int64_t total() const { return members * ensembles; }
+};
+
+/// The model's text followed by the generated functions described above.
+/// @ens_train_init initialises one ensemble's M members; the other
+/// functions take the members of all ensembles, and the targets of all
+/// (getEnsembleTargetsType): with K > 1 ensembles, the step and the losses
+/// are written for one ensemble and vmapped over K (a nested vmap), and the
+/// predictions of all K*M members are one vmap.
+std::string generateProgram(const Model &model, const ProgramShape &shape,
+                            const AdamOptions &adam);
+
+/// The targets of a batch for `ensembles` ensembles: the model's targets
+/// for one; [B x K*O] for K regressions, each its O columns; [B x K] for K
+/// classifications, each its label column.
+ens::TensorType getEnsembleTargetsType(const Model &model, int64_t ensembles);
 
 /// The names of the generated entry points.
 inline constexpr const char *kInitFunction = "ens_train_init";
 inline constexpr const char *kStepFunction = "ens_train_step";
 inline constexpr const char *kLossesFunction = "ens_train_losses";
 inline constexpr const char *kPredictFunction = "ens_train_predict";
-
-/// A lower bound on the bytes that training `members` members of `model` on
-/// batches of `rows` rows takes: per member the parameters, their gradients
-/// and Adam's moments (the step's arguments and results), and the
-/// activations of a layer per parameter with their gradients; and the data.
-/// It saturates at 2^64 - 1 rather than overflow, so that any model and
-/// member count can be checked against a limit before anything is generated
-/// or allocated.
-uint64_t estimateTrainingBytes(const Model &model, int64_t members,
-                               int64_t rows);
-
-/// `type` with a leading dimension of `members`.
-ens::TensorType stacked(const ens::TensorType &type, int64_t members);
 
 } // namespace ens_train
 

@@ -15,11 +15,17 @@ using namespace ens_train;
 void ens_train::reportMembers(const TrainState &state,
                               const std::vector<float> &finalLoss,
                               const std::vector<float> *validationLoss,
-                              bool printLosses) {
+                              bool printLosses, int64_t membersPerEnsemble) {
   const int64_t n = finalLoss.size();
+  auto name = [&](int64_t i) {
+    if (membersPerEnsemble == n)
+      return "member " + std::to_string(i);
+    return "ensemble " + std::to_string(i / membersPerEnsemble) + " member " +
+           std::to_string(i % membersPerEnsemble);
+  };
   if (printLosses)
     for (int64_t i = 0; i < n; ++i) {
-      llvm::outs() << "member " << i << ": lr "
+      llvm::outs() << name(i) << ": lr "
                    << llvm::format("%.6g", state.learningRates[i]) << " loss "
                    << llvm::format("%.9g", finalLoss[i]);
       if (validationLoss)
@@ -29,7 +35,7 @@ void ens_train::reportMembers(const TrainState &state,
     }
   if (const std::optional<EarlyStoppingState> &stopping = state.stopping)
     for (int64_t i = 0; i < n; ++i) {
-      llvm::outs() << "member " << i << ": ";
+      llvm::outs() << name(i) << ": ";
       if (stopping->bestEpoch[i] == 0) {
         llvm::outs() << "no epoch validated yet\n";
         continue;
@@ -65,17 +71,41 @@ std::string ens_train::describe(const ClassificationMetrics &metrics) {
          ", Brier " + formatNumber(metrics.brier);
 }
 
+/// Calls `visit(k, outputs, targets)` for each ensemble k on `data`, with
+/// the outputs of its M members [M x N x O] and its targets, after a
+/// prefix that names the ensemble when there are several.
+template <typename Visit>
+static void forEachEnsemble(Programs &programs, const Model &model,
+                            int64_t rows, const TrainState &state,
+                            const Dataset &data, Visit visit) {
+  const ProgramShape &shape = programs.getShape();
+  std::vector<float> outputs =
+      predictMembers(programs, model, rows, shape.total(), state.params, data);
+  const int64_t perEnsemble = shape.members * data.rows * model.numOutputs();
+  for (int64_t k = 0; k < shape.ensembles; ++k) {
+    if (shape.ensembles > 1)
+      llvm::outs() << "ensemble " << k << ": ";
+    visit(k, outputs.data() + k * perEnsemble,
+          getEnsembleTargets(data, model, k));
+  }
+}
+
 ClassificationMetrics
 ens_train::reportClassification(Programs &programs, const Model &model,
                                 int64_t rows, const TrainState &state,
                                 const Dataset &data, const std::string &what) {
-  const int64_t members = state.learningRates.size();
-  std::vector<float> logits =
-      predictMembers(programs, model, rows, members, state.params, data);
-  ClassificationMetrics metrics = computeClassificationMetrics(
-      logits.data(), members, data.rows, model.numOutputs(), data.y.data());
-  llvm::outs() << what << ": " << describe(metrics) << "\n";
-  return metrics;
+  ClassificationMetrics first;
+  forEachEnsemble(
+      programs, model, rows, state, data,
+      [&](int64_t k, const float *logits, const std::vector<float> &labels) {
+        ClassificationMetrics metrics = computeClassificationMetrics(
+            logits, programs.getShape().members, data.rows, model.numOutputs(),
+            labels.data());
+        llvm::outs() << what << ": " << describe(metrics) << "\n";
+        if (k == 0)
+          first = metrics;
+      });
+  return first;
 }
 
 FitPanel ens_train::reportFit(Programs &programs, const Model &model,
@@ -126,26 +156,31 @@ FitPanel ens_train::reportFit(Programs &programs, const Model &model,
     fit.gapLow = SyntheticProblem::kGapLow;
     fit.gapHigh = SyntheticProblem::kGapHigh;
   } else {
-    const int64_t members = state.learningRates.size();
+    const int64_t members = programs.getShape().members;
     EnsembleStats stats;
     for (const Dataset *data : {&train, validation}) {
       if (!data)
         continue;
-      std::vector<float> predictions =
-          predictMembers(programs, model, rows, members, state.params, *data);
-      llvm::outs() << (data == &train ? "training" : "validation") << " data: "
-                   << describe(computeRegressionMetrics(
-                          predictions.data(), members, data->rows, outputs,
-                          data->y.data()))
-                   << "\n";
-      if (data == &train)
-        stats =
-            summarizeMembers(predictions.data(), members, train.rows * outputs);
+      forEachEnsemble(programs, model, rows, state, *data,
+                      [&](int64_t k, const float *predictions,
+                          const std::vector<float> &targets) {
+                        llvm::outs()
+                            << (data == &train ? "training" : "validation")
+                            << " data: "
+                            << describe(computeRegressionMetrics(
+                                   predictions, members, data->rows, outputs,
+                                   targets.data()))
+                            << "\n";
+                        // The plot shows the first ensemble.
+                        if (data == &train && k == 0)
+                          stats = summarizeMembers(predictions, members,
+                                                   train.rows * outputs);
+                      });
     }
     fit.overInput = false;
     fit.yLabel = "ensemble mean (output 0)";
     for (int64_t r = 0; r < rows; ++r) {
-      fit.pointsX.push_back(train.y[r * outputs]);
+      fit.pointsX.push_back(train.y[r * train.outputs]);
       fit.mean.push_back(stats.mean[r * outputs]);
       fit.stddev.push_back(stats.stddev[r * outputs]);
     }

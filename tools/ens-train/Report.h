@@ -17,9 +17,12 @@ namespace ens_train {
 
 /// Prints, with `printLosses`, each member's learning rate, final loss and
 /// `validationLoss` (if any); with early stopping each member's best epoch
-/// and when it stopped; and the validation losses' range.
+/// and when it stopped; and the validation losses' range. With several
+/// ensembles of `membersPerEnsemble` members, a member is named by its
+/// ensemble and its index in it.
 void reportMembers(const TrainState &state, const std::vector<float> &finalLoss,
-                   const std::vector<float> *validationLoss, bool printLosses);
+                   const std::vector<float> *validationLoss, bool printLosses,
+                   int64_t membersPerEnsemble);
 
 /// One line of a regression's metrics: "RMSE of the ensemble mean ...".
 std::string describe(const RegressionMetrics &metrics);

@@ -79,6 +79,12 @@ void ens_train::checkSettings(const Settings &settings, SettingsSource source) {
   if (settings.ensembles < 1)
     throw Failure(name("ensembles", "ensembles") + " must be at least 1 (got " +
                   std::to_string(settings.ensembles) + ")");
+  if (settings.members > kMaxMembers / settings.ensembles)
+    throw Failure(name("members", "members") + " times " +
+                  name("ensembles", "ensembles") + " must be at most " +
+                  std::to_string(kMaxMembers) + " (got " +
+                  std::to_string(settings.members) + " and " +
+                  std::to_string(settings.ensembles) + ")");
   if (!(settings.lrMin > 0) || !(settings.lrMax > 0) ||
       !std::isfinite(settings.lrMin) || !std::isfinite(settings.lrMax))
     throw Failure("learning rates must be positive and finite (got " +

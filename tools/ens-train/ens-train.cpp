@@ -1,22 +1,24 @@
 //===- ens-train.cpp - Train an ensemble of a one-member model ------------===//
 //
 // Usage:
-//   ens-train [--model=FILE.mlir] [--members=N] [--steps=N | --epochs=N]
+//   ens-train [--model=FILE.mlir] [--task=regress|classify] [--members=N]
+//             [--ensembles=K] [--steps=N | --epochs=N] [--batch-size=B]
 //             [--lr=X | --lr-min=X --lr-max=X] [--seed=N] [--data=FILE]
 //             [--shuffle=none|shared|member] [--bootstrap]
 //             [--val=FILE | --val-split=F] [--patience=P]
-//   ens-train predict --checkpoint=DIR --data=FILE --out=FILE.npz|FILE.csv
 //             [--plot=FILE.svg] [--checkpoint=DIR] [--resume=DIR] ...
+//   ens-train predict --checkpoint=DIR --data=FILE --out=FILE.npz|FILE.csv
 //
-// Trains N members of a model written for one member (@loss and @forward,
-// by default examples/mlp.mlir, built in) together: ONE generated program
-// runs an Adam step of every member on a batch of the model's size, each
-// member with its own learning rate (log-spaced from --lr-min to --lr-max),
-// and epochs walk the data in batches (Batches.h). It then reports the
-// members' losses, the ensemble's error and spread on held-out data, and
-// draws them. Without --data it trains on a built-in 1-D regression
-// problem with a gap in its inputs, where the members should disagree
-// (see Data.h). docs/ens-train.md is the user's guide.
+// Trains N members of a model written for one member (@forward, and
+// optionally @loss; by default examples/mlp.mlir, built in) together, or K
+// ensembles of N members each on K groups of targets: ONE generated
+// program runs an Adam step of every member on a batch, each member with
+// its own learning rate (log-spaced from --lr-min to --lr-max), and epochs
+// walk the data in batches (Batches.h). It then reports the members'
+// losses and the task's metrics (Metrics.h), and draws them. Without
+// --data it trains on a built-in 1-D regression problem with a gap in its
+// inputs, where the members should disagree (see Data.h).
+// docs/ens-train.md is the user's guide.
 //
 // ens-train uses ens only through its public C++ API (ens/ens.h). Every
 // failure prints one line starting with "ens-train: error:" and exits with
@@ -131,8 +133,9 @@ int run() {
   ens::Context context;
   std::string modelName =
       settings.model.empty() ? kDefaultModelName : settings.model;
-  if (settings.ensembles != 1)
-    throw Failure("--ensembles is not supported yet");
+  if (settings.ensembles > 1 && settings.data.empty())
+    throw Failure("--ensembles needs --data with each ensemble's targets (the "
+                  "built-in problem has one set)");
   if (settings.task == Task::Classify &&
       (settings.model.empty() || settings.data.empty()))
     throw Failure("--task=classify needs --model, a classifier returning "
@@ -140,7 +143,6 @@ int run() {
                   "model and problem are a regression)");
   Model model =
       loadModel(context, modelName, readModel(settings), settings.task);
-  int64_t n = settings.members;
   Batching &batching = settings.batching;
   if (model.openBatch()) {
     if (!batching.batchSize)
@@ -160,8 +162,11 @@ int run() {
     batching.dropLast = true;
   }
   const int64_t rows = batching.batchSize;
-  std::string text =
-      generateProgram(model, n, settings.adam, batching.perMember());
+  // The state holds every ensemble's members: n of them.
+  const ProgramShape shape{settings.members, settings.ensembles,
+                           batching.perMember()};
+  const int64_t n = shape.total();
+  std::string text = generateProgram(model, shape, settings.adam);
   if (emitIr) {
     llvm::outs() << text;
     return 0;
@@ -175,12 +180,14 @@ int run() {
     problem.emplace(settings.seed, model.numFeatures(), model.numOutputs());
     train = problem->training(rows);
   } else {
-    train = loadDataset(settings.data, getDataLayout(model), allowNonFinite);
+    train = loadDataset(settings.data, getDataLayout(model, shape.ensembles),
+                        allowNonFinite);
   }
   std::optional<Dataset> validation;
   if (!settings.validationData.empty())
-    validation = loadDataset(settings.validationData, getDataLayout(model),
-                             allowNonFinite);
+    validation =
+        loadDataset(settings.validationData,
+                    getDataLayout(model, shape.ensembles), allowNonFinite);
   else if (settings.validationSplit > 0)
     validation =
         splitValidation(train, settings.validationSplit, settings.seed);
@@ -196,7 +203,8 @@ int run() {
     throw Failure("the validation set has " + std::to_string(validation->rows) +
                   " rows, fewer than a batch of " + std::to_string(rows) +
                   ": it is evaluated in whole batches");
-  BatchSchedule schedule(batching, train.rows, n, settings.seed);
+  // Member i of every ensemble trains on the same rows.
+  BatchSchedule schedule(batching, train.rows, shape.members, settings.seed);
   const int64_t stepsPerEpoch = schedule.stepsPerEpoch();
   const int64_t toRun = epochs.getNumOccurrences()
                             ? int64_t(epochs) * stepsPerEpoch
@@ -213,7 +221,11 @@ int run() {
                   " would train past step " + std::to_string(kMaxSteps) +
                   ", the most a checkpoint holds");
 
-  llvm::outs() << "ens-train: " << n << " members of " << modelName << ", "
+  llvm::outs() << "ens-train: "
+               << (shape.ensembles > 1
+                       ? std::to_string(shape.ensembles) + " ensembles of "
+                       : std::string())
+               << shape.members << " members of " << modelName << ", "
                << model.params.size() << " parameters ("
                << model.parameterValues << " values) per member\n";
   if (problem)
@@ -268,7 +280,7 @@ int run() {
     }
   }();
   const bool perMember = batching.perMember();
-  Programs programs(module, target, model, modelName, n, perMember);
+  Programs programs(module, target, model, modelName, shape);
   // The programs of a whole batch now, the others when they are needed.
   programs.step(rows);
   programs.losses(rows);
@@ -283,16 +295,18 @@ int run() {
         ens::TensorType{ens::DType::I32, {2}},
         {static_cast<double>(static_cast<int32_t>(settings.seed & 0xffffffffu)),
          static_cast<double>(static_cast<int32_t>(settings.seed >> 32))});
-    state.params = programs.init().run({key});
-    for (const ens::Tensor &param : state.params) {
-      state.m.emplace_back(param.type());
-      state.v.emplace_back(param.type());
+    // Every ensemble starts from the same members, as separate runs would.
+    for (const ens::Tensor &param : programs.init().run({key})) {
+      state.params.push_back(repeatMembers(param, shape.ensembles));
+      state.m.emplace_back(state.params.back().type());
+      state.v.emplace_back(state.params.back().type());
     }
+    const int64_t m = shape.members;
     for (int64_t i = 0; i < n; ++i)
       state.learningRates.push_back(
-          n == 1 ? settings.lrMin
+          m == 1 ? settings.lrMin
                  : settings.lrMin * std::pow(settings.lrMax / settings.lrMin,
-                                             double(i) / double(n - 1)));
+                                             double(i % m) / double(m - 1)));
     state.initialLoss =
         evaluateLosses(programs, model, rows, state.params, train);
   }
@@ -349,7 +363,7 @@ int run() {
   for (int64_t step = first + 1; step <= last; ++step) {
     *static_cast<float *>(args[3 * p].data()) = static_cast<float>(step);
     std::tie(args[3 * p + 2], args[3 * p + 3]) =
-        makeBatch(programs, schedule, batching, train, step, n);
+        makeBatch(programs, schedule, train, step);
     std::vector<ens::Tensor> results =
         programs.step(args[3 * p + 3].type().shape[perMember ? 1 : 0])
             .run(args);
@@ -415,7 +429,7 @@ int run() {
         static_cast<long long>(trained), trainSeconds, trained / trainSeconds,
         trained * double(n) / trainSeconds);
   reportMembers(state, finalLoss, validation ? &validationLoss : nullptr,
-                printLosses);
+                printLosses, shape.members);
   auto [lo, median, hi] = minMedianMax(finalLoss);
   int64_t fell = 0;
   for (int64_t i = 0; i < n; ++i)

@@ -64,6 +64,15 @@ def write_blobs(out):
              for row, c in zip(x, labels)]
     with open(os.path.join(out, "blobs.csv"), "w") as f:
         f.write("\n".join(lines) + "\n")
+    # Two label columns, the second (c + 1) mod 3, for --ensembles=2, and the
+    # second alone.
+    shifted = [",".join("%.9g" % v for v in row) + ",%d" % ((c + 1) % 3)
+               for row, c in zip(x, labels)]
+    with open(os.path.join(out, "blobs-two.csv"), "w") as f:
+        f.write("\n".join("%s,%d" % (line, (c + 1) % 3)
+                          for line, c in zip(lines, labels)) + "\n")
+    with open(os.path.join(out, "blobs-shifted.csv"), "w") as f:
+        f.write("\n".join(shifted) + "\n")
     for name, label in (("blobs-label3.csv", "3"), ("blobs-label-half.csv",
                                                       "1.5")):
         bad = lines[:6] + [lines[6].rsplit(",", 1)[0] + "," + label]
@@ -107,6 +116,13 @@ def main():
     with open(os.path.join(out, "long.csv"), "w") as f:
         f.write("\n".join(",".join("%.9g" % v for v in rx + ry)
                           for rx, ry in zip(long_x, long_y)) + "\n")
+    # Each pair of long.csv's targets alone, for runs of one ensemble to
+    # compare with --ensembles=4.
+    for k in range(OUTPUTS // 2):
+        with open(os.path.join(out, "long-targets%d.csv" % k), "w") as f:
+            f.write("\n".join(",".join("%.9g" % v
+                                       for v in rx + ry[2 * k:2 * k + 2])
+                              for rx, ry in zip(long_x, long_y)) + "\n")
     with open(os.path.join(out, "short.csv"), "w") as f:
         f.write("\n".join(rows[:10]) + "\n")
     with open(os.path.join(out, "ragged.csv"), "w") as f:
