@@ -18,3 +18,15 @@
 // RUN: FileCheck %s --check-prefix=SVG < %t/csv.svg
 // SVG: against the target
 // SVG: </svg>
+//
+// --header skips the first line even when it is numeric (without it, that
+// line is a row), and --targets checks the columns the model expects.
+// RUN: tail -n +2 %t/data.csv > %t/no-header.csv
+// RUN: head -1 %t/no-header.csv > %t/numeric-header.csv
+// RUN: cat %t/no-header.csv >> %t/numeric-header.csv
+// RUN: ens-train --members=4 --steps=1 --data=%t/numeric-header.csv --header --targets=8 --plot= | FileCheck %s --check-prefix=HEADER
+// HEADER: data: {{.*}}numeric-header.csv, 256 rows
+// RUN: ens-train --members=4 --steps=1 --data=%t/numeric-header.csv --plot= | FileCheck %s --check-prefix=NO-HEADER
+// NO-HEADER: data: {{.*}}numeric-header.csv, 257 rows
+// RUN: not ens-train --steps=1 --data=%t/data.csv --targets=3 2>&1 | FileCheck %s --check-prefix=TARGETS
+// TARGETS: {{^}}ens-train: error: --targets=3, but the model's @forward returns 8 outputs: the data's last 8 columns are the targets{{$}}

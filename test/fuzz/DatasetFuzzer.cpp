@@ -37,7 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       llvm::StringRef(reinterpret_cast<const char *>(data) + 1, size - 1));
   Dataset dataset;
   try {
-    dataset = loadDataset(path, DataLayout{features, outputs, classes});
+    dataset =
+        loadDataset(path, DataLayout{features, outputs, classes},
+                    DataOptions{false, /*header=*/(choice / 144) % 2 == 1});
   } catch (const Failure &) {
     return 0;
   }

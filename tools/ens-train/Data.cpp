@@ -105,7 +105,7 @@ struct Expected {
   int64_t features, outputs;
   /// For a classification: the labels' range [0, classes).
   int64_t classes;
-  bool allowNonFinite;
+  bool allowNonFinite, header;
   /// Whether the data may hold x alone.
   bool targetsOptional;
 
@@ -259,7 +259,7 @@ static Dataset loadCsv(const Expected &want) {
     std::tie(line, rest) = rest.split('\n');
     ++lineNumber;
     line = line.trim();
-    if (line.empty())
+    if (line.empty() || (lineNumber == 1 && want.header))
       continue;
     fields.clear();
     line.split(fields, ',');
@@ -296,10 +296,15 @@ static Dataset loadCsv(const Expected &want) {
 }
 
 Dataset ens_train::loadDataset(const std::string &path,
-                               const DataLayout &layout, bool allowNonFinite,
-                               bool targetsOptional) {
-  Expected want{path,           layout.features, layout.targets,
-                layout.classes, allowNonFinite,  targetsOptional};
+                               const DataLayout &layout,
+                               const DataOptions &options) {
+  Expected want{path,
+                layout.features,
+                layout.targets,
+                layout.classes,
+                options.allowNonFinite,
+                options.header,
+                options.targetsOptional};
   std::string extension = llvm::sys::path::extension(path).lower();
   if (extension == ".npy")
     return loadNpy(want);

@@ -89,14 +89,24 @@ struct DataLayout {
   int64_t classes = 0;
 };
 
+/// How data is read.
+struct DataOptions {
+  /// Whether a NaN or an infinity is let through (otherwise an error).
+  bool allowNonFinite = false;
+  /// Whether a CSV file's first line is a header, skipped whatever it
+  /// holds (without it, a first line that is not numeric is skipped).
+  bool header = false;
+  /// Whether the data may hold x alone (a Dataset without outputs).
+  bool targetsOptional = false;
+};
+
 /// Reads real data from `path` (.npy, .npz or .csv, as in the file
-/// comment) laid out as `layout` says, or with `targetsOptional` inputs
-/// alone (a Dataset without outputs); throws Failure for anything else,
+/// comment) laid out as `layout` says; throws Failure for anything else,
 /// for a label that is not an integer in [0, classes), and for a NaN or an
-/// infinity (one that f64 data overflows f32 into, too) unless
-/// `allowNonFinite`.
+/// infinity (one that f64 data overflows f32 into, too) unless `options`
+/// allow it.
 Dataset loadDataset(const std::string &path, const DataLayout &layout,
-                    bool allowNonFinite = false, bool targetsOptional = false);
+                    const DataOptions &options = {});
 
 /// Moves round(`fraction` * N) of the N rows of `data`, drawn at random from
 /// `seed`, into a validation set, which it returns; both keep their rows in

@@ -111,6 +111,17 @@ cl::opt<std::string> dataPath(
              "columns, where T is the model's O outputs (or 1 label for "
              "--task=classify) times --ensembles"),
     cl::value_desc("file"), cl::cat(category));
+cl::opt<unsigned, false, NumberParser<unsigned>> targetColumns(
+    "targets",
+    cl::desc("The number of target columns at the end of each row of the "
+             "data, checked against the model (its outputs, or one label, "
+             "times --ensembles)"),
+    cl::cat(category));
+cl::opt<bool> csvHeader(
+    "header",
+    cl::desc("The first line of a .csv file is a header (otherwise a first "
+             "line that is not numeric is taken as one)"),
+    cl::cat(category));
 cl::opt<std::string> validationPath(
     "val",
     cl::desc("Validate on this data (the formats of --data) after every "

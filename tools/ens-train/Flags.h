@@ -111,6 +111,8 @@ extern cl::opt<double, false, NumberParser<double>> weightDecay;
 extern cl::opt<unsigned long long, false, NumberParser<unsigned long long>>
     seed;
 extern cl::opt<std::string> dataPath;
+extern cl::opt<unsigned, false, NumberParser<unsigned>> targetColumns;
+extern cl::opt<bool> csvHeader;
 extern cl::opt<std::string> validationPath;
 extern cl::opt<double, false, NumberParser<double>> validationSplit;
 extern cl::opt<unsigned, false, NumberParser<unsigned>> patience;

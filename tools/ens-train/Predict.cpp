@@ -173,7 +173,8 @@ void ens_train::runPredict(const PredictRequest &request,
 
   Dataset data =
       loadDataset(request.dataPath, getDataLayout(model, shape.ensembles),
-                  request.allowNonFinite, /*targetsOptional=*/true);
+                  {request.allowNonFinite, request.header,
+                   /*targetsOptional=*/true});
   int64_t batchRows = settings.batching.batchSize ? settings.batching.batchSize
                                                   : model.batchSize();
   ens::Module module =

@@ -174,20 +174,32 @@ int run() {
   checkMemory(model, n, rows);
 
   // Data, checked before the (slower) compilation.
+  const DataLayout layout = getDataLayout(model, shape.ensembles);
+  if (targetColumns.getNumOccurrences() && targetColumns != layout.targets)
+    throw Failure("--targets=" + std::to_string(targetColumns) + ", but " +
+                  (model.task == Task::Classify
+                       ? std::string("a classifier takes one label column")
+                       : "the model's @forward returns " +
+                             std::to_string(model.numOutputs()) + " outputs") +
+                  (shape.ensembles > 1 ? " for each of --ensembles=" +
+                                             std::to_string(shape.ensembles)
+                                       : std::string()) +
+                  (layout.targets == 1
+                       ? std::string(": the data's last column is the target")
+                       : ": the data's last " + std::to_string(layout.targets) +
+                             " columns are the targets"));
   std::optional<SyntheticProblem> problem;
   Dataset train;
   if (settings.data.empty()) {
     problem.emplace(settings.seed, model.numFeatures(), model.numOutputs());
     train = problem->training(rows);
   } else {
-    train = loadDataset(settings.data, getDataLayout(model, shape.ensembles),
-                        allowNonFinite);
+    train = loadDataset(settings.data, layout, {allowNonFinite, csvHeader});
   }
   std::optional<Dataset> validation;
   if (!settings.validationData.empty())
-    validation =
-        loadDataset(settings.validationData,
-                    getDataLayout(model, shape.ensembles), allowNonFinite);
+    validation = loadDataset(settings.validationData, layout,
+                             {allowNonFinite, csvHeader});
   else if (settings.validationSplit > 0)
     validation =
         splitValidation(train, settings.validationSplit, settings.seed);
@@ -481,15 +493,15 @@ int fail(std::string message) {
 
 /// Runs `ens-train predict`, after checking that no training flag was given.
 int predict() {
-  static const char *const kPredictFlags[] = {"checkpoint", "data", "out",
-                                              "backend", "allow-nonfinite"};
+  static const char *const kPredictFlags[] = {
+      "checkpoint", "data", "out", "backend", "allow-nonfinite", "header"};
   for (const auto &[name, option] : cl::getRegisteredOptions())
     if (option->getNumOccurrences() &&
         llvm::is_contained(option->Categories, &category) &&
         !llvm::is_contained(kPredictFlags, name))
       throw Failure("--" + name.str() +
                     " does not apply to ens-train predict, which takes "
-                    "--checkpoint, --data, --out, --backend and "
+                    "--checkpoint, --data, --out, --backend, --header and "
                     "--allow-nonfinite");
   PredictRequest request;
   request.checkpointDir = checkpointDir;
@@ -497,6 +509,7 @@ int predict() {
   request.outPath = outPath;
   request.target = getBackend(backendName).target;
   request.allowNonFinite = allowNonFinite;
+  request.header = csvHeader;
   runPredict(request, kDefaultModel, kDefaultModelName);
   return 0;
 }
