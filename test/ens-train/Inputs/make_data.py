@@ -2,7 +2,8 @@
 library only (no NumPy): the same 256 x (64 + 8) float32 table as .csv,
 .npz (stored, with ZIP64 extra fields, as np.savez writes it) and .npy, a
 longer table of 704 rows that starts with it (long.npz, long.csv), a
-classification set (blobs.npz, blobs.csv), and broken variants.
+classification set (blobs.npz, blobs.csv), the seed-002 workflow's
+10-target table (workflow.csv), and broken variants.
 
     python3 make_data.py OUT_DIR
 """
@@ -18,6 +19,7 @@ ROWS, FEATURES, OUTPUTS = 256, 64, 8
 # long.npz and long.csv: 2.75 batches of the model's 256 rows.
 LONG_ROWS = 704
 BLOB_ROWS = 240
+WORKFLOW_ROWS = 1280
 
 
 def f32(value):
@@ -43,6 +45,34 @@ def npz(path, arrays, compression=zipfile.ZIP_STORED):
         for name, array in arrays.items():
             with archive.open(name + ".npy", "w", force_zip64=True) as entry:
                 entry.write(npy(*array))
+
+
+def write_workflow(out):
+    """The seed-002 workflow's data: WORKFLOW_ROWS rows of 16 features,
+    uniform on [-1, 1], and 10 target columns, target k a different smooth
+    function of them plus noise N(0, 0.05), with a header line; and 64 new
+    rows of features alone (a header, then x) for predict."""
+    rng = random.Random(2)
+    features = 16
+
+    def targets(x):
+        return [math.sin(sum(x[(k + i) % features] for i in range(4)) / 2 +
+                         k / 5) for k in range(10)]
+
+    header = ",".join(["x%d" % i for i in range(features)] +
+                      ["target%d" % k for k in range(10)])
+    rows = []
+    for _ in range(WORKFLOW_ROWS):
+        x = [rng.uniform(-1, 1) for _ in range(features)]
+        y = [t + rng.gauss(0, 0.05) for t in targets(x)]
+        rows.append(",".join("%.6f" % v for v in x + y))
+    with open(os.path.join(out, "workflow.csv"), "w") as f:
+        f.write(header + "\n" + "\n".join(rows) + "\n")
+    new = [",".join("%.6f" % rng.uniform(-1, 1) for _ in range(features))
+           for _ in range(64)]
+    with open(os.path.join(out, "workflow-new.csv"), "w") as f:
+        f.write(",".join("x%d" % i for i in range(features)) + "\n" +
+                "\n".join(new) + "\n")
 
 
 def write_blobs(out):
@@ -128,6 +158,7 @@ def main():
     with open(os.path.join(out, "ragged.csv"), "w") as f:
         f.write("\n".join(rows[:5] + ["1,2,3"] + rows[6:]) + "\n")
     write_blobs(out)
+    write_workflow(out)
 
 
 if __name__ == "__main__":
