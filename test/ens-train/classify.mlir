@@ -14,6 +14,16 @@
 // RUN: FileCheck %s --check-prefix=PLOT < %t/plot.svg
 // PLOT: reliability: accuracy per bin of confidence
 // PLOT: training NLL over members
+// PLOT: ensemble accuracy per epoch
+//
+// The checkpoint keeps the accuracy per epoch for the plot of a resumed
+// run; a forged one is refused.
+// RUN: %python %S/Inputs/forge_checkpoint.py %t/ck %t/acc-range --legacy '@accuracy_curve=<f4:20:2'
+// RUN: not ens-train --resume=%t/acc-range --steps=1 --plot= 2>&1 | FileCheck %s --check-prefix=ACC-RANGE
+// ACC-RANGE: {{^}}ens-train: error: cannot resume from {{.*}}acc-range: {{.*}}state.npz holds an accuracy outside [0, 1] in 'accuracy_curve'{{$}}
+// RUN: %python %S/Inputs/forge_checkpoint.py %t/ck %t/acc-long --legacy '@accuracy_curve=<f4:161:0.5'
+// RUN: not ens-train --resume=%t/acc-long --steps=1 --plot= 2>&1 | FileCheck %s --check-prefix=ACC-LONG
+// ACC-LONG: {{^}}ens-train: error: cannot resume from {{.*}}acc-long: {{.*}}state.npz holds 'accuracy_curve' as tensor<161xf32>, expected f32 [E] with E <= 160{{$}}
 //
 // Validation metrics too, with a split.
 // RUN: ens-train --task=classify --model=%S/Inputs/classifier.mlir --data=%t/blobs.csv --batch-size=32 --epochs=2 --members=2 --val-split=0.25 --plot= | FileCheck %s --check-prefix=VAL

@@ -181,6 +181,11 @@ void ens_train::writeCheckpoint(const std::string &directory,
       toHost(curve, {static_cast<int64_t>(state.curveMin.size()), 3}));
   arrays.emplace_back(
       "step", HostTensor(DType::I32, {}, {static_cast<double>(state.step)}));
+  if (!state.accuracyCurve.empty())
+    arrays.emplace_back(
+        "accuracy_curve",
+        toHost(state.accuracyCurve,
+               {static_cast<int64_t>(state.accuracyCurve.size())}));
   if (const std::optional<EarlyStoppingState> &stopping = state.stopping) {
     arrays.emplace_back("best_loss", toHost(stopping->bestLoss, {members}));
     arrays.emplace_back("best_epoch", toHost(stopping->bestEpoch, {members}));
@@ -519,6 +524,21 @@ TrainState ens_train::readCheckpoint(const Checkpoint &checkpoint,
     throw fail("the checkpoint is inconsistent: " + statePath + " is at step " +
                std::to_string(static_cast<int64_t>(savedStep.values[0])) +
                " but " + manifestPath + " at step " + std::to_string(step));
+  // A classification's accuracy per epoch: at most one per step.
+  for (const auto &[name, array] : arrays) {
+    if (name != "accuracy_curve")
+      continue;
+    if (array.dtype != DType::F32 || array.getRank() != 1 ||
+        array.shape[0] > step)
+      throw fail(statePath + " holds 'accuracy_curve' as " +
+                 array.getTypeString() +
+                 ", expected f32 [E] with E <= " + std::to_string(step));
+    if (!llvm::all_of(array.values,
+                      [](double value) { return value >= 0 && value <= 1; }))
+      throw fail(statePath + " holds an accuracy outside [0, 1] in "
+                             "'accuracy_curve'");
+    state.accuracyCurve = toFloats(array);
+  }
   if (!earlyStopping)
     return state;
   EarlyStoppingState &stopping = state.stopping.emplace();

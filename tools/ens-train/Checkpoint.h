@@ -74,6 +74,9 @@ struct TrainState {
   std::vector<float> curveMin, curveMedian, curveMax;
   /// With --patience.
   std::optional<EarlyStoppingState> stopping;
+  /// A classification's, per epoch done: the ensembles' mean accuracy on
+  /// the validation set, or the training data without one.
+  std::vector<float> accuracyCurve;
 };
 
 /// Writes `state` to `directory` (created if needed) as a new generation

@@ -10,12 +10,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 
 using namespace ens_train;
 
 namespace {
-constexpr double kWidth = 1000, kHeight = 430;
+/// The width of a panel with its margins, and the document's height.
+constexpr double kPanelWidth = 500, kHeight = 430;
 /// "+-" in UTF-8.
 constexpr const char *kPlusMinus = "\xc2\xb1";
 
@@ -347,25 +349,47 @@ void drawLosses(Panel &panel, const LossCurves &losses,
   panel.legend(1, edge, "min and max");
 }
 
-/// The document around two panels, the first drawn by `drawFirst`.
-template <typename DrawFirst>
-std::string renderPanels(const std::string &title, DrawFirst drawFirst,
-                         const LossCurves &losses,
-                         const std::string &lossName) {
+/// The accuracy per epoch, on a scale of percent.
+void drawAccuracy(Panel &panel, const std::vector<double> &accuracy) {
+  std::vector<double> epochs, percent;
+  for (size_t i = 0; i < accuracy.size(); ++i) {
+    epochs.push_back(i + 1);
+    percent.push_back(100 * accuracy[i]);
+  }
+  auto [low, high] = rangeOf({&percent});
+  double last = std::max<double>(epochs.size(), 2);
+  panel.setRange(1, last, std::max(low, 0.0), std::min(high, 100.0), false);
+  panel.begin("ensemble accuracy per epoch", "epoch", "accuracy (%)",
+              linearTicks(1, last));
+  const std::string style = "stroke=\"#08519c\" stroke-width=\"2\"";
+  panel.line(epochs, percent, style);
+  panel.end();
+  panel.legend(0, style, "validation set (or training data)");
+}
+
+/// The document: the title, then the panels side by side, each drawn by
+/// one of `draw`.
+std::string
+renderPanels(const std::string &title,
+             const std::vector<std::function<void(Panel &)>> &draw) {
+  const double width = kPanelWidth * draw.size();
   std::ostringstream os;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth
-     << "\" height=\"" << kHeight << "\" viewBox=\"0 0 " << kWidth << " "
+     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
+     << "\" height=\"" << kHeight << "\" viewBox=\"0 0 " << width << " "
      << kHeight << "\" font-family=\"sans-serif\">\n"
      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-     << "<text x=\"" << kWidth / 2
+     << "<text x=\"" << width / 2
      << "\" y=\"22\" text-anchor=\"middle\" "
         "font-size=\"15\" fill=\"#111\">"
      << escape(title) << "</text>\n";
-  Panel first(os, 0, 70, 60, 390, 310);
-  drawFirst(first);
-  Panel lossPanel(os, 1, 580, 60, 390, 310);
-  drawLosses(lossPanel, losses, lossName);
+  // Each panel's width, less the margin its axis labels take on the left.
+  const double margin = 70, gap = 40;
+  for (size_t i = 0; i < draw.size(); ++i) {
+    Panel panel(os, i, i * kPanelWidth + margin, 60, kPanelWidth - margin - gap,
+                310);
+    draw[i](panel);
+  }
   os << "</svg>\n";
   return os.str();
 }
@@ -374,13 +398,16 @@ std::string renderPanels(const std::string &title, DrawFirst drawFirst,
 std::string ens_train::renderPlot(const std::string &title, const FitPanel &fit,
                                   const LossCurves &losses) {
   return renderPanels(
-      title, [&](Panel &panel) { drawFit(panel, fit); }, losses, "loss");
+      title, {[&](Panel &panel) { drawFit(panel, fit); },
+              [&](Panel &panel) { drawLosses(panel, losses, "loss"); }});
 }
 
 std::string ens_train::renderPlot(const std::string &title,
                                   const ClassificationMetrics &metrics,
-                                  const LossCurves &losses) {
-  return renderPanels(
-      title, [&](Panel &panel) { drawReliability(panel, metrics); }, losses,
-      "NLL");
+                                  const LossCurves &losses,
+                                  const std::vector<double> &accuracy) {
+  return renderPanels(title,
+                      {[&](Panel &panel) { drawReliability(panel, metrics); },
+                       [&](Panel &panel) { drawLosses(panel, losses, "NLL"); },
+                       [&](Panel &panel) { drawAccuracy(panel, accuracy); }});
 }

@@ -3,7 +3,8 @@
 // Draws, as a self-contained SVG file with no dependencies, two panels:
 // for a regression the ensemble's fit (its mean and a band of two standard
 // deviations over the members), for a classification its reliability
-// diagram; and the members' loss curves on a log scale.
+// diagram; the members' loss curves on a log scale; and for a
+// classification the ensemble's accuracy per epoch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,12 +42,14 @@ struct LossCurves {
 std::string renderPlot(const std::string &title, const FitPanel &fit,
                        const LossCurves &losses);
 
-/// The SVG document of a classification: the reliability diagram of
-/// `metrics` (each bin's accuracy against its confidence, beside the
-/// diagonal of perfect calibration) and the members' training NLL.
+/// The SVG document of a classification, three panels: the reliability
+/// diagram of `metrics` (each bin's accuracy against its confidence, beside
+/// the diagonal of perfect calibration), the members' training NLL, and
+/// the ensemble's `accuracy` per epoch.
 std::string renderPlot(const std::string &title,
                        const ClassificationMetrics &metrics,
-                       const LossCurves &losses);
+                       const LossCurves &losses,
+                       const std::vector<double> &accuracy);
 
 } // namespace ens_train
 

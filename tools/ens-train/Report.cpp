@@ -72,22 +72,42 @@ std::string ens_train::describe(const ClassificationMetrics &metrics) {
 }
 
 /// Calls `visit(k, outputs, targets)` for each ensemble k on `data`, with
-/// the outputs of its M members [M x N x O] and its targets, after a
-/// prefix that names the ensemble when there are several.
+/// the outputs of its M members [M x N x O] (with `params`) and its
+/// targets.
 template <typename Visit>
 static void forEachEnsemble(Programs &programs, const Model &model,
-                            int64_t rows, const TrainState &state,
+                            int64_t rows, llvm::ArrayRef<ens::Tensor> params,
                             const Dataset &data, Visit visit) {
   const ProgramShape &shape = programs.getShape();
   std::vector<float> outputs =
-      predictMembers(programs, model, rows, shape.total(), state.params, data);
+      predictMembers(programs, model, rows, shape.total(), params, data);
   const int64_t perEnsemble = shape.members * data.rows * model.numOutputs();
-  for (int64_t k = 0; k < shape.ensembles; ++k) {
-    if (shape.ensembles > 1)
-      llvm::outs() << "ensemble " << k << ": ";
+  for (int64_t k = 0; k < shape.ensembles; ++k)
     visit(k, outputs.data() + k * perEnsemble,
           getEnsembleTargets(data, model, k));
-  }
+}
+
+/// "ensemble k: " when there are several, for lines about ensemble k.
+static std::string ensemblePrefix(const Programs &programs, int64_t k) {
+  return programs.getShape().ensembles > 1
+             ? "ensemble " + std::to_string(k) + ": "
+             : std::string();
+}
+
+double ens_train::measureAccuracy(Programs &programs, const Model &model,
+                                  int64_t rows,
+                                  llvm::ArrayRef<ens::Tensor> params,
+                                  const Dataset &data) {
+  double sum = 0;
+  forEachEnsemble(
+      programs, model, rows, params, data,
+      [&](int64_t, const float *logits, const std::vector<float> &labels) {
+        sum += computeClassificationMetrics(logits, programs.getShape().members,
+                                            data.rows, model.numOutputs(),
+                                            labels.data())
+                   .accuracy;
+      });
+  return sum / programs.getShape().ensembles;
 }
 
 ClassificationMetrics
@@ -96,12 +116,13 @@ ens_train::reportClassification(Programs &programs, const Model &model,
                                 const Dataset &data, const std::string &what) {
   ClassificationMetrics first;
   forEachEnsemble(
-      programs, model, rows, state, data,
+      programs, model, rows, state.params, data,
       [&](int64_t k, const float *logits, const std::vector<float> &labels) {
         ClassificationMetrics metrics = computeClassificationMetrics(
             logits, programs.getShape().members, data.rows, model.numOutputs(),
             labels.data());
-        llvm::outs() << what << ": " << describe(metrics) << "\n";
+        llvm::outs() << ensemblePrefix(programs, k) << what << ": "
+                     << describe(metrics) << "\n";
         if (k == 0)
           first = metrics;
       });
@@ -161,10 +182,11 @@ FitPanel ens_train::reportFit(Programs &programs, const Model &model,
     for (const Dataset *data : {&train, validation}) {
       if (!data)
         continue;
-      forEachEnsemble(programs, model, rows, state, *data,
+      forEachEnsemble(programs, model, rows, state.params, *data,
                       [&](int64_t k, const float *predictions,
                           const std::vector<float> &targets) {
                         llvm::outs()
+                            << ensemblePrefix(programs, k)
                             << (data == &train ? "training" : "validation")
                             << " data: "
                             << describe(computeRegressionMetrics(

@@ -29,6 +29,11 @@ std::string describe(const RegressionMetrics &metrics);
 /// One line of a classification's metrics: "accuracy 97.1% (members' ...".
 std::string describe(const ClassificationMetrics &metrics);
 
+/// The accuracy on `data` of the ensembles with `params` (their mean over
+/// the ensembles), predicted in batches of `rows` rows.
+double measureAccuracy(Programs &programs, const Model &model, int64_t rows,
+                       llvm::ArrayRef<ens::Tensor> params, const Dataset &data);
+
 /// Prints the classification metrics of the ensemble on `data`, which
 /// `what` names ("training data"), predicted in batches of `rows` rows, and
 /// returns them.

@@ -397,6 +397,10 @@ int run() {
     state.curveMax.push_back(hi);
     state.step = step;
     progress.update(step, sum / n);
+    if (model.task == Task::Classify && step % stepsPerEpoch == 0)
+      state.accuracyCurve.push_back(
+          measureAccuracy(programs, model, rows, trained.take_front(p),
+                          validation ? *validation : train));
     if (stopping && step % stepsPerEpoch == 0) {
       int64_t epoch = step / stepsPerEpoch;
       recordEpoch(*stopping, epoch, settings.patience,
@@ -466,7 +470,9 @@ int run() {
     if (validation)
       metrics = reportClassification(programs, model, rows, state, *validation,
                                      "validation data");
-    plot = renderPlot(title, metrics, curves);
+    plot = renderPlot(title, metrics, curves,
+                      std::vector<double>(state.accuracyCurve.begin(),
+                                          state.accuracyCurve.end()));
   } else {
     FitPanel fit = reportFit(programs, model, rows, state, train,
                              validation ? &*validation : nullptr,
