@@ -26,6 +26,9 @@ packages=(
   libgtest-dev
   libdlpack-dev
   "libtorch-dev=1.13.1+dfsg-4"
+  # ens-train's members across processes (docs/distributed.md).
+  "libopenmpi-dev=4.1.4-3+b1"
+  "openmpi-bin=4.1.4-3+b1"
   "libomp5-19=${LLVM_DEB_VERSION}"
   "clang-${CLANG_VERSION}=${CLANG_DEB_VERSION}"
   "libclang-rt-${CLANG_VERSION}-dev=${CLANG_DEB_VERSION}"

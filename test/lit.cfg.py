@@ -1,6 +1,7 @@
 # -*- Python -*- lit configuration for the ens regression tests.
 
 import os
+import shutil
 import subprocess
 
 import lit.formats
@@ -46,6 +47,15 @@ if config.ens_asan_options:
 else:
     limit = "ulimit -v 8000000"
 config.substitutions.append(("%limit_address_space", limit))
+# ens-train built with MPI runs its members over processes under mpirun
+# (docs/distributed.md). CI runs as root, which OpenMPI refuses unless told;
+# --oversubscribe lets a 2-core machine start 3 processes.
+if (config.ens_train_have_mpi.upper() in ("ON", "1", "TRUE", "YES") and
+        shutil.which("mpirun")):
+    config.available_features.add("mpi")
+config.substitutions.append(
+    ("%mpirun", "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                "OMPI_MCA_rmaps_base_oversubscribe=1 mpirun --oversubscribe"))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.ens_tools_dir, config.llvm_tools_dir]

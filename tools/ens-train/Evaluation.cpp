@@ -163,7 +163,7 @@ std::vector<float> ens_train::evaluateLosses(Programs &programs,
 
 std::pair<ens::Tensor, ens::Tensor>
 ens_train::makeBatch(Programs &programs, BatchSchedule &schedule,
-                     const Dataset &data, int64_t step) {
+                     const Dataset &data, int64_t step, int64_t firstMember) {
   int64_t rows = schedule.rowsAt(step, 0).size();
   const bool perMember = programs.getShape().batchPerMember;
   const int64_t members = programs.getShape().members;
@@ -176,7 +176,7 @@ ens_train::makeBatch(Programs &programs, BatchSchedule &schedule,
   std::vector<float> ys;
   ys.reserve(targetsType.numElements());
   for (int64_t member = 0; member < (perMember ? members : 1); ++member)
-    for (int64_t row : schedule.rowsAt(step, member)) {
+    for (int64_t row : schedule.rowsAt(step, firstMember + member)) {
       xs = std::copy_n(data.x.data() + row * data.features, data.features, xs);
       ys.insert(ys.end(), data.y.begin() + row * data.outputs,
                 data.y.begin() + (row + 1) * data.outputs);

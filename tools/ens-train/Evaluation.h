@@ -90,11 +90,12 @@ std::vector<float> evaluateLosses(Programs &programs, const Model &model,
 
 /// The rows that each member trains on at `step`, as x and targets: one
 /// batch for all members, or with per-member batching one per member of an
-/// ensemble (`schedule`'s members), member after member.
+/// ensemble, member after member. The programs' members are the
+/// schedule's from `firstMember` on (a process's share of them).
 std::pair<ens::Tensor, ens::Tensor> makeBatch(Programs &programs,
                                               BatchSchedule &schedule,
-                                              const Dataset &data,
-                                              int64_t step);
+                                              const Dataset &data, int64_t step,
+                                              int64_t firstMember = 0);
 
 /// Every member's outputs (@forward's) for every row of `data`,
 /// [M x N x O], predicted in batches of `batchRows` rows. A model written

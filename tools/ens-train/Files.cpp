@@ -6,6 +6,13 @@
 
 #include "ens/Support/FileSystem.h"
 
+#include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
 using namespace ens_train;
 
 /// The reason of a readFileBounded or writeFileAtomically error, whose
@@ -34,4 +41,13 @@ void ens_train::writeOutputFile(const std::string &path,
   if (llvm::Error error = mlir::ens::writeFileAtomically(path, contents))
     throw Failure("cannot write " + what + " " + path + ": " +
                   reasonOf(std::move(error)));
+}
+
+void ens_train::discardStandardOutput() {
+  llvm::outs().flush();
+  int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null < 0 || ::dup2(null, STDOUT_FILENO) < 0)
+    throw Failure(std::string("cannot send stdout to /dev/null: ") +
+                  std::strerror(errno));
+  ::close(null);
 }

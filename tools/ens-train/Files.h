@@ -28,6 +28,11 @@ std::string readInputFile(const std::string &path, const std::string &what,
 void writeOutputFile(const std::string &path, const std::string &contents,
                      const std::string &what);
 
+/// Sends what this process writes to stdout to /dev/null from now on (the
+/// processes of a distributed run but the first). Throws Failure if it
+/// cannot.
+void discardStandardOutput();
+
 } // namespace ens_train
 
 #endif // ENS_TRAIN_FILES_H

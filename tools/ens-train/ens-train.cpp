@@ -32,6 +32,7 @@
 
 #include "Batches.h"
 #include "Checkpoint.h"
+#include "Communicator.h"
 #include "Data.h"
 #include "EarlyStopping.h"
 #include "Evaluation.h"
@@ -44,6 +45,7 @@
 #include "Progress.h"
 #include "Report.h"
 #include "Settings.h"
+#include "Sharding.h"
 
 #include "ens/Support/CommandLine.h"
 #include "ens/Support/Sizes.h"
@@ -114,7 +116,7 @@ std::string readModel(const Settings &settings) {
 // The run
 //===----------------------------------------------------------------------===//
 
-int run() {
+int run(Communicator &comm) {
   if (outPath.getNumOccurrences())
     throw Failure("--out applies to ens-train predict only");
   Settings settings = settingsFromFlags();
@@ -171,7 +173,18 @@ int run() {
     llvm::outs() << text;
     return 0;
   }
-  checkMemory(model, n, rows);
+  // This process's members (all of them but under mpirun), which it
+  // trains with a program of its own.
+  if (comm.size() > settings.members)
+    throw Failure("--members=" + std::to_string(settings.members) +
+                  " is fewer than the " + std::to_string(comm.size()) +
+                  " processes mpirun started: each needs a member");
+  const MemberShard shard = MemberShard::of(
+      settings.members, settings.ensembles, comm.rank(), comm.size());
+  const ProgramShape localShape{shard.count(), settings.ensembles,
+                                batching.perMember()};
+  const int64_t nLocal = localShape.total();
+  checkMemory(model, nLocal, rows);
 
   // Data, checked before the (slower) compilation.
   const DataLayout layout = getDataLayout(model, shape.ensembles);
@@ -224,7 +237,8 @@ int run() {
 
   TrainState state;
   if (resumed)
-    state = readCheckpoint(*resumed, model, settings.patience > 0);
+    state =
+        shard.localize(readCheckpoint(*resumed, model, settings.patience > 0));
   if (state.step > kMaxSteps - toRun)
     throw Failure((epochs.getNumOccurrences()
                        ? "--epochs=" + std::to_string(epochs) + " (" +
@@ -273,6 +287,9 @@ int run() {
                              formatNumber(settings.lrMax) + " (log-spaced)")
                << ", " << toRun << " steps on the "
                << getBackend(backendName).description << " backend\n";
+  if (comm.size() > 1)
+    llvm::outs() << "  " << comm.size() << " processes, each training "
+                 << shard.count() << " or so members of each ensemble\n";
   if (resumed) {
     llvm::outs() << "  resuming from " << resumeDir << " at step " << state.step
                  << "\n";
@@ -292,12 +309,20 @@ int run() {
     }
   }();
   const bool perMember = batching.perMember();
-  Programs programs(module, target, model, modelName, shape);
+  // The programs of all members (initialisation and the summary), and of
+  // this process's (training).
+  Programs globalPrograms(module, target, model, modelName, shape);
+  std::optional<Programs> localPrograms;
+  if (!shard.isWhole())
+    localPrograms.emplace(
+        context.parse(generateProgram(model, localShape, settings.adam)),
+        target, model, modelName, localShape);
+  Programs &programs = localPrograms ? *localPrograms : globalPrograms;
   // The programs of a whole batch now, the others when they are needed.
   programs.step(rows);
   programs.losses(rows);
   if (!resumed)
-    programs.init();
+    globalPrograms.init();
   llvm::outs() << "  compiled in "
                << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
 
@@ -307,23 +332,27 @@ int run() {
         ens::TensorType{ens::DType::I32, {2}},
         {static_cast<double>(static_cast<int32_t>(settings.seed & 0xffffffffu)),
          static_cast<double>(static_cast<int32_t>(settings.seed >> 32))});
-    // Every ensemble starts from the same members, as separate runs would.
-    for (const ens::Tensor &param : programs.init().run({key})) {
-      state.params.push_back(repeatMembers(param, shape.ensembles));
+    // Every ensemble starts from the same members, as separate runs would;
+    // every process initialises them all and keeps its own.
+    for (const ens::Tensor &param : globalPrograms.init().run({key})) {
+      state.params.push_back(
+          shard.localize(repeatMembers(param, shape.ensembles)));
       state.m.emplace_back(state.params.back().type());
       state.v.emplace_back(state.params.back().type());
     }
     const int64_t m = shape.members;
+    std::vector<float> rates;
     for (int64_t i = 0; i < n; ++i)
-      state.learningRates.push_back(
-          m == 1 ? settings.lrMin
-                 : settings.lrMin * std::pow(settings.lrMax / settings.lrMin,
-                                             double(i % m) / double(m - 1)));
+      rates.push_back(m == 1 ? settings.lrMin
+                             : settings.lrMin *
+                                   std::pow(settings.lrMax / settings.lrMin,
+                                            double(i % m) / double(m - 1)));
+    state.learningRates = shard.localize(rates);
     state.initialLoss =
         evaluateLosses(programs, model, rows, state.params, train);
   }
   if (settings.patience && !state.stopping)
-    state.stopping = EarlyStoppingState::start(n, state.params);
+    state.stopping = EarlyStoppingState::start(nLocal, state.params);
 
   // The step's arguments: parameters, moments, step, rates, x, targets.
   const size_t p = model.params.size();
@@ -332,7 +361,7 @@ int run() {
     for (ens::Tensor &tensor : *part)
       args.push_back(std::move(tensor));
   args.push_back(ens::Tensor(ens::TensorType{ens::DType::F32, {}}));
-  args.push_back(makeTensor({n}, state.learningRates));
+  args.push_back(makeTensor({nLocal}, state.learningRates));
   // x and targets: each step's batch.
   args.push_back(ens::Tensor(ens::TensorType{ens::DType::F32, {}}));
   args.push_back(ens::Tensor(ens::TensorType{ens::DType::F32, {}}));
@@ -352,8 +381,12 @@ int run() {
     if (checkpointTo.empty())
       return;
     syncState();
+    // Every process's members, written by the first.
+    TrainState global = shard.globalize(state, comm);
+    if (!comm.isRoot())
+      return;
     try {
-      writeCheckpoint(checkpointTo, model, state, settings.toJson());
+      writeCheckpoint(checkpointTo, model, global, settings.toJson());
     } catch (const Failure &failure) {
       throw Failure(
           "cannot write the checkpoint of step " + std::to_string(state.step) +
@@ -375,7 +408,7 @@ int run() {
   for (int64_t step = first + 1; step <= last; ++step) {
     *static_cast<float *>(args[3 * p].data()) = static_cast<float>(step);
     std::tie(args[3 * p + 2], args[3 * p + 3]) =
-        makeBatch(programs, schedule, train, step);
+        makeBatch(programs, schedule, train, step, shard.begin);
     std::vector<ens::Tensor> results =
         programs.step(args[3 * p + 3].type().shape[perMember ? 1 : 0])
             .run(args);
@@ -383,11 +416,13 @@ int run() {
       args[i] = std::move(results[i]);
     EarlyStoppingState *stopping = state.stopping ? &*state.stopping : nullptr;
     if (stopping)
-      for (int64_t member = 0; member < n; ++member)
+      for (int64_t member = 0; member < nLocal; ++member)
         if (stopping->stopped(member))
           copyMember(frozen, trained, member);
     const float *losses = floats(results[3 * p]);
-    std::vector<float> values(losses, losses + n);
+    // The curves are of every process's members.
+    std::vector<float> values =
+        shard.globalize(std::vector<float>(losses, losses + nLocal), comm);
     double sum = 0;
     for (float loss : values)
       sum += loss;
@@ -397,20 +432,27 @@ int run() {
     state.curveMax.push_back(hi);
     state.step = step;
     progress.update(step, sum / n);
-    if (model.task == Task::Classify && step % stepsPerEpoch == 0)
-      state.accuracyCurve.push_back(
-          measureAccuracy(programs, model, rows, trained.take_front(p),
-                          validation ? *validation : train));
+    if (model.task == Task::Classify && step % stepsPerEpoch == 0) {
+      // The ensemble's accuracy needs every member: the first process
+      // measures it, which is the one that writes it.
+      std::vector<ens::Tensor> params;
+      for (const ens::Tensor &param : trained.take_front(p))
+        params.push_back(shard.globalize(param, comm));
+      if (comm.isRoot())
+        state.accuracyCurve.push_back(
+            measureAccuracy(globalPrograms, model, rows, params,
+                            validation ? *validation : train));
+    }
     if (stopping && step % stepsPerEpoch == 0) {
       int64_t epoch = step / stepsPerEpoch;
       recordEpoch(*stopping, epoch, settings.patience,
                   evaluateLosses(programs, model, rows, trained.take_front(p),
                                  *validation),
                   trained.take_front(p));
-      for (int64_t member = 0; member < n; ++member)
+      for (int64_t member = 0; member < nLocal; ++member)
         if (stopping->stoppedEpoch[member] == epoch)
           copyMember(trained, frozen, member);
-      if (stopping->allStopped()) {
+      if (comm.allTrue(stopping->allStopped())) {
         progress.finish();
         llvm::outs() << "every member has stopped, after epoch " << epoch
                      << "\n";
@@ -424,6 +466,10 @@ int run() {
   double trainSeconds = secondsSince(trainStart);
   syncState();
   checkpoint();
+  // The summary is the first process's, of every member.
+  state = shard.globalize(state, comm);
+  if (!comm.isRoot())
+    return 0;
   // The checkpoint holds the state training goes on from; the summary is of
   // every member's best epoch.
   if (const std::optional<EarlyStoppingState> &stopping = state.stopping) {
@@ -434,11 +480,11 @@ int run() {
 
   // The summary.
   std::vector<float> finalLoss =
-      evaluateLosses(programs, model, rows, state.params, train);
+      evaluateLosses(globalPrograms, model, rows, state.params, train);
   std::vector<float> validationLoss;
   if (validation)
     validationLoss =
-        evaluateLosses(programs, model, rows, state.params, *validation);
+        evaluateLosses(globalPrograms, model, rows, state.params, *validation);
   if (int64_t trained = state.step - first)
     llvm::outs() << llvm::format(
         "trained %lld steps in %.1f s (%.1f steps/s, %.0f member-steps/s)\n",
@@ -466,15 +512,15 @@ int run() {
   if (settings.task == Task::Classify) {
     // The reliability diagram is of the validation set when there is one.
     ClassificationMetrics metrics = reportClassification(
-        programs, model, rows, state, train, "training data");
+        globalPrograms, model, rows, state, train, "training data");
     if (validation)
-      metrics = reportClassification(programs, model, rows, state, *validation,
-                                     "validation data");
+      metrics = reportClassification(globalPrograms, model, rows, state,
+                                     *validation, "validation data");
     plot = renderPlot(title, metrics, curves,
                       std::vector<double>(state.accuracyCurve.begin(),
                                           state.accuracyCurve.end()));
   } else {
-    FitPanel fit = reportFit(programs, model, rows, state, train,
+    FitPanel fit = reportFit(globalPrograms, model, rows, state, train,
                              validation ? &*validation : nullptr,
                              problem ? &*problem : nullptr);
     plot = renderPlot(title, fit, curves);
@@ -554,13 +600,28 @@ int main(int argc, char **argv) {
     }
     return fail(message.empty() ? "invalid command line" : message);
   }
+  std::unique_ptr<Communicator> comm;
+  // A failure on one of several processes ends them all (the others may be
+  // waiting for it in a collective); alone, it is one line and status 1.
+  auto failAll = [&](const std::string &message) {
+    if (comm && comm->size() > 1)
+      comm->abort(message);
+    return fail(message);
+  };
   try {
-    return predicting ? predict() : run();
+    comm = createCommunicator();
+    // Only the first process prints; the others' output would repeat it.
+    if (!comm->isRoot())
+      discardStandardOutput();
+    // predict runs in the first process alone.
+    if (predicting)
+      return comm->isRoot() ? predict() : 0;
+    return run(*comm);
   } catch (const Failure &failure) {
-    return fail(failure.what());
+    return failAll(failure.what());
   } catch (const ens::Error &error) {
-    return fail(error.what());
+    return failAll(error.what());
   } catch (const std::exception &error) {
-    return fail(error.what());
+    return failAll(error.what());
   }
 }
