@@ -73,12 +73,30 @@ struct FoldedFills {
   DenseSet<Operation *> fills;
 };
 
+/// The op after `op` in its block that computes something: not a view, an
+/// allocation or a scalar; or null.
+Operation *getNextComputeOp(Operation *op);
+
 /// The op that contraction `op` feeds as an epilogue: the next op of the
 /// block that is not a view or a scalar, an elementwise linalg.generic that
 /// reads the result of `op` once per element, when that result is a
-/// temporary that nothing else but `foldedFills` uses; or null.
+/// temporary that nothing else but `foldedFills` uses; or null
+/// (Epilogues.cpp).
 linalg::GenericOp getEpilogue(linalg::GenericOp op,
                               const DenseSet<Operation *> &foldedFills);
+
+/// The same in the body of a loop over members, where the epilogue may be
+/// any later op of the body, not only the next: the first that reads the
+/// result of `op`, if moving it up to `op` changes nothing. No op between
+/// the two may write memory the epilogue reads, or touch memory it writes,
+/// and the epilogue may use nothing defined between them but temporaries,
+/// views and scalars (whose place in the body the kernels do not follow).
+/// This lets a layer's backward pass fuse the activation's derivative into
+/// the contraction that computes the gradient of its output, and an Adam
+/// update into the contraction or sum that computes its gradient, although
+/// autodiff puts other gradients' ops between them.
+linalg::GenericOp getEpilogueInLoop(linalg::GenericOp op,
+                                    const DenseSet<Operation *> &foldedFills);
 
 /// The op that combines each step of reduction `generic` into its one
 /// output, which no reduction loop indexes: an addition or a maximum of the
