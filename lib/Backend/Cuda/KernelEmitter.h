@@ -70,6 +70,14 @@ private:
     /// The way written.
     size_t best = 0;
   };
+  /// How much of the program has been written: the lengths of its lists.
+  struct Written {
+    size_t buffers, kernels, launches, configs, source;
+  };
+  Written getWritten() const;
+  /// Takes back what was written after `written`: buffers, kernels,
+  /// launches, configs and source.
+  void takeBackTo(const Written &written);
   /// Writes the cheapest of `candidates`, ways of writing the same ops:
   /// each is written, estimated and taken back (the buffers, kernels,
   /// launches and configs it wrote), and the cheapest is written again
@@ -156,8 +164,9 @@ private:
   /// Writes the second pass of `writer`'s contraction split into chunks
   /// (emitPoints with a split that combines): a loop over its points from
   /// `first` by `step` that adds each point's partial results to the
-  /// output's value and applies the epilogue that `after` writes, if any.
-  llvm::Error emitSplitCombine(GenericWriter &writer,
+  /// output's value and applies the epilogue that `after` writes, if any;
+  /// it sets the bytes each thread of `kernel` has in flight.
+  llvm::Error emitSplitCombine(KernelBuilder &kernel, GenericWriter &writer,
                                std::optional<GenericWriter> &after,
                                const ReductionSplit &split, StringRef first,
                                StringRef step, unsigned indent);
@@ -185,6 +194,11 @@ private:
   llvm::Error emitMemberPerBlock(scf::ForallOp forall,
                                  const MemberLoopPlan &plan);
   llvm::Error emitTiledLoop(MemberLoopPlan &plan);
+  /// Settles which of the splits planned for the phases of `plan` pay, as
+  /// the performance model finds (emitSplitChoice), before its launches
+  /// are planned: a phase kept whole may then run beside others, where a
+  /// split one has launches of its own.
+  llvm::Error settleSplits(MemberLoopPlan &plan);
   /// Writes the kernel of launch `launch` of a tiled loop, which runs
   /// `phases` (positions in the plan's phases) side by side, each in its
   /// own blocks; a phase alone is written as emitTiledPhase writes it.

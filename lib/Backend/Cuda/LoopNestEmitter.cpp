@@ -115,7 +115,7 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
           beginPoints(kernel, writer, after, epilogue, indent))
     return failure;
   if (split && split->combine)
-    return emitSplitCombine(writer, after, *split, first, step, indent);
+    return emitSplitCombine(kernel, writer, after, *split, first, step, indent);
   if (!tile.empty())
     return emitTiles(kernel, writer, after, tile, first, step, indent, split);
   llvm::raw_string_ostream &os = writer.os;

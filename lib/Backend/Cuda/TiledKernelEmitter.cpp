@@ -55,7 +55,21 @@ static SmallVector<Operation *> getPhaseRoots(const MemberLoopPlan::Phase &ir) {
   return roots;
 }
 
+llvm::Error KernelEmitter::settleSplits(MemberLoopPlan &plan) {
+  KernelConfig &config = plan.config;
+  Written before = getWritten();
+  for (auto [phase, ir] : llvm::zip(config.phases, plan.phases))
+    if (phase.chunks > 1)
+      if (llvm::Error failure = emitSplitChoice(phase, ir, config.members,
+                                                config.threadsPerBlock))
+        return failure;
+  takeBackTo(before);
+  return llvm::Error::success();
+}
+
 llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
+  if (llvm::Error failure = settleSplits(plan))
+    return failure;
   planTiledLaunches(
       plan, [&](Value memref) { return views.getGlobalBuffer(memref); });
   SmallVector<SmallVector<unsigned>> launches;
