@@ -153,20 +153,30 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
   auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
   unsigned bodyIndent = indent;
   // A single reduction loop of at least kUnrollSteps steps whose outputs do
-  // not change along it runs kUnrollSteps steps at a time, all their loads
-  // before any of their ops, so that a thread has that many steps' loads
-  // in flight; the steps left over run one at a time, as does each step of
-  // any other reduction. The steps still combine in order.
-  if (reduction.size() == 1 && writer.ranges[reduction[0]] >= kUnrollSteps &&
+  // not change along it runs kUnrollSteps steps at a time (a sum, which
+  // loads one element a step, kWholeUnrollSteps if it has that many), all
+  // their loads before any of their ops, so that a thread has that many
+  // steps' loads in flight; the steps left over run one at a time, as does
+  // each step of any other reduction. The steps still combine in order.
+  int64_t loadsPerStep =
+      llvm::count_if(generic.getDpsInputOperands(), [&](OpOperand *input) {
+        return !generic.getMatchingBlockArgument(input).use_empty() &&
+               !writer.invariantInputs.contains(input);
+      });
+  int64_t unroll = reduction.size() == 1 && loadsPerStep <= 1 &&
+                           writer.ranges[reduction[0]] >= kWholeUnrollSteps
+                       ? kWholeUnrollSteps
+                       : kUnrollSteps;
+  if (reduction.size() == 1 && writer.ranges[reduction[0]] >= unroll &&
       llvm::none_of(perStep, [](bool b) { return b; }) &&
       generic.getBody()->getOps<linalg::IndexOp>().empty()) {
     const std::string &dim = writer.dims[reduction[0]];
     os.indent(indent) << "long long " << dim << " = 0;\n";
-    os.indent(indent) << "for (; " << dim << " + " << kUnrollSteps - 1 << " < "
+    os.indent(indent) << "for (; " << dim << " + " << unroll - 1 << " < "
                       << writer.ranges[reduction[0]] << "LL; " << dim
-                      << " += " << kUnrollSteps << ") {\n";
-    SmallVector<DenseMap<Value, std::string>> loaded(kUnrollSteps);
-    for (int64_t u = 0; u < kUnrollSteps; ++u) {
+                      << " += " << unroll << ") {\n";
+    SmallVector<DenseMap<Value, std::string>> loaded(unroll);
+    for (int64_t u = 0; u < unroll; ++u) {
       SmallVector<std::string> at = writer.dims;
       if (u)
         at[reduction[0]] = "(" + dim + " + " + std::to_string(u) + "LL)";
@@ -180,7 +190,7 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
           loaded[u][arg] = body.get(arg);
       }
     }
-    for (int64_t u = 0; u < kUnrollSteps; ++u) {
+    for (int64_t u = 0; u < unroll; ++u) {
       for (auto [arg, name] : loaded[u])
         body.bind(arg, name);
       if (llvm::Error failure = writer.emitOps(indent + 2))
@@ -196,9 +206,8 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
       if (loaded[0].count(generic.getMatchingBlockArgument(input)) &&
           !writer.invariantInputs.contains(input))
         kernel.info.bytesInFlightPerThread +=
-            kUnrollSteps *
-            getElementSize(*getBufferDType(
-                generic.getMatchingBlockArgument(input).getType()));
+            unroll * getElementSize(*getBufferDType(
+                         generic.getMatchingBlockArgument(input).getType()));
     kernel.info.bytesInFlightPerThread =
         std::max<int64_t>(kernel.info.bytesInFlightPerThread, 4);
     os.indent(bodyIndent) << "for (; " << dim << " < "

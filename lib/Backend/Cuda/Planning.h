@@ -33,6 +33,12 @@ inline constexpr unsigned kBlockSize = 256;
 /// before any of their arithmetic, where the emitters unroll it.
 inline constexpr int64_t kUnrollSteps = 4;
 
+/// The same for a thread that computes whole elements of a sum (one load a
+/// step) of at least this many steps: a bias gradient's column sum over a
+/// batch of 64 then has 16 loads in flight per thread instead of 4, as
+/// many as a 4x4 register tile's four steps have.
+inline constexpr int64_t kWholeUnrollSteps = 16;
+
 /// With the tiled strategy, the blocks that fill the GPU: two per SM of an
 /// H100 (132 SMs). Reductions whose output elements of all members would
 /// be fewer blocks, or threads, are shared or split among more blocks.
