@@ -203,6 +203,12 @@ private:
   /// `phases` (positions in the plan's phases) side by side, each in its
   /// own blocks; a phase alone is written as emitTiledPhase writes it.
   llvm::Error emitTiledLaunch(MemberLoopPlan &plan, ArrayRef<unsigned> phases);
+  /// Writes launch `launch` of a tiled loop as emitTiledLaunch does, with
+  /// the threads per block (256, 128 or 64, the same for all its phases)
+  /// that the performance model finds fastest; a launch of a split or
+  /// serial phase keeps its own.
+  llvm::Error emitTiledLaunchThreads(MemberLoopPlan &plan,
+                                     ArrayRef<unsigned> phases);
   /// Writes the kernel, or for a split the kernels, of one phase of a
   /// tiled loop over `members` members that has a launch of its own.
   llvm::Error emitTiledPhase(PhaseConfig &phase,

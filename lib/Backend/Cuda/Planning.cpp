@@ -462,6 +462,7 @@ llvm::Error MemberLoopPlanner::planPhases() {
       if (plan.config.strategy == Strategy::MemberPerBlock) {
         planStaging(generic, phase, staging);
       } else {
+        phase.threads = plan.config.threadsPerBlock;
         planSplit(generic, phase, plan.config.members);
         phase.blocksPerMember =
             getBlocksPerMember(generic, phase, plan.config.members);
@@ -477,6 +478,7 @@ llvm::Error MemberLoopPlanner::planPhases() {
       // With the tiled strategy, a block per member whose thread 0 runs the
       // loop nest.
       phase.blocksPerMember = 1;
+      phase.threads = 1;
       plan.config.phases.push_back(std::move(phase));
       plan.phases.push_back({loop, nullptr, nullptr});
       continue;

@@ -39,6 +39,10 @@ inline constexpr int64_t kUnrollSteps = 4;
 /// many as a 4x4 register tile's four steps have.
 inline constexpr int64_t kWholeUnrollSteps = 16;
 
+/// With the tiled strategy, the fewest threads per block of a launch: two
+/// warps.
+inline constexpr unsigned kMinLaunchThreads = 64;
+
 /// With the tiled strategy, the blocks that fill the GPU: two per SM of an
 /// H100 (132 SMs). Reductions whose output elements of all members would
 /// be fewer blocks, or threads, are shared or split among more blocks.
@@ -153,7 +157,7 @@ void planSplit(linalg::GenericOp generic, PhaseConfig &phase, int64_t members);
 /// With the tiled strategy, the blocks of each of `members` members that
 /// compute `generic` as `phase` plans it: a thread per point (per tile of
 /// them, and per chunk of a split reduction's steps) in blocks of
-/// kBlockSize, or a block per output element (and chunk) of a block
+/// `phase.threads`, or a block per output element (and chunk) of a block
 /// reduction; at least one, at most what a grid launches.
 int64_t getBlocksPerMember(linalg::GenericOp generic, const PhaseConfig &phase,
                            int64_t members);

@@ -24,9 +24,11 @@
 //   columns without the rows. Each tile size is min(range, 4); no rows
 //   loop (or columns of range < 2): no tile ("points").
 // - getBlocksPerMember: the parallel points of the member's op, with each
-//   tiled loop counted in tiles (ceil(R / S)), over 256 threads per block,
-//   rounded up; a block reduction takes a block per output element and
-//   chunk.
+//   tiled loop counted in tiles (ceil(R / S)), over the threads per block
+//   of the phase's launch, rounded up; a block reduction takes a block per
+//   output element and chunk. The threads are 256 unless the model finds
+//   128 or 64 faster for the launch (emitTiledLaunchThreads); the plan
+//   then says "B blocks of T threads per member".
 // In the member's ops, loop d0 is the member's unit slice of the model axis
 // (range 1, so never a tile loop); for a matmul d1 is the rows, d2 the
 // columns and d3 the reduction.
@@ -52,8 +54,10 @@
 // @odd (37x13 @ 13x29, 7 members): rows 10 tiles (points t + 30 exist only
 //   for t < 7), columns 8 tiles (t + 24 only for t < 5): 80 tiles, 1 block.
 // @many (64x20 @ 20x72, 133 members, one more than an H100's 132 SMs): 16 *
-//   18 = 288 tiles, ceil(288 / 256) = 2 blocks per member, a grid of 266;
-//   block b of member m is blockIdx.x = 2m + b.
+//   18 = 288 tiles; the model picks 64 threads per block (its estimate is
+//   lower than with 256, 2 blocks per member, a grid of 266):
+//   ceil(288 / 64) = 5 blocks per member, a grid of 665, the last block of
+//   each member with 32 tiles; block b of member m is blockIdx.x = 5m + b.
 // @transposed (3 members): x w^T as an einsum "bi,oi->bo"; x (transpose w)
 //   with the transpose an op of its own; and an einsum "ib,oi->ob" whose
 //   first operand is transposed and whose output is too. Plan: the
@@ -132,7 +136,7 @@
 // RUN: ens-run %s --entry=many --random-inputs=6 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/many/out0.npy
 // RUN: ens-run %s --entry=many --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=MANY
 // MANY:      loop: tiled, 133 members, 256 threads, 0 bytes of shared memory
-// MANY-NEXT:   phase 0: kernel k0_tiled, 2 blocks per member, points in 4x4 tiles of d1, d2; ens.einsum
+// MANY-NEXT:   phase 0: kernel k0_tiled, 5 blocks of 64 threads per member, points in 4x4 tiles of d1, d2; ens.einsum
 //
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --output-dir=%t/transposed
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/transposed/out0.npy --expect=%t/transposed/out1.npy --expect=%t/transposed/out2.npy
