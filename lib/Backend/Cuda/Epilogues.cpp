@@ -10,6 +10,7 @@
 
 #include "Planning.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -125,6 +126,51 @@ static bool isUsableEarlier(Value value) {
          isScalarOp(def);
 }
 
+/// Whether `later`, an op of the block of `earlier` after it, may move up
+/// to `earlier` and run point by point with it, taking `inRegisters`, which
+/// `earlier` writes and `later` reads, from it in registers: what `later`
+/// uses must exist at `earlier` (or be a temporary, a view or a scalar),
+/// and no op from `earlier` on may write what `later` reads, or touch what
+/// it writes.
+static bool canMoveUpTo(Operation *later, Operation *earlier,
+                        Value inRegisters) {
+  llvm::SetVector<Value> used;
+  for (Region &region : later->getRegions())
+    getUsedValuesDefinedAbove(region, used);
+  used.insert(later->operand_begin(), later->operand_end());
+  for (Value value : used)
+    if (Operation *def = value.getDefiningOp();
+        def && def->getBlock() == earlier->getBlock() &&
+        earlier->isBeforeInBlock(def) && !isUsableEarlier(value))
+      return false;
+  // `earlier` writes `inRegisters` for `later`; no op after it may.
+  Value passed = getViewedMemref(inRegisters);
+  MemoryTouched moved, between;
+  if (!moved.add(later))
+    return false;
+  for (Operation *other = earlier->getNextNode(); other != later;
+       other = other->getNextNode())
+    if (!between.add(other))
+      return false;
+  if (between.written.contains(passed))
+    return false;
+  moved.read.erase(passed);
+  if (!between.add(earlier))
+    return false;
+  between.written.erase(passed);
+  auto meets = [](const DenseSet<Value> &a, const DenseSet<Value> &b) {
+    return llvm::any_of(a, [&](Value value) { return b.contains(value); });
+  };
+  bool touched = meets(between.written, moved.read) ||
+                 meets(between.written, moved.written) ||
+                 meets(between.read, moved.written);
+  LLVM_DEBUG(if (touched) llvm::dbgs()
+             << "do not move " << getSourceOps(later) << " up to "
+             << getSourceOps(earlier)
+             << ": the ops between them touch its memory\n");
+  return !touched;
+}
+
 linalg::GenericOp
 cuda::getEpilogueInLoop(linalg::GenericOp op,
                         const DenseSet<Operation *> &foldedFills) {
@@ -140,39 +186,130 @@ cuda::getEpilogueInLoop(linalg::GenericOp op,
       if (!epilogue)
         return nullptr;
     }
-  if (!canApplyEpilogue(op, epilogue, foldedFills))
+  if (!canApplyEpilogue(op, epilogue, foldedFills) ||
+      !canMoveUpTo(epilogue, op, result))
     return nullptr;
-  // What the epilogue uses must exist at the contraction.
-  llvm::SetVector<Value> used;
-  getUsedValuesDefinedAbove(epilogue.getRegion(), used);
-  used.insert(epilogue->operand_begin(), epilogue->operand_end());
-  for (Value value : used)
-    if (Operation *def = value.getDefiningOp();
-        def && def->getBlock() == op->getBlock() && op->isBeforeInBlock(def) &&
-        !isUsableEarlier(value))
-      return nullptr;
-  // Moved up to the contraction, the epilogue reads and writes its memory
-  // before the ops between them (and the contraction itself, point by
-  // point): none of them may write what it reads, or touch what it writes.
-  MemoryTouched moved, between;
-  if (!moved.add(epilogue))
-    return nullptr;
-  moved.read.erase(result);
-  for (Operation *other = op; other != epilogue; other = other->getNextNode())
-    if (!between.add(other))
-      return nullptr;
-  between.written.erase(result);
-  auto meets = [](const DenseSet<Value> &a, const DenseSet<Value> &b) {
-    return llvm::any_of(a, [&](Value value) { return b.contains(value); });
-  };
-  if (meets(between.written, moved.read) ||
-      meets(between.written, moved.written) ||
-      meets(between.read, moved.written)) {
-    LLVM_DEBUG(llvm::dbgs()
-               << "do not fuse " << getSourceOps(epilogue.getOperation())
-               << " into " << getSourceOps(op.getOperation())
-               << ": the ops between them touch its memory\n");
-    return nullptr;
-  }
   return epilogue;
+}
+
+/// Whether `generic` is elementwise: parallel loops only, none of them
+/// read through linalg.index.
+static bool isElementwise(linalg::GenericOp generic) {
+  return generic.getNumReductionLoops() == 0 &&
+         generic.getBody()->getOps<linalg::IndexOp>().empty();
+}
+
+/// The op that computes `producer` and then `consumer` at each point of
+/// their common loops, in one body, with the consumer's operand `chained`
+/// (an output of the producer) taken from the producer's value; the
+/// producer still writes every output.
+static linalg::GenericOp mergeChain(linalg::GenericOp producer,
+                                    linalg::GenericOp consumer,
+                                    OpOperand *chained) {
+  OpOperand *written = nullptr;
+  for (OpOperand &init : producer.getDpsInitsMutable())
+    if (init.get() == chained->get())
+      written = &init;
+  SmallVector<Value> inputs = producer.getDpsInputs();
+  SmallVector<AffineMap> inputMaps, outputMaps;
+  for (OpOperand *input : producer.getDpsInputOperands())
+    inputMaps.push_back(producer.getMatchingIndexingMap(input));
+  for (OpOperand *input : consumer.getDpsInputOperands())
+    if (input != chained) {
+      inputs.push_back(input->get());
+      inputMaps.push_back(consumer.getMatchingIndexingMap(input));
+    }
+  SmallVector<Value> outputs = producer.getDpsInits();
+  llvm::append_range(outputs, consumer.getDpsInits());
+  for (OpOperand &init : producer.getDpsInitsMutable())
+    outputMaps.push_back(producer.getMatchingIndexingMap(&init));
+  for (OpOperand &init : consumer.getDpsInitsMutable())
+    outputMaps.push_back(consumer.getMatchingIndexingMap(&init));
+  SmallVector<AffineMap> maps = inputMaps;
+  llvm::append_range(maps, outputMaps);
+  OpBuilder builder(producer);
+  auto merged = builder.create<linalg::GenericOp>(
+      builder.getFusedLoc({producer.getLoc(), consumer.getLoc()}), TypeRange{},
+      inputs, outputs, maps, producer.getIteratorTypesArray());
+  // The body's arguments: the inputs in the order above, then the outputs.
+  Block *body = builder.createBlock(&merged.getRegion());
+  auto argument = [&](BlockArgument arg) {
+    return body->addArgument(arg.getType(), arg.getLoc());
+  };
+  IRMapping mapping;
+  for (OpOperand *input : producer.getDpsInputOperands())
+    mapping.map(producer.getMatchingBlockArgument(input),
+                argument(producer.getMatchingBlockArgument(input)));
+  for (OpOperand *input : consumer.getDpsInputOperands())
+    if (input != chained)
+      mapping.map(consumer.getMatchingBlockArgument(input),
+                  argument(consumer.getMatchingBlockArgument(input)));
+  for (OpOperand &init : producer.getDpsInitsMutable())
+    mapping.map(producer.getMatchingBlockArgument(&init),
+                argument(producer.getMatchingBlockArgument(&init)));
+  for (OpOperand &init : consumer.getDpsInitsMutable())
+    mapping.map(consumer.getMatchingBlockArgument(&init),
+                argument(consumer.getMatchingBlockArgument(&init)));
+  builder.setInsertionPointToEnd(body);
+  SmallVector<Value> yielded;
+  for (Operation &op : producer.getBody()->without_terminator())
+    builder.clone(op, mapping);
+  for (Value value : producer.getBody()->getTerminator()->getOperands())
+    yielded.push_back(mapping.lookupOrDefault(value));
+  mapping.map(
+      consumer.getMatchingBlockArgument(chained),
+      yielded[written->getOperandNumber() - producer.getNumDpsInputs()]);
+  for (Operation &op : consumer.getBody()->without_terminator())
+    builder.clone(op, mapping);
+  for (Value value : consumer.getBody()->getTerminator()->getOperands())
+    yielded.push_back(mapping.lookupOrDefault(value));
+  builder.create<linalg::YieldOp>(consumer.getLoc(), yielded);
+  return merged;
+}
+
+/// The input of elementwise `consumer` that elementwise `producer`, an
+/// earlier op of its block, writes at the same points, where the consumer
+/// may move up to the producer and run with it; or null.
+static OpOperand *getChainedInput(linalg::GenericOp producer,
+                                  linalg::GenericOp consumer) {
+  if (producer.getStaticLoopRanges() != consumer.getStaticLoopRanges())
+    return nullptr;
+  for (OpOperand *input : consumer.getDpsInputOperands())
+    for (OpOperand &init : producer.getDpsInitsMutable())
+      if (input->get() == init.get() &&
+          !consumer.getMatchingBlockArgument(input).use_empty() &&
+          consumer.getMatchingIndexingMap(input) ==
+              producer.getMatchingIndexingMap(&init) &&
+          !llvm::is_contained(consumer.getDpsInits(), input->get()) &&
+          canMoveUpTo(consumer, producer, input->get()))
+        return input;
+  return nullptr;
+}
+
+void cuda::mergeElementwiseChains(Block &body) {
+  // Each merge erases two ops: the search starts again after it.
+  auto mergeOne = [&] {
+    for (auto consumer : body.getOps<linalg::GenericOp>()) {
+      if (!isElementwise(consumer))
+        continue;
+      for (Operation *earlier = consumer->getPrevNode(); earlier;
+           earlier = earlier->getPrevNode()) {
+        auto producer = dyn_cast<linalg::GenericOp>(earlier);
+        if (!producer || !isElementwise(producer))
+          continue;
+        OpOperand *chained = getChainedInput(producer, consumer);
+        if (!chained)
+          continue;
+        LLVM_DEBUG(llvm::dbgs() << "merge " << getSourceOps(consumer)
+                                << " into " << getSourceOps(producer) << "\n");
+        mergeChain(producer, consumer, chained);
+        producer->erase();
+        consumer->erase();
+        return true;
+      }
+    }
+    return false;
+  };
+  while (mergeOne()) {
+  }
 }

@@ -362,6 +362,8 @@ llvm::Error KernelEmitter::run(unsigned numInputs) {
     views.bufferOf[arg] = *buffer;
   }
   auto module = function->getParentOfType<ModuleOp>();
+  function.walk(
+      [&](scf::ForallOp forall) { mergeElementwiseChains(*forall.getBody()); });
   function.walk([&](Block *block) { fills.findIn(*block); });
   auto define = [&](Value value, BufferKind kind,
                     std::vector<uint8_t> init = {}) -> llvm::Error {

@@ -108,6 +108,15 @@ linalg::GenericOp getEpilogue(linalg::GenericOp op,
 linalg::GenericOp getEpilogueInLoop(linalg::GenericOp op,
                                     const DenseSet<Operation *> &foldedFills);
 
+/// Merges, in the body of a loop over members, each elementwise
+/// linalg.generic that reads an output of an earlier elementwise one at the
+/// points it writes it into that earlier one, where moving it up changes
+/// nothing (as getEpilogueInLoop checks): one op then computes both, the
+/// later taking the value in registers. A loss's gradient (a scaling of the
+/// error that the last layer's epilogue computes) then runs in the last
+/// layer's epilogue instead of a phase of its own.
+void mergeElementwiseChains(Block &body);
+
 /// The op that combines each step of reduction `generic` into its one
 /// output, which no reduction loop indexes: an addition or a maximum of the
 /// accumulator and the step's value (what ens reductions and contractions
