@@ -360,24 +360,72 @@ llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
            " ? " + start + " + " + std::to_string(chunkSteps) + "LL : " + to +
            ")";
     }
-    os.indent(indent + 2) << "for (long long q = " << from << "; q < " << to
-                          << "; q += blockDim.x) {\n";
+    // Combines one step, whose inputs are loaded, into the share.
+    auto emitStep = [&](unsigned at) -> llvm::Error {
+      if (llvm::Error failure = writer.emitOps(at, combiner))
+        return failure;
+      // A step that is a product the combining add fuses with is never
+      // named: the share takes it in one fmaf.
+      auto add = dyn_cast<arith::AddFOp>(combiner);
+      if (arith::MulFOp mul = add ? getFusedMultiply(add) : nullptr)
+        os.indent(at) << "share = "
+                      << fmaExpr(mul.getType(), body.get(mul.getLhs()),
+                                 body.get(mul.getRhs()), "share")
+                      << ";\n";
+      else
+        os.indent(at) << "share = combine(share, " << body.get(stepValue)
+                      << ");\n";
+      return llvm::Error::success();
+    };
+    // A single reduction loop: each thread's steps kUnrollSteps at a time,
+    // all their loads before their combination, so that it has that many
+    // loads in flight; the steps left over one at a time. Each thread still
+    // combines its steps in order, so the shares are those of one step at a
+    // time.
+    bool unroll = writer.reduction.size() == 1 &&
+                  generic.getBody()->getOps<linalg::IndexOp>().empty();
+    if (unroll) {
+      os.indent(indent + 2) << "long long q = " << from << ";\n";
+      os.indent(indent + 2)
+          << "for (; q + " << kUnrollSteps - 1 << "LL * blockDim.x < " << to
+          << "; q += " << kUnrollSteps << "LL * blockDim.x) {\n";
+      SmallVector<DenseMap<Value, std::string>> loaded(kUnrollSteps);
+      int64_t bytes = 0;
+      for (int64_t u = 0; u < kUnrollSteps; ++u) {
+        SmallVector<std::string> at = writer.dims;
+        at[writer.reduction[0]] =
+            u ? "(q + " + std::to_string(u) + "LL * blockDim.x)" : "q";
+        writer.forgetInputs();
+        if (llvm::Error failure =
+                writer.loadInputs(indent + 4, at, "_u" + std::to_string(u)))
+          return failure;
+        for (OpOperand *input : generic.getDpsInputOperands()) {
+          BlockArgument arg = generic.getMatchingBlockArgument(input);
+          if (!body.isBound(arg) || writer.invariantInputs.contains(input))
+            continue;
+          loaded[u][arg] = body.get(arg);
+          bytes += getElementSize(*getBufferDType(arg.getType()));
+        }
+      }
+      kernel.info.bytesInFlightPerThread = std::max<int64_t>(bytes, 4);
+      for (int64_t u = 0; u < kUnrollSteps; ++u) {
+        for (auto [arg, name] : loaded[u])
+          body.bind(arg, name);
+        if (llvm::Error failure = emitStep(indent + 4))
+          return failure;
+      }
+      os.indent(indent + 2) << "}\n";
+      writer.forgetInputs();
+      os.indent(indent + 2) << "for (; q < " << to << "; q += blockDim.x) {\n";
+    } else {
+      os.indent(indent + 2) << "for (long long q = " << from << "; q < " << to
+                            << "; q += blockDim.x) {\n";
+    }
     writer.declareLoops(writer.reduction, "q", indent + 4);
     if (llvm::Error failure = writer.loadInputs(indent + 4))
       return failure;
-    if (llvm::Error failure = writer.emitOps(indent + 4, combiner))
+    if (llvm::Error failure = emitStep(indent + 4))
       return failure;
-    // A step that is a product the combining add fuses with is never named:
-    // the share takes it in one fmaf.
-    auto add = dyn_cast<arith::AddFOp>(combiner);
-    if (arith::MulFOp mul = add ? getFusedMultiply(add) : nullptr)
-      os.indent(indent + 4) << "share = "
-                            << fmaExpr(mul.getType(), body.get(mul.getLhs()),
-                                       body.get(mul.getRhs()), "share")
-                            << ";\n";
-    else
-      os.indent(indent + 4)
-          << "share = combine(share, " << body.get(stepValue) << ");\n";
     os.indent(indent + 2) << "}\n";
   }
   os.indent(indent + 2) << t << " total = ens_block_reduce(share, " << identity

@@ -82,19 +82,23 @@
 //   1e-3, still far below what leaving out one element (|x| about 0.5)
 //   would change.
 // @rows (reduce_sum over the 5000 columns of 6x5000, 3 members): 3 * 6 =
-//   18 elements, 5000 steps: a block reduction split into min(ceil(264 /
-//   18) = 15, 5000 / 1024 = 4) = 4 chunks, the last of 5000 - 3 * 1250 =
-//   1250 steps: 6 * 4 = 24 blocks per member, shares in global buffer 2.
-//   Tolerance as for @sum.
+//   18 elements, 5000 steps: a block reduction planned to split into
+//   min(ceil(264 / 18) = 15, 5000 / 1024 = 4) = 4 chunks. The model keeps
+//   it whole (each thread has four of its steps' loads in flight, so the
+//   second launch costs more than the split saves): a block per element,
+//   6 blocks per member; thread t's 20 steps (t < 5000 - 19 * 256 = 136)
+//   or 19 run four at a time, the last 3 of 19 one at a time. Tolerance
+//   as for @sum.
 // @long_k (2x4096 @ 4096x3, then + a 2x3 bias; 4 members): a contraction
 //   with 4 * 6 = 24 output elements and 4096 steps is a block reduction,
 //   not a tile, and a block reduction fuses no epilogue: the add is a phase
 //   of its own, and the contraction's result a temporary of 24 bytes, global
-//   buffer 4 (after the arguments 0-2 and the result 3); the shares follow
-//   in buffer 5. min(ceil(264 / 24) = 11, 4096 / 1024 = 4) = 4 chunks: 24
-//   blocks per member. The add's kernel is k2_tiled: k1_tiled combines the
-//   shares. Sums reach about sqrt(4096) / 3 = 21: absolute tolerance 1e-4
-//   (the results differ by up to 1e-5, seeds 1-8).
+//   buffer 4 (after the arguments 0-2 and the result 3). It is planned to
+//   split into min(ceil(264 / 24) = 11, 4096 / 1024 = 4) = 4 chunks, but
+//   the model keeps it whole (each thread has four of its 16 steps' loads
+//   in flight): a block per element, 6 blocks per member. The add reads
+//   its result: kernel k1_tiled. Sums reach about sqrt(4096) / 3 = 21:
+//   absolute tolerance 1e-4 (the results differ by up to 1e-5, seeds 1-8).
 // @small (3x8 @ 8x2, 4 members): both tiled loops shorter than 4: 3x2
 //   tiles, 1 tile per member, nothing guarded.
 // @full (64x3 @ 3x64, 2 members): 16 * 16 = 256 tiles, exactly one block of
@@ -161,7 +165,7 @@
 // RUN: ens-run %s --entry=rows --random-inputs=10 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-3 --expect=%t/rows/out0.npy
 // RUN: ens-run %s --entry=rows --random-inputs=10 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-3 --expect=%t/rows/out0.npy
 // RUN: ens-run %s --entry=rows --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=ROWS
-// ROWS: phase 0: kernel k0_tiled, 24 blocks per member, block reduction (arith.addf) in 4 chunks through global buffer 2; ens.reduce_sum
+// ROWS: phase 0: kernel k0_tiled, 6 blocks per member, block reduction (arith.addf); ens.reduce_sum
 //
 // @split_k (64x2048 @ 2048x640, then + bias and relu; 2 members): 2 * 64
 //   * 640 = 81920 output elements, at least 264 * 256, so a contraction in
@@ -193,8 +197,8 @@
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-4 --expect=%t/long_k/out0.npy
 // RUN: ens-run %s --entry=long_k --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=LONGK
 // LONGK:      temporary 0: memref<1x2x3xf32>, 24 bytes, global buffer 4
-// LONGK-NEXT: phase 0: kernel k0_tiled, 24 blocks per member, block reduction (arith.addf) in 4 chunks through global buffer 5; ens.einsum
-// LONGK-NEXT: phase 1: kernel k2_tiled, 1 blocks per member, points; ens.add
+// LONGK-NEXT: phase 0: kernel k0_tiled, 6 blocks per member, block reduction (arith.addf); ens.einsum
+// LONGK-NEXT: phase 1: kernel k1_tiled, 1 blocks per member, points; ens.add
 //
 // RUN: ens-run %s --entry=small --random-inputs=11 --output-dir=%t/small
 // RUN: ens-run %s --entry=small --random-inputs=11 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/small/out0.npy
