@@ -4,7 +4,9 @@
 // registers, as its epilogue, so that the contraction's result never
 // reaches memory: the next op at the top level of a function, and in a
 // loop over members any later op of the body that may move up to the
-// contraction without changing what any op reads.
+// contraction without changing what any op reads. In a loop over members
+// it also joins an elementwise op to an earlier one whose output it reads
+// at the same points, so that one phase computes both.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,10 +117,10 @@ struct MemoryTouched {
 };
 } // namespace
 
-/// Whether `value`, used by an epilogue, may be used where its contraction
-/// is although the body defines it between the two: a temporary, a view or
-/// a scalar, which kernels allocate, address and recompute wherever they
-/// are used.
+/// Whether `value`, used by an op that moves up to an earlier one, may be
+/// used there although the body defines it between the two: a temporary,
+/// a view or a scalar, which kernels allocate, address and recompute
+/// wherever they are used.
 static bool isUsableEarlier(Value value) {
   Operation *def = value.getDefiningOp();
   return !def ||
