@@ -178,12 +178,15 @@ private:
                            unsigned indent);
   /// Writes a loop over the output elements of `generic` from `first` by
   /// `step`, for each of which the block's threads share the steps; with
-  /// `split`, one of the passes of the reduction split into chunks.
+  /// `split`, one of the passes of the reduction split into chunks. Thread
+  /// 0 applies `epilogue`, if any, to each element's value (not in the
+  /// first pass of a split).
   llvm::Error emitBlockReduction(KernelBuilder &kernel,
                                  linalg::GenericOp generic, Operation *combiner,
                                  StringRef first, StringRef step,
                                  unsigned indent,
-                                 const ReductionSplit *split = nullptr);
+                                 const ReductionSplit *split = nullptr,
+                                 linalg::GenericOp epilogue = nullptr);
 
   /// Writes the kernels of a loop over members as planMemberLoop plans
   /// it: one kernel with the member-per-block strategy

@@ -296,16 +296,23 @@ llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
   return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
-                                              linalg::GenericOp generic,
-                                              Operation *combiner,
-                                              StringRef first, StringRef step,
-                                              unsigned indent,
-                                              const ReductionSplit *split) {
+llvm::Error KernelEmitter::emitBlockReduction(
+    KernelBuilder &kernel, linalg::GenericOp generic, Operation *combiner,
+    StringRef first, StringRef step, unsigned indent,
+    const ReductionSplit *split, linalg::GenericOp epilogue) {
   BodyEmitter body(kernel.body, kernel.accesses);
   if (llvm::Error failure = beginBody(body, generic, indent))
     return failure;
   GenericWriter writer(generic, kernel, body);
+  std::optional<GenericWriter> after;
+  if (epilogue) {
+    if (llvm::Error failure = emitCaptured(epilogue, body, indent))
+      return failure;
+    after.emplace(epilogue, kernel, body, "e");
+    if (llvm::Error failure =
+            after->hoistInvariants(indent, getResultRead(generic, epilogue)))
+      return failure;
+  }
   bool partial = split && !split->combine;
   bool combining = split && split->combine;
   // The second pass of a split reduction reads the shares, not the body.
@@ -435,9 +442,20 @@ llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
                           << " = total;\n";
   } else {
     Value fill = fills.filledWith.lookup(&generic.getDpsInitsMutable()[0]);
-    os.indent(indent + 2) << "if (threadIdx.x == 0) " << *output
-                          << " = combine(" << (fill ? body.get(fill) : *output)
-                          << ", total);\n";
+    std::string result =
+        "combine(" + (fill ? body.get(fill) : *output) + ", total)";
+    if (after) {
+      // Thread 0 applies the epilogue to the element's value.
+      os.indent(indent + 2) << "if (threadIdx.x == 0) {\n";
+      os.indent(indent + 4) << t << " result = " << result << ";\n";
+      if (llvm::Error failure =
+              emitEpilogue(writer, *after, writer.dims, "result", indent + 4))
+        return failure;
+      os.indent(indent + 2) << "}\n";
+    } else {
+      os.indent(indent + 2)
+          << "if (threadIdx.x == 0) " << *output << " = " << result << ";\n";
+    }
   }
   os.indent(indent) << "}\n";
   return llvm::Error::success();

@@ -290,13 +290,12 @@ void MemberLoopPlanner::planEpilogues() {
     positionOf[&op] = position;
   for (Operation &op : body->without_terminator())
     if (auto generic = dyn_cast<linalg::GenericOp>(op))
-      if (!getCombiner(generic))
-        if (linalg::GenericOp epilogue =
-                getEpilogueInLoop(generic, fills.fills)) {
-          epilogueOf[generic] = epilogue;
-          epilogues.insert(epilogue);
-          positionOf[epilogue] = positionOf[generic];
-        }
+      if (linalg::GenericOp epilogue =
+              getEpilogueInLoop(generic, fills.fills)) {
+        epilogueOf[generic] = epilogue;
+        epilogues.insert(epilogue);
+        positionOf[epilogue] = positionOf[generic];
+      }
 }
 
 llvm::Error MemberLoopPlanner::placeTemporaries(

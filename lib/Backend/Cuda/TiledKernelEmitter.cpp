@@ -263,7 +263,7 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
   std::string step = perMember + " * blockDim.x";
   return phase.kind == PhaseKind::BlockReduction
              ? emitBlockReduction(kernel, generic, ir.combiner, "b", perMember,
-                                  indent)
+                                  indent, nullptr, ir.epilogue)
              : emitPoints(kernel, generic, first, step, indent, ir.epilogue,
                           phase.tile);
 }
@@ -333,7 +333,7 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
                              perMemberCombine + " * blockDim.x", 2, ir.epilogue,
                              {}, &split)
                 : emitBlockReduction(combine, generic, combiner, "b",
-                                     perMemberCombine, 2, &split);
+                                     perMemberCombine, 2, &split, ir.epilogue);
   if (emitted)
     return emitted;
   finishKernel(combine);

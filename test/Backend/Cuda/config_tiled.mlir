@@ -14,7 +14,8 @@
 // comments show; the rules are listed in tiled-boundaries.mlir's header:
 // an op with a reduction is a block reduction if its output elements of all
 // members are fewer than 264 * 256 = 67584 and it has at least 256 steps,
-// a block's threads (and then fuses no epilogue); otherwise a contraction computes points in
+// a block's threads (whose thread 0 applies a fused epilogue to each
+// element); otherwise a contraction computes points in
 // tiles of min(range, 4) over the output's innermost loop (columns) and
 // another parallel loop (rows); blocks per member are the member's points,
 // tiled loops counted in tiles, over 256 threads, rounded up, or for a

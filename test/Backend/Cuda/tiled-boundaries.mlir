@@ -91,13 +91,12 @@
 //   as for @sum.
 // @long_k (2x4096 @ 4096x3, then + a 2x3 bias; 4 members): a contraction
 //   with 4 * 6 = 24 output elements and 4096 steps is a block reduction,
-//   not a tile, and a block reduction fuses no epilogue: the add is a phase
-//   of its own, and the contraction's result a temporary of 24 bytes, global
-//   buffer 4 (after the arguments 0-2 and the result 3). It is planned to
-//   split into min(ceil(264 / 24) = 11, 4096 / 1024 = 4) = 4 chunks, but
-//   the model keeps it whole (each thread has four of its 16 steps' loads
-//   in flight): a block per element, 6 blocks per member. The add reads
-//   its result: kernel k1_tiled. Sums reach about sqrt(4096) / 3 = 21:
+//   not a tile, and the add is its fused epilogue, which thread 0 of each
+//   element's block applies: the contraction's result (temporary 0) stays
+//   in registers. It is planned to split into min(ceil(264 / 24) = 11,
+//   4096 / 1024 = 4) = 4 chunks, but the model keeps it whole (each thread
+//   has four of its 16 steps' loads in flight): a block per element, 6
+//   blocks per member, the only phase. Sums reach about sqrt(4096) / 3 = 21:
 //   absolute tolerance 1e-4 (the results differ by up to 1e-5, seeds 1-8).
 // @small (3x8 @ 8x2, 4 members): both tiled loops shorter than 4: 3x2
 //   tiles, 1 tile per member, nothing guarded.
@@ -196,9 +195,9 @@
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-4 --expect=%t/long_k/out0.npy
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-4 --expect=%t/long_k/out0.npy
 // RUN: ens-run %s --entry=long_k --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=LONGK
-// LONGK:      temporary 0: memref<1x2x3xf32>, 24 bytes, global buffer 4
-// LONGK-NEXT: phase 0: kernel k0_tiled, 6 blocks per member, block reduction (arith.addf); ens.einsum
-// LONGK-NEXT: phase 1: kernel k1_tiled, 1 blocks per member, points; ens.add
+// LONGK:      temporary 0: memref<1x2x3xf32>, registers
+// LONGK-NEXT: phase 0: kernel k0_tiled, 6 blocks per member, block reduction (arith.addf) with fused epilogue; ens.einsum, ens.add
+// LONGK-NOT:  phase 1
 //
 // RUN: ens-run %s --entry=small --random-inputs=11 --output-dir=%t/small
 // RUN: ens-run %s --entry=small --random-inputs=11 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/small/out0.npy
