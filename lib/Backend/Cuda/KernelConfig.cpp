@@ -109,7 +109,10 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
         // A kernel that runs several phases gives each a range of blocks.
         if (!program.getSections(phase.kernel).empty())
           os << " from block " << phase.firstBlock;
-        os << ", " << phase.blocksPerMember << " blocks per member, ";
+        os << ", " << phase.blocksPerMember << " blocks";
+        if (phase.threads != config.threadsPerBlock)
+          os << " of " << phase.threads << " threads";
+        os << " per member, ";
       }
       os << getPhaseKindName(phase.kind);
       if (phase.kind == PhaseKind::BlockReduction)

@@ -127,22 +127,26 @@ KernelBuilder KernelEmitter::beginKernel(ArrayRef<Operation *> roots,
   return kernel;
 }
 
+KernelEmitter::Written KernelEmitter::getWritten() const {
+  return {program.plan.buffers.size(), program.plan.kernels.size(),
+          program.plan.launches.size(), program.configs.size(), kernels.size()};
+}
+
+void KernelEmitter::takeBackTo(const Written &written) {
+  program.plan.buffers.resize(written.buffers);
+  program.plan.kernels.resize(written.kernels);
+  program.sections.resize(written.kernels);
+  program.plan.launches.resize(written.launches);
+  program.configs.resize(written.configs);
+  kernels.resize(written.source);
+}
+
 llvm::Expected<KernelEmitter::Choice> KernelEmitter::emitCheapest(
     ArrayRef<llvm::function_ref<llvm::Error()>> candidates) {
   // What has been written before: taking a candidate back returns to it.
-  size_t buffers = program.plan.buffers.size();
-  size_t kernelInfos = program.plan.kernels.size();
-  size_t launches = program.plan.launches.size();
-  size_t configs = program.configs.size();
-  size_t source = kernels.size();
-  auto takeBack = [&] {
-    program.plan.buffers.resize(buffers);
-    program.plan.kernels.resize(kernelInfos);
-    program.sections.resize(kernelInfos);
-    program.plan.launches.resize(launches);
-    program.configs.resize(configs);
-    kernels.resize(source);
-  };
+  Written before = getWritten();
+  size_t launches = before.launches;
+  auto takeBack = [&] { takeBackTo(before); };
   Choice choice;
   llvm::Error firstFailure = llvm::Error::success();
   for (auto [i, candidate] : llvm::enumerate(candidates)) {
@@ -358,6 +362,8 @@ llvm::Error KernelEmitter::run(unsigned numInputs) {
     views.bufferOf[arg] = *buffer;
   }
   auto module = function->getParentOfType<ModuleOp>();
+  function.walk(
+      [&](scf::ForallOp forall) { mergeElementwiseChains(*forall.getBody()); });
   function.walk([&](Block *block) { fills.findIn(*block); });
   auto define = [&](Value value, BufferKind kind,
                     std::vector<uint8_t> init = {}) -> llvm::Error {

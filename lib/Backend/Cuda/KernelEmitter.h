@@ -70,6 +70,14 @@ private:
     /// The way written.
     size_t best = 0;
   };
+  /// How much of the program has been written: the lengths of its lists.
+  struct Written {
+    size_t buffers, kernels, launches, configs, source;
+  };
+  Written getWritten() const;
+  /// Takes back what was written after `written`: buffers, kernels,
+  /// launches, configs and source.
+  void takeBackTo(const Written &written);
   /// Writes the cheapest of `candidates`, ways of writing the same ops:
   /// each is written, estimated and taken back (the buffers, kernels,
   /// launches and configs it wrote), and the cheapest is written again
@@ -156,8 +164,9 @@ private:
   /// Writes the second pass of `writer`'s contraction split into chunks
   /// (emitPoints with a split that combines): a loop over its points from
   /// `first` by `step` that adds each point's partial results to the
-  /// output's value and applies the epilogue that `after` writes, if any.
-  llvm::Error emitSplitCombine(GenericWriter &writer,
+  /// output's value and applies the epilogue that `after` writes, if any;
+  /// it sets the bytes each thread of `kernel` has in flight.
+  llvm::Error emitSplitCombine(KernelBuilder &kernel, GenericWriter &writer,
                                std::optional<GenericWriter> &after,
                                const ReductionSplit &split, StringRef first,
                                StringRef step, unsigned indent);
@@ -169,12 +178,15 @@ private:
                            unsigned indent);
   /// Writes a loop over the output elements of `generic` from `first` by
   /// `step`, for each of which the block's threads share the steps; with
-  /// `split`, one of the passes of the reduction split into chunks.
+  /// `split`, one of the passes of the reduction split into chunks. Thread
+  /// 0 applies `epilogue`, if any, to each element's value (not in the
+  /// first pass of a split).
   llvm::Error emitBlockReduction(KernelBuilder &kernel,
                                  linalg::GenericOp generic, Operation *combiner,
                                  StringRef first, StringRef step,
                                  unsigned indent,
-                                 const ReductionSplit *split = nullptr);
+                                 const ReductionSplit *split = nullptr,
+                                 linalg::GenericOp epilogue = nullptr);
 
   /// Writes the kernels of a loop over members as planMemberLoop plans
   /// it: one kernel with the member-per-block strategy
@@ -185,10 +197,21 @@ private:
   llvm::Error emitMemberPerBlock(scf::ForallOp forall,
                                  const MemberLoopPlan &plan);
   llvm::Error emitTiledLoop(MemberLoopPlan &plan);
+  /// Settles which of the splits planned for the phases of `plan` pay, as
+  /// the performance model finds (emitSplitChoice), before its launches
+  /// are planned: a phase kept whole may then run beside others, where a
+  /// split one has launches of its own.
+  llvm::Error settleSplits(MemberLoopPlan &plan);
   /// Writes the kernel of launch `launch` of a tiled loop, which runs
   /// `phases` (positions in the plan's phases) side by side, each in its
   /// own blocks; a phase alone is written as emitTiledPhase writes it.
   llvm::Error emitTiledLaunch(MemberLoopPlan &plan, ArrayRef<unsigned> phases);
+  /// Writes launch `launch` of a tiled loop as emitTiledLaunch does, with
+  /// the threads per block (256, 128 or 64, the same for all its phases)
+  /// that the performance model finds fastest; a launch of a split or
+  /// serial phase keeps its own.
+  llvm::Error emitTiledLaunchThreads(MemberLoopPlan &plan,
+                                     ArrayRef<unsigned> phases);
   /// Writes the kernel, or for a split the kernels, of one phase of a
   /// tiled loop over `members` members that has a launch of its own.
   llvm::Error emitTiledPhase(PhaseConfig &phase,

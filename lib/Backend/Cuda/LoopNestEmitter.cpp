@@ -115,7 +115,7 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
           beginPoints(kernel, writer, after, epilogue, indent))
     return failure;
   if (split && split->combine)
-    return emitSplitCombine(writer, after, *split, first, step, indent);
+    return emitSplitCombine(kernel, writer, after, *split, first, step, indent);
   if (!tile.empty())
     return emitTiles(kernel, writer, after, tile, first, step, indent, split);
   llvm::raw_string_ostream &os = writer.os;
@@ -153,20 +153,30 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
   auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
   unsigned bodyIndent = indent;
   // A single reduction loop of at least kUnrollSteps steps whose outputs do
-  // not change along it runs kUnrollSteps steps at a time, all their loads
-  // before any of their ops, so that a thread has that many steps' loads
-  // in flight; the steps left over run one at a time, as does each step of
-  // any other reduction. The steps still combine in order.
-  if (reduction.size() == 1 && writer.ranges[reduction[0]] >= kUnrollSteps &&
+  // not change along it runs kUnrollSteps steps at a time (a sum, which
+  // loads one element a step, kWholeUnrollSteps if it has that many), all
+  // their loads before any of their ops, so that a thread has that many
+  // steps' loads in flight; the steps left over run one at a time, as does
+  // each step of any other reduction. The steps still combine in order.
+  int64_t loadsPerStep =
+      llvm::count_if(generic.getDpsInputOperands(), [&](OpOperand *input) {
+        return !generic.getMatchingBlockArgument(input).use_empty() &&
+               !writer.invariantInputs.contains(input);
+      });
+  int64_t unroll = reduction.size() == 1 && loadsPerStep <= 1 &&
+                           writer.ranges[reduction[0]] >= kWholeUnrollSteps
+                       ? kWholeUnrollSteps
+                       : kUnrollSteps;
+  if (reduction.size() == 1 && writer.ranges[reduction[0]] >= unroll &&
       llvm::none_of(perStep, [](bool b) { return b; }) &&
       generic.getBody()->getOps<linalg::IndexOp>().empty()) {
     const std::string &dim = writer.dims[reduction[0]];
     os.indent(indent) << "long long " << dim << " = 0;\n";
-    os.indent(indent) << "for (; " << dim << " + " << kUnrollSteps - 1 << " < "
+    os.indent(indent) << "for (; " << dim << " + " << unroll - 1 << " < "
                       << writer.ranges[reduction[0]] << "LL; " << dim
-                      << " += " << kUnrollSteps << ") {\n";
-    SmallVector<DenseMap<Value, std::string>> loaded(kUnrollSteps);
-    for (int64_t u = 0; u < kUnrollSteps; ++u) {
+                      << " += " << unroll << ") {\n";
+    SmallVector<DenseMap<Value, std::string>> loaded(unroll);
+    for (int64_t u = 0; u < unroll; ++u) {
       SmallVector<std::string> at = writer.dims;
       if (u)
         at[reduction[0]] = "(" + dim + " + " + std::to_string(u) + "LL)";
@@ -180,7 +190,7 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
           loaded[u][arg] = body.get(arg);
       }
     }
-    for (int64_t u = 0; u < kUnrollSteps; ++u) {
+    for (int64_t u = 0; u < unroll; ++u) {
       for (auto [arg, name] : loaded[u])
         body.bind(arg, name);
       if (llvm::Error failure = writer.emitOps(indent + 2))
@@ -196,9 +206,8 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
       if (loaded[0].count(generic.getMatchingBlockArgument(input)) &&
           !writer.invariantInputs.contains(input))
         kernel.info.bytesInFlightPerThread +=
-            kUnrollSteps *
-            getElementSize(*getBufferDType(
-                generic.getMatchingBlockArgument(input).getType()));
+            unroll * getElementSize(*getBufferDType(
+                         generic.getMatchingBlockArgument(input).getType()));
     kernel.info.bytesInFlightPerThread =
         std::max<int64_t>(kernel.info.bytesInFlightPerThread, 4);
     os.indent(bodyIndent) << "for (; " << dim << " < "
@@ -287,16 +296,23 @@ llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
   return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
-                                              linalg::GenericOp generic,
-                                              Operation *combiner,
-                                              StringRef first, StringRef step,
-                                              unsigned indent,
-                                              const ReductionSplit *split) {
+llvm::Error KernelEmitter::emitBlockReduction(
+    KernelBuilder &kernel, linalg::GenericOp generic, Operation *combiner,
+    StringRef first, StringRef step, unsigned indent,
+    const ReductionSplit *split, linalg::GenericOp epilogue) {
   BodyEmitter body(kernel.body, kernel.accesses);
   if (llvm::Error failure = beginBody(body, generic, indent))
     return failure;
   GenericWriter writer(generic, kernel, body);
+  std::optional<GenericWriter> after;
+  if (epilogue) {
+    if (llvm::Error failure = emitCaptured(epilogue, body, indent))
+      return failure;
+    after.emplace(epilogue, kernel, body, "e");
+    if (llvm::Error failure =
+            after->hoistInvariants(indent, getResultRead(generic, epilogue)))
+      return failure;
+  }
   bool partial = split && !split->combine;
   bool combining = split && split->combine;
   // The second pass of a split reduction reads the shares, not the body.
@@ -351,24 +367,72 @@ llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
            " ? " + start + " + " + std::to_string(chunkSteps) + "LL : " + to +
            ")";
     }
-    os.indent(indent + 2) << "for (long long q = " << from << "; q < " << to
-                          << "; q += blockDim.x) {\n";
+    // Combines one step, whose inputs are loaded, into the share.
+    auto emitStep = [&](unsigned at) -> llvm::Error {
+      if (llvm::Error failure = writer.emitOps(at, combiner))
+        return failure;
+      // A step that is a product the combining add fuses with is never
+      // named: the share takes it in one fmaf.
+      auto add = dyn_cast<arith::AddFOp>(combiner);
+      if (arith::MulFOp mul = add ? getFusedMultiply(add) : nullptr)
+        os.indent(at) << "share = "
+                      << fmaExpr(mul.getType(), body.get(mul.getLhs()),
+                                 body.get(mul.getRhs()), "share")
+                      << ";\n";
+      else
+        os.indent(at) << "share = combine(share, " << body.get(stepValue)
+                      << ");\n";
+      return llvm::Error::success();
+    };
+    // A single reduction loop: each thread's steps kUnrollSteps at a time,
+    // all their loads before their combination, so that it has that many
+    // loads in flight; the steps left over one at a time. Each thread still
+    // combines its steps in order, so the shares are those of one step at a
+    // time.
+    bool unroll = writer.reduction.size() == 1 &&
+                  generic.getBody()->getOps<linalg::IndexOp>().empty();
+    if (unroll) {
+      os.indent(indent + 2) << "long long q = " << from << ";\n";
+      os.indent(indent + 2)
+          << "for (; q + " << kUnrollSteps - 1 << "LL * blockDim.x < " << to
+          << "; q += " << kUnrollSteps << "LL * blockDim.x) {\n";
+      SmallVector<DenseMap<Value, std::string>> loaded(kUnrollSteps);
+      int64_t bytes = 0;
+      for (int64_t u = 0; u < kUnrollSteps; ++u) {
+        SmallVector<std::string> at = writer.dims;
+        at[writer.reduction[0]] =
+            u ? "(q + " + std::to_string(u) + "LL * blockDim.x)" : "q";
+        writer.forgetInputs();
+        if (llvm::Error failure =
+                writer.loadInputs(indent + 4, at, "_u" + std::to_string(u)))
+          return failure;
+        for (OpOperand *input : generic.getDpsInputOperands()) {
+          BlockArgument arg = generic.getMatchingBlockArgument(input);
+          if (!body.isBound(arg) || writer.invariantInputs.contains(input))
+            continue;
+          loaded[u][arg] = body.get(arg);
+          bytes += getElementSize(*getBufferDType(arg.getType()));
+        }
+      }
+      kernel.info.bytesInFlightPerThread = std::max<int64_t>(bytes, 4);
+      for (int64_t u = 0; u < kUnrollSteps; ++u) {
+        for (auto [arg, name] : loaded[u])
+          body.bind(arg, name);
+        if (llvm::Error failure = emitStep(indent + 4))
+          return failure;
+      }
+      os.indent(indent + 2) << "}\n";
+      writer.forgetInputs();
+      os.indent(indent + 2) << "for (; q < " << to << "; q += blockDim.x) {\n";
+    } else {
+      os.indent(indent + 2) << "for (long long q = " << from << "; q < " << to
+                            << "; q += blockDim.x) {\n";
+    }
     writer.declareLoops(writer.reduction, "q", indent + 4);
     if (llvm::Error failure = writer.loadInputs(indent + 4))
       return failure;
-    if (llvm::Error failure = writer.emitOps(indent + 4, combiner))
+    if (llvm::Error failure = emitStep(indent + 4))
       return failure;
-    // A step that is a product the combining add fuses with is never named:
-    // the share takes it in one fmaf.
-    auto add = dyn_cast<arith::AddFOp>(combiner);
-    if (arith::MulFOp mul = add ? getFusedMultiply(add) : nullptr)
-      os.indent(indent + 4) << "share = "
-                            << fmaExpr(mul.getType(), body.get(mul.getLhs()),
-                                       body.get(mul.getRhs()), "share")
-                            << ";\n";
-    else
-      os.indent(indent + 4)
-          << "share = combine(share, " << body.get(stepValue) << ");\n";
     os.indent(indent + 2) << "}\n";
   }
   os.indent(indent + 2) << t << " total = ens_block_reduce(share, " << identity
@@ -378,9 +442,20 @@ llvm::Error KernelEmitter::emitBlockReduction(KernelBuilder &kernel,
                           << " = total;\n";
   } else {
     Value fill = fills.filledWith.lookup(&generic.getDpsInitsMutable()[0]);
-    os.indent(indent + 2) << "if (threadIdx.x == 0) " << *output
-                          << " = combine(" << (fill ? body.get(fill) : *output)
-                          << ", total);\n";
+    std::string result =
+        "combine(" + (fill ? body.get(fill) : *output) + ", total)";
+    if (after) {
+      // Thread 0 applies the epilogue to the element's value.
+      os.indent(indent + 2) << "if (threadIdx.x == 0) {\n";
+      os.indent(indent + 4) << t << " result = " << result << ";\n";
+      if (llvm::Error failure =
+              emitEpilogue(writer, *after, writer.dims, "result", indent + 4))
+        return failure;
+      os.indent(indent + 2) << "}\n";
+    } else {
+      os.indent(indent + 2)
+          << "if (threadIdx.x == 0) " << *output << " = " << result << ";\n";
+    }
   }
   os.indent(indent) << "}\n";
   return llvm::Error::success();

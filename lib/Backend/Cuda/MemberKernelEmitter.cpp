@@ -188,7 +188,8 @@ llvm::Error KernelEmitter::emitMemberPerBlock(scf::ForallOp forall,
           stageOperands(kernel, generic, phase);
       llvm::Error emitted =
           phase.kind == PhaseKind::BlockReduction
-              ? emitBlockReduction(kernel, generic, ir.combiner, "0", "1", 4)
+              ? emitBlockReduction(kernel, generic, ir.combiner, "0", "1", 4,
+                                   nullptr, ir.epilogue)
               : emitPoints(kernel, generic, "threadIdx.x", "blockDim.x", 4,
                            ir.epilogue, phase.tile);
       for (auto &[value, global] : staged)

@@ -51,9 +51,7 @@ bool cuda::isScalarOp(Operation *op) {
                        [](Type type) { return isa<MemRefType>(type); });
 }
 
-/// The op after `op` in its block that computes something: not a view, an
-/// allocation or a scalar.
-static Operation *getNextComputeOp(Operation *op) {
+Operation *cuda::getNextComputeOp(Operation *op) {
   Operation *next = op->getNextNode();
   while (next && (isa<memref::SubViewOp, memref::CollapseShapeOp,
                       memref::ExpandShapeOp, memref::AllocOp>(next) ||
@@ -155,48 +153,6 @@ SmallVector<Value> FoldedFills::getValues(linalg::GenericOp generic) const {
     if (Value fill = filledWith.lookup(&init))
       values.push_back(fill);
   return values;
-}
-
-linalg::GenericOp cuda::getEpilogue(linalg::GenericOp op,
-                                    const DenseSet<Operation *> &foldedFills) {
-  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
-    return nullptr;
-  Value result = op.getDpsInits()[0];
-  AffineMap written = op.getIndexingMapsArray().back();
-  if (!written.isProjectedPermutation() ||
-      written.getNumResults() != op.getNumParallelLoops())
-    return nullptr;
-  for (AffineExpr expr : written.getResults())
-    if (op.getIteratorTypesArray()[cast<AffineDimExpr>(expr).getPosition()] !=
-        utils::IteratorType::parallel)
-      return nullptr;
-  // The result must be a private temporary: not the caller's buffer, not a
-  // slice of a loop's result, not read through a view.
-  auto alloc = result.getDefiningOp<memref::AllocOp>();
-  auto next = dyn_cast_or_null<linalg::GenericOp>(getNextComputeOp(op));
-  if (!alloc || !next || next.getNumReductionLoops() != 0)
-    return nullptr;
-  if (llvm::Error unsupported = checkGeneric(next)) {
-    llvm::consumeError(std::move(unsupported));
-    return nullptr;
-  }
-  OpOperand *read = nullptr;
-  for (OpOperand &operand : next->getOpOperands())
-    if (operand.get() == result) {
-      if (read || next.isDpsInit(&operand))
-        return nullptr;
-      read = &operand;
-    }
-  if (!read || !next.getMatchingIndexingMap(read).isPermutation())
-    return nullptr;
-  for (Operation *user : result.getUsers())
-    if (user != op && user != next && !foldedFills.contains(user) &&
-        !isa<memref::DeallocOp>(user))
-      return nullptr;
-  LLVM_DEBUG(llvm::dbgs() << "fuse " << getSourceOps(next.getOperation())
-                          << " into " << getSourceOps(op.getOperation())
-                          << " as its epilogue\n");
-  return next;
 }
 
 Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
@@ -334,12 +290,12 @@ void MemberLoopPlanner::planEpilogues() {
     positionOf[&op] = position;
   for (Operation &op : body->without_terminator())
     if (auto generic = dyn_cast<linalg::GenericOp>(op))
-      if (!getCombiner(generic))
-        if (linalg::GenericOp epilogue = getEpilogue(generic, fills.fills)) {
-          epilogueOf[generic] = epilogue;
-          epilogues.insert(epilogue);
-          positionOf[epilogue] = positionOf[generic];
-        }
+      if (linalg::GenericOp epilogue =
+              getEpilogueInLoop(generic, fills.fills)) {
+        epilogueOf[generic] = epilogue;
+        epilogues.insert(epilogue);
+        positionOf[epilogue] = positionOf[generic];
+      }
 }
 
 llvm::Error MemberLoopPlanner::placeTemporaries(
@@ -505,6 +461,7 @@ llvm::Error MemberLoopPlanner::planPhases() {
       if (plan.config.strategy == Strategy::MemberPerBlock) {
         planStaging(generic, phase, staging);
       } else {
+        phase.threads = plan.config.threadsPerBlock;
         planSplit(generic, phase, plan.config.members);
         phase.blocksPerMember =
             getBlocksPerMember(generic, phase, plan.config.members);
@@ -520,6 +477,7 @@ llvm::Error MemberLoopPlanner::planPhases() {
       // With the tiled strategy, a block per member whose thread 0 runs the
       // loop nest.
       phase.blocksPerMember = 1;
+      phase.threads = 1;
       plan.config.phases.push_back(std::move(phase));
       plan.phases.push_back({loop, nullptr, nullptr});
       continue;

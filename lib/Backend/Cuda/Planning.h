@@ -33,6 +33,16 @@ inline constexpr unsigned kBlockSize = 256;
 /// before any of their arithmetic, where the emitters unroll it.
 inline constexpr int64_t kUnrollSteps = 4;
 
+/// The same for a thread that computes whole elements of a sum (one load a
+/// step) of at least this many steps: a bias gradient's column sum over a
+/// batch of 64 then has 16 loads in flight per thread instead of 4, as
+/// many as a 4x4 register tile's four steps have.
+inline constexpr int64_t kWholeUnrollSteps = 16;
+
+/// With the tiled strategy, the fewest threads per block of a launch: two
+/// warps.
+inline constexpr unsigned kMinLaunchThreads = 64;
+
 /// With the tiled strategy, the blocks that fill the GPU: two per SM of an
 /// H100 (132 SMs). Reductions whose output elements of all members would
 /// be fewer blocks, or threads, are shared or split among more blocks.
@@ -73,12 +83,39 @@ struct FoldedFills {
   DenseSet<Operation *> fills;
 };
 
+/// The op after `op` in its block that computes something: not a view, an
+/// allocation or a scalar; or null.
+Operation *getNextComputeOp(Operation *op);
+
 /// The op that contraction `op` feeds as an epilogue: the next op of the
 /// block that is not a view or a scalar, an elementwise linalg.generic that
 /// reads the result of `op` once per element, when that result is a
-/// temporary that nothing else but `foldedFills` uses; or null.
+/// temporary that nothing else but `foldedFills` uses; or null
+/// (Epilogues.cpp).
 linalg::GenericOp getEpilogue(linalg::GenericOp op,
                               const DenseSet<Operation *> &foldedFills);
+
+/// The same in the body of a loop over members, where the epilogue may be
+/// any later op of the body, not only the next: the first that reads the
+/// result of `op`, if moving it up to `op` changes nothing. No op between
+/// the two may write memory the epilogue reads, or touch memory it writes,
+/// and the epilogue may use nothing defined between them but temporaries,
+/// views and scalars (whose place in the body the kernels do not follow).
+/// This lets a layer's backward pass fuse the activation's derivative into
+/// the contraction that computes the gradient of its output, and an Adam
+/// update into the contraction or sum that computes its gradient, although
+/// autodiff puts other gradients' ops between them.
+linalg::GenericOp getEpilogueInLoop(linalg::GenericOp op,
+                                    const DenseSet<Operation *> &foldedFills);
+
+/// Merges, in the body of a loop over members, each elementwise
+/// linalg.generic that reads an output of an earlier elementwise one at the
+/// points it writes it into that earlier one, where moving it up changes
+/// nothing (as getEpilogueInLoop checks): one op then computes both, the
+/// later taking the value in registers. A loss's gradient (a scaling of the
+/// error that the last layer's epilogue computes) then runs in the last
+/// layer's epilogue instead of a phase of its own.
+void mergeElementwiseChains(Block &body);
 
 /// The op that combines each step of reduction `generic` into its one
 /// output, which no reduction loop indexes: an addition or a maximum of the
@@ -129,7 +166,7 @@ void planSplit(linalg::GenericOp generic, PhaseConfig &phase, int64_t members);
 /// With the tiled strategy, the blocks of each of `members` members that
 /// compute `generic` as `phase` plans it: a thread per point (per tile of
 /// them, and per chunk of a split reduction's steps) in blocks of
-/// kBlockSize, or a block per output element (and chunk) of a block
+/// `phase.threads`, or a block per output element (and chunk) of a block
 /// reduction; at least one, at most what a grid launches.
 int64_t getBlocksPerMember(linalg::GenericOp generic, const PhaseConfig &phase,
                            int64_t members);

@@ -272,7 +272,8 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitSplitCombine(GenericWriter &writer,
+llvm::Error KernelEmitter::emitSplitCombine(KernelBuilder &kernel,
+                                            GenericWriter &writer,
                                             std::optional<GenericWriter> &after,
                                             const ReductionSplit &split,
                                             StringRef first, StringRef step,
@@ -284,6 +285,9 @@ llvm::Error KernelEmitter::emitSplitCombine(GenericWriter &writer,
   auto [combine, identity] = getCombination(combiner);
   OpOperand &init = generic.getDpsInitsMutable()[0];
   int64_t points = writer.count(writer.parallel);
+  kernel.info.bytesInFlightPerThread =
+      std::min(split.chunks, kUnrollSteps) *
+      getElementSize(*getBufferDType(combiner->getResult(0).getType()));
   // Each point adds its chunks' partial results, in order, to the value
   // filled in or held by the output, and applies the epilogue.
   os.indent(indent) << "auto combine = " << combine << ";\n";
@@ -294,14 +298,31 @@ llvm::Error KernelEmitter::emitSplitCombine(GenericWriter &writer,
   if (!output)
     return output.takeError();
   Value fill = fills.filledWith.lookup(&init);
-  os.indent(indent + 2) << *getCType(combiner->getResult(0).getType())
-                        << " acc0 = " << (fill ? body.get(fill) : *output)
+  std::string t = *getCType(combiner->getResult(0).getType());
+  os.indent(indent + 2) << t << " acc0 = " << (fill ? body.get(fill) : *output)
                         << ";\n";
-  os.indent(indent + 2) << "for (long long c = 0; c < " << split.chunks
-                        << "LL; ++c)\n";
-  os.indent(indent + 4) << "acc0 = combine(acc0, " << split.partials << "[(m * "
-                        << split.chunks << "LL + c) * " << points
-                        << "LL + p]);\n";
+  // kUnrollSteps chunks at a time, all their loads before their additions,
+  // so that a thread has that many loads in flight; the chunks left over
+  // one at a time. The additions stay in chunk order.
+  auto partial = [&](StringRef chunk) {
+    return split.partials + "[(m * " + std::to_string(split.chunks) + "LL + " +
+           chunk.str() + ") * " + std::to_string(points) + "LL + p]";
+  };
+  os.indent(indent + 2) << "long long c = 0;\n";
+  if (split.chunks >= kUnrollSteps) {
+    os.indent(indent + 2) << "for (; c + " << kUnrollSteps - 1 << " < "
+                          << split.chunks << "LL; c += " << kUnrollSteps
+                          << ") {\n";
+    for (int64_t u = 0; u < kUnrollSteps; ++u)
+      os.indent(indent + 4)
+          << t << " part" << u << " = "
+          << partial(u ? "(c + " + std::to_string(u) + "LL)" : "c") << ";\n";
+    for (int64_t u = 0; u < kUnrollSteps; ++u)
+      os.indent(indent + 4) << "acc0 = combine(acc0, part" << u << ");\n";
+    os.indent(indent + 2) << "}\n";
+  }
+  os.indent(indent + 2) << "for (; c < " << split.chunks << "LL; ++c)\n";
+  os.indent(indent + 4) << "acc0 = combine(acc0, " << partial("c") << ");\n";
   if (after) {
     if (llvm::Error failure =
             emitEpilogue(writer, *after, writer.dims, "acc0", indent + 2))

@@ -132,9 +132,10 @@ int64_t cuda::getBlocksPerMember(linalg::GenericOp generic,
   // A block reduction gives each chunk of an output element a block;
   // points a thread each (a tile of them, if the op has one; and each chunk
   // of it, if it is split).
-  int64_t blocks = phase.kind == PhaseKind::BlockReduction
-                       ? points * phase.chunks
-                       : llvm::divideCeil(points * phase.chunks, kBlockSize);
+  int64_t blocks =
+      phase.kind == PhaseKind::BlockReduction
+          ? points * phase.chunks
+          : llvm::divideCeil(points * phase.chunks, int64_t(phase.threads));
   // Blocks beyond what a grid can launch loop over the rest; a phase with
   // no points still launches a block per member, which does nothing.
   return std::clamp<int64_t>(blocks, 1, INT32_MAX / members);

@@ -21,6 +21,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+
 #define DEBUG_TYPE "ens-cuda-plan"
 
 using namespace mlir;
@@ -55,7 +57,21 @@ static SmallVector<Operation *> getPhaseRoots(const MemberLoopPlan::Phase &ir) {
   return roots;
 }
 
+llvm::Error KernelEmitter::settleSplits(MemberLoopPlan &plan) {
+  KernelConfig &config = plan.config;
+  Written before = getWritten();
+  for (auto [phase, ir] : llvm::zip(config.phases, plan.phases))
+    if (phase.chunks > 1)
+      if (llvm::Error failure = emitSplitChoice(phase, ir, config.members,
+                                                config.threadsPerBlock))
+        return failure;
+  takeBackTo(before);
+  return llvm::Error::success();
+}
+
 llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
+  if (llvm::Error failure = settleSplits(plan))
+    return failure;
   planTiledLaunches(
       plan, [&](Value memref) { return views.getGlobalBuffer(memref); });
   SmallVector<SmallVector<unsigned>> launches;
@@ -65,8 +81,50 @@ llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
     launches[phase.launch].push_back(i);
   }
   for (ArrayRef<unsigned> phases : launches)
-    if (llvm::Error failure = emitTiledLaunch(plan, phases))
+    if (llvm::Error failure = emitTiledLaunchThreads(plan, phases))
       return failure;
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitTiledLaunchThreads(MemberLoopPlan &plan,
+                                                  ArrayRef<unsigned> phases) {
+  KernelConfig &config = plan.config;
+  // A split phase keeps its kernels' threads, a serial phase its one.
+  if (llvm::any_of(phases, [&](unsigned i) {
+        return config.phases[i].chunks > 1 ||
+               config.phases[i].kind == PhaseKind::Serial;
+      }))
+    return emitTiledLaunch(plan, phases);
+  auto emitWith = [&](unsigned threads) -> llvm::Error {
+    int64_t blocks = 0;
+    for (unsigned i : phases) {
+      PhaseConfig &phase = config.phases[i];
+      phase.threads = threads;
+      phase.blocksPerMember = getBlocksPerMember(
+          cast<linalg::GenericOp>(plan.phases[i].op), phase, config.members);
+      phase.firstBlock = blocks;
+      blocks += config.members * phase.blocksPerMember;
+      if (blocks > INT32_MAX)
+        return error("the CUDA backend cannot launch more than 2^31 blocks");
+    }
+    return emitTiledLaunch(plan, phases);
+  };
+  // Fewer threads per block give the phases more blocks: a phase whose
+  // blocks are fewer than the SMs then spreads over more of them, at the
+  // price of fewer threads resident per SM to hide latency where blocks
+  // are many. The model weighs the two for the launch as a whole.
+  SmallVector<std::function<llvm::Error()>> ways;
+  for (unsigned threads = config.threadsPerBlock; threads >= kMinLaunchThreads;
+       threads /= 2)
+    ways.push_back([&emitWith, threads] { return emitWith(threads); });
+  SmallVector<llvm::function_ref<llvm::Error()>> candidates(ways.begin(),
+                                                            ways.end());
+  llvm::Expected<Choice> choice = emitCheapest(candidates);
+  if (!choice)
+    return choice.takeError();
+  LLVM_DEBUG(llvm::dbgs() << "launch of " << phases.size()
+                          << " phases: " << config.phases[phases[0]].threads
+                          << " threads per block\n");
   return llvm::Error::success();
 }
 
@@ -75,7 +133,7 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
   KernelConfig &config = plan.config;
   if (phases.size() == 1)
     return emitTiledPhase(config.phases[phases[0]], plan.phases[phases[0]],
-                          config.members, config.threadsPerBlock);
+                          config.members, config.phases[phases[0]].threads);
   // One kernel whose blocks branch to their phase's body. The phases share
   // the kernel's parameters, since a buffer's parameter is named after it.
   KernelBuilder launch = beginKernel({}, "tiled");
@@ -93,8 +151,8 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
             ? "(blockIdx.x - " + std::to_string(phase.firstBlock) + "u)"
             : "blockIdx.x";
     if (llvm::Error failure =
-            writeTiledPhase(section, phase, ir, config.members,
-                            config.threadsPerBlock, block, /*indent=*/4))
+            writeTiledPhase(section, phase, ir, config.members, phase.threads,
+                            block, /*indent=*/4))
       return failure;
     int64_t end = phase.firstBlock + section.launch.grid[0];
     if (position == 0)
@@ -205,7 +263,7 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
   std::string step = perMember + " * blockDim.x";
   return phase.kind == PhaseKind::BlockReduction
              ? emitBlockReduction(kernel, generic, ir.combiner, "b", perMember,
-                                  indent)
+                                  indent, nullptr, ir.epilogue)
              : emitPoints(kernel, generic, first, step, indent, ir.epilogue,
                           phase.tile);
 }
@@ -275,7 +333,7 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
                              perMemberCombine + " * blockDim.x", 2, ir.epilogue,
                              {}, &split)
                 : emitBlockReduction(combine, generic, combiner, "b",
-                                     perMemberCombine, 2, &split);
+                                     perMemberCombine, 2, &split, ir.epilogue);
   if (emitted)
     return emitted;
   finishKernel(combine);

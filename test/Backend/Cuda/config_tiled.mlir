@@ -6,14 +6,16 @@
 // blocks of the phases before it (planTiledLaunches); each temporary of a member is
 // either a global buffer with a slice per member or, for a contraction's
 // result that its fused epilogue consumes, registers; no shared memory;
-// per phase the blocks of each member, the register tile of a contraction,
-// or a block reduction. The kernels themselves are checked by
+// per phase the blocks of each member (and their threads where the model
+// picks fewer than 256 for the launch: 128 or 64, emitTiledLaunchThreads),
+// the register tile of a contraction, or a block reduction. The kernels themselves are checked by
 // tiled-boundaries.mlir; the two functions here also run on cuda-emu against
 // the interpreter. Each expected value is worked out by hand, as the
 // comments show; the rules are listed in tiled-boundaries.mlir's header:
 // an op with a reduction is a block reduction if its output elements of all
 // members are fewer than 264 * 256 = 67584 and it has at least 256 steps,
-// a block's threads (and then fuses no epilogue); otherwise a contraction computes points in
+// a block's threads (whose thread 0 applies a fused epilogue to each
+// element); otherwise a contraction computes points in
 // tiles of min(range, 4) over the output's innermost loop (columns) and
 // another parallel loop (rows); blocks per member are the member's points,
 // tiled loops counted in tiles, over 256 threads, rounded up, or for a
@@ -74,12 +76,15 @@ func.func @two_layers(%x: tensor<64x32xf32>, %w1: tensor<8x32x16xf32>,
 // 1, h, 200 * 48 * 4 = 38400 bytes) is global buffer 5.
 // h w2: 48 steps (and 40 * 200 * 10 = 80000 output elements, more than
 // 67584): points, 4x4 tiles of d1 (200), d2 (10): 50 * 3 = 150 tiles, 1
-// block per member.
+// block of 256 threads per member, 40 blocks on 132 SMs. The model picks
+// 128 threads for its launch: ceil(150 / 128) = 2 blocks per member, 80
+// blocks, each SM's share of the traffic half as large (the estimate with
+// 64 threads, 120 blocks, is no lower).
 // WIDE:      loop: tiled, 40 members, 256 threads, 0 bytes of shared memory
 // WIDE-NEXT:   temporary 0: memref<1x200x48xf32>, registers
 // WIDE-NEXT:   temporary 1: memref<1x200x48xf32>, 38400 bytes, global buffer 5
 // WIDE-NEXT:   phase 0: kernel k0_tiled, 3 blocks per member, points in 4x4 tiles of d1, d2 with fused epilogue; ens.einsum, ens.add, ens.tanh
-// WIDE-NEXT:   phase 1: kernel k1_tiled, 1 blocks per member, points in 4x4 tiles of d1, d2; ens.einsum
+// WIDE-NEXT:   phase 1: kernel k1_tiled, 2 blocks of 128 threads per member, points in 4x4 tiles of d1, d2; ens.einsum
 // WIDE-NOT: {{.}}
 
 func.func @wide_member(%x: tensor<200x24xf32>, %w1: tensor<24x48xf32>, %b1: tensor<48xf32>,

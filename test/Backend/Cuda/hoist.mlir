@@ -10,10 +10,12 @@
 // RUN: not grep -E '^ {6,}.*powf' %t/train/train_step.cu
 // RUN: grep -cE '^    float v[0-9]+ = powf' %t/train/train_step.cu | FileCheck %s --check-prefix=HOISTED
 //
-// Four updates (the first the epilogue of the weight gradient's
-// contraction, the others elementwise phases of their own), each with its
-// two corrections before its point loop and used inside it; no powf inside
-// a point loop (indented six spaces or more) anywhere.
+// Four updates, each the epilogue of its gradient's phase (a block
+// reduction for the first, the output bias: its element loop starts at 0
+// after the block's scratch; a contraction or a sum in points for the
+// others), each with its two corrections before its element loop and used
+// inside it; no powf inside a point loop (indented six spaces or more)
+// anywhere.
 // HOISTED: {{^8$}}
 // ADAM:      { // {{.*}}ens.pow
 // ADAM-NOT:  for (long long p
@@ -21,7 +23,8 @@
 // ADAM-NEXT: float [[B1:v[0-9]+]] = ({{v[0-9]+}} - [[P1]]);
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
-// ADAM-NEXT: for (long long p = threadIdx.x;
+// ADAM-NOT:  powf(
+// ADAM:      for (long long p = {{threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
@@ -33,7 +36,8 @@
 // ADAM-NEXT: float [[B1:v[0-9]+]] = ({{v[0-9]+}} - [[P1]]);
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
-// ADAM-NEXT: for (long long p = threadIdx.x;
+// ADAM-NOT:  powf(
+// ADAM:      for (long long p = {{threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
@@ -45,7 +49,8 @@
 // ADAM-NEXT: float [[B1:v[0-9]+]] = ({{v[0-9]+}} - [[P1]]);
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
-// ADAM-NEXT: for (long long p = threadIdx.x;
+// ADAM-NOT:  powf(
+// ADAM:      for (long long p = {{threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
@@ -57,7 +62,8 @@
 // ADAM-NEXT: float [[B1:v[0-9]+]] = ({{v[0-9]+}} - [[P1]]);
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
-// ADAM-NEXT: for (long long p = threadIdx.x;
+// ADAM-NOT:  powf(
+// ADAM:      for (long long p = {{threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(

@@ -24,9 +24,11 @@
 //   columns without the rows. Each tile size is min(range, 4); no rows
 //   loop (or columns of range < 2): no tile ("points").
 // - getBlocksPerMember: the parallel points of the member's op, with each
-//   tiled loop counted in tiles (ceil(R / S)), over 256 threads per block,
-//   rounded up; a block reduction takes a block per output element and
-//   chunk.
+//   tiled loop counted in tiles (ceil(R / S)), over the threads per block
+//   of the phase's launch, rounded up; a block reduction takes a block per
+//   output element and chunk. The threads are 256 unless the model finds
+//   128 or 64 faster for the launch (emitTiledLaunchThreads); the plan
+//   then says "B blocks of T threads per member".
 // In the member's ops, loop d0 is the member's unit slice of the model axis
 // (range 1, so never a tile loop); for a matmul d1 is the rows, d2 the
 // columns and d3 the reduction.
@@ -52,8 +54,10 @@
 // @odd (37x13 @ 13x29, 7 members): rows 10 tiles (points t + 30 exist only
 //   for t < 7), columns 8 tiles (t + 24 only for t < 5): 80 tiles, 1 block.
 // @many (64x20 @ 20x72, 133 members, one more than an H100's 132 SMs): 16 *
-//   18 = 288 tiles, ceil(288 / 256) = 2 blocks per member, a grid of 266;
-//   block b of member m is blockIdx.x = 2m + b.
+//   18 = 288 tiles; the model picks 64 threads per block (its estimate is
+//   lower than with 256, 2 blocks per member, a grid of 266):
+//   ceil(288 / 64) = 5 blocks per member, a grid of 665, the last block of
+//   each member with 32 tiles; block b of member m is blockIdx.x = 5m + b.
 // @transposed (3 members): x w^T as an einsum "bi,oi->bo"; x (transpose w)
 //   with the transpose an op of its own; and an einsum "ib,oi->ob" whose
 //   first operand is transposed and whose output is too. Plan: the
@@ -78,19 +82,22 @@
 //   1e-3, still far below what leaving out one element (|x| about 0.5)
 //   would change.
 // @rows (reduce_sum over the 5000 columns of 6x5000, 3 members): 3 * 6 =
-//   18 elements, 5000 steps: a block reduction split into min(ceil(264 /
-//   18) = 15, 5000 / 1024 = 4) = 4 chunks, the last of 5000 - 3 * 1250 =
-//   1250 steps: 6 * 4 = 24 blocks per member, shares in global buffer 2.
-//   Tolerance as for @sum.
+//   18 elements, 5000 steps: a block reduction planned to split into
+//   min(ceil(264 / 18) = 15, 5000 / 1024 = 4) = 4 chunks. The model keeps
+//   it whole (each thread has four of its steps' loads in flight, so the
+//   second launch costs more than the split saves): a block per element,
+//   6 blocks per member; thread t's 20 steps (t < 5000 - 19 * 256 = 136)
+//   or 19 run four at a time, the last 3 of 19 one at a time. Tolerance
+//   as for @sum.
 // @long_k (2x4096 @ 4096x3, then + a 2x3 bias; 4 members): a contraction
 //   with 4 * 6 = 24 output elements and 4096 steps is a block reduction,
-//   not a tile, and a block reduction fuses no epilogue: the add is a phase
-//   of its own, and the contraction's result a temporary of 24 bytes, global
-//   buffer 4 (after the arguments 0-2 and the result 3); the shares follow
-//   in buffer 5. min(ceil(264 / 24) = 11, 4096 / 1024 = 4) = 4 chunks: 24
-//   blocks per member. The add's kernel is k2_tiled: k1_tiled combines the
-//   shares. Sums reach about sqrt(4096) / 3 = 21: absolute tolerance 1e-4
-//   (the results differ by up to 1e-5, seeds 1-8).
+//   not a tile, and the add is its fused epilogue, which thread 0 of each
+//   element's block applies: the contraction's result (temporary 0) stays
+//   in registers. It is planned to split into min(ceil(264 / 24) = 11,
+//   4096 / 1024 = 4) = 4 chunks, but the model keeps it whole (each thread
+//   has four of its 16 steps' loads in flight): a block per element, 6
+//   blocks per member, the only phase. Sums reach about sqrt(4096) / 3 = 21:
+//   absolute tolerance 1e-4 (the results differ by up to 1e-5, seeds 1-8).
 // @small (3x8 @ 8x2, 4 members): both tiled loops shorter than 4: 3x2
 //   tiles, 1 tile per member, nothing guarded.
 // @full (64x3 @ 3x64, 2 members): 16 * 16 = 256 tiles, exactly one block of
@@ -132,7 +139,7 @@
 // RUN: ens-run %s --entry=many --random-inputs=6 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/many/out0.npy
 // RUN: ens-run %s --entry=many --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=MANY
 // MANY:      loop: tiled, 133 members, 256 threads, 0 bytes of shared memory
-// MANY-NEXT:   phase 0: kernel k0_tiled, 2 blocks per member, points in 4x4 tiles of d1, d2; ens.einsum
+// MANY-NEXT:   phase 0: kernel k0_tiled, 5 blocks of 64 threads per member, points in 4x4 tiles of d1, d2; ens.einsum
 //
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --output-dir=%t/transposed
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/transposed/out0.npy --expect=%t/transposed/out1.npy --expect=%t/transposed/out2.npy
@@ -157,7 +164,7 @@
 // RUN: ens-run %s --entry=rows --random-inputs=10 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-3 --expect=%t/rows/out0.npy
 // RUN: ens-run %s --entry=rows --random-inputs=10 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-3 --expect=%t/rows/out0.npy
 // RUN: ens-run %s --entry=rows --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=ROWS
-// ROWS: phase 0: kernel k0_tiled, 24 blocks per member, block reduction (arith.addf) in 4 chunks through global buffer 2; ens.reduce_sum
+// ROWS: phase 0: kernel k0_tiled, 6 blocks per member, block reduction (arith.addf); ens.reduce_sum
 //
 // @split_k (64x2048 @ 2048x640, then + bias and relu; 2 members): 2 * 64
 //   * 640 = 81920 output elements, at least 264 * 256, so a contraction in
@@ -188,9 +195,9 @@
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-4 --expect=%t/long_k/out0.npy
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-4 --expect=%t/long_k/out0.npy
 // RUN: ens-run %s --entry=long_k --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=LONGK
-// LONGK:      temporary 0: memref<1x2x3xf32>, 24 bytes, global buffer 4
-// LONGK-NEXT: phase 0: kernel k0_tiled, 24 blocks per member, block reduction (arith.addf) in 4 chunks through global buffer 5; ens.einsum
-// LONGK-NEXT: phase 1: kernel k2_tiled, 1 blocks per member, points; ens.add
+// LONGK:      temporary 0: memref<1x2x3xf32>, registers
+// LONGK-NEXT: phase 0: kernel k0_tiled, 6 blocks per member, block reduction (arith.addf) with fused epilogue; ens.einsum, ens.add
+// LONGK-NOT:  phase 1
 //
 // RUN: ens-run %s --entry=small --random-inputs=11 --output-dir=%t/small
 // RUN: ens-run %s --entry=small --random-inputs=11 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/small/out0.npy

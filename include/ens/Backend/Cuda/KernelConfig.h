@@ -136,6 +136,11 @@ struct PhaseConfig {
   /// phase's kernel, and how many blocks each member takes.
   unsigned kernel = 0;
   int64_t blocksPerMember = 1;
+  /// With the tiled strategy: the threads of each of those blocks, those of
+  /// every block of the phase's launch, which the performance model picks
+  /// per launch (fewer threads give a small phase more blocks, and so more
+  /// SMs); 1 for a serial phase.
+  unsigned threads = 0;
   /// With the tiled strategy: the launch of the loop, counted from 0, that
   /// runs the phase, and the first of its blocks in that launch's grid.
   /// Phases that share a launch touch no global buffer that another of
