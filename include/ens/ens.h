@@ -27,6 +27,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(__GNUC__)
@@ -202,6 +203,10 @@ public:
   /// Argument `i` of the function.
   Value arg(size_t i) const;
 
+  /// Elementwise ops. Operands have equal shapes, except that a rank-0
+  /// operand combines with a tensor of any shape: it is broadcast to it
+  /// first (ens.broadcast_in_dim), so a scalar needs no shapes spelled out.
+  /// Element types must be equal. The same holds for cmp and select.
   Value add(Value lhs, Value rhs);
   Value sub(Value lhs, Value rhs);
   Value mul(Value lhs, Value rhs);
@@ -209,6 +214,22 @@ public:
   Value max(Value lhs, Value rhs);
   Value min(Value lhs, Value rhs);
   Value pow(Value lhs, Value rhs);
+  /// The same with a number, made a constant of the other operand's type:
+  /// `mul(x, 0.5)`, `sub(1.0, x)`.
+  Value add(Value lhs, double rhs);
+  Value add(double lhs, Value rhs);
+  Value sub(Value lhs, double rhs);
+  Value sub(double lhs, Value rhs);
+  Value mul(Value lhs, double rhs);
+  Value mul(double lhs, Value rhs);
+  Value div(Value lhs, double rhs);
+  Value div(double lhs, Value rhs);
+  Value max(Value lhs, double rhs);
+  Value max(double lhs, Value rhs);
+  Value min(Value lhs, double rhs);
+  Value min(double lhs, Value rhs);
+  Value pow(Value lhs, double rhs);
+  Value pow(double lhs, Value rhs);
   Value neg(Value x);
   Value exp(Value x);
   Value log(Value x);
@@ -220,6 +241,8 @@ public:
   Value abs(Value x);
   Value square(Value x);
   Value cmp(Predicate predicate, Value lhs, Value rhs);
+  /// `lhs` compared with a constant `rhs` of its type: `cmp(Gt, x, 0.0)`.
+  Value cmp(Predicate predicate, Value lhs, double rhs);
   Value select(Value cond, Value onTrue, Value onFalse);
   Value convert(Value x, DType dtype);
 
@@ -247,6 +270,18 @@ public:
                   std::vector<int64_t> rhsDims);
   Value matmul(Value lhs, Value rhs);
 
+  /// Random numbers of `type` from `key`, a tensor<2xi32>, or a batch of
+  /// keys tensor<...x2xi32> whose batch shape then leads the result's:
+  /// uniform in [0, 1), or standard normal. Under Module::vmap each member
+  /// draws its own.
+  Value randomUniform(Value key, TensorType type);
+  Value randomNormal(Value key, TensorType type);
+  /// `count` independent keys from `key`: tensor<...x2xi32> ->
+  /// tensor<...x`count`x2xi32>.
+  Value randomSplit(Value key, int64_t count);
+  /// The key derived from `key` and the i32 `data` (of the key batch shape).
+  Value randomFoldIn(Value key, Value data);
+
   /// Calls another function of the module.
   std::vector<Value> call(const std::string &function,
                           const std::vector<Value> &args);
@@ -265,6 +300,9 @@ private:
   Value wrap(int64_t id) const;
   Value unary(const char *op, Value x);
   Value binary(const char *op, Value lhs, Value rhs);
+  /// `op` of `x` and a constant `number` of its type, `number` first if
+  /// `numberFirst`.
+  Value binary(const char *op, Value x, double number, bool numberFirst);
   std::unique_ptr<Impl> impl_;
 };
 
