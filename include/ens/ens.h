@@ -193,6 +193,31 @@ private:
 /// Comparison predicates of FunctionBuilder::cmp.
 enum class Predicate { Lt, Le, Gt, Ge, Eq, Ne };
 
+/// A hyperparameter of a FunctionBuilder method: a number, which becomes a
+/// constant of the element type it meets, or a rank-0 Value, for example an
+/// argument that ens.vmap gives each member its own of.
+class ENS_API Scalar {
+public:
+  Scalar(double number) : number_(number) {}
+  Scalar(Value value) : value_(std::move(value)), isValue_(true) {}
+
+private:
+  friend class FunctionBuilder;
+  Value value_;
+  double number_ = 0;
+  bool isValue_ = false;
+};
+
+/// The new state from FunctionBuilder::sgdMomentum.
+struct ENS_API SgdMomentumState {
+  Value param, velocity;
+};
+
+/// The new state from FunctionBuilder::adam.
+struct ENS_API AdamState {
+  Value param, m, v;
+};
+
 /// Builds one function op by op. Each op is checked when it is added: bad
 /// operands or attributes throw, and the function is left unchanged.
 class ENS_API FunctionBuilder {
@@ -282,6 +307,35 @@ public:
   /// The key derived from `key` and the i32 `data` (of the key batch shape).
   Value randomFoldIn(Value key, Value data);
 
+  /// The standard library (docs/stdlib.md). Each method checks its
+  /// operands, adds a private declaration of the library function for their
+  /// types to the module (once per signature), and calls it, exactly as IR
+  /// using the library does. Wrong ranks or types throw an Error naming the
+  /// method and the types.
+  ///
+  /// The mean squared error over all elements of two equal float tensors.
+  Value mse(Value predictions, Value targets);
+  /// The batch mean of -log_softmax(logits)[b, labels[b]], for float
+  /// logits [B, C] and i32 labels [B].
+  Value softmaxCrossEntropy(Value logits, Value labels);
+  /// Plain SGD: param - lr * grad.
+  Value sgd(Value param, Value grad, Scalar lr);
+  /// SGD with momentum and L2 weight decay, as PyTorch's SGD.
+  SgdMomentumState sgdMomentum(Value param, Value grad, Value velocity,
+                               Scalar lr, Scalar momentum,
+                               Scalar weightDecay = 0.0);
+  /// Adam with bias correction (`step` counts from 1); a nonzero
+  /// `weightDecay` is decoupled, as AdamW.
+  AdamState adam(Value param, Value grad, Value m, Value v, Scalar step,
+                 Scalar lr, Scalar beta1 = 0.9, Scalar beta2 = 0.999,
+                 Scalar eps = 1e-8, Scalar weightDecay = 0.0);
+  /// Initial weights of float `type` (rank 2 or more) from a tensor<2xi32>
+  /// key, U(-b, b) with fan_in the product of all dimensions but the last
+  /// and fan_out the last: b = sqrt(6 / (fan_in + fan_out)) for Xavier
+  /// (Glorot), sqrt(6 / fan_in) for Kaiming (He, ReLU gain).
+  Value xavierUniform(Value key, TensorType type);
+  Value kaimingUniform(Value key, TensorType type);
+
   /// Calls another function of the module.
   std::vector<Value> call(const std::string &function,
                           const std::vector<Value> &args);
@@ -303,6 +357,14 @@ private:
   /// `op` of `x` and a constant `number` of its type, `number` first if
   /// `numberFirst`.
   Value binary(const char *op, Value x, double number, bool numberFirst);
+  /// `hyperparameter` as a rank-0 Value of `dtype`, for operand `name` of
+  /// `method`.
+  Value scalar(const Scalar &hyperparameter, DType dtype, const char *method,
+               const char *name);
+  /// Calls the library function `name` on `args`, declaring it first.
+  std::vector<Value> callStdlib(const char *name,
+                                const std::vector<Value> &args,
+                                const std::vector<TensorType> &results);
   std::unique_ptr<Impl> impl_;
 };
 
