@@ -160,6 +160,18 @@ TEST(ApiStdlibTest, SgdAndMomentumMatchHandComputedUpdates) {
   }
   for (size_t i = 0; i < 6; ++i)
     expectNear(out[i].values(), expected[i], 1e-6);
+
+  // A learning-rate sweep: under vmap the rank-0 lr is each member's own.
+  std::string sweep =
+      module.vmap("update", {-1, -1, -1, 0}, {0, 0, 0, 0, 0, 0}, 2);
+  std::vector<ens::Tensor> swept =
+      run(module, sweep,
+          {{t, ps}, {t, gs}, {t, vs}, {{DType::F32, {2}}, {0.5, 2}}});
+  std::vector<double> want;
+  for (double memberLr : {0.5, 2.0})
+    for (size_t i = 0; i < 4; ++i)
+      want.push_back(ps[i] - memberLr * gs[i]);
+  expectNear(swept[0].values(), want, 1e-6);
 }
 
 /// Mean and population variance of `values`.
