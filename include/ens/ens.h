@@ -361,8 +361,9 @@ private:
   /// `method`.
   Value scalar(const Scalar &hyperparameter, DType dtype, const char *method,
                const char *name);
-  /// Calls the library function `name` on `args`, declaring it first.
-  std::vector<Value> callStdlib(const char *name,
+  /// Calls the library function `name` on `args` for `method`, declaring
+  /// it first.
+  std::vector<Value> callStdlib(const char *method, const char *name,
                                 const std::vector<Value> &args,
                                 const std::vector<TensorType> &results);
   std::unique_ptr<Impl> impl_;

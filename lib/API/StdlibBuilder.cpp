@@ -73,9 +73,16 @@ Value FunctionBuilder::scalar(const Scalar &hyperparameter, DType dtype,
 }
 
 std::vector<Value>
-FunctionBuilder::callStdlib(const char *name, const std::vector<Value> &args,
+FunctionBuilder::callStdlib(const char *method, const char *name,
+                            const std::vector<Value> &args,
                             const std::vector<TensorType> &results) {
   std::lock_guard<std::recursive_mutex> lock(impl_->module->context->mutex);
+  // Before the declaration, which would name the library function rather
+  // than the method.
+  for (const Value &arg : args)
+    if (arg.owner_ != impl_.get())
+      fail(method, "an operand is not a value of @" +
+                       impl_->function.getSymName().str());
   mlir::ModuleOp module = *impl_->module->module;
   mlir::MLIRContext *context = module.getContext();
   std::vector<mlir::Type> inputs, outputs;
@@ -111,7 +118,7 @@ Value FunctionBuilder::mse(Value predictions, Value targets) {
   expectType("mse", "targets", targets, predictions.type(),
              "the predictions' type");
   BuilderTransaction transaction(*impl_);
-  Value loss = callStdlib("mse", {predictions, targets},
+  Value loss = callStdlib("mse", "mse", {predictions, targets},
                           {{predictions.type().dtype, {}}})
                    .front();
   transaction.commit();
@@ -127,7 +134,7 @@ Value FunctionBuilder::softmaxCrossEntropy(Value logits, Value labels) {
   expectType(method, "labels", labels, {DType::I32, {shape[0]}},
              "one class index per example");
   BuilderTransaction transaction(*impl_);
-  Value loss = callStdlib("softmax_cross_entropy", {logits, labels},
+  Value loss = callStdlib(method, "softmax_cross_entropy", {logits, labels},
                           {{logits.type().dtype, {}}})
                    .front();
   transaction.commit();
@@ -155,7 +162,7 @@ SgdMomentumState FunctionBuilder::sgdMomentum(Value param, Value grad,
   DType dtype = param.type().dtype;
   BuilderTransaction transaction(*impl_);
   std::vector<Value> state =
-      callStdlib("sgd_momentum",
+      callStdlib(method, "sgd_momentum",
                  {param, grad, velocity, scalar(lr, dtype, method, "lr"),
                   scalar(momentum, dtype, method, "momentum"),
                   scalar(weightDecay, dtype, method, "weightDecay")},
@@ -175,7 +182,7 @@ AdamState FunctionBuilder::adam(Value param, Value grad, Value m, Value v,
   DType dtype = param.type().dtype;
   BuilderTransaction transaction(*impl_);
   std::vector<Value> state = callStdlib(
-      "adam",
+      method, "adam",
       {param, grad, m, v, scalar(step, dtype, method, "step"),
        scalar(lr, dtype, method, "lr"), scalar(beta1, dtype, method, "beta1"),
        scalar(beta2, dtype, method, "beta2"), scalar(eps, dtype, method, "eps"),
@@ -190,7 +197,7 @@ Value FunctionBuilder::xavierUniform(Value key, TensorType type) {
   TensorType fan{type.dtype, {}};
   BuilderTransaction transaction(*impl_);
   Value weight =
-      callStdlib("xavier_uniform",
+      callStdlib("xavierUniform", "xavier_uniform",
                  {key, constant(fan, {fanIn}), constant(fan, {fanOut})}, {type})
           .front();
   transaction.commit();
@@ -200,7 +207,7 @@ Value FunctionBuilder::xavierUniform(Value key, TensorType type) {
 Value FunctionBuilder::kaimingUniform(Value key, TensorType type) {
   double fanIn = initialiserFans("kaimingUniform", key, type).first;
   BuilderTransaction transaction(*impl_);
-  Value weight = callStdlib("kaiming_uniform",
+  Value weight = callStdlib("kaimingUniform", "kaiming_uniform",
                             {key, constant({type.dtype, {}}, {fanIn})}, {type})
                      .front();
   transaction.commit();

@@ -62,7 +62,8 @@ TEST(ApiStdlibTest, ScalarsAndNumbersBroadcastInElementwiseOps) {
   f.ret({f.add(x, s), f.mul(s, x), f.sub(1.0, x), f.div(x, 2.0), f.max(x, 3.0),
          f.min(4, x), f.pow(x, 2.0), f.sub(s, s),
          f.select(positive, x, f.constant(kScalar, {-1.0})),
-         f.cmp(ens::Predicate::Lt, s, x)});
+         f.cmp(ens::Predicate::Lt, s, x),
+         f.select(f.cmp(ens::Predicate::Gt, s, 5.0), f.neg(x), x)});
   // The scalar became an explicit broadcast: the dialect itself never
   // broadcasts.
   EXPECT_NE(module.str().find("ens.broadcast_in_dim"), std::string::npos);
@@ -71,8 +72,8 @@ TEST(ApiStdlibTest, ScalarsAndNumbersBroadcastInElementwiseOps) {
   double sv = 10;
   std::vector<ens::Tensor> out =
       run(module, "f", {{{DType::F32, {2, 3}}, xs}, {kScalar, {sv}}});
-  ASSERT_EQ(out.size(), 10u);
-  std::vector<std::vector<double>> expected(10);
+  ASSERT_EQ(out.size(), 11u);
+  std::vector<std::vector<double>> expected(11);
   for (double v : xs) {
     expected[0].push_back(v + sv);
     expected[1].push_back(sv * v);
@@ -83,6 +84,7 @@ TEST(ApiStdlibTest, ScalarsAndNumbersBroadcastInElementwiseOps) {
     expected[6].push_back(v * v);
     expected[8].push_back(v > 2.5 ? v : -1);
     expected[9].push_back(sv < v ? 1 : 0);
+    expected[10].push_back(sv > 5 ? -v : v);
   }
   expected[7] = {0};
   for (size_t i = 0; i < out.size(); ++i) {
@@ -471,6 +473,10 @@ TEST(ApiStdlibTest, ChecksOperandsAndLeavesTheFunctionUnchanged) {
   unchanged([&] { f.add(x, vec); }, "ens.add");
   unchanged([&] { f.mul(g.arg(0), 2.0); }, "is not a value of @f");
   unchanged([&] { f.select(x, x, d); }, "ens.select");
+  unchanged([&] { f.mse(x, g.arg(0)); },
+            "mse: an operand is not a value of @f");
+  unchanged([&] { f.adam(x, x, x, g.arg(0), 1.0, 0.1); },
+            "adam: an operand is not a value of @f");
   unchanged([&] { f.mse(x, xt); },
             "mse: targets must be tensor<2x3xf32> (the predictions' type), "
             "got tensor<3x2xf32>");
