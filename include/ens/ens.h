@@ -27,6 +27,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(__GNUC__)
@@ -192,6 +193,31 @@ private:
 /// Comparison predicates of FunctionBuilder::cmp.
 enum class Predicate { Lt, Le, Gt, Ge, Eq, Ne };
 
+/// A hyperparameter of a FunctionBuilder method: a number, which becomes a
+/// constant of the element type it meets, or a rank-0 Value, for example an
+/// argument that ens.vmap gives each member its own of.
+class ENS_API Scalar {
+public:
+  Scalar(double number) : number_(number) {}
+  Scalar(Value value) : value_(std::move(value)), isValue_(true) {}
+
+private:
+  friend class FunctionBuilder;
+  Value value_;
+  double number_ = 0;
+  bool isValue_ = false;
+};
+
+/// The new state from FunctionBuilder::sgdMomentum.
+struct ENS_API SgdMomentumState {
+  Value param, velocity;
+};
+
+/// The new state from FunctionBuilder::adam.
+struct ENS_API AdamState {
+  Value param, m, v;
+};
+
 /// Builds one function op by op. Each op is checked when it is added: bad
 /// operands or attributes throw, and the function is left unchanged.
 class ENS_API FunctionBuilder {
@@ -202,6 +228,10 @@ public:
   /// Argument `i` of the function.
   Value arg(size_t i) const;
 
+  /// Elementwise ops. Operands have equal shapes, except that a rank-0
+  /// operand combines with a tensor of any shape: it is broadcast to it
+  /// first (ens.broadcast_in_dim), so a scalar needs no shapes spelled out.
+  /// Element types must be equal. The same holds for cmp and select.
   Value add(Value lhs, Value rhs);
   Value sub(Value lhs, Value rhs);
   Value mul(Value lhs, Value rhs);
@@ -209,6 +239,22 @@ public:
   Value max(Value lhs, Value rhs);
   Value min(Value lhs, Value rhs);
   Value pow(Value lhs, Value rhs);
+  /// The same with a number, made a constant of the other operand's type:
+  /// `mul(x, 0.5)`, `sub(1.0, x)`.
+  Value add(Value lhs, double rhs);
+  Value add(double lhs, Value rhs);
+  Value sub(Value lhs, double rhs);
+  Value sub(double lhs, Value rhs);
+  Value mul(Value lhs, double rhs);
+  Value mul(double lhs, Value rhs);
+  Value div(Value lhs, double rhs);
+  Value div(double lhs, Value rhs);
+  Value max(Value lhs, double rhs);
+  Value max(double lhs, Value rhs);
+  Value min(Value lhs, double rhs);
+  Value min(double lhs, Value rhs);
+  Value pow(Value lhs, double rhs);
+  Value pow(double lhs, Value rhs);
   Value neg(Value x);
   Value exp(Value x);
   Value log(Value x);
@@ -220,6 +266,8 @@ public:
   Value abs(Value x);
   Value square(Value x);
   Value cmp(Predicate predicate, Value lhs, Value rhs);
+  /// `lhs` compared with a constant `rhs` of its type: `cmp(Gt, x, 0.0)`.
+  Value cmp(Predicate predicate, Value lhs, double rhs);
   Value select(Value cond, Value onTrue, Value onFalse);
   Value convert(Value x, DType dtype);
 
@@ -247,6 +295,47 @@ public:
                   std::vector<int64_t> rhsDims);
   Value matmul(Value lhs, Value rhs);
 
+  /// Random numbers of `type` from `key`, a tensor<2xi32>, or a batch of
+  /// keys tensor<...x2xi32> whose batch shape then leads the result's:
+  /// uniform in [0, 1), or standard normal. Under Module::vmap each member
+  /// draws its own.
+  Value randomUniform(Value key, TensorType type);
+  Value randomNormal(Value key, TensorType type);
+  /// `count` independent keys from `key`: tensor<...x2xi32> ->
+  /// tensor<...x`count`x2xi32>.
+  Value randomSplit(Value key, int64_t count);
+  /// The key derived from `key` and the i32 `data` (of the key batch shape).
+  Value randomFoldIn(Value key, Value data);
+
+  /// The standard library (docs/stdlib.md). Each method checks its
+  /// operands, adds a private declaration of the library function for their
+  /// types to the module (once per signature), and calls it, exactly as IR
+  /// using the library does. Wrong ranks or types throw an Error naming the
+  /// method and the types.
+  ///
+  /// The mean squared error over all elements of two equal float tensors.
+  Value mse(Value predictions, Value targets);
+  /// The batch mean of -log_softmax(logits)[b, labels[b]], for float
+  /// logits [B, C] and i32 labels [B].
+  Value softmaxCrossEntropy(Value logits, Value labels);
+  /// Plain SGD: param - lr * grad.
+  Value sgd(Value param, Value grad, Scalar lr);
+  /// SGD with momentum and L2 weight decay, as PyTorch's SGD.
+  SgdMomentumState sgdMomentum(Value param, Value grad, Value velocity,
+                               Scalar lr, Scalar momentum,
+                               Scalar weightDecay = 0.0);
+  /// Adam with bias correction (`step` counts from 1); a nonzero
+  /// `weightDecay` is decoupled, as AdamW.
+  AdamState adam(Value param, Value grad, Value m, Value v, Scalar step,
+                 Scalar lr, Scalar beta1 = 0.9, Scalar beta2 = 0.999,
+                 Scalar eps = 1e-8, Scalar weightDecay = 0.0);
+  /// Initial weights of float `type` (rank 2 or more) from a tensor<2xi32>
+  /// key, U(-b, b) with fan_in the product of all dimensions but the last
+  /// and fan_out the last: b = sqrt(6 / (fan_in + fan_out)) for Xavier
+  /// (Glorot), sqrt(6 / fan_in) for Kaiming (He, ReLU gain).
+  Value xavierUniform(Value key, TensorType type);
+  Value kaimingUniform(Value key, TensorType type);
+
   /// Calls another function of the module.
   std::vector<Value> call(const std::string &function,
                           const std::vector<Value> &args);
@@ -265,6 +354,18 @@ private:
   Value wrap(int64_t id) const;
   Value unary(const char *op, Value x);
   Value binary(const char *op, Value lhs, Value rhs);
+  /// `op` of `x` and a constant `number` of its type, `number` first if
+  /// `numberFirst`.
+  Value binary(const char *op, Value x, double number, bool numberFirst);
+  /// `hyperparameter` as a rank-0 Value of `dtype`, for operand `name` of
+  /// `method`.
+  Value scalar(const Scalar &hyperparameter, DType dtype, const char *method,
+               const char *name);
+  /// Calls the library function `name` on `args` for `method`, declaring
+  /// it first.
+  std::vector<Value> callStdlib(const char *method, const char *name,
+                                const std::vector<Value> &args,
+                                const std::vector<TensorType> &results);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -2,7 +2,10 @@
 //
 // Each method creates one op with its result type computed by the same
 // shape rules as the verifier (ShapeInference.h), then verifies it; any
-// failure removes the op and throws with the dialect's own message.
+// failure removes the op and throws with the dialect's own message. A
+// method that adds more than one op (a scalar's broadcast, a number's
+// constant, a library call) does so inside a BuilderTransaction, which
+// removes them all if one fails.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,27 @@ FunctionBuilder::Impl::Impl(std::shared_ptr<Module::Impl> module,
   builder.setInsertionPointToEnd(&function.getBody().front());
   for (mlir::Value arg : function.getArguments())
     values.push_back(arg);
+}
+
+BuilderTransaction::BuilderTransaction(FunctionBuilder::Impl &impl)
+    : impl(impl), lock(impl.module->context->mutex),
+      numValues(impl.values.size()) {
+  mlir::Block &body = impl.function.getBody().front();
+  lastOp = body.empty() ? nullptr : &body.back();
+  lastGlobal = &impl.module->module->getBody()->back();
+}
+
+BuilderTransaction::~BuilderTransaction() {
+  if (committed)
+    return;
+  // Newest first, so that each op goes after its users.
+  mlir::Block &body = impl.function.getBody().front();
+  while (!body.empty() && &body.back() != lastOp)
+    body.back().erase();
+  mlir::Block *module = impl.module->module->getBody();
+  while (&module->back() != lastGlobal)
+    module->back().erase();
+  impl.values.resize(numValues);
 }
 
 FunctionBuilder::FunctionBuilder(std::unique_ptr<Impl> impl)
@@ -117,6 +141,32 @@ private:
   mlir::Location loc;
 };
 
+/// The shape of `value`.
+llvm::ArrayRef<int64_t> shapeOf(mlir::Value value) {
+  return mlir::cast<mlir::RankedTensorType>(value.getType()).getShape();
+}
+
+/// `operands` with each rank-0 one broadcast to the shape of the first one
+/// of higher rank: a scalar combines with a tensor of any shape. The ens
+/// dialect never broadcasts implicitly; the builder does it for scalars
+/// only, where no shape is ambiguous.
+llvm::SmallVector<mlir::Value> broadcastScalars(OpMaker &m,
+                                                mlir::ValueRange operands) {
+  auto shaped = llvm::find_if(
+      operands, [](mlir::Value v) { return !shapeOf(v).empty(); });
+  llvm::SmallVector<mlir::Value> result(operands);
+  if (shaped == operands.end())
+    return result;
+  llvm::ArrayRef<int64_t> shape = shapeOf(*shaped);
+  for (mlir::Value &operand : result)
+    if (shapeOf(operand).empty())
+      operand = m[m.finishOne(m.b().create<me::BroadcastInDimOp>(
+          m.location(),
+          mlir::RankedTensorType::get(shape, m.elementOf(operand)), operand,
+          llvm::ArrayRef<int64_t>()))];
+  return result;
+}
+
 /// Creates the elementwise op `name` on `operands` (same type as the first).
 mlir::Operation *createElementwise(OpMaker &m, llvm::StringRef name,
                                    mlir::ValueRange operands) {
@@ -133,9 +183,25 @@ Value FunctionBuilder::unary(const char *op, Value x) {
 }
 
 Value FunctionBuilder::binary(const char *op, Value lhs, Value rhs) {
+  // Undoes the scalar's broadcast if the op does not fit.
+  BuilderTransaction transaction(*impl_);
   OpMaker m(*impl_, op);
-  return wrap(
-      m.finishOne(createElementwise(m, op, {m[id(lhs, op)], m[id(rhs, op)]})));
+  Value result = wrap(m.finishOne(createElementwise(
+      m, op, broadcastScalars(m, {m[id(lhs, op)], m[id(rhs, op)]}))));
+  transaction.commit();
+  return result;
+}
+
+Value FunctionBuilder::binary(const char *op, Value x, double number,
+                              bool numberFirst) {
+  BuilderTransaction transaction(*impl_);
+  // Rank 0 and broadcast, rather than a splat of x's shape, whose
+  // attribute would hold every element.
+  Value constant = this->constant({x.type().dtype, {}}, {number});
+  Value result =
+      numberFirst ? binary(op, constant, x) : binary(op, x, constant);
+  transaction.commit();
+  return result;
 }
 
 Value FunctionBuilder::add(Value l, Value r) { return binary("add", l, r); }
@@ -145,6 +211,48 @@ Value FunctionBuilder::div(Value l, Value r) { return binary("div", l, r); }
 Value FunctionBuilder::max(Value l, Value r) { return binary("max", l, r); }
 Value FunctionBuilder::min(Value l, Value r) { return binary("min", l, r); }
 Value FunctionBuilder::pow(Value l, Value r) { return binary("pow", l, r); }
+Value FunctionBuilder::add(Value l, double r) {
+  return binary("add", l, r, false);
+}
+Value FunctionBuilder::add(double l, Value r) {
+  return binary("add", r, l, true);
+}
+Value FunctionBuilder::sub(Value l, double r) {
+  return binary("sub", l, r, false);
+}
+Value FunctionBuilder::sub(double l, Value r) {
+  return binary("sub", r, l, true);
+}
+Value FunctionBuilder::mul(Value l, double r) {
+  return binary("mul", l, r, false);
+}
+Value FunctionBuilder::mul(double l, Value r) {
+  return binary("mul", r, l, true);
+}
+Value FunctionBuilder::div(Value l, double r) {
+  return binary("div", l, r, false);
+}
+Value FunctionBuilder::div(double l, Value r) {
+  return binary("div", r, l, true);
+}
+Value FunctionBuilder::max(Value l, double r) {
+  return binary("max", l, r, false);
+}
+Value FunctionBuilder::max(double l, Value r) {
+  return binary("max", r, l, true);
+}
+Value FunctionBuilder::min(Value l, double r) {
+  return binary("min", l, r, false);
+}
+Value FunctionBuilder::min(double l, Value r) {
+  return binary("min", r, l, true);
+}
+Value FunctionBuilder::pow(Value l, double r) {
+  return binary("pow", l, r, false);
+}
+Value FunctionBuilder::pow(double l, Value r) {
+  return binary("pow", r, l, true);
+}
 Value FunctionBuilder::neg(Value x) { return unary("neg", x); }
 Value FunctionBuilder::exp(Value x) { return unary("exp", x); }
 Value FunctionBuilder::log(Value x) { return unary("log", x); }
@@ -157,21 +265,37 @@ Value FunctionBuilder::abs(Value x) { return unary("abs", x); }
 Value FunctionBuilder::square(Value x) { return unary("square", x); }
 
 Value FunctionBuilder::cmp(Predicate predicate, Value lhs, Value rhs) {
+  BuilderTransaction transaction(*impl_);
   OpMaker m(*impl_, "cmp");
-  mlir::Value l = m[id(lhs, "cmp")], r = m[id(rhs, "cmp")];
-  auto type = mlir::RankedTensorType::get(
-      mlir::cast<mlir::RankedTensorType>(l.getType()).getShape(),
-      m.b().getI1Type());
-  return wrap(m.finishOne(m.b().create<me::CmpOp>(
-      m.location(), type, static_cast<me::CmpPredicate>(predicate), l, r)));
+  llvm::SmallVector<mlir::Value> operands =
+      broadcastScalars(m, {m[id(lhs, "cmp")], m[id(rhs, "cmp")]});
+  auto type =
+      mlir::RankedTensorType::get(shapeOf(operands[0]), m.b().getI1Type());
+  Value result = wrap(m.finishOne(m.b().create<me::CmpOp>(
+      m.location(), type, static_cast<me::CmpPredicate>(predicate), operands[0],
+      operands[1])));
+  transaction.commit();
+  return result;
+}
+
+Value FunctionBuilder::cmp(Predicate predicate, Value lhs, double rhs) {
+  BuilderTransaction transaction(*impl_);
+  Value result = cmp(predicate, lhs, constant({lhs.type().dtype, {}}, {rhs}));
+  transaction.commit();
+  return result;
 }
 
 Value FunctionBuilder::select(Value cond, Value onTrue, Value onFalse) {
+  BuilderTransaction transaction(*impl_);
   OpMaker m(*impl_, "select");
-  mlir::Value t = m[id(onTrue, "select")];
-  return wrap(m.finishOne(m.b().create<me::SelectOp>(
-      m.location(), t.getType(), m[id(cond, "select")], t,
-      m[id(onFalse, "select")])));
+  llvm::SmallVector<mlir::Value> operands =
+      broadcastScalars(m, {m[id(cond, "select")], m[id(onTrue, "select")],
+                           m[id(onFalse, "select")]});
+  Value result = wrap(m.finishOne(
+      m.b().create<me::SelectOp>(m.location(), operands[1].getType(),
+                                 operands[0], operands[1], operands[2])));
+  transaction.commit();
+  return result;
 }
 
 Value FunctionBuilder::convert(Value x, DType dtype) {
@@ -228,11 +352,6 @@ Value FunctionBuilder::reshape(Value x, std::vector<int64_t> shape) {
   mlir::Value v = m[id(x, "reshape")];
   auto type = mlir::RankedTensorType::get(shape, m.elementOf(v));
   return wrap(m.finishOne(m.b().create<me::ReshapeOp>(m.location(), type, v)));
-}
-
-/// The shape of `value`.
-static llvm::ArrayRef<int64_t> shapeOf(mlir::Value value) {
-  return mlir::cast<mlir::RankedTensorType>(value.getType()).getShape();
 }
 
 Value FunctionBuilder::transpose(Value x, std::vector<int64_t> permutation) {
@@ -370,6 +489,50 @@ Value FunctionBuilder::matmul(Value lhs, Value rhs) {
                  m.elementOf(l));
   return wrap(
       m.finishOne(m.b().create<me::MatmulOp>(m.location(), type, l, r)));
+}
+
+/// `key`'s batch shape: all but its last dimension (of size 2, which the
+/// verifier checks).
+static me::Shape keyBatchShape(mlir::Value key) {
+  llvm::ArrayRef<int64_t> shape = shapeOf(key);
+  return me::Shape(shape.empty() ? shape : shape.drop_back());
+}
+
+/// A random op `OpTy` drawing `type` from each key of `key`.
+template <typename OpTy>
+static int64_t draw(OpMaker &m, mlir::Value key, const TensorType &type) {
+  me::Shape shape = keyBatchShape(key);
+  shape.append(type.shape.begin(), type.shape.end());
+  auto resultType = mlir::RankedTensorType::get(
+      shape, toElementType(m.b().getContext(), type.dtype));
+  return m.finishOne(m.b().create<OpTy>(m.location(), resultType, key));
+}
+
+Value FunctionBuilder::randomUniform(Value key, TensorType type) {
+  OpMaker m(*impl_, "random_uniform");
+  return wrap(draw<me::RandomUniformOp>(m, m[id(key, "random_uniform")], type));
+}
+
+Value FunctionBuilder::randomNormal(Value key, TensorType type) {
+  OpMaker m(*impl_, "random_normal");
+  return wrap(draw<me::RandomNormalOp>(m, m[id(key, "random_normal")], type));
+}
+
+Value FunctionBuilder::randomSplit(Value key, int64_t count) {
+  OpMaker m(*impl_, "random_split");
+  mlir::Value k = m[id(key, "random_split")];
+  me::Shape shape = keyBatchShape(k);
+  shape.append({count, 2});
+  auto type = mlir::RankedTensorType::get(shape, m.elementOf(k));
+  return wrap(
+      m.finishOne(m.b().create<me::RandomSplitOp>(m.location(), type, k)));
+}
+
+Value FunctionBuilder::randomFoldIn(Value key, Value data) {
+  OpMaker m(*impl_, "random_fold_in");
+  mlir::Value k = m[id(key, "random_fold_in")];
+  return wrap(m.finishOne(m.b().create<me::RandomFoldInOp>(
+      m.location(), k.getType(), k, m[id(data, "random_fold_in")])));
 }
 
 std::vector<Value> FunctionBuilder::call(const std::string &function,

@@ -68,6 +68,26 @@ struct FunctionBuilder::Impl {
   Impl(std::shared_ptr<Module::Impl> module, mlir::func::FuncOp function);
 };
 
+/// Makes a builder method that adds several ops all or nothing: unless it
+/// is committed, its destructor removes what was added to the function and
+/// to the module (library declarations) since it began. Holds the context's
+/// lock throughout, so that nothing else is added meanwhile.
+class BuilderTransaction {
+public:
+  explicit BuilderTransaction(FunctionBuilder::Impl &impl);
+  ~BuilderTransaction();
+  void commit() { committed = true; }
+
+private:
+  FunctionBuilder::Impl &impl;
+  std::lock_guard<std::recursive_mutex> lock;
+  /// The last op of the function's block and of the module when it began
+  /// (null for an empty block), and the number of values.
+  mlir::Operation *lastOp, *lastGlobal;
+  size_t numValues;
+  bool committed = false;
+};
+
 /// Collects the diagnostics emitted while it lives, to put them in an Error.
 class DiagnosticCollector {
 public:
