@@ -302,8 +302,10 @@ void cuda::mergeElementwiseChains(Block &body) {
         OpOperand *chained = getChainedInput(producer, consumer);
         if (!chained)
           continue;
-        LLVM_DEBUG(llvm::dbgs() << "merge " << getSourceOps(consumer)
-                                << " into " << getSourceOps(producer) << "\n");
+        LLVM_DEBUG(llvm::dbgs()
+                   << "merge " << getSourceOps({consumer.getOperation()})
+                   << " into " << getSourceOps({producer.getOperation()})
+                   << "\n");
         mergeChain(producer, consumer, chained);
         producer->erase();
         consumer->erase();
