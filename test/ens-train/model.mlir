@@ -23,10 +23,14 @@
 // IR: %p1 = ens.constant dense<0.0> : tensor<8xf32>
 // IR: func.func @ens_train_init(%key: tensor<2xi32>) -> (tensor<4x64x8xf32>, tensor<4x8xf32>)
 // IR: randomness = "different"
-// IR: func.func @ens_train_member_step(
+// IR: func.func @ens_train_member_grads(
 // IR: ens.value_and_grad @loss(%x, %p0, %p1, %targets)
 // IR-NEXT: {wrt = array<i64: 1, 2>}
-// IR: call @ens_train_adam_0(%p0, %vg#1, %m0, %v0, %step, %lr, %beta1, %beta2, %eps, %decay)
+// IR: func.func @ens_train_member_update(
+// IR: call @ens_train_adam_0(%p0, %g0, %m0, %v0, %step, %lr, %beta1, %beta2, %eps, %decay)
+// IR: func.func @ens_train_member_step(
+// IR: call @ens_train_member_grads(%x, %p0, %p1, %targets)
+// IR: call @ens_train_member_update(%p0, %p1, %vg#1, %vg#2, %m0, %m1, %v0, %v1, %step, %lr)
 // IR: func.func @ens_train_step(
 // IR: ens.vmap @ens_train_member_step({{.*}}%step, %lr, %x, %targets)
 // IR-NEXT: {in_axes = array<i64: 0, 0, 0, 0, 0, 0, -1, 0, -1, -1>,

@@ -291,15 +291,19 @@ std::string ens_train::generateProgram(const Model &model,
                                        ens::TensorType{ens::DType::F32, {}},
                                        model.x, model.targets});
   std::vector<ens::TensorType> stepResults = state;
-  stepResults.push_back(ens::TensorType{ens::DType::F32, {}});
+  const ens::TensorType scalarType{ens::DType::F32, {}};
+  stepResults.push_back(scalarType);
 
-  os << "func.func @ens_train_member_step(";
-  for (size_t i = 0; i < 3 * n; ++i)
-    os << "%"
-       << "pmv"[i / n] << i % n << ": " << state[i].str() << ",\n    ";
-  os << "%step: " << scalar << ", %lr: " << scalar << ", %x: " << model.x.str()
-     << ", %targets: " << model.targets.str() << ")\n    -> ("
-     << w.types(stepResults) << ") {\n";
+  // One member's loss and gradients, and its Adam update from gradients:
+  // the step calls both; --data-parallel runs them apart, with the
+  // gradients of the processes' parts of a batch averaged between.
+  std::vector<ens::TensorType> gradsResults{scalarType};
+  gradsResults.insert(gradsResults.end(), params.begin(), params.end());
+  os << "func.func @ens_train_member_grads(%x: " << model.x.str();
+  for (size_t i = 0; i < n; ++i)
+    os << ", %p" << i << ": " << params[i].str();
+  os << ", %targets: " << model.targets.str() << ")\n    -> ("
+     << w.types(gradsResults) << ") {\n";
   os << "  %vg:" << n + 1 << " = ens.value_and_grad @" << model.lossFunction()
      << "(%x, " << w.values("p", n)
      << ", %targets)\n      {wrt = " << w.axes([&] {
@@ -308,8 +312,21 @@ std::string ens_train::generateProgram(const Model &model,
             wrt.push_back(i);
           return wrt;
         }())
-     << "}\n      : (" << w.types(lossInputs) << ")\n      -> (" << scalar
-     << ", " << w.types(params) << ")\n";
+     << "}\n      : (" << w.types(lossInputs) << ")\n      -> ("
+     << w.types(gradsResults) << ")\n";
+  os << "  return " << w.results("vg", n + 1) << " : " << w.types(gradsResults)
+     << "\n}\n\n";
+
+  std::vector<ens::TensorType> updateInputs;
+  for (int copy = 0; copy < 4; ++copy)
+    updateInputs.insert(updateInputs.end(), params.begin(), params.end());
+  updateInputs.insert(updateInputs.end(), {scalarType, scalarType});
+  os << "func.func @ens_train_member_update(";
+  for (size_t i = 0; i < 4 * n; ++i)
+    os << "%"
+       << "pgmv"[i / n] << i % n << ": " << updateInputs[i].str() << ", ";
+  os << "%step: " << scalar << ", %lr: " << scalar << ")\n    -> ("
+     << w.types(state) << ") {\n";
   os << "  %beta1 = ens.constant dense<" << Writer::literal(adam.beta1)
      << "> : " << scalar << "\n";
   os << "  %beta2 = ens.constant dense<" << Writer::literal(adam.beta2)
@@ -320,8 +337,8 @@ std::string ens_train::generateProgram(const Model &model,
      << "> : " << scalar << "\n";
   for (size_t i = 0; i < n; ++i) {
     std::string type = params[i].str();
-    os << "  %u" << i << ":3 = call @" << adamFor[type] << "(%p" << i
-       << ", %vg#" << i + 1 << ", %m" << i << ", %v" << i
+    os << "  %u" << i << ":3 = call @" << adamFor[type] << "(%p" << i << ", %g"
+       << i << ", %m" << i << ", %v" << i
        << ", %step, %lr, %beta1, %beta2, %eps, %decay)\n      : (" << type
        << ", " << type << ", " << type << ", " << type;
     for (int k = 0; k < 6; ++k)
@@ -331,8 +348,28 @@ std::string ens_train::generateProgram(const Model &model,
   os << "  return ";
   for (int part = 0; part < 3; ++part)
     for (size_t i = 0; i < n; ++i)
-      os << "%u" << i << "#" << part << ", ";
-  os << "%vg#0\n      : " << w.types(stepResults) << "\n}\n\n";
+      os << (part || i ? ", " : "") << "%u" << i << "#" << part;
+  os << " : " << w.types(state) << "\n}\n\n";
+
+  os << "func.func @ens_train_member_step(";
+  for (size_t i = 0; i < 3 * n; ++i)
+    os << "%"
+       << "pmv"[i / n] << i % n << ": " << state[i].str() << ",\n    ";
+  os << "%step: " << scalar << ", %lr: " << scalar << ", %x: " << model.x.str()
+     << ", %targets: " << model.targets.str() << ")\n    -> ("
+     << w.types(stepResults) << ") {\n";
+  os << "  %vg:" << n + 1 << " = call @ens_train_member_grads(%x, "
+     << w.values("p", n) << ", %targets)\n      : (" << w.types(lossInputs)
+     << ") -> (" << w.types(gradsResults) << ")\n";
+  os << "  %u:" << 3 * n << " = call @ens_train_member_update("
+     << w.values("p", n) << ", ";
+  for (size_t i = 0; i < n; ++i)
+    os << "%vg#" << i + 1 << ", ";
+  os << w.values("m", n) << ", " << w.values("v", n)
+     << ", %step, %lr)\n      : (" << w.types(updateInputs) << ") -> ("
+     << w.types(state) << ")\n";
+  os << "  return " << w.results("u", 3 * n)
+     << ", %vg#0\n      : " << w.types(stepResults) << "\n}\n\n";
 
   // All members: parameters, moments and learning rates batched, the step
   // number shared, and the data shared or batched.
@@ -412,7 +449,6 @@ std::string ens_train::generateProgram(const Model &model,
     // targets of all ensembles, [B x K*O] (or [B x K] labels), as
     // [B x K x O]; a batch per member adds a leading M.
     const int64_t k = shape.ensembles;
-    const ens::TensorType scalarType{ens::DType::F32, {}};
     auto stateArgument = [&](const std::string &name,
                              const ens::TensorType &type) {
       return EnsembleArgument{name, stacked(type, total),
