@@ -106,6 +106,27 @@ const ens::Executable &Programs::losses(int64_t rows) {
   return compile(kLossesFunction, rows, std::move(types));
 }
 
+const ens::Executable &Programs::grads(int64_t rows) {
+  const bool perMember = shape.batchPerMember;
+  std::vector<ens::TensorType> types{
+      perMember ? stacked(xType(rows), shape.members) : xType(rows)};
+  for (const ens::TensorType &param : model.params)
+    types.push_back(stacked(param, shape.total()));
+  types.push_back(perMember ? stacked(targetsType(rows), shape.members)
+                            : targetsType(rows));
+  return compile(kGradsFunction, rows, std::move(types));
+}
+
+const ens::Executable &Programs::update() {
+  std::vector<ens::TensorType> types;
+  for (int copy = 0; copy < 4; ++copy)
+    for (const ens::TensorType &param : model.params)
+      types.push_back(stacked(param, shape.total()));
+  types.push_back({ens::DType::F32, {}});
+  types.push_back({ens::DType::F32, {shape.total()}});
+  return compile(kUpdateFunction, 0, std::move(types));
+}
+
 const ens::Executable &Programs::predict(int64_t rows) {
   std::vector<ens::TensorType> types{xType(rows)};
   for (const ens::TensorType &param : model.params)

@@ -44,6 +44,9 @@ public:
   const ens::Executable &step(int64_t rows);
   const ens::Executable &losses(int64_t rows);
   const ens::Executable &predict(int64_t rows);
+  /// --data-parallel's step in two (Program.h).
+  const ens::Executable &grads(int64_t rows);
+  const ens::Executable &update();
   const ens::Executable &init();
 
   /// The type of x and of the targets (of every ensemble) of a batch of

@@ -138,6 +138,12 @@ cl::opt<unsigned, false, NumberParser<unsigned>> patience(
              "validation loss, and give it back its best epoch's parameters "
              "at the end (default 0: never stop)"),
     cl::cat(category));
+cl::opt<bool> dataParallel(
+    "data-parallel",
+    cl::desc("Under mpirun: every process trains every member on its part "
+             "of each batch, and the gradients are averaged each step "
+             "(instead of sharing the members out)"),
+    cl::cat(category));
 cl::opt<bool> allowNonFinite(
     "allow-nonfinite",
     cl::desc("Train on --data even where it holds NaN or infinities "

@@ -116,6 +116,7 @@ extern cl::opt<bool> csvHeader;
 extern cl::opt<std::string> validationPath;
 extern cl::opt<double, false, NumberParser<double>> validationSplit;
 extern cl::opt<unsigned, false, NumberParser<unsigned>> patience;
+extern cl::opt<bool> dataParallel;
 extern cl::opt<bool> allowNonFinite;
 extern cl::opt<std::string, false, BackendParser> backendName;
 extern cl::opt<std::string> plotPath;

@@ -404,6 +404,33 @@ std::string ens_train::generateProgram(const Model &model,
   os << "  return " << w.results("r", 3 * n + 1)
      << "\n      : " << w.types(topResults) << "\n}\n\n";
 
+  // --data-parallel's step in two: every member's loss and gradients on
+  // the process's part of a batch (x and targets as the step's), and
+  // every member's update from the averaged gradients.
+  std::vector<ens::TensorType> gradsInputs{stepX};
+  gradsInputs.insert(gradsInputs.end(), stackedParams.begin(),
+                     stackedParams.end());
+  gradsInputs.push_back(stepTargets);
+  std::vector<ens::TensorType> gradsOutputs = w.stackedAll(gradsResults);
+  std::vector<int64_t> gradsAxes{dataAxis};
+  gradsAxes.insert(gradsAxes.end(), n, 0);
+  gradsAxes.push_back(dataAxis);
+  const std::string gradsFunction =
+      nested ? "ens_train_ensemble_grads" : kGradsFunction;
+  os << "func.func @" << gradsFunction << "(%x: " << stepX.str();
+  for (size_t i = 0; i < n; ++i)
+    os << ", %p" << i << ": " << stackedParams[i].str();
+  os << ", %targets: " << stepTargets.str() << ")\n    -> ("
+     << w.types(gradsOutputs) << ") {\n";
+  os << "  %r:" << n + 1 << " = ens.vmap @ens_train_member_grads(%x, "
+     << w.values("p", n)
+     << ", %targets)\n      {in_axes = " << w.axes(gradsAxes)
+     << ", out_axes = " << w.axes(std::vector<int64_t>(n + 1, 0))
+     << ", size = " << members << " : i64}\n      : (" << w.types(gradsInputs)
+     << ")\n      -> (" << w.types(gradsOutputs) << ")\n";
+  os << "  return " << w.results("r", n + 1) << " : " << w.types(gradsOutputs)
+     << "\n}\n\n";
+
   // Evaluation: every member's loss, and every member's predictions.
   std::vector<ens::TensorType> evalInputs{model.x};
   evalInputs.insert(evalInputs.end(), stackedParams.begin(),
@@ -487,7 +514,38 @@ std::string ens_train::generateProgram(const Model &model,
     lossArguments.push_back(targetsArgument);
     writeOverEnsembles(os, kLossesFunction, lossesFunction, lossArguments,
                        {ens::TensorType{ens::DType::F32, {total}}}, k);
+
+    std::vector<EnsembleArgument> gradsArguments{
+        {"x", stepX, std::nullopt, -1}};
+    for (size_t i = 0; i < n; ++i)
+      gradsArguments.push_back(
+          stateArgument("p" + std::to_string(i), params[i]));
+    gradsArguments.push_back(stepTargetsArgument);
+    writeOverEnsembles(os, kGradsFunction, gradsFunction, gradsArguments,
+                       all.stackedAll(gradsResults), k);
   }
+
+  // The update needs no data: one vmap over every ensemble's members.
+  std::vector<ens::TensorType> allUpdateInputs = all.stackedAll(updateInputs);
+  allUpdateInputs[4 * n] = scalarType;
+  std::vector<ens::TensorType> allState = all.stackedAll(state);
+  std::vector<int64_t> updateAxes(4 * n, 0);
+  updateAxes.insert(updateAxes.end(), {-1, 0});
+  os << "func.func @" << kUpdateFunction << "(";
+  for (size_t i = 0; i < 4 * n; ++i)
+    os << "%"
+       << "pgmv"[i / n] << i % n << ": " << allUpdateInputs[i].str() << ", ";
+  os << "%step: " << scalar << ", %lr: " << allUpdateInputs.back().str()
+     << ")\n    -> (" << w.types(allState) << ") {\n";
+  os << "  %r:" << 3 * n << " = ens.vmap @ens_train_member_update("
+     << w.values("p", n) << ", " << w.values("g", n) << ", " << w.values("m", n)
+     << ", " << w.values("v", n)
+     << ", %step, %lr)\n      {in_axes = " << w.axes(updateAxes)
+     << ", out_axes = " << w.axes(std::vector<int64_t>(3 * n, 0))
+     << ", size = " << total << " : i64}\n      : (" << w.types(allUpdateInputs)
+     << ")\n      -> (" << w.types(allState) << ")\n";
+  os << "  return " << w.results("r", 3 * n) << " : " << w.types(allState)
+     << "\n}\n";
 
   // A model written as an explicit `module { ... }` gets the functions
   // inside it.

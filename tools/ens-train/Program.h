@@ -12,6 +12,11 @@
 //       one Adam step of every member: ens.vmap of a member step that calls
 //       ens.value_and_grad @loss and the standard library's "adam"; x and
 //       targets are one batch for all members, or one per member.
+//   @ens_train_grads(x, params[N]..., targets) -> (losses[N], grads[N]...)
+//   @ens_train_update(params[N]..., grads[N]..., m[N]..., v[N]..., step,
+//                     lr[N]) -> (params'..., m'..., v'...)
+//       the step in two, for --data-parallel, which averages the gradients
+//       of the processes' parts of a batch between them.
 //   @ens_train_losses(x, params[N]..., targets) -> losses[N]
 //   @ens_train_predict(x, params[N]...) -> predictions[N x ...]
 //
@@ -85,6 +90,8 @@ inline constexpr const char *kInitFunction = "ens_train_init";
 inline constexpr const char *kStepFunction = "ens_train_step";
 inline constexpr const char *kLossesFunction = "ens_train_losses";
 inline constexpr const char *kPredictFunction = "ens_train_predict";
+inline constexpr const char *kGradsFunction = "ens_train_grads";
+inline constexpr const char *kUpdateFunction = "ens_train_update";
 
 } // namespace ens_train
 

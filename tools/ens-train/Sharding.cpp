@@ -47,7 +47,9 @@ MemberShard::localize(const std::vector<float> &global) const {
 
 std::vector<float> MemberShard::globalize(const std::vector<float> &local,
                                           Communicator &comm) const {
-  if (comm.size() == 1)
+  // A process with every member (alone, or under --data-parallel) has
+  // nothing to gather.
+  if (isWhole())
     return local;
   // Rank-major: rank r's K slices of its M_r members.
   std::vector<float> gathered = comm.allGather(local);
@@ -68,7 +70,7 @@ std::vector<float> MemberShard::globalize(const std::vector<float> &local,
 
 ens::Tensor MemberShard::globalize(const ens::Tensor &local,
                                    Communicator &comm) const {
-  if (comm.size() == 1)
+  if (isWhole())
     return local;
   const float *values = static_cast<const float *>(local.data());
   std::vector<float> global = globalize(

@@ -2,6 +2,7 @@
 
 #include "Training.h"
 
+#include "DataParallel.h"
 #include "EarlyStopping.h"
 #include "Failure.h"
 #include "Flags.h"
@@ -82,8 +83,10 @@ double ens_train::trainSteps(TrainingRun &run, TrainState &state,
     std::tie(args[3 * p + 2], args[3 * p + 3]) =
         makeBatch(programs, run.schedule, train, step, shard.begin);
     std::vector<ens::Tensor> results =
-        programs.step(args[3 * p + 3].type().shape[perMember ? 1 : 0])
-            .run(args);
+        run.dataParallel
+            ? runDataParallelStep(programs, comm, args)
+            : programs.step(args[3 * p + 3].type().shape[perMember ? 1 : 0])
+                  .run(args);
     for (size_t i = 0; i < 3 * p; ++i)
       args[i] = std::move(results[i]);
     EarlyStoppingState *stopping = state.stopping ? &*state.stopping : nullptr;

@@ -42,6 +42,9 @@ struct TrainingRun {
   /// there, for messages.
   const std::string &checkpointTo;
   std::optional<int64_t> &committed;
+  /// Whether each process trains every member on its part of each batch
+  /// (DataParallel.h).
+  bool dataParallel;
 };
 
 /// Trains `toRun` steps more from `state`, this process's members, and

@@ -174,14 +174,27 @@ int run(Communicator &comm) {
     llvm::outs() << text;
     return 0;
   }
-  // This process's members (all of them but under mpirun), which it
-  // trains with a program of its own.
-  if (comm.size() > settings.members)
+  // This process's members (all of them but under mpirun, unless each
+  // process takes a part of every batch), which it trains with a program of
+  // its own.
+  if (dataParallel && !model.openBatch())
+    throw Failure("--data-parallel splits each batch over the processes, so " +
+                  modelName + " must leave its batch open (`?`); x is " +
+                  model.x.str());
+  if (dataParallel && comm.size() > rows)
+    throw Failure("--data-parallel needs a batch of at least one row per "
+                  "process: the batch size is " +
+                  std::to_string(rows) + ", and mpirun started " +
+                  std::to_string(comm.size()) + " processes");
+  if (!dataParallel && comm.size() > settings.members)
     throw Failure("--members=" + std::to_string(settings.members) +
                   " is fewer than the " + std::to_string(comm.size()) +
-                  " processes mpirun started: each needs a member");
-  const MemberShard shard = MemberShard::of(
-      settings.members, settings.ensembles, comm.rank(), comm.size());
+                  " processes mpirun started: each needs a member, or give "
+                  "--data-parallel");
+  const MemberShard shard =
+      dataParallel ? MemberShard::of(settings.members, settings.ensembles, 0, 1)
+                   : MemberShard::of(settings.members, settings.ensembles,
+                                     comm.rank(), comm.size());
   const ProgramShape localShape{shard.count(), settings.ensembles,
                                 batching.perMember()};
   const int64_t nLocal = localShape.total();
@@ -288,7 +301,11 @@ int run(Communicator &comm) {
                              formatNumber(settings.lrMax) + " (log-spaced)")
                << ", " << toRun << " steps on the "
                << getBackend(backendName).description << " backend\n";
-  if (comm.size() > 1)
+  if (comm.size() > 1 && dataParallel)
+    llvm::outs() << "  " << comm.size()
+                 << " processes, each training every member on a part of "
+                    "each batch\n";
+  else if (comm.size() > 1)
     llvm::outs() << "  " << comm.size() << " processes, each training "
                  << shard.count() << " or so members of each ensemble\n";
   if (resumed) {
@@ -358,10 +375,19 @@ int run(Communicator &comm) {
   std::optional<int64_t> committed;
   if (resumed && absolutePath(checkpointTo) == absolutePath(resumeDir))
     committed = state.step;
-  TrainingRun training{
-      settings, model, programs,     globalPrograms,
-      shard,    comm,  train,        validation ? &*validation : nullptr,
-      schedule, rows,  checkpointTo, committed};
+  TrainingRun training{settings,
+                       model,
+                       programs,
+                       globalPrograms,
+                       shard,
+                       comm,
+                       train,
+                       validation ? &*validation : nullptr,
+                       schedule,
+                       rows,
+                       checkpointTo,
+                       committed,
+                       dataParallel && comm.size() > 1};
   const int64_t first = state.step;
   double trainSeconds = trainSteps(training, state, toRun);
   // The summary is the first process's, of every member.
