@@ -11,6 +11,7 @@
 #ifndef ENS_INTERPRETER_KERNELS_H
 #define ENS_INTERPRETER_KERNELS_H
 
+#include "ens/Dialect/Ens/IR/ShapeInference.h"
 #include "ens/Support/HostTensor.h"
 
 #include <array>
@@ -73,6 +74,11 @@ HostTensor tensordot(const HostTensor &lhs, const HostTensor &rhs,
                      llvm::ArrayRef<int64_t> rhsDims);
 /// numpy.matmul: rank-1 operands are promoted, batch dimensions broadcast.
 HostTensor matmul(const HostTensor &lhs, const HostTensor &rhs);
+
+/// `ens.conv`: each result element of `resultShape` summed from its window,
+/// with dilation and padding resolved per tap rather than materialised.
+HostTensor conv(const HostTensor &lhs, const HostTensor &rhs,
+                const ConvDims &dims, llvm::ArrayRef<int64_t> resultShape);
 
 /// Zero padding: `low`/`high` zeros at the ends and `interior` zeros
 /// between the elements of each dimension.

@@ -20,6 +20,10 @@
 
 namespace mlir::ens {
 
+/// ens.conv's dimension numbers, defined with its shape rule in
+/// ShapeInference.h.
+struct ConvDims;
+
 /// Checks that every operand and the result of an elementwise op have the
 /// shape of operand 0, naming the shapes when they differ.
 LogicalResult verifyShapesAgree(Operation *op);

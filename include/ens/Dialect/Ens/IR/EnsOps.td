@@ -393,6 +393,83 @@ def Ens_MatmulOp : Ens_Op<"matmul", [Pure, SameOperandsElementType,
 }
 
 //===----------------------------------------------------------------------===//
+// Convolutions
+//===----------------------------------------------------------------------===//
+
+def Ens_ConvOp : Ens_Op<"conv", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "N-d convolution with StableHLO's dimension numbers";
+  let description = [{
+    The cross-correlation of `lhs` (the input) with `rhs` (the filters), as
+    StableHLO's `convolution` and `torch.nn.functional.conv2d` compute it.
+    The dimension numbers say where each role sits, so NCHW/OIHW,
+    NHWC/HWIO and any other layout are the same op:
+
+    - `lhs_dims = array<i64: b, f, s0, s1, ...>`: the positions in `lhs` of
+      the batch, the feature and the spatial dimensions;
+    - `rhs_dims = array<i64: o, i, s0, s1, ...>`: the positions in `rhs` of
+      the output-feature, the input-feature and the spatial dimensions;
+    - `out_dims = array<i64: b, f, s0, s1, ...>`: the positions in the
+      result of the batch, the feature and the spatial dimensions.
+
+    The optional attributes default to no effect: `window_strides` (1s),
+    `padding = array<i64: lo0, hi0, lo1, hi1, ...>` (0s; a negative amount
+    crops), `lhs_dilation` (1s: `d - 1` zeros between input elements),
+    `rhs_dilation` (1s: `d - 1` gaps between filter taps) and
+    `feature_group_count = G` (1). With `C` input features, the filters'
+    input-feature size is `C / G` and their output-feature size `O` is a
+    multiple of `G`; output feature `o` reads the input features of group
+    `o / (O / G)`.
+
+    In each spatial dimension the input of size `n` is dilated to
+    `(n - 1) * lhs_dilation + 1`, padded to `p`, and the filter of size
+    `k` spans `w = (k - 1) * rhs_dilation + 1`; the result has
+    `(p - w) / stride + 1` positions (0 when `p < w`):
+
+    ```
+    result[b, o, x...] = sum over c < C / G and k... of
+        padded_dilated_lhs[b, g * C / G + c, x * stride + k * rhs_dilation]
+        * rhs[o, c, k...]          where g = o / (O / G)
+    ```
+
+    A 3x3 convolution of an NCHW batch with OIHW filters, padded to keep
+    the size:
+
+    ```mlir
+    %y = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2, 3>,
+                          rhs_dims = array<i64: 0, 1, 2, 3>,
+                          out_dims = array<i64: 0, 1, 2, 3>,
+                          padding = array<i64: 1, 1, 1, 1>}
+        : tensor<8x3x28x28xf32>, tensor<16x3x3x3xf32> -> tensor<8x16x28x28xf32>
+    ```
+
+    Operands of rank 3 and 4 (1-D and 2-D convolutions) compile on every
+    target; higher ranks verify and interpret only.
+  }];
+  let arguments = (ins Ens_FloatTensor:$lhs, Ens_FloatTensor:$rhs,
+                       DenseI64ArrayAttr:$lhs_dims,
+                       DenseI64ArrayAttr:$rhs_dims,
+                       DenseI64ArrayAttr:$out_dims,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$lhs_dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$rhs_dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$feature_group_count);
+  let results = (outs Ens_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let builders = [
+    // Infers the result type; the operands must satisfy the shape rule.
+    OpBuilder<(ins "Value":$lhs, "Value":$rhs, "const ConvDims &":$dims)>
+  ];
+  let extraClassDeclaration = [{
+    /// The dimension numbers with every default filled in.
+    ConvDims getConvDims();
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Normalisations
 //===----------------------------------------------------------------------===//
 
