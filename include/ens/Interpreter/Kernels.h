@@ -11,10 +11,14 @@
 #ifndef ENS_INTERPRETER_KERNELS_H
 #define ENS_INTERPRETER_KERNELS_H
 
-#include "ens/Dialect/Ens/IR/ShapeInference.h"
 #include "ens/Support/HostTensor.h"
 
 #include <array>
+
+namespace mlir::ens {
+/// ens.conv's dimension numbers (ens/Dialect/Ens/IR/ShapeInference.h).
+struct ConvDims;
+} // namespace mlir::ens
 
 namespace mlir::ens::ref {
 

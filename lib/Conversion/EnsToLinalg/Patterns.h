@@ -47,6 +47,9 @@ void populateEnsToLinalgReductionPatterns(RewritePatternSet &patterns);
 /// einsum, tensordot and matmul.
 void populateEnsToLinalgContractionPatterns(RewritePatternSet &patterns);
 
+/// conv, as one linalg.generic in the convolution form.
+void populateEnsToLinalgConvolutionPatterns(RewritePatternSet &patterns);
+
 /// random_uniform, random_normal, random_split and random_fold_in.
 void populateEnsToLinalgRandomPatterns(RewritePatternSet &patterns);
 

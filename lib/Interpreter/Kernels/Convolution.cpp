@@ -9,6 +9,8 @@
 
 #include "ens/Interpreter/Kernels.h"
 
+#include "ens/Dialect/Ens/IR/ShapeInference.h"
+
 #include "Utils.h"
 
 using namespace mlir::ens;

@@ -521,6 +521,21 @@ Instance tensordotInstance(Random &r) {
           out};
 }
 
+/// A convolution from TestSupport's randomConv, so that random layouts,
+/// strides, padding (negative included), dilations and feature groups all
+/// reach both adjoints.
+OpCase convCase(int64_t spatialRank) {
+  return {formatv("conv_{0}d", spatialRank).str(), [=](Random &r) {
+            RandomConv conv = randomConv(r, spatialRank);
+            return Instance{
+                {r.uniform(conv.lhsShape), r.uniform(conv.rhsShape)},
+                formatv("  %r = ens.conv %a0, %a1 {{{0}} : {1}, {2} -> {3}\n",
+                        conv.attributes(), typeOf(conv.lhsShape),
+                        typeOf(conv.rhsShape), typeOf(conv.outShape)),
+                conv.outShape};
+          }};
+}
+
 /// numpy.matmul of operands of `lhs` and `rhs` shapes, where -1 stands for
 /// a random size: vector operands, and batch dims that broadcast.
 OpCase matmulCase(const char *name, Shape lhs, Shape rhs, Shape out) {
@@ -670,6 +685,9 @@ std::vector<OpCase> allCases() {
       matmulCase("batch_vector", {-1}, {3, -1, -3}, {3, -3}),
       matmulCase("broadcast_rhs", {3, -1, -2}, {1, -2, -3}, {3, -1, -3}),
       matmulCase("batch_matrix", {2, 3, -1, -2}, {-2, -3}, {2, 3, -1, -3}),
+      convCase(1),
+      convCase(2),
+      convCase(3),
       {"call", callInstance},
       {"second_order", secondOrderInstance},
       {"vmap", vmapInstance},

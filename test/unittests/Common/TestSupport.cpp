@@ -55,14 +55,14 @@ Shape RandomSource::permutation(int64_t n) {
 }
 
 std::string RandomConv::attributes() const {
-  return "{lhs_dims = " + i64Array(lhsDims) +
+  return "lhs_dims = " + i64Array(lhsDims) +
          ", rhs_dims = " + i64Array(rhsDims) +
          ", out_dims = " + i64Array(outDims) +
          ", window_strides = " + i64Array(strides) +
          ", padding = " + i64Array(padding) +
          ", lhs_dilation = " + i64Array(lhsDilation) +
          ", rhs_dilation = " + i64Array(rhsDilation) +
-         ", feature_group_count = " + std::to_string(groups) + " : i64}";
+         ", feature_group_count = " + std::to_string(groups) + " : i64";
 }
 
 RandomConv test::randomConv(RandomSource &random, int64_t spatialRank) {

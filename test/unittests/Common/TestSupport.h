@@ -60,7 +60,8 @@ struct RandomConv {
   int64_t groups = 1;
   Shape lhsShape, rhsShape, outShape;
 
-  /// The attribute dictionary of the op, every attribute spelled out.
+  /// The entries of the op's attribute dictionary, every attribute
+  /// spelled out, without the braces.
   std::string attributes() const;
 };
 

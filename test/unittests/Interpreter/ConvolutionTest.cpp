@@ -115,7 +115,7 @@ TEST_P(ConvPropertyTest, MatchesNaiveLoops) {
       HostTensor lhs = random.tensor(dtype, conv.lhsShape);
       HostTensor rhs = random.tensor(dtype, conv.rhsShape);
       std::string op =
-          llvm::formatv("ens.conv %a0, %a1 {0} : {1}, {2} -> {3}",
+          llvm::formatv("ens.conv %a0, %a1 {{{0}} : {1}, {2} -> {3}",
                         conv.attributes(), tensorType(conv.lhsShape, dtype),
                         tensorType(conv.rhsShape, dtype),
                         tensorType(conv.outShape, dtype))

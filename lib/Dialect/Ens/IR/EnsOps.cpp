@@ -372,68 +372,6 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
 }
 
 //===----------------------------------------------------------------------===//
-// Convolutions
-//===----------------------------------------------------------------------===//
-
-ConvDims ConvOp::getConvDims() {
-  ConvDims dims;
-  dims.lhs.assign(getLhsDims().begin(), getLhsDims().end());
-  dims.rhs.assign(getRhsDims().begin(), getRhsDims().end());
-  dims.out.assign(getOutDims().begin(), getOutDims().end());
-  // An absent window attribute has one neutral entry per spatial dimension.
-  int64_t spatial = std::max<int64_t>(0, dims.getSpatialRank());
-  auto orDefault = [&](std::optional<ArrayRef<int64_t>> values, int64_t count,
-                       int64_t neutral) {
-    return values ? Shape(values->begin(), values->end())
-                  : Shape(count, neutral);
-  };
-  dims.strides = orDefault(getWindowStrides(), spatial, 1);
-  dims.padding = orDefault(getPadding(), 2 * spatial, 0);
-  dims.lhsDilation = orDefault(getLhsDilation(), spatial, 1);
-  dims.rhsDilation = orDefault(getRhsDilation(), spatial, 1);
-  dims.groups = getFeatureGroupCount();
-  return dims;
-}
-
-void ConvOp::build(OpBuilder &builder, OperationState &state, Value lhs,
-                   Value rhs, const ConvDims &dims) {
-  FailureOr<Shape> shape =
-      inferConvShape(nullptr, shapeOf(lhs), shapeOf(rhs), dims);
-  if (failed(shape))
-    llvm::report_fatal_error("ens.conv built from operands that fail its "
-                             "shape rule");
-  auto isNeutral = [](ArrayRef<int64_t> values, int64_t neutral) {
-    return llvm::all_of(values, [&](int64_t v) { return v == neutral; });
-  };
-  auto optional = [&](ArrayRef<int64_t> values,
-                      int64_t neutral) -> DenseI64ArrayAttr {
-    return isNeutral(values, neutral) ? nullptr
-                                      : builder.getDenseI64ArrayAttr(values);
-  };
-  build(builder, state,
-        RankedTensorType::get(*shape,
-                              cast<ShapedType>(lhs.getType()).getElementType()),
-        lhs, rhs, builder.getDenseI64ArrayAttr(dims.lhs),
-        builder.getDenseI64ArrayAttr(dims.rhs),
-        builder.getDenseI64ArrayAttr(dims.out), optional(dims.strides, 1),
-        optional(dims.padding, 0), optional(dims.lhsDilation, 1),
-        optional(dims.rhsDilation, 1), builder.getI64IntegerAttr(dims.groups));
-}
-
-LogicalResult ConvOp::verify() {
-  FailureOr<Shape> shape =
-      inferConvShape([&] { return emitOpError(); }, shapeOf(getLhs()),
-                     shapeOf(getRhs()), getConvDims());
-  if (failed(shape))
-    return failure();
-  if (!isCompatibleShape(shapeOf(getResult()), *shape))
-    return emitOpError() << "result shape " << formatShape(shapeOf(getResult()))
-                         << " does not match the shape " << formatShape(*shape)
-                         << " the dimension numbers give";
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
 // Normalisations
 //===----------------------------------------------------------------------===//
 

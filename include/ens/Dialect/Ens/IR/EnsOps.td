@@ -442,8 +442,8 @@ def Ens_ConvOp : Ens_Op<"conv", [Pure, SameOperandsAndResultElementType]> {
         : tensor<8x3x28x28xf32>, tensor<16x3x3x3xf32> -> tensor<8x16x28x28xf32>
     ```
 
-    Operands of rank 3 and 4 (1-D and 2-D convolutions) compile on every
-    target; higher ranks verify and interpret only.
+    1-D and 2-D convolutions are tested on every target, 3-D ones on the
+    interpreter and the CPU. docs/convolution.md pictures the window.
   }];
   let arguments = (ins Ens_FloatTensor:$lhs, Ens_FloatTensor:$rhs,
                        DenseI64ArrayAttr:$lhs_dims,

@@ -1,0 +1,143 @@
+//===- Convolution.cpp - Lowering ens.conv to linalg ----------------------===//
+//
+// ens.conv becomes one linalg.generic in the convolution form: a parallel
+// loop per result dimension, then reduction loops over the input features
+// of a group and the filter taps. The input is first dilated and padded by
+// an ens.pad (lowered by its own pattern), so that every read is affine:
+// position * stride + tap * rhs_dilation, plus an offset where negative
+// padding crops. With feature groups, the input's feature, the filters'
+// output-feature and the result's feature dimensions are reshaped to expose
+// the group as a loop of its own. Any layout lowers to this one form, which
+// the CPU and CUDA backends compile as they compile any linalg.generic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MapEnsToScalarOp.h"
+#include "Patterns.h"
+#include "Utils.h"
+
+#include "ens/Dialect/Ens/IR/EnsOps.h"
+#include "ens/Dialect/Ens/IR/ShapeInference.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::lowering;
+
+/// `x` with dimension `dim` split into (`groups`, size / `groups`).
+static Value splitGroups(OpBuilder &b, Location loc, Value x, int64_t dim,
+                         int64_t groups) {
+  RankedTensorType type = tensorType(x);
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] /= groups;
+  shape.insert(shape.begin() + dim, groups);
+  return reshapeTo(b, loc, x,
+                   RankedTensorType::get(shape, type.getElementType()));
+}
+
+static FailureOr<Value> lowerConv(ConvOp op, ConvOp::Adaptor adaptor,
+                                  OpBuilder &b) {
+  Location loc = op.getLoc();
+  ConvDims dims = op.getConvDims();
+  int64_t rank = dims.lhs.size(), spatial = dims.getSpatialRank();
+  int64_t groups = dims.groups;
+  bool grouped = groups > 1;
+
+  // Positive padding and the dilation are materialised; negative padding
+  // becomes an offset into the input.
+  Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+  SmallVector<int64_t> low(rank, 0), high(rank, 0), interior(rank, 0), offsets;
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t d = dims.lhs[2 + i], lo = dims.padding[2 * i];
+    low[d] = std::max<int64_t>(lo, 0);
+    high[d] = std::max<int64_t>(dims.padding[2 * i + 1], 0);
+    interior[d] = dims.lhsDilation[i] - 1;
+    offsets.push_back(std::max<int64_t>(-lo, 0));
+  }
+  auto isZero = [](ArrayRef<int64_t> values) {
+    return llvm::all_of(values, [](int64_t v) { return v == 0; });
+  };
+  if (!isZero(low) || !isZero(high) || !isZero(interior))
+    lhs = b.create<PadOp>(loc, lhs, low, high, interior);
+
+  // Loops: batch, (group,) feature, the result's spatial dims, then the
+  // input features of a group and the taps. The batch leads whatever the
+  // result's layout: the CUDA backend shares a leading loop out over
+  // threads, and that loop must read the input at a plain index.
+  RankedTensorType type = op.getType();
+  int64_t numOut = rank + grouped;
+  int64_t featureLoop = numOut;
+  auto spatialLoop = [&](int64_t i) { return 2 + grouped + i; };
+  auto tapLoop = [&](int64_t i) { return numOut + 1 + i; };
+  int64_t numLoops = numOut + 1 + spatial;
+  auto dim = [&](int64_t loop) { return b.getAffineDimExpr(loop); };
+  // The result feature's loops: (group, feature in group) or (feature).
+  SmallVector<AffineExpr> outFeature{dim(1)};
+  if (grouped)
+    outFeature.push_back(dim(2));
+  auto spatialIndex = [](ArrayRef<int64_t> roles, int64_t d) {
+    return llvm::find(roles, d) - roles.begin() - 2;
+  };
+
+  SmallVector<AffineExpr> lhsExprs, rhsExprs, outExprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == dims.lhs[0]) {
+      lhsExprs.push_back(dim(0));
+    } else if (d == dims.lhs[1]) {
+      if (grouped)
+        lhsExprs.push_back(dim(1));
+      lhsExprs.push_back(dim(featureLoop));
+    } else {
+      int64_t i = spatialIndex(dims.lhs, d);
+      lhsExprs.push_back(dim(spatialLoop(i)) * dims.strides[i] +
+                         dim(tapLoop(i)) * dims.rhsDilation[i] + offsets[i]);
+    }
+    if (d == dims.rhs[0])
+      llvm::append_range(rhsExprs, outFeature);
+    else if (d == dims.rhs[1])
+      rhsExprs.push_back(dim(featureLoop));
+    else
+      rhsExprs.push_back(dim(tapLoop(spatialIndex(dims.rhs, d))));
+    if (d == dims.out[0])
+      outExprs.push_back(dim(0));
+    else if (d == dims.out[1])
+      llvm::append_range(outExprs, outFeature);
+    else
+      outExprs.push_back(dim(spatialLoop(spatialIndex(dims.out, d))));
+  }
+  auto mapOf = [&](ArrayRef<AffineExpr> exprs) {
+    return AffineMap::get(numLoops, 0, exprs, b.getContext());
+  };
+
+  RankedTensorType outType = type;
+  if (grouped) {
+    lhs = splitGroups(b, loc, lhs, dims.lhs[1], groups);
+    rhs = splitGroups(b, loc, rhs, dims.rhs[0], groups);
+    SmallVector<int64_t> shape(type.getShape());
+    shape[dims.out[1]] /= groups;
+    shape.insert(shape.begin() + dims.out[1], groups);
+    outType = RankedTensorType::get(shape, type.getElementType());
+  }
+  SmallVector<utils::IteratorType> iterators(numOut,
+                                             utils::IteratorType::parallel);
+  iterators.append(1 + spatial, utils::IteratorType::reduction);
+  Value result =
+      b.create<linalg::GenericOp>(
+           loc, outType, ValueRange{lhs, rhs}, filled(b, loc, outType, 0),
+           SmallVector<AffineMap>{mapOf(lhsExprs), mapOf(rhsExprs),
+                                  mapOf(outExprs)},
+           iterators,
+           [&](OpBuilder &nb, Location nloc, ValueRange args) {
+             Value product = mulScalar(nb, nloc, args[0], args[1]);
+             nb.create<linalg::YieldOp>(nloc,
+                                        addScalar(nb, nloc, args[2], product));
+           })
+          .getResult(0);
+  return grouped ? reshapeTo(b, loc, result, type) : result;
+}
+
+void lowering::populateEnsToLinalgConvolutionPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<OpLowering<ConvOp, lowerConv>>(patterns.getContext());
+}
