@@ -215,6 +215,14 @@ public:
             return std::move(error);
           return conv(x, y(), dims, resultShape(op));
         })
+        .Case([&](ReduceWindowOp op) -> llvm::Expected<HostTensor> {
+          Window window = op.getWindow();
+          if (llvm::Error error = checkMultiplyAdds(op, window.dimensions))
+            return std::move(error);
+          return reduceWindow(op.getKind() == WindowKind::max ? ReduceKind::Max
+                                                              : ReduceKind::Sum,
+                              x, window, resultShape(op));
+        })
         // Adjoints of slice and take.
         .Case([&](PadOp op) {
           return pad(x, op.getLow(), op.getHigh(), op.getInterior());

@@ -18,6 +18,8 @@
 namespace mlir::ens {
 /// ens.conv's dimension numbers (ens/Dialect/Ens/IR/ShapeInference.h).
 struct ConvDims;
+/// ens.reduce_window's window (ens/Dialect/Ens/IR/ShapeInference.h).
+struct Window;
 } // namespace mlir::ens
 
 namespace mlir::ens::ref {
@@ -83,6 +85,12 @@ HostTensor matmul(const HostTensor &lhs, const HostTensor &rhs);
 /// with dilation and padding resolved per tap rather than materialised.
 HostTensor conv(const HostTensor &lhs, const HostTensor &rhs,
                 const ConvDims &dims, llvm::ArrayRef<int64_t> resultShape);
+
+/// `ens.reduce_window`: the max (NaN if any is NaN; `-inf` padding) or the
+/// sum (Sum; zero padding) of each window, for `kind` Max or Sum.
+HostTensor reduceWindow(ReduceKind kind, const HostTensor &x,
+                        const Window &window,
+                        llvm::ArrayRef<int64_t> resultShape);
 
 /// Zero padding: `low`/`high` zeros at the ends and `interior` zeros
 /// between the elements of each dimension.

@@ -1,4 +1,4 @@
-//===- Convolution.cpp - Lowering ens.conv to linalg ----------------------===//
+//===- Convolution.cpp - Lowering ens.conv and reduce_window to linalg ----===//
 //
 // ens.conv becomes one linalg.generic in the convolution form: a parallel
 // loop per result dimension, then reduction loops over the input features
@@ -20,6 +20,9 @@
 #include "ens/Dialect/Ens/IR/ShapeInference.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -137,7 +140,65 @@ static FailureOr<Value> lowerConv(ConvOp op, ConvOp::Adaptor adaptor,
   return grouped ? reshapeTo(b, loc, result, type) : result;
 }
 
+/// One linalg.generic over the result's dims (parallel) and the window's
+/// (reduction), reading the operand padded with the reduction's identity.
+/// A window-shaped operand that the body ignores bounds the window loops,
+/// as in linalg's named pooling ops.
+static FailureOr<Value> lowerReduceWindow(ReduceWindowOp op,
+                                          ReduceWindowOp::Adaptor adaptor,
+                                          OpBuilder &b) {
+  Location loc = op.getLoc();
+  Window window = op.getWindow();
+  bool isMax = op.getKind() == WindowKind::max;
+  double identity = isMax ? -std::numeric_limits<double>::infinity() : 0;
+  RankedTensorType type = op.getType();
+  int64_t rank = type.getRank();
+  Value x = adaptor.getOperand();
+  SmallVector<int64_t> low, paddedShape;
+  for (int64_t d = 0; d < rank; ++d) {
+    low.push_back(window.padding[2 * d]);
+    paddedShape.push_back(tensorType(x).getDimSize(d) + low[d] +
+                          window.padding[2 * d + 1]);
+  }
+  if (llvm::any_of(window.padding, [](int64_t p) { return p != 0; }))
+    x = insertSlice(
+        b, loc, x,
+        filled(b, loc,
+               RankedTensorType::get(paddedShape, type.getElementType()),
+               identity),
+        low, SmallVector<int64_t>(rank, 1));
+  Value taps =
+      b.create<tensor::EmptyOp>(loc, window.dimensions, type.getElementType());
+  SmallVector<AffineExpr> xExprs, tapExprs, outExprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    xExprs.push_back(b.getAffineDimExpr(d) * window.strides[d] +
+                     b.getAffineDimExpr(rank + d));
+    tapExprs.push_back(b.getAffineDimExpr(rank + d));
+    outExprs.push_back(b.getAffineDimExpr(d));
+  }
+  auto mapOf = [&](ArrayRef<AffineExpr> exprs) {
+    return AffineMap::get(2 * rank, 0, exprs, b.getContext());
+  };
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.append(rank, utils::IteratorType::reduction);
+  return b
+      .create<linalg::GenericOp>(
+          loc, type, ValueRange{x, taps}, filled(b, loc, type, identity),
+          SmallVector<AffineMap>{mapOf(xExprs), mapOf(tapExprs),
+                                 mapOf(outExprs)},
+          iterators,
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            nb.create<linalg::YieldOp>(
+                nloc, isMax ? maxScalar(nb, nloc, args[2], args[0])
+                            : addScalar(nb, nloc, args[2], args[0]));
+          })
+      .getResult(0);
+}
+
 void lowering::populateEnsToLinalgConvolutionPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<OpLowering<ConvOp, lowerConv>>(patterns.getContext());
+  patterns.add<OpLowering<ConvOp, lowerConv>,
+               OpLowering<ReduceWindowOp, lowerReduceWindow>>(
+      patterns.getContext());
 }

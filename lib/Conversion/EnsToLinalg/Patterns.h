@@ -47,7 +47,7 @@ void populateEnsToLinalgReductionPatterns(RewritePatternSet &patterns);
 /// einsum, tensordot and matmul.
 void populateEnsToLinalgContractionPatterns(RewritePatternSet &patterns);
 
-/// conv, as one linalg.generic in the convolution form.
+/// conv and reduce_window, each one linalg.generic over its windows.
 void populateEnsToLinalgConvolutionPatterns(RewritePatternSet &patterns);
 
 /// random_uniform, random_normal, random_split and random_fold_in.

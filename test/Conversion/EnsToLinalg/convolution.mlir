@@ -53,3 +53,24 @@ func.func @channels_last(%x: tensor<2x7x3xf32>, %w: tensor<3x3x4xf32>) -> tensor
   %y = ens.conv %x, %w {lhs_dims = array<i64: 0, 2, 1>, rhs_dims = array<i64: 2, 1, 0>, out_dims = array<i64: 1, 2, 0>} : tensor<2x7x3xf32>, tensor<3x3x4xf32> -> tensor<5x2x4xf32>
   return %y : tensor<5x2x4xf32>
 }
+
+// -----
+
+// A reduce_window is one linalg.generic: a parallel loop per result dim, a
+// reduction loop per window dim, bounded by an unread window-shaped
+// operand. Max pads with -inf and starts from -inf.
+// CHECK-DAG:   #[[X:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 + d3)>
+// CHECK-DAG:   #[[WIN:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK-DAG:   #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+// CHECK-LABEL: func.func @max_pool
+// CHECK:         %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[PAD:.*]] = linalg.fill ins(%[[NEGINF]] : f32) {{.*}} -> tensor<6x4xf32>
+// CHECK:         %[[PADDED:.*]] = tensor.insert_slice %arg0 into %[[PAD]][1, 0] [5, 4] [1, 1]
+// CHECK:         %[[TAPS:.*]] = tensor.empty() : tensor<2x1xf32>
+// CHECK:         linalg.generic {indexing_maps = [#[[X]], #[[WIN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+// CHECK-SAME:      ins(%[[PADDED]], %[[TAPS]] : tensor<6x4xf32>, tensor<2x1xf32>)
+// CHECK:           arith.maximumf
+func.func @max_pool(%x: tensor<5x4xf32>) -> tensor<3x4xf32> {
+  %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2, 1>, window_strides = array<i64: 2, 1>, padding = array<i64: 1, 0, 0, 0>} : tensor<5x4xf32> -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}

@@ -233,6 +233,33 @@ TEST_P(SecondOrderVjpTest, MatchesCentralDifferences) {
   }
 }
 
+// Finite differences say nothing at a tie, so the tie rule of max pooling
+// (docs/semantics.md) is checked by hand: windows [1, 3], [3, 3] and
+// [3, 2] all route their adjoint to the first 3, except the last, whose
+// only maximum is the second.
+TEST(ReduceWindowVjpTest, MaxTieGoesToTheFirstMaximum) {
+  Program program(R"mlir(
+func.func @f(%x: tensor<4xf64>) -> tensor<f64> {
+  %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2>}
+      : tensor<4xf64> -> tensor<3xf64>
+  %s = ens.reduce_sum %y {dims = array<i64: 0>} : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @main(%x: tensor<4xf64>) -> (tensor<f64>, tensor<4xf64>) {
+  %v:2 = ens.value_and_grad @f(%x) {wrt = array<i64: 0>}
+      : (tensor<4xf64>) -> (tensor<f64>, tensor<4xf64>)
+  return %v#0, %v#1 : tensor<f64>, tensor<4xf64>
+}
+)mlir");
+  ASSERT_TRUE(program.isValid());
+  ASSERT_TRUE(program.apply({PassKind::Autodiff}));
+  std::vector<HostTensor> results = run(
+      program.getModule(), "main", {HostTensor(DType::F64, {4}, {1, 3, 3, 2})});
+  ASSERT_EQ(results.size(), 2u);
+  expectClose(results[1], HostTensor(DType::F64, {4}, {0, 2, 1, 0}), 0, 0,
+              "gradient");
+}
+
 //===----------------------------------------------------------------------===//
 // Generators
 //===----------------------------------------------------------------------===//
@@ -536,6 +563,34 @@ OpCase convCase(int64_t spatialRank) {
           }};
 }
 
+/// A pooling of random windows, strides and padding over 1 to 3 dims;
+/// max pooling draws distinct values, so that no window has a tie.
+OpCase reduceWindowCase(const char *kind) {
+  return {formatv("reduce_window_{0}", kind).str(), [=](Random &r) {
+            bool isMax = llvm::StringRef(kind) == "max";
+            Shape shape = r.shape(r.integer(1, 3), 1, 5), window, strides,
+                  padding, out;
+            for (int64_t size : shape) {
+              window.push_back(r.integer(1, std::min<int64_t>(3, size)));
+              strides.push_back(r.integer(1, 3));
+              padding.push_back(r.integer(0, window.back() - 1));
+              padding.push_back(r.integer(0, window.back() - 1));
+              out.push_back((size + padding[padding.size() - 2] +
+                             padding.back() - window.back()) /
+                                strides.back() +
+                            1);
+            }
+            return Instance{
+                {isMax ? r.distinct(shape) : r.uniform(shape)},
+                formatv("  %r = ens.reduce_window {0}, %a0 "
+                        "{{window_dimensions = {1}, window_strides = {2}, "
+                        "padding = {3}} : {4} -> {5}\n",
+                        kind, i64Array(window), i64Array(strides),
+                        i64Array(padding), typeOf(shape), typeOf(out)),
+                out};
+          }};
+}
+
 /// numpy.matmul of operands of `lhs` and `rhs` shapes, where -1 stands for
 /// a random size: vector operands, and batch dims that broadcast.
 OpCase matmulCase(const char *name, Shape lhs, Shape rhs, Shape out) {
@@ -688,6 +743,8 @@ std::vector<OpCase> allCases() {
       convCase(1),
       convCase(2),
       convCase(3),
+      reduceWindowCase("max"),
+      reduceWindowCase("add"),
       {"call", callInstance},
       {"second_order", secondOrderInstance},
       {"vmap", vmapInstance},

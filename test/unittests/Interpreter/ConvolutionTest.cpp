@@ -1,11 +1,13 @@
-//===- ConvolutionTest.cpp - Interpreter tests of ens.conv ----------------===//
+//===- ConvolutionTest.cpp - Interpreter tests of the window ops ----------===//
 //
 // ens.conv against a naive implementation written independently of the
 // kernel: the operands are first permuted into NCHW and OIHW order, the
 // input is scattered into an explicit zero tensor with its dilation and
 // padding, and the window sums are plain loops over that tensor. Random
 // dimension numbers, strides, padding (negative included), dilations and
-// feature groups, in 1, 2 and 3 spatial dimensions.
+// feature groups, in 1, 2 and 3 spatial dimensions. ens.reduce_window is
+// checked the same way: an explicitly padded operand, then a loop per
+// window.
 //
 //===----------------------------------------------------------------------===//
 
@@ -143,6 +145,82 @@ TEST(ConvTest, HandWorked1D) {
             ": tensor<1x1x4xf32>, tensor<1x1x2xf32> -> tensor<1x1x2xf32>",
             "tensor<1x1x2xf32>", {x, w});
   expectTensor(y, DType::F32, {1, 1, 2}, {10, 32}, Match::Exact);
+}
+
+/// The naive reduce_window: the operand copied into an explicit tensor of
+/// padding values, then each window reduced in a plain loop.
+std::vector<double> naiveReduceWindow(bool isMax, const HostTensor &x,
+                                      const Shape &window, const Shape &strides,
+                                      const Shape &padding,
+                                      const Shape &resultShape) {
+  double fill = isMax ? -kInf : 0;
+  Shape paddedShape;
+  for (size_t d = 0; d < x.shape.size(); ++d)
+    paddedShape.push_back(x.shape[d] + padding[2 * d] + padding[2 * d + 1]);
+  std::vector<double> padded(numElements(paddedShape), fill);
+  for (int64_t linear = 0; linear < x.getNumElements(); ++linear) {
+    Shape index = unravel(linear, x.shape);
+    for (size_t d = 0; d < index.size(); ++d)
+      index[d] += padding[2 * d];
+    padded[ravel(index, paddedShape)] = x.values[linear];
+  }
+  std::vector<double> result;
+  for (int64_t linear = 0; linear < numElements(resultShape); ++linear) {
+    Shape out = unravel(linear, resultShape);
+    double value = fill;
+    for (int64_t t = 0; t < numElements(window); ++t) {
+      Shape tap = unravel(t, window);
+      for (size_t d = 0; d < tap.size(); ++d)
+        tap[d] += out[d] * strides[d];
+      double element = padded[ravel(tap, paddedShape)];
+      value = isMax ? std::max(value, element) : value + element;
+    }
+    result.push_back(value);
+  }
+  return result;
+}
+
+TEST(ReduceWindowTest, MatchesNaiveLoops) {
+  for (unsigned seed = 0; seed < 60; ++seed) {
+    Random random(seed);
+    int64_t rank = random.integer(1, 4);
+    Shape shape = random.shape(rank, 1, 6), window, strides, padding, result;
+    for (int64_t d = 0; d < rank; ++d) {
+      window.push_back(random.integer(1, std::min<int64_t>(3, shape[d])));
+      strides.push_back(random.integer(1, 3));
+      padding.push_back(random.integer(0, window[d] - 1));
+      padding.push_back(random.integer(0, window[d] - 1));
+      result.push_back(
+          (shape[d] + padding[2 * d] + padding[2 * d + 1] - window[d]) /
+              strides[d] +
+          1);
+    }
+    for (bool isMax : {true, false}) {
+      HostTensor x = random.tensor(DType::F64, shape);
+      std::string op =
+          llvm::formatv("ens.reduce_window {0}, %a0 {{window_dimensions = "
+                        "{1}, window_strides = {2}, padding = {3}} : {4} -> "
+                        "{5}",
+                        isMax ? "max" : "add", i64Array(window),
+                        i64Array(strides), i64Array(padding), tensorType(shape),
+                        tensorType(result))
+              .str();
+      SCOPED_TRACE(op);
+      expectTensor(
+          runOp(op, tensorType(result), {x}), DType::F64, result,
+          naiveReduceWindow(isMax, x, window, strides, padding, result));
+    }
+  }
+}
+
+// A NaN in a max window gives NaN, as reduce_max does.
+TEST(ReduceWindowTest, MaxPropagatesNaN) {
+  HostTensor x(DType::F32, {4}, {1, kNaN, 3, 2});
+  HostTensor y = runOp("ens.reduce_window max, %a0 {window_dimensions = "
+                       "array<i64: 2>, window_strides = array<i64: 2>} "
+                       ": tensor<4xf32> -> tensor<2xf32>",
+                       "tensor<2xf32>", {x});
+  expectTensor(y, DType::F32, {2}, {kNaN, 3}, Match::Exact);
 }
 
 } // namespace

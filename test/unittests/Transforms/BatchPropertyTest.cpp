@@ -1082,6 +1082,32 @@ void genConv(FunctionBuilder &b) {
                   {conv.outShape, DType::F32}, summed);
 }
 
+/// Max or sum pooling with a random window, strides and padding per dim.
+void genReduceWindow(FunctionBuilder &b, const std::string &kind) {
+  GenValue x = b.source(kFloat, 1, 4, b.sharing(0));
+  Shape window, strides, padding;
+  TensorType type{{}, x.type.dtype};
+  int64_t count = 1;
+  for (int64_t size : x.type.shape) {
+    window.push_back(b.rng().integer(1, std::min<int64_t>(3, size)));
+    strides.push_back(b.rng().integer(1, 2));
+    padding.push_back(b.rng().integer(0, window.back() - 1));
+    padding.push_back(b.rng().integer(0, window.back() - 1));
+    type.shape.push_back(
+        (size + padding[padding.size() - 2] + padding.back() - window.back()) /
+            strides.back() +
+        1);
+    count *= window.back();
+  }
+  std::string text = "ens.reduce_window " + kind + ", " + x.name +
+                     " {window_dimensions = " + i64Array(window) +
+                     ", window_strides = " + i64Array(strides) +
+                     ", padding = " + i64Array(padding) +
+                     "} : " + x.type.str() + " -> " + type.str();
+  b.emit("reduce_window", {x}, text, type,
+         kind == "max" ? x.bound : x.bound * count);
+}
+
 /// An lhs for matmul with batch dimensions of size 1 to broadcast, or a
 /// vector.
 TensorType broadcastingMatmulLhs(Random &rng) {
@@ -1321,6 +1347,10 @@ const std::vector<OpGenerator> &generators() {
     // (no conv in it) meets a limitation of the CUDA backend that predates
     // conv (a host-side memref.store, issue to be filed).
     add("conv", genConv, true);
+    table.back().inChains = false;
+    add("reduce_window", [](FunctionBuilder &b) {
+      genReduceWindow(b, b.rng().coin() ? "max" : "add");
+    });
     table.back().inChains = false;
     add("call", genCall, false, /*nests=*/true);
     add("vmap", genVmap, false, /*nests=*/true);

@@ -424,17 +424,19 @@ verifyConvRoles(function_ref<InFlightDiagnostic()> emitError, StringRef name,
   return success();
 }
 
-/// Checks that the window attribute `name` has `count` entries, each at
-/// least `min` (none for padding, whose negative amounts crop).
+/// Checks that the window attribute `name` has an entry per dimension of
+/// `dims` (two, low and high, when `pairs`), each at least `min` (none for
+/// conv padding, whose negative amounts crop).
 static LogicalResult
 verifyWindowAttr(function_ref<InFlightDiagnostic()> emitError, StringRef name,
                  ArrayRef<int64_t> values, int64_t count,
-                 std::optional<int64_t> min) {
+                 std::optional<int64_t> min, StringRef dims,
+                 bool pairs = false) {
   if (static_cast<int64_t>(values.size()) != count)
     return emitError ? emitError()
                            << name << " must have " << count << " entries for "
-                           << (min ? "" : "the low and high ends of ")
-                           << "the spatial dimensions, got " << values.size()
+                           << (pairs ? "the low and high ends of " : "") << dims
+                           << ", got " << values.size()
                      : failure();
   for (auto [i, value] : llvm::enumerate(values))
     if (min && value < *min)
@@ -467,14 +469,15 @@ mlir::ens::inferConvShape(function_ref<InFlightDiagnostic()> emitError,
       failed(verifyConvRoles(emitError, "out_dims", "result", dims.out, rank)))
     return failure();
   int64_t spatial = rank - 2;
+  StringRef spatialDims = "the spatial dimensions";
   if (failed(verifyWindowAttr(emitError, "window_strides", dims.strides,
-                              spatial, 1)) ||
+                              spatial, 1, spatialDims)) ||
       failed(verifyWindowAttr(emitError, "padding", dims.padding, 2 * spatial,
-                              std::nullopt)) ||
+                              std::nullopt, spatialDims, /*pairs=*/true)) ||
       failed(verifyWindowAttr(emitError, "lhs_dilation", dims.lhsDilation,
-                              spatial, 1)) ||
+                              spatial, 1, spatialDims)) ||
       failed(verifyWindowAttr(emitError, "rhs_dilation", dims.rhsDilation,
-                              spatial, 1)))
+                              spatial, 1, spatialDims)))
     return failure();
   int64_t groups = dims.groups;
   if (groups < 1)
@@ -533,6 +536,52 @@ mlir::ens::inferConvShape(function_ref<InFlightDiagnostic()> emitError,
                                         "and padded"
                        : failure();
     size = static_cast<int64_t>(positions);
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Windows
+//===----------------------------------------------------------------------===//
+
+FailureOr<Shape>
+mlir::ens::inferReduceWindowShape(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape,
+                                  const Window &window) {
+  int64_t rank = shape.size();
+  StringRef allDims = "the operand dimensions";
+  if (failed(verifyWindowAttr(emitError, "window_dimensions", window.dimensions,
+                              rank, 1, allDims)) ||
+      failed(verifyWindowAttr(emitError, "window_strides", window.strides, rank,
+                              1, allDims)) ||
+      failed(verifyWindowAttr(emitError, "padding", window.padding, 2 * rank, 0,
+                              allDims, /*pairs=*/true)))
+    return failure();
+  Shape result;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = window.dimensions[d];
+    int64_t lo = window.padding[2 * d], hi = window.padding[2 * d + 1];
+    // Padding below the window keeps an operand element in every window,
+    // which the max adjoint and the average's count rely on.
+    if (lo >= size || hi >= size)
+      return emitError ? emitError()
+                             << "padding (" << lo << ", " << hi
+                             << ") of dimension " << d
+                             << " must be below the window size " << size
+                       : failure();
+    if (ShapedType::isDynamic(shape[d])) {
+      result.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    __int128 padded = __int128(shape[d]) + lo + hi;
+    if (padded < size)
+      return emitError ? emitError()
+                             << "window of size " << size
+                             << " does not fit dimension " << d << " of size "
+                             << shape[d] << " padded to " << (int64_t)padded
+                       : failure();
+    result.push_back(
+        static_cast<int64_t>((padded - size) / window.strides[d] + 1));
   }
   return result;
 }

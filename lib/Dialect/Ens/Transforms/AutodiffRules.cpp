@@ -14,92 +14,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AutodiffEmitter.h"
+
 #include "ens/Dialect/Ens/IR/Contraction.h"
-#include "ens/Dialect/Ens/IR/EnsOps.h"
-#include "ens/Dialect/Ens/IR/ShapeInference.h"
-#include "ens/Dialect/Ens/Interfaces/AutodiffOpInterface.h"
 #include "ens/Dialect/Ens/Transforms/Autodiff.h"
-#include "ens/Dialect/Ens/Transforms/Batching.h"
 
 using namespace mlir;
 using namespace mlir::ens;
+using namespace mlir::ens::autodiff;
 
 namespace {
-
-using Grads = FailureOr<SmallVector<Value>>;
-
-ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
-}
-
-/// Builds the arithmetic of the rules at one location.
-class Emitter {
-public:
-  Emitter(OpBuilder &builder, Location loc) : b(builder), loc(loc) {}
-
-  Value splat(Type type, double value) {
-    auto tensorType = cast<RankedTensorType>(type);
-    return b.create<ConstantOp>(
-        loc,
-        DenseElementsAttr::get(
-            tensorType, b.getFloatAttr(tensorType.getElementType(), value)));
-  }
-  Value zerosLike(Value value) { return splat(value.getType(), 0); }
-  Value add(Value x, Value y) { return b.create<AddOp>(loc, x, y); }
-  Value sub(Value x, Value y) { return b.create<SubOp>(loc, x, y); }
-  Value mul(Value x, Value y) { return b.create<MulOp>(loc, x, y); }
-  Value div(Value x, Value y) { return b.create<DivOp>(loc, x, y); }
-  Value neg(Value x) { return b.create<NegOp>(loc, x); }
-  Value exp(Value x) { return b.create<ExpOp>(loc, x); }
-  Value log(Value x) { return b.create<LogOp>(loc, x); }
-  Value scale(Value x, double factor) {
-    return mul(x, splat(x.getType(), factor));
-  }
-  Value cmp(CmpPredicate predicate, Value x, Value y) {
-    return b.create<CmpOp>(loc, predicate, x, y);
-  }
-  /// `x <predicate> 0`.
-  Value cmpZero(CmpPredicate predicate, Value x) {
-    return cmp(predicate, x, zerosLike(x));
-  }
-  Value select(Value cond, Value x, Value y) {
-    return b.create<SelectOp>(loc, cond, x, y);
-  }
-  /// `g` where `cond` holds, else 0.
-  Value where(Value cond, Value g) { return select(cond, g, zerosLike(g)); }
-  Value reduceSum(Value x, ArrayRef<int64_t> dims) {
-    return b.create<ReduceSumOp>(loc, x, dims);
-  }
-  /// Broadcasts `reduced`, the result of reducing `dims` of a tensor of
-  /// `type`, back to that type.
-  Value unreduce(Value reduced, Type type, ArrayRef<int64_t> dims) {
-    SmallVector<int64_t> kept;
-    for (int64_t d = 0, e = cast<RankedTensorType>(type).getRank(); d < e; ++d)
-      if (!llvm::is_contained(dims, d))
-        kept.push_back(d);
-    return b.create<BroadcastInDimOp>(loc, type, reduced, kept);
-  }
-  Value reshape(Value x, Type type) {
-    return x.getType() == type ? x : b.create<ReshapeOp>(loc, type, x);
-  }
-  Value einsum(Value x, Value y, const EinsumSpec &spec) {
-    return b.create<EinsumOp>(loc, x, y, b.getStringAttr(spec.str()));
-  }
-
-  OpBuilder &b;
-  Location loc;
-};
-
-/// A rule: the operands' adjoints of `op` given its result's adjoint `g`.
-template <typename OpTy> using Rule = Grads (*)(OpTy op, Emitter &e, Value g);
-
-template <typename OpTy, Rule<OpTy> rule>
-struct VJP : AutodiffOpInterface::ExternalModel<VJP<OpTy, rule>, OpTy> {
-  Grads vjp(Operation *op, OpBuilder &builder, ValueRange resultGrads) const {
-    Emitter emitter(builder, op->getLoc());
-    return rule(cast<OpTy>(op), emitter, resultGrads[0]);
-  }
-};
 
 /// The model of an op through which no gradient flows, for `reason`: its
 /// float results may still get adjoints, which stop here.
@@ -397,100 +321,6 @@ template <typename OpTy> Grads contraction(OpTy op, Emitter &e, Value g) {
                             e.reshape(rhsGrad, op.getRhs().getType())};
 }
 
-//===----------------------------------------------------------------------===//
-// Convolutions: both adjoints are convolutions (docs/autodiff.md)
-//===----------------------------------------------------------------------===//
-
-/// `x` reversed along dimension `dim`, by a take of constant indices.
-Value reverseDim(Emitter &e, Value x, int64_t dim) {
-  int64_t size = shapeOf(x)[dim];
-  if (size <= 1)
-    return x;
-  SmallVector<int32_t> indices;
-  for (int64_t i = size - 1; i >= 0; --i)
-    indices.push_back(static_cast<int32_t>(i));
-  Value reversed = e.b.create<ConstantOp>(
-      e.loc,
-      DenseElementsAttr::get(RankedTensorType::get({size}, e.b.getI32Type()),
-                             ArrayRef<int32_t>(indices)));
-  return e.b.create<TakeOp>(e.loc, x, reversed, dim);
-}
-
-/// `first, second, spatial...` as the roles of a transposed convolution.
-Shape roles(int64_t first, int64_t second, ArrayRef<int64_t> dims) {
-  Shape result{first, second};
-  llvm::append_range(result, dims.drop_front(2));
-  return result;
-}
-
-Grads conv(ConvOp op, Emitter &e, Value g) {
-  ConvDims dims = op.getConvDims();
-  int64_t groups = dims.groups, spatial = dims.getSpatialRank();
-  ArrayRef<int64_t> lhsShape = shapeOf(op.getLhs());
-  ArrayRef<int64_t> rhsShape = shapeOf(op.getRhs());
-  ArrayRef<int64_t> outShape = shapeOf(g);
-  Shape lhsPadding, rhsPadding;
-  for (int64_t i = 0; i < spatial; ++i) {
-    int64_t in = dilatedSize(lhsShape[dims.lhs[2 + i]], dims.lhsDilation[i]);
-    int64_t window =
-        dilatedSize(rhsShape[dims.rhs[2 + i]], dims.rhsDilation[i]);
-    int64_t out = dilatedSize(outShape[dims.out[2 + i]], dims.strides[i]);
-    int64_t lo = dims.padding[2 * i];
-    // The input adjoint runs the reversed window over the output adjoint
-    // dilated by the strides; these pads realign it with the input.
-    int64_t before = window - 1 - lo;
-    lhsPadding.append({before, in + window - 1 - out - before});
-    // The filter adjoint runs the output adjoint over the padded input; the
-    // high pad makes exactly the filter's taps.
-    rhsPadding.append({lo, out - in + window - lo - 1});
-  }
-
-  // Input adjoint: the output adjoint convolved with the spatially reversed
-  // filters, their feature roles swapped. With groups, each group's output
-  // features become input features of that group: the group count moves
-  // from the filters' output-feature dim into their input-feature dim.
-  Value filters = op.getRhs();
-  if (groups > 1) {
-    int64_t o = dims.rhs[0], i = dims.rhs[1];
-    filters = splitDim(e.b, e.loc, filters, o, groups);
-    filters = mergeDimInto(e.b, e.loc, filters, o, i < o ? i : i + 1);
-  }
-  for (int64_t dim : ArrayRef<int64_t>(dims.rhs).drop_front(2))
-    filters = reverseDim(e, filters, dim);
-  ConvDims lhsAdjoint;
-  lhsAdjoint.lhs = dims.out;
-  lhsAdjoint.rhs = roles(dims.rhs[1], dims.rhs[0], dims.rhs);
-  lhsAdjoint.out = dims.lhs;
-  lhsAdjoint.strides = dims.lhsDilation;
-  lhsAdjoint.padding = lhsPadding;
-  lhsAdjoint.lhsDilation = dims.strides;
-  lhsAdjoint.rhsDilation = dims.rhsDilation;
-  lhsAdjoint.groups = groups;
-  Value lhsGrad = e.b.create<ConvOp>(e.loc, g, filters, lhsAdjoint);
-
-  // Filter adjoint: the input convolved with the output adjoint, batch and
-  // feature roles swapped so that the batch is summed. With groups, the
-  // group count moves from the input's feature dim into its batch dim, so
-  // that each group of output features meets only its own input features.
-  Value input = op.getLhs();
-  if (groups > 1) {
-    int64_t f = dims.lhs[1], b = dims.lhs[0];
-    input = splitDim(e.b, e.loc, input, f, groups);
-    input = mergeDimInto(e.b, e.loc, input, f, b < f ? b : b + 1);
-  }
-  ConvDims rhsAdjoint;
-  rhsAdjoint.lhs = roles(dims.lhs[1], dims.lhs[0], dims.lhs);
-  rhsAdjoint.rhs = roles(dims.out[1], dims.out[0], dims.out);
-  rhsAdjoint.out = roles(dims.rhs[1], dims.rhs[0], dims.rhs);
-  rhsAdjoint.strides = dims.rhsDilation;
-  rhsAdjoint.padding = rhsPadding;
-  rhsAdjoint.lhsDilation = dims.lhsDilation;
-  rhsAdjoint.rhsDilation = dims.strides;
-  rhsAdjoint.groups = groups;
-  Value rhsGrad = e.b.create<ConvOp>(e.loc, input, g, rhsAdjoint);
-  return SmallVector<Value>{lhsGrad, rhsGrad};
-}
-
 } // namespace
 
 void mlir::ens::registerAutodiffRules(DialectRegistry &registry) {
@@ -536,7 +366,7 @@ void mlir::ens::registerAutodiffRules(DialectRegistry &registry) {
     TensordotOp::attachInterface<VJP<TensordotOp, contraction<TensordotOp>>>(
         *ctx);
     MatmulOp::attachInterface<VJP<MatmulOp, contraction<MatmulOp>>>(*ctx);
-    ConvOp::attachInterface<VJP<ConvOp, conv>>(*ctx);
+    autodiff::attachWindowVjpRules(ctx);
     RandomUniformOp::attachInterface<NoGradient<RandomUniformOp, kDraws>>(*ctx);
     RandomNormalOp::attachInterface<NoGradient<RandomNormalOp, kDraws>>(*ctx);
     RandomSplitOp::attachInterface<NoGradient<RandomSplitOp, kKeys>>(*ctx);

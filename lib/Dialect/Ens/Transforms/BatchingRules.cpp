@@ -461,6 +461,24 @@ struct ConvBatching : BatchingOpInterface::ExternalModel<ConvBatching, ConvOp> {
   }
 };
 
+/// Pooling: the member axis gets a window of one, which is the member
+/// axis folded into the batch without a reshape.
+struct ReduceWindowBatching
+    : BatchingOpInterface::ExternalModel<ReduceWindowBatching, ReduceWindowOp> {
+  Batched batch(Operation *op, OpBuilder &builder,
+                ArrayRef<BatchedValue> operands, int64_t size) const {
+    auto pool = cast<ReduceWindowOp>(op);
+    int64_t axis = operands[0].axis;
+    Window window = pool.getWindow();
+    window.dimensions.insert(window.dimensions.begin() + axis, 1);
+    window.strides.insert(window.strides.begin() + axis, 1);
+    window.padding.insert(window.padding.begin() + 2 * axis, {0, 0});
+    auto result = builder.create<ReduceWindowOp>(op->getLoc(), pool.getKind(),
+                                                 operands[0].value, window);
+    return single(result, axis);
+  }
+};
+
 template <typename... OpTys> void attachElementwise(MLIRContext *context) {
   (OpTys::template attachInterface<ElementwiseBatching<OpTys>>(*context), ...);
 }
@@ -496,5 +514,6 @@ void mlir::ens::registerBatchingRules(DialectRegistry &registry) {
     TensordotOp::attachInterface<ContractionBatching<TensordotOp>>(*context);
     MatmulOp::attachInterface<ContractionBatching<MatmulOp>>(*context);
     ConvOp::attachInterface<ConvBatching>(*context);
+    ReduceWindowOp::attachInterface<ReduceWindowBatching>(*context);
   });
 }

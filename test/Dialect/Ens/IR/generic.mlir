@@ -171,3 +171,14 @@ func.func @conv_generic(%x: tensor<2x3x8xf32>, %w: tensor<6x1x3xf32>)
       : (tensor<2x3x8xf32>, tensor<6x1x3xf32>) -> tensor<2x6x2xf32>
   return %0 : tensor<2x6x2xf32>
 }
+
+// CHECK-LABEL: func.func @reduce_window_generic(
+func.func @reduce_window_generic(%x: tensor<5x4xf64>) -> tensor<2x4xf64> {
+  // CHECK: ens.reduce_window max, %{{.*}} {padding = array<i64: 0, 0, 0, 0>, window_dimensions = array<i64: 2, 1>, window_strides = array<i64: 2, 1>} : tensor<5x4xf64> -> tensor<2x4xf64>
+  %0 = "ens.reduce_window"(%x) {kind = #ens<window_kind max>,
+                                window_dimensions = array<i64: 2, 1>,
+                                window_strides = array<i64: 2, 1>,
+                                padding = array<i64: 0, 0, 0, 0>}
+      : (tensor<5x4xf64>) -> tensor<2x4xf64>
+  return %0 : tensor<2x4xf64>
+}

@@ -1128,3 +1128,80 @@ func.func @conv_result_shape(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2xf32>) {
   %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>} : tensor<1x1x4xf32>, tensor<1x1x2xf32> -> tensor<1x1x4xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// reduce_window
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reduce_window_integer(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ens.reduce_window' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>} : tensor<4xi32> -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_unknown_kind(%x: tensor<4xf32>) {
+  // expected-error @+2 {{expected ::mlir::ens::WindowKind to be one of: max, add}}
+  // expected-error @+1 {{failed to parse Ens_WindowKindAttr parameter 'value'}}
+  %0 = ens.reduce_window min, %x {window_dimensions = array<i64: 2>} : tensor<4xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_dimensions_count(%x: tensor<4x4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op window_dimensions must have 2 entries for the operand dimensions, got 1}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>} : tensor<4x4xf32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_zero_stride(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op window_strides entry 0 must be at least 1, got 0}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, window_strides = array<i64: 0>} : tensor<4xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_padding_count(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op padding must have 2 entries for the low and high ends of the operand dimensions, got 1}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, padding = array<i64: 1>} : tensor<4xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_negative_padding(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op padding entry 1 must be at least 0, got -1}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, padding = array<i64: 0, -1>} : tensor<4xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_padding_too_large(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op padding (1, 2) of dimension 0 must be below the window size 2}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, padding = array<i64: 1, 2>} : tensor<4xf32> -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_does_not_fit(%x: tensor<1xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op window of size 3 does not fit dimension 0 of size 1 padded to 2}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 3>, padding = array<i64: 1, 0>} : tensor<1xf32> -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_result_shape(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op result shape 2 does not match the shape 3 the window gives}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>} : tensor<4xf32> -> tensor<2xf32>
+  return
+}

@@ -643,3 +643,19 @@ func.func @conv(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
   return %0, %1, %2
       : tensor<2x4x8x8xf32>, tensor<2x6x6x4xf64>, tensor<6x2x5xf32>
 }
+
+// Pooling is ens.reduce_window; the optional window attributes print only
+// when given.
+// CHECK-LABEL: func.func @reduce_window(
+func.func @reduce_window(%x: tensor<2x3x8x8xf32>)
+    -> (tensor<2x3x4x4xf32>, tensor<2x3x8x8xf32>) {
+  // CHECK: ens.reduce_window max, %{{.*}} {window_dimensions = array<i64: 1, 1, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>} : tensor<2x3x8x8xf32> -> tensor<2x3x4x4xf32>
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 1, 1, 2, 2>,
+                                  window_strides = array<i64: 1, 1, 2, 2>}
+      : tensor<2x3x8x8xf32> -> tensor<2x3x4x4xf32>
+  // CHECK: ens.reduce_window add, %{{.*}} {padding = array<i64: 0, 0, 0, 0, 1, 1, 1, 1>, window_dimensions = array<i64: 1, 1, 3, 3>} : tensor<2x3x8x8xf32> -> tensor<2x3x8x8xf32>
+  %1 = ens.reduce_window add, %x {window_dimensions = array<i64: 1, 1, 3, 3>,
+                                  padding = array<i64: 0, 0, 0, 0, 1, 1, 1, 1>}
+      : tensor<2x3x8x8xf32> -> tensor<2x3x8x8xf32>
+  return %0, %1 : tensor<2x3x4x4xf32>, tensor<2x3x8x8xf32>
+}

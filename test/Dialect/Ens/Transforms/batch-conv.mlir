@@ -57,3 +57,20 @@ func.func @filters_batched(%x: tensor<2x4x8xf32>, %w: tensor<5x6x2x3xf32>) -> te
 // CHECK:         %[[Y:.*]] = ens.conv %[[X]], %{{.*}} {feature_group_count = 2 : i64, {{.*}}} : tensor<2x4x8xf32>, tensor<30x2x3xf32> -> tensor<2x30x6xf32>
 // CHECK-NOT:     ens.broadcast_in_dim
 // CHECK:         return
+
+// -----
+
+// Pooling: the member axis gets a window of one, where it is; no reshape
+// or transpose.
+func.func @member(%x: tensor<3x8x8xf32>) -> tensor<3x4x4xf32> {
+  %y = ens.reduce_window max, %x {window_dimensions = array<i64: 1, 2, 2>, window_strides = array<i64: 1, 2, 2>} : tensor<3x8x8xf32> -> tensor<3x4x4xf32>
+  return %y : tensor<3x4x4xf32>
+}
+func.func @pool_batched(%x: tensor<3x5x8x8xf32>) -> tensor<3x5x4x4xf32> {
+  %y = ens.vmap @member(%x) {in_axes = array<i64: 1>, out_axes = array<i64: 1>, size = 5 : i64} : (tensor<3x5x8x8xf32>) -> tensor<3x5x4x4xf32>
+  return %y : tensor<3x5x4x4xf32>
+}
+// CHECK-LABEL: func.func private @member_vmap
+// CHECK-SAME:    (%[[X:.*]]: tensor<3x5x8x8xf32>)
+// CHECK-NEXT:    %[[Y:.*]] = ens.reduce_window max, %[[X]] {window_dimensions = array<i64: 1, 1, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>} : tensor<3x5x8x8xf32> -> tensor<3x5x4x4xf32>
+// CHECK-NEXT:    return %[[Y]]

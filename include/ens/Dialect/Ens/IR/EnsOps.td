@@ -469,6 +469,63 @@ def Ens_ConvOp : Ens_Op<"conv", [Pure, SameOperandsAndResultElementType]> {
   let hasVerifier = 1;
 }
 
+def Ens_WindowKind : I32EnumAttr<"WindowKind", "window reduction", [
+    I32EnumAttrCase<"max", 0>, I32EnumAttrCase<"add", 1>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::ens";
+}
+def Ens_WindowKindAttr
+    : EnumAttr<Ens_Dialect, Ens_WindowKind, "window_kind">;
+
+def Ens_ReduceWindowOp : Ens_Op<"reduce_window", [Pure,
+    SameOperandsAndResultElementType]> {
+  let summary = "Max or sum over sliding windows (pooling)";
+  let description = [{
+    StableHLO's `reduce_window` with the `max` (initial value `-inf`) or
+    `add` (initial value 0) reduction. Every dimension has a window:
+    `window_dimensions` gives its size, `window_strides` (1s) how far it
+    moves and `padding = array<i64: lo0, hi0, lo1, hi1, ...>` (0s) how many
+    padding elements (`-inf` for max, 0 for add) lie before and after the
+    operand. A dimension not pooled over has a window of 1. In each
+    dimension, the result has `(n + lo + hi - w) / stride + 1` elements;
+    the padding is below the window size, so that every window holds an
+    element of the operand.
+
+    Max pooling and average pooling (the sum, divided by the window size or
+    by the count of operand elements in the window) are
+    `reduce_window`s: one op with StableHLO's semantics, in any layout,
+    since the window names no roles (docs/convolution.md).
+
+    ```mlir
+    %p = ens.reduce_window max, %x {window_dimensions = array<i64: 1, 1, 2, 2>,
+                                    window_strides = array<i64: 1, 1, 2, 2>}
+        : tensor<8x16x28x28xf32> -> tensor<8x16x14x14xf32>
+    ```
+
+    A NaN in a max window gives NaN. The gradient of `max` goes to the
+    first maximum of each window in row-major window order
+    (docs/semantics.md).
+  }];
+  let arguments = (ins Ens_WindowKindAttr:$kind, Ens_FloatTensor:$operand,
+                       DenseI64ArrayAttr:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding);
+  let results = (outs Ens_FloatTensor:$result);
+  let assemblyFormat = [{
+    $kind `,` $operand attr-dict `:` type($operand) `->` type($result)
+  }];
+  let builders = [
+    // Infers the result type; the operand must satisfy the shape rule.
+    OpBuilder<(ins "WindowKind":$kind, "Value":$operand,
+                   "const Window &":$window)>
+  ];
+  let extraClassDeclaration = [{
+    /// The window with every default filled in.
+    Window getWindow();
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Normalisations
 //===----------------------------------------------------------------------===//

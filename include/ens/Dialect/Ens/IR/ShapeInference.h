@@ -129,6 +129,18 @@ inferConvShape(llvm::function_ref<InFlightDiagnostic()> emitError,
                llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs,
                const ConvDims &dims);
 
+/// The window of an `ens.reduce_window`, with defaults filled in: one size
+/// and stride per dimension, and two padding amounts (low, high).
+struct Window {
+  Shape dimensions, strides, padding;
+};
+
+/// The result shape of an `ens.reduce_window` over an operand of `shape`,
+/// with failures reported through `emitError` (which may be null).
+FailureOr<Shape>
+inferReduceWindowShape(llvm::function_ref<InFlightDiagnostic()> emitError,
+                       llvm::ArrayRef<int64_t> shape, const Window &window);
+
 LogicalResult verifyBroadcastInDim(std::optional<Location> loc,
                                    llvm::ArrayRef<int64_t> operand,
                                    llvm::ArrayRef<int64_t> result,

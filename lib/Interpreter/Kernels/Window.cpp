@@ -1,9 +1,10 @@
-//===- Convolution.cpp - Convolution reference kernel ---------------------===//
+//===- Window.cpp - Sliding-window reference kernels ----------------------===//
 //
-// ens.conv computed from its definition (docs/convolution.md): for each
-// result element, every filter tap of the element's feature group is mapped
-// back to the input position it reads; a position that falls in the padding
-// or between dilated input elements reads zero and is skipped.
+// ens.conv and ens.reduce_window computed from their definitions
+// (docs/convolution.md): for each result element, every tap of its window
+// is mapped back to the operand position it reads; a position that falls in
+// the padding (or, for conv, between dilated input elements) reads the
+// padding value and is skipped.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,8 @@
 #include "ens/Dialect/Ens/IR/ShapeInference.h"
 
 #include "Utils.h"
+
+#include <cmath>
 
 using namespace mlir::ens;
 using namespace mlir::ens::ref::detail;
@@ -56,6 +59,33 @@ HostTensor ref::conv(const HostTensor &lhs, const HostTensor &rhs,
       });
     }
     result.values[linear] = sum.get();
+  });
+  result.roundToDType();
+  return result;
+}
+
+HostTensor ref::reduceWindow(ReduceKind kind, const HostTensor &x,
+                             const Window &window,
+                             ArrayRef<int64_t> resultShape) {
+  bool isMax = kind == ReduceKind::Max;
+  HostTensor result(x.dtype, resultShape);
+  SmallVector<int64_t, 4> strides = getRowMajorStrides(x.shape);
+  forEachIndex(resultShape, [&](ArrayRef<int64_t> out, int64_t linear) {
+    double value = isMax ? -std::numeric_limits<double>::infinity() : 0;
+    SmallVector<int64_t, 4> index(x.getRank());
+    forEachIndex(window.dimensions, [&](ArrayRef<int64_t> tap, int64_t) {
+      for (int64_t d = 0; d < x.getRank(); ++d) {
+        index[d] = out[d] * window.strides[d] + tap[d] - window.padding[2 * d];
+        if (index[d] < 0 || index[d] >= x.shape[d])
+          return;
+      }
+      double element = x.values[linearize(index, strides)];
+      if (!isMax)
+        value += element;
+      else if (std::isnan(element) || element > value)
+        value = std::isnan(value) ? value : element;
+    });
+    result.values[linear] = value;
   });
   result.roundToDType();
   return result;
