@@ -138,7 +138,8 @@ void checkInstance(const Instance &instance, Random &random, bool secondOrder) {
   std::string source = buildProgram(instance, random, secondOrder, wrt);
   SCOPED_TRACE(source);
   Program program(source);
-  if (!program.isValid() || !program.apply({PassKind::Autodiff}))
+  if (!program.isValid() ||
+      !program.apply({PassKind::Stdlib, PassKind::Autodiff}))
     return;
   Interpreter interpreter(program.getModule());
   auto loss = [&](llvm::ArrayRef<HostTensor> args) {
@@ -203,6 +204,7 @@ TEST_P(VjpTest, CpuBackendMatchesInterpreter) {
     SCOPED_TRACE(source);
     Program program(source);
     ASSERT_TRUE(program.isValid());
+    ASSERT_TRUE(program.apply({PassKind::Stdlib}));
     llvm::Expected<std::unique_ptr<CpuExecutable>> cpu =
         CpuExecutable::compile(program.getModule(), "main");
     ASSERT_TRUE(bool(cpu)) << llvm::toString(cpu.takeError());
@@ -591,6 +593,62 @@ OpCase reduceWindowCase(const char *kind) {
           }};
 }
 
+/// The normalisations and dropout of the standard library, as a model
+/// calls them: `@lib` declared with `ens.stdlib = name` for f64 operands
+/// of `types`, its first result `%r` of type `result`.
+Instance stdlibInstance(const char *name, std::vector<HostTensor> inputs,
+                        const std::string &results, const Shape &shape) {
+  std::string types, args;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    types += std::string(i ? ", " : "") + tensorType(input);
+    args += formatv("{0}%a{1}", i ? ", " : "", i).str();
+  }
+  size_t count = llvm::StringRef(results).count("tensor");
+  std::string defined =
+      count == 1 ? "%r" : formatv("%r, %rest:{0}", count - 1).str();
+  Instance instance{std::move(inputs),
+                    formatv("  {0} = call @lib({1}) : ({2}) -> ({3})\n",
+                            defined, args, types, results),
+                    shape};
+  instance.helpers = formatv("func.func private @lib({0}) -> ({1}) attributes "
+                             "{{ens.stdlib = \"{2}\"}\n",
+                             types, results, name);
+  return instance;
+}
+
+Instance layerNormInstance(Random &r) {
+  Shape shape = r.shape(r.integer(1, 3), 2, 4);
+  Shape features{shape.back()};
+  return stdlibInstance("layer_norm",
+                        {r.uniform(shape), r.uniform(features),
+                         r.uniform(features), r.uniform({}, 0.3, 2)},
+                        typeOf(shape), shape);
+}
+
+/// Batch norm's normalised output; the running statistics it also returns
+/// do not reach the loss.
+Instance batchNormInstance(Random &r) {
+  Shape shape = r.shape(r.integer(2, 3), 2, 4);
+  Shape channels{shape.back()};
+  std::string vector = typeOf(channels);
+  return stdlibInstance("batch_norm",
+                        {r.uniform(shape), r.uniform(channels),
+                         r.uniform(channels), r.uniform(channels),
+                         r.uniform(channels, 0.3, 2), r.uniform({}, 0, 1),
+                         r.uniform({}, 0.3, 2)},
+                        typeOf(shape) + ", " + vector + ", " + vector, shape);
+}
+
+/// Dropout's adjoint is the mask scaled by 1 / (1 - rate); the mask is
+/// constant in the rate except where a draw equals it.
+Instance dropoutInstance(Random &r) {
+  Shape shape = r.shape(r.integer(1, 3), 2, 5);
+  HostTensor key(DType::I32, {2}, {double(r.integer(0, 1000)), 7});
+  return stdlibInstance("dropout",
+                        {key, r.uniform(shape), r.uniform({}, 0.1, 0.6)},
+                        typeOf(shape), shape);
+}
+
 /// numpy.matmul of operands of `lhs` and `rhs` shapes, where -1 stands for
 /// a random size: vector operands, and batch dims that broadcast.
 OpCase matmulCase(const char *name, Shape lhs, Shape rhs, Shape out) {
@@ -745,6 +803,9 @@ std::vector<OpCase> allCases() {
       convCase(3),
       reduceWindowCase("max"),
       reduceWindowCase("add"),
+      {"layer_norm", layerNormInstance},
+      {"batch_norm", batchNormInstance},
+      {"dropout", dropoutInstance},
       {"call", callInstance},
       {"second_order", secondOrderInstance},
       {"vmap", vmapInstance},
