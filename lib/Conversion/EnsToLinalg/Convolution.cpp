@@ -3,12 +3,13 @@
 // ens.conv becomes one linalg.generic in the convolution form: a parallel
 // loop per result dimension, then reduction loops over the input features
 // of a group and the filter taps. The input is first dilated and padded by
-// an ens.pad (lowered by its own pattern), so that every read is affine:
-// position * stride + tap * rhs_dilation, plus an offset where negative
-// padding crops. With feature groups, the input's feature, the filters'
-// output-feature and the result's feature dimensions are reshaped to expose
-// the group as a loop of its own. Any layout lowers to this one form, which
-// the CPU and CUDA backends compile as they compile any linalg.generic.
+// an ens.pad and cropped (negative padding) by an ens.slice, each lowered
+// by its own pattern, so that every read is
+// position * stride + tap * rhs_dilation. With feature groups, the input's
+// feature, the filters' output-feature and the result's feature dimensions are
+// reshaped to expose the group as a loop of its own. Any layout lowers to this
+// one form, which the CPU and CUDA backends compile as they compile any
+// linalg.generic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,22 +48,34 @@ static FailureOr<Value> lowerConv(ConvOp op, ConvOp::Adaptor adaptor,
   int64_t groups = dims.groups;
   bool grouped = groups > 1;
 
-  // Positive padding and the dilation are materialised; negative padding
-  // becomes an offset into the input.
+  // The dilation and the padding are materialised: positive padding by an
+  // ens.pad, negative padding (cropping) by an ens.slice, so that every
+  // read is `position * stride + tap * rhs_dilation` with no constant term
+  // (the CUDA backend's tiling double-counts such a term).
   Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
-  SmallVector<int64_t> low(rank, 0), high(rank, 0), interior(rank, 0), offsets;
+  SmallVector<int64_t> low(rank, 0), high(rank, 0), interior(rank, 0);
   for (int64_t i = 0; i < spatial; ++i) {
-    int64_t d = dims.lhs[2 + i], lo = dims.padding[2 * i];
-    low[d] = std::max<int64_t>(lo, 0);
+    int64_t d = dims.lhs[2 + i];
+    low[d] = std::max<int64_t>(dims.padding[2 * i], 0);
     high[d] = std::max<int64_t>(dims.padding[2 * i + 1], 0);
     interior[d] = dims.lhsDilation[i] - 1;
-    offsets.push_back(std::max<int64_t>(-lo, 0));
   }
   auto isZero = [](ArrayRef<int64_t> values) {
     return llvm::all_of(values, [](int64_t v) { return v == 0; });
   };
   if (!isZero(low) || !isZero(high) || !isZero(interior))
     lhs = b.create<PadOp>(loc, lhs, low, high, interior);
+  if (llvm::any_of(dims.padding, [](int64_t p) { return p < 0; })) {
+    SmallVector<int64_t> start(rank, 0), limit(tensorType(lhs).getShape()),
+        stride(rank, 1);
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t d = dims.lhs[2 + i];
+      start[d] = std::min(std::max<int64_t>(-dims.padding[2 * i], 0), limit[d]);
+      limit[d] = std::max(
+          start[d], limit[d] - std::max<int64_t>(-dims.padding[2 * i + 1], 0));
+    }
+    lhs = b.create<SliceOp>(loc, lhs, start, limit, stride);
+  }
 
   // Loops: batch, (group,) feature, the result's spatial dims, then the
   // input features of a group and the taps. The batch leads whatever the
@@ -94,7 +107,7 @@ static FailureOr<Value> lowerConv(ConvOp op, ConvOp::Adaptor adaptor,
     } else {
       int64_t i = spatialIndex(dims.lhs, d);
       lhsExprs.push_back(dim(spatialLoop(i)) * dims.strides[i] +
-                         dim(tapLoop(i)) * dims.rhsDilation[i] + offsets[i]);
+                         dim(tapLoop(i)) * dims.rhsDilation[i]);
     }
     if (d == dims.rhs[0])
       llvm::append_range(rhsExprs, outFeature);

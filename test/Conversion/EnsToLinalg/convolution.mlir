@@ -23,15 +23,18 @@ func.func @nchw(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x4x
 
 // Feature groups become a loop of their own: the input's feature, the
 // filters' output-feature and the result's feature dims are split into
-// (group, within group). Negative padding is an offset into the input.
-// CHECK-DAG:   #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3 * 2 + d5 + 1, d1, d4)>
+// (group, within group). Negative padding crops the input with a slice,
+// so that the reads have no constant term.
+// CHECK-DAG:   #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3 * 2 + d5, d1, d4)>
 // CHECK-DAG:   #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d5, d4, d1, d2)>
 // CHECK-DAG:   #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @grouped
-// CHECK:         %[[X4:.*]] = tensor.expand_shape {{.*}} : tensor<48xf32> into tensor<2x6x2x2xf32>
+// CHECK:         %[[PAD:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 0] [2, 5, 4] [1, 1, 1] : tensor<2x5x4xf32> into tensor<2x6x4xf32>
+// CHECK:         %[[CROP:.*]] = tensor.extract_slice %[[PAD]][0, 1, 0] [2, 5, 4] [1, 1, 1] : tensor<2x6x4xf32> to tensor<2x5x4xf32>
+// CHECK:         %[[X4:.*]] = tensor.expand_shape {{.*}} : tensor<40xf32> into tensor<2x5x2x2xf32>
 // CHECK:         %[[W4:.*]] = tensor.expand_shape {{.*}} : tensor<36xf32> into tensor<3x2x2x3xf32>
 // CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [#[[X]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
-// CHECK-SAME:      ins(%[[X4]], %[[W4]] : tensor<2x6x2x2xf32>, tensor<3x2x2x3xf32>) outs(%{{.*}} : tensor<2x2x3x2xf32>)
+// CHECK-SAME:      ins(%[[X4]], %[[W4]] : tensor<2x5x2x2xf32>, tensor<3x2x2x3xf32>) outs(%{{.*}} : tensor<2x2x3x2xf32>)
 // CHECK:         tensor.collapse_shape %[[G]]
 // CHECK:         tensor.expand_shape {{.*}} : tensor<24xf32> into tensor<2x6x2xf32>
 func.func @grouped(%x: tensor<2x5x4xf32>, %w: tensor<3x2x6xf32>) -> tensor<2x6x2xf32> {
