@@ -182,12 +182,21 @@ static FailureOr<Value> lowerReduceWindow(ReduceWindowOp op,
         low, SmallVector<int64_t>(rank, 1));
   Value taps =
       b.create<tensor::EmptyOp>(loc, window.dimensions, type.getElementType());
+  // The result's loops, the dims that are not pooled (window and stride
+  // 1) first: the CUDA backend shares the leading loop out over threads,
+  // and that loop must read the operand at a plain index.
+  SmallVector<int64_t> loopOf(rank);
+  int64_t next = 0;
+  for (bool pooled : {false, true})
+    for (int64_t d = 0; d < rank; ++d)
+      if ((window.dimensions[d] != 1 || window.strides[d] != 1) == pooled)
+        loopOf[d] = next++;
   SmallVector<AffineExpr> xExprs, tapExprs, outExprs;
   for (int64_t d = 0; d < rank; ++d) {
-    xExprs.push_back(b.getAffineDimExpr(d) * window.strides[d] +
+    xExprs.push_back(b.getAffineDimExpr(loopOf[d]) * window.strides[d] +
                      b.getAffineDimExpr(rank + d));
     tapExprs.push_back(b.getAffineDimExpr(rank + d));
-    outExprs.push_back(b.getAffineDimExpr(d));
+    outExprs.push_back(b.getAffineDimExpr(loopOf[d]));
   }
   auto mapOf = [&](ArrayRef<AffineExpr> exprs) {
     return AffineMap::get(2 * rank, 0, exprs, b.getContext());

@@ -61,10 +61,11 @@ func.func @channels_last(%x: tensor<2x7x3xf32>, %w: tensor<3x3x4xf32>) -> tensor
 
 // A reduce_window is one linalg.generic: a parallel loop per result dim, a
 // reduction loop per window dim, bounded by an unread window-shaped
-// operand. Max pads with -inf and starts from -inf.
-// CHECK-DAG:   #[[X:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 + d3)>
+// operand. Max pads with -inf and starts from -inf. The unpooled dim 1
+// leads the loops.
+// CHECK-DAG:   #[[X:.*]] = affine_map<(d0, d1, d2, d3) -> (d1 * 2 + d2, d0 + d3)>
 // CHECK-DAG:   #[[WIN:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
-// CHECK-DAG:   #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+// CHECK-DAG:   #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d0)>
 // CHECK-LABEL: func.func @max_pool
 // CHECK:         %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK:         %[[PAD:.*]] = linalg.fill ins(%[[NEGINF]] : f32) {{.*}} -> tensor<6x4xf32>
@@ -76,4 +77,17 @@ func.func @channels_last(%x: tensor<2x7x3xf32>, %w: tensor<3x3x4xf32>) -> tensor
 func.func @max_pool(%x: tensor<5x4xf32>) -> tensor<3x4xf32> {
   %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2, 1>, window_strides = array<i64: 2, 1>, padding = array<i64: 1, 0, 0, 0>} : tensor<5x4xf32> -> tensor<3x4xf32>
   return %y : tensor<3x4xf32>
+}
+
+// -----
+
+// The dims a reduce_window does not pool lead the loops, so that the
+// leading loop reads the operand at a plain index.
+// CHECK-DAG:   #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1 * 2 + d3, d2 + d4, d0 + d5)>
+// CHECK-DAG:   #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d0)>
+// CHECK-LABEL: func.func @pool_leading_dim
+// CHECK:         linalg.generic {indexing_maps = [#[[X]], #{{.*}}, #[[OUT]]]
+func.func @pool_leading_dim(%x: tensor<6x5x3xf32>) -> tensor<3x3x3xf32> {
+  %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2, 3, 1>, window_strides = array<i64: 2, 1, 1>} : tensor<6x5x3xf32> -> tensor<3x3x3xf32>
+  return %y : tensor<3x3x3xf32>
 }
