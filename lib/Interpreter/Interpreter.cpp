@@ -204,6 +204,25 @@ public:
             return std::move(error);
           return matmul(x, y());
         })
+        .Case([&](ConvOp op) -> llvm::Expected<HostTensor> {
+          // Each result element sums over one group's input features and
+          // every filter tap.
+          ConvDims dims = op.getConvDims();
+          SmallVector<int64_t> summed{y().shape[dims.rhs[1]]};
+          for (int64_t i = 0; i < dims.getSpatialRank(); ++i)
+            summed.push_back(y().shape[dims.rhs[2 + i]]);
+          if (llvm::Error error = checkMultiplyAdds(op, summed))
+            return std::move(error);
+          return conv(x, y(), dims, resultShape(op));
+        })
+        .Case([&](ReduceWindowOp op) -> llvm::Expected<HostTensor> {
+          Window window = op.getWindow();
+          if (llvm::Error error = checkMultiplyAdds(op, window.dimensions))
+            return std::move(error);
+          return reduceWindow(op.getKind() == WindowKind::max ? ReduceKind::Max
+                                                              : ReduceKind::Sum,
+                              x, window, resultShape(op));
+        })
         // Adjoints of slice and take.
         .Case([&](PadOp op) {
           return pad(x, op.getLow(), op.getHigh(), op.getInterior());

@@ -15,6 +15,13 @@
 
 #include <array>
 
+namespace mlir::ens {
+/// ens.conv's dimension numbers (ens/Dialect/Ens/IR/ShapeInference.h).
+struct ConvDims;
+/// ens.reduce_window's window (ens/Dialect/Ens/IR/ShapeInference.h).
+struct Window;
+} // namespace mlir::ens
+
 namespace mlir::ens::ref {
 
 enum class UnaryKind {
@@ -73,6 +80,17 @@ HostTensor tensordot(const HostTensor &lhs, const HostTensor &rhs,
                      llvm::ArrayRef<int64_t> rhsDims);
 /// numpy.matmul: rank-1 operands are promoted, batch dimensions broadcast.
 HostTensor matmul(const HostTensor &lhs, const HostTensor &rhs);
+
+/// `ens.conv`: each result element of `resultShape` summed from its window,
+/// with dilation and padding resolved per tap rather than materialised.
+HostTensor conv(const HostTensor &lhs, const HostTensor &rhs,
+                const ConvDims &dims, llvm::ArrayRef<int64_t> resultShape);
+
+/// `ens.reduce_window`: the max (NaN if any is NaN; `-inf` padding) or the
+/// sum (Sum; zero padding) of each window, for `kind` Max or Sum.
+HostTensor reduceWindow(ReduceKind kind, const HostTensor &x,
+                        const Window &window,
+                        llvm::ArrayRef<int64_t> resultShape);
 
 /// Zero padding: `low`/`high` zeros at the ends and `interior` zeros
 /// between the elements of each dimension.

@@ -30,6 +30,7 @@ void mlir::ens::populateEnsToLinalgConversionPatterns(
   lowering::populateEnsToLinalgGatherPatterns(patterns);
   lowering::populateEnsToLinalgReductionPatterns(patterns);
   lowering::populateEnsToLinalgContractionPatterns(patterns);
+  lowering::populateEnsToLinalgConvolutionPatterns(patterns);
   lowering::populateEnsToLinalgRandomPatterns(patterns);
 }
 

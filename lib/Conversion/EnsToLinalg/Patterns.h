@@ -47,6 +47,9 @@ void populateEnsToLinalgReductionPatterns(RewritePatternSet &patterns);
 /// einsum, tensordot and matmul.
 void populateEnsToLinalgContractionPatterns(RewritePatternSet &patterns);
 
+/// conv and reduce_window, each one linalg.generic over its windows.
+void populateEnsToLinalgConvolutionPatterns(RewritePatternSet &patterns);
+
 /// random_uniform, random_normal, random_split and random_fold_in.
 void populateEnsToLinalgRandomPatterns(RewritePatternSet &patterns);
 

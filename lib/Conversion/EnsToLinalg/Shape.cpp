@@ -69,14 +69,6 @@ static FailureOr<Value> lowerSlice(SliceOp op, SliceOp::Adaptor adaptor,
       .getResult();
 }
 
-/// `source` inserted whole into `into` at `offsets` with `strides`.
-static Value insertSlice(OpBuilder &b, Location loc, Value source, Value into,
-                         ArrayRef<int64_t> offsets, ArrayRef<int64_t> strides) {
-  return b.create<tensor::InsertSliceOp>(
-      loc, source, into, ValueRange{}, ValueRange{}, ValueRange{}, offsets,
-      tensorType(source).getShape(), strides);
-}
-
 /// A strided insert into zeros: `interior` zeros between elements are a
 /// stride of `interior + 1`, the low padding is the offset, and the high
 /// padding is what the result's shape leaves over.

@@ -107,3 +107,11 @@ Value lowering::reshapeTo(OpBuilder &b, Location loc, Value x,
   return b.create<tensor::ExpandShapeOp>(
       loc, type, x, allInOne(type.getRank(), tensorType(x).getRank() == 0));
 }
+
+Value lowering::insertSlice(OpBuilder &b, Location loc, Value source,
+                            Value into, ArrayRef<int64_t> offsets,
+                            ArrayRef<int64_t> strides) {
+  return b.create<tensor::InsertSliceOp>(
+      loc, source, into, ValueRange{}, ValueRange{}, ValueRange{}, offsets,
+      tensorType(source).getShape(), strides);
+}

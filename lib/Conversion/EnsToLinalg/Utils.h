@@ -49,6 +49,10 @@ AffineMap reducedMap(OpBuilder &b, unsigned rank, ArrayRef<int64_t> dims);
 /// The `linalg.index` of each of the `rank` loops of the enclosing generic.
 SmallVector<Value> loopIndices(OpBuilder &b, Location loc, int64_t rank);
 
+/// `source` inserted whole into `into` at `offsets` with `strides`.
+Value insertSlice(OpBuilder &b, Location loc, Value source, Value into,
+                  ArrayRef<int64_t> offsets, ArrayRef<int64_t> strides);
+
 /// `x` reshaped to `type` in row-major order: collapsed to one dimension
 /// (none for a scalar), then expanded.
 Value reshapeTo(OpBuilder &b, Location loc, Value x, RankedTensorType type);

@@ -51,6 +51,7 @@ FAMILIES = {
     "reduction": "reduce_sum, reduce_max, reduce_mean, softmax, log_softmax "
                  "and logsumexp",
     "contraction": "einsum, tensordot and matmul",
+    "convolution": "conv and reduce_window",
 }
 
 # ---------------------------------------------------------------------------
@@ -481,6 +482,127 @@ case("contraction", "einsum_bij_bjk_bik_f64", [lhs, rhs], [r],
 x = f64(2, 5) * 10
 r = np.exp(log_softmax(x, 1))
 case("reduction", "softmax_f64", [x], [r], f"%r0 = ens.softmax %a0 {{dim = 1 : i64}} : {ty(x)}")
+
+# ---------------------------------------------------------------------------
+# Convolutions and pooling (drawn last, so that the cases above keep their
+# inputs)
+# ---------------------------------------------------------------------------
+
+
+def dilate_and_pad(x, dilation, padding, fill):
+    """The spatial dims (2 on) of `x` with `dilation - 1` zeros between
+    elements, then `padding` (lo, hi pairs) of `fill`; negative crops."""
+    n = x.ndim - 2
+    shape = list(x.shape[:2]) + [(s - 1) * k + 1 if s else 0
+                                 for s, k in zip(x.shape[2:], dilation)]
+    dilated = np.zeros(shape)
+    dilated[(slice(None), slice(None)) +
+            tuple(slice(None, None, k) for k in dilation)] = x
+    lo, hi = padding[0::2], padding[1::2]
+    padded = np.pad(dilated, [(0, 0), (0, 0)] +
+                    [(max(a, 0), max(b, 0)) for a, b in zip(lo, hi)],
+                    constant_values=fill)
+    return padded[(slice(None), slice(None)) +
+                  tuple(slice(max(-a, 0), padded.shape[2 + i] - max(-b, 0))
+                        for i, (a, b) in enumerate(zip(lo, hi)))]
+
+
+def from_canonical(a, dims):
+    """`a`, in (batch, feature, spatial...) order, laid out with role k at
+    position dims[k]."""
+    perm = [0] * a.ndim
+    for k, dim in enumerate(dims):
+        perm[dim] = k
+    return np.transpose(a, perm)
+
+
+def conv(lhs, rhs, lhs_dims, rhs_dims, out_dims, strides, padding,
+         lhs_dilation, rhs_dilation, groups):
+    """StableHLO's convolution from its definition: the input in
+    (batch, feature, spatial...) order, dilated and padded explicitly, each
+    window contracted with the filters of its feature group."""
+    x = dilate_and_pad(np.transpose(d(lhs), lhs_dims), lhs_dilation, padding,
+                       0.0)
+    w = np.transpose(d(rhs), rhs_dims)
+    window = [(k - 1) * r + 1 for k, r in zip(w.shape[2:], rhs_dilation)]
+    out_spatial = [(p - k) // s + 1
+                   for p, k, s in zip(x.shape[2:], window, strides)]
+    cg, og = w.shape[1], w.shape[0] // groups
+    out = np.zeros([x.shape[0], w.shape[0]] + out_spatial)
+    for pos in np.ndindex(*out_spatial):
+        taps = x[(slice(None), slice(None)) +
+                 tuple(slice(p * s, p * s + k, r) for p, s, k, r in
+                       zip(pos, strides, window, rhs_dilation))]
+        for g in range(groups):
+            out[(slice(None), slice(g * og, (g + 1) * og)) + pos] = \
+                np.tensordot(taps[:, g * cg:(g + 1) * cg],
+                             w[g * og:(g + 1) * og],
+                             axes=(list(range(1, taps.ndim)),
+                                   list(range(1, taps.ndim))))
+    return from_canonical(out, out_dims)
+
+
+def reduce_window(kind, x, window, strides, padding):
+    """max or add over windows of an explicitly padded array."""
+    fill = -np.inf if kind == "max" else 0.0
+    padded = np.pad(d(x), list(zip(padding[0::2], padding[1::2])),
+                    constant_values=fill)
+    out_shape = [(p - w) // s + 1
+                 for p, w, s in zip(padded.shape, window, strides)]
+    out = np.zeros(out_shape)
+    for pos in np.ndindex(*out_shape):
+        taps = padded[tuple(slice(p * s, p * s + w)
+                            for p, s, w in zip(pos, strides, window))]
+        out[pos] = taps.max() if kind == "max" else taps.sum()
+    return out
+
+
+def arr(values):
+    return "array<i64: " + ", ".join(str(v) for v in values) + ">"
+
+
+for tag, make, lhs_shape, rhs_shape, dims, window_attrs in [
+    # NCHW/OIHW, padded, strided and dilated filters.
+    ("2d_nchw_f32", f32, (2, 3, 7, 7), (4, 3, 3, 3),
+     ((0, 1, 2, 3), (0, 1, 2, 3), (0, 1, 2, 3)),
+     dict(strides=(2, 1), padding=(1, 1, 1, 1), lhs_dilation=(1, 1),
+          rhs_dilation=(1, 2), groups=1)),
+    # NWC input, WIO filters, NCW result; grouped, dilated input, cropping.
+    ("1d_grouped_f32", f32, (2, 9, 4), (3, 2, 6),
+     ((0, 2, 1), (2, 1, 0), (0, 1, 2)),
+     dict(strides=(3,), padding=(-1, 2), lhs_dilation=(2,),
+          rhs_dilation=(1,), groups=2)),
+    # NHWC/HWIO in f64, depthwise.
+    ("2d_nhwc_depthwise_f64", f64, (2, 5, 6, 3), (2, 3, 1, 3),
+     ((0, 3, 1, 2), (3, 2, 0, 1), (0, 3, 1, 2)),
+     dict(strides=(1, 2), padding=(0, 1, 1, 0), lhs_dilation=(1, 1),
+          rhs_dilation=(1, 1), groups=3)),
+]:
+    lhs, rhs = make(*lhs_shape), make(*rhs_shape)
+    r = conv(lhs, rhs, *dims, **window_attrs)
+    r = as_f32(r) if lhs.dtype == np.float32 else r
+    a = window_attrs
+    attrs = (f"lhs_dims = {arr(dims[0])}, rhs_dims = {arr(dims[1])}, "
+             f"out_dims = {arr(dims[2])}, window_strides = {arr(a['strides'])}, "
+             f"padding = {arr(a['padding'])}, "
+             f"lhs_dilation = {arr(a['lhs_dilation'])}, "
+             f"rhs_dilation = {arr(a['rhs_dilation'])}, "
+             f"feature_group_count = {a['groups']} : i64")
+    case("convolution", f"conv_{tag}", [lhs, rhs], [r],
+         f"%r0 = ens.conv %a0, %a1 {{{attrs}}} : {ty(lhs)}, {ty(rhs)} -> {ty(r)}")
+
+for kind, make, shape, window, strides, padding in [
+    ("max", f32, (2, 3, 7, 6), (1, 1, 3, 2), (1, 1, 2, 2),
+     (0, 0, 0, 0, 1, 1, 0, 1)),
+    ("add", f64, (3, 4, 5), (1, 2, 3), (1, 2, 1), (0, 0, 1, 0, 2, 2)),
+]:
+    x = make(*shape)
+    r = reduce_window(kind, x, window, strides, padding)
+    r = as_f32(r) if x.dtype == np.float32 else r
+    case("convolution", f"reduce_window_{kind}_{_ELEMENT[x.dtype]}", [x], [r],
+         f"%r0 = ens.reduce_window {kind}, %a0 {{window_dimensions = "
+         f"{arr(window)}, window_strides = {arr(strides)}, padding = "
+         f"{arr(padding)}}} : {ty(x)} -> {ty(r)}")
 
 # ---------------------------------------------------------------------------
 # Output

@@ -51,8 +51,9 @@ bool Program::apply(llvm::ArrayRef<PassKind> passes, ModuleOp target) {
     target = *module;
   PassManager pm(&context);
   for (PassKind pass : passes)
-    pm.addPass(pass == PassKind::Autodiff ? createEnsAutodiff()
-                                          : createEnsBatch());
+    pm.addPass(pass == PassKind::Stdlib     ? createEnsStdlib()
+               : pass == PassKind::Autodiff ? createEnsAutodiff()
+                                            : createEnsBatch());
   std::string before = print(target);
   if (failed(pm.run(target))) {
     ADD_FAILURE() << "the passes failed on:\n" << before;

@@ -34,7 +34,7 @@ namespace mlir::ens::test {
 //===----------------------------------------------------------------------===//
 
 /// The passes a test applies, in order.
-enum class PassKind { Autodiff, Batch };
+enum class PassKind { Stdlib, Autodiff, Batch };
 
 /// A parsed module and the context that owns it.
 class Program {

@@ -138,7 +138,8 @@ void checkInstance(const Instance &instance, Random &random, bool secondOrder) {
   std::string source = buildProgram(instance, random, secondOrder, wrt);
   SCOPED_TRACE(source);
   Program program(source);
-  if (!program.isValid() || !program.apply({PassKind::Autodiff}))
+  if (!program.isValid() ||
+      !program.apply({PassKind::Stdlib, PassKind::Autodiff}))
     return;
   Interpreter interpreter(program.getModule());
   auto loss = [&](llvm::ArrayRef<HostTensor> args) {
@@ -203,6 +204,7 @@ TEST_P(VjpTest, CpuBackendMatchesInterpreter) {
     SCOPED_TRACE(source);
     Program program(source);
     ASSERT_TRUE(program.isValid());
+    ASSERT_TRUE(program.apply({PassKind::Stdlib}));
     llvm::Expected<std::unique_ptr<CpuExecutable>> cpu =
         CpuExecutable::compile(program.getModule(), "main");
     ASSERT_TRUE(bool(cpu)) << llvm::toString(cpu.takeError());
@@ -231,6 +233,33 @@ TEST_P(SecondOrderVjpTest, MatchesCentralDifferences) {
     if (HasFatalFailure())
       return;
   }
+}
+
+// Finite differences say nothing at a tie, so the tie rule of max pooling
+// (docs/semantics.md) is checked by hand: windows [1, 3], [3, 3] and
+// [3, 2] all route their adjoint to the first 3, except the last, whose
+// only maximum is the second.
+TEST(ReduceWindowVjpTest, MaxTieGoesToTheFirstMaximum) {
+  Program program(R"mlir(
+func.func @f(%x: tensor<4xf64>) -> tensor<f64> {
+  %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2>}
+      : tensor<4xf64> -> tensor<3xf64>
+  %s = ens.reduce_sum %y {dims = array<i64: 0>} : tensor<3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @main(%x: tensor<4xf64>) -> (tensor<f64>, tensor<4xf64>) {
+  %v:2 = ens.value_and_grad @f(%x) {wrt = array<i64: 0>}
+      : (tensor<4xf64>) -> (tensor<f64>, tensor<4xf64>)
+  return %v#0, %v#1 : tensor<f64>, tensor<4xf64>
+}
+)mlir");
+  ASSERT_TRUE(program.isValid());
+  ASSERT_TRUE(program.apply({PassKind::Autodiff}));
+  std::vector<HostTensor> results = run(
+      program.getModule(), "main", {HostTensor(DType::F64, {4}, {1, 3, 3, 2})});
+  ASSERT_EQ(results.size(), 2u);
+  expectClose(results[1], HostTensor(DType::F64, {4}, {0, 2, 1, 0}), 0, 0,
+              "gradient");
 }
 
 //===----------------------------------------------------------------------===//
@@ -521,6 +550,105 @@ Instance tensordotInstance(Random &r) {
           out};
 }
 
+/// A convolution from TestSupport's randomConv, so that random layouts,
+/// strides, padding (negative included), dilations and feature groups all
+/// reach both adjoints.
+OpCase convCase(int64_t spatialRank) {
+  return {formatv("conv_{0}d", spatialRank).str(), [=](Random &r) {
+            RandomConv conv = randomConv(r, spatialRank);
+            return Instance{
+                {r.uniform(conv.lhsShape), r.uniform(conv.rhsShape)},
+                formatv("  %r = ens.conv %a0, %a1 {{{0}} : {1}, {2} -> {3}\n",
+                        conv.attributes(), typeOf(conv.lhsShape),
+                        typeOf(conv.rhsShape), typeOf(conv.outShape)),
+                conv.outShape};
+          }};
+}
+
+/// A pooling of random windows, strides and padding over 1 to 3 dims;
+/// max pooling draws distinct values, so that no window has a tie.
+OpCase reduceWindowCase(const char *kind) {
+  return {formatv("reduce_window_{0}", kind).str(), [=](Random &r) {
+            bool isMax = llvm::StringRef(kind) == "max";
+            Shape shape = r.shape(r.integer(1, 3), 1, 5), window, strides,
+                  padding, out;
+            for (int64_t size : shape) {
+              window.push_back(r.integer(1, std::min<int64_t>(3, size)));
+              strides.push_back(r.integer(1, 3));
+              padding.push_back(r.integer(0, window.back() - 1));
+              padding.push_back(r.integer(0, window.back() - 1));
+              out.push_back((size + padding[padding.size() - 2] +
+                             padding.back() - window.back()) /
+                                strides.back() +
+                            1);
+            }
+            return Instance{
+                {isMax ? r.distinct(shape) : r.uniform(shape)},
+                formatv("  %r = ens.reduce_window {0}, %a0 "
+                        "{{window_dimensions = {1}, window_strides = {2}, "
+                        "padding = {3}} : {4} -> {5}\n",
+                        kind, i64Array(window), i64Array(strides),
+                        i64Array(padding), typeOf(shape), typeOf(out)),
+                out};
+          }};
+}
+
+/// The normalisations and dropout of the standard library, as a model
+/// calls them: `@lib` declared with `ens.stdlib = name` for f64 operands
+/// of `types`, its first result `%r` of type `result`.
+Instance stdlibInstance(const char *name, std::vector<HostTensor> inputs,
+                        const std::string &results, const Shape &shape) {
+  std::string types, args;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    types += std::string(i ? ", " : "") + tensorType(input);
+    args += formatv("{0}%a{1}", i ? ", " : "", i).str();
+  }
+  size_t count = llvm::StringRef(results).count("tensor");
+  std::string defined =
+      count == 1 ? "%r" : formatv("%r, %rest:{0}", count - 1).str();
+  Instance instance{std::move(inputs),
+                    formatv("  {0} = call @lib({1}) : ({2}) -> ({3})\n",
+                            defined, args, types, results),
+                    shape};
+  instance.helpers = formatv("func.func private @lib({0}) -> ({1}) attributes "
+                             "{{ens.stdlib = \"{2}\"}\n",
+                             types, results, name);
+  return instance;
+}
+
+Instance layerNormInstance(Random &r) {
+  Shape shape = r.shape(r.integer(1, 3), 2, 4);
+  Shape features{shape.back()};
+  return stdlibInstance("layer_norm",
+                        {r.uniform(shape), r.uniform(features),
+                         r.uniform(features), r.uniform({}, 0.3, 2)},
+                        typeOf(shape), shape);
+}
+
+/// Batch norm's normalised output; the running statistics it also returns
+/// do not reach the loss.
+Instance batchNormInstance(Random &r) {
+  Shape shape = r.shape(r.integer(2, 3), 2, 4);
+  Shape channels{shape.back()};
+  std::string vector = typeOf(channels);
+  return stdlibInstance("batch_norm",
+                        {r.uniform(shape), r.uniform(channels),
+                         r.uniform(channels), r.uniform(channels),
+                         r.uniform(channels, 0.3, 2), r.uniform({}, 0, 1),
+                         r.uniform({}, 0.3, 2)},
+                        typeOf(shape) + ", " + vector + ", " + vector, shape);
+}
+
+/// Dropout's adjoint is the mask scaled by 1 / (1 - rate); the mask is
+/// constant in the rate except where a draw equals it.
+Instance dropoutInstance(Random &r) {
+  Shape shape = r.shape(r.integer(1, 3), 2, 5);
+  HostTensor key(DType::I32, {2}, {double(r.integer(0, 1000)), 7});
+  return stdlibInstance("dropout",
+                        {key, r.uniform(shape), r.uniform({}, 0.1, 0.6)},
+                        typeOf(shape), shape);
+}
+
 /// numpy.matmul of operands of `lhs` and `rhs` shapes, where -1 stands for
 /// a random size: vector operands, and batch dims that broadcast.
 OpCase matmulCase(const char *name, Shape lhs, Shape rhs, Shape out) {
@@ -670,6 +798,14 @@ std::vector<OpCase> allCases() {
       matmulCase("batch_vector", {-1}, {3, -1, -3}, {3, -3}),
       matmulCase("broadcast_rhs", {3, -1, -2}, {1, -2, -3}, {3, -1, -3}),
       matmulCase("batch_matrix", {2, 3, -1, -2}, {-2, -3}, {2, 3, -1, -3}),
+      convCase(1),
+      convCase(2),
+      convCase(3),
+      reduceWindowCase("max"),
+      reduceWindowCase("add"),
+      {"layer_norm", layerNormInstance},
+      {"batch_norm", batchNormInstance},
+      {"dropout", dropoutInstance},
       {"call", callInstance},
       {"second_order", secondOrderInstance},
       {"vmap", vmapInstance},

@@ -48,6 +48,28 @@ private:
   std::mt19937 engine;
 };
 
+/// A random `ens.conv` in a random layout: every role of the dimension
+/// numbers at a random position, with random strides, padding (negative
+/// included), dilations and feature groups, and operand sizes that leave
+/// each spatial dimension of the result at least one position.
+struct RandomConv {
+  /// Positions of (batch, feature, spatial...), (output feature, input
+  /// feature, spatial...) and the result's (batch, feature, spatial...).
+  Shape lhsDims, rhsDims, outDims;
+  Shape strides, padding, lhsDilation, rhsDilation;
+  int64_t groups = 1;
+  Shape lhsShape, rhsShape, outShape;
+
+  /// The entries of the op's attribute dictionary, every attribute
+  /// spelled out, without the braces.
+  std::string attributes() const;
+};
+
+/// Draws a convolution with `spatialRank` spatial dimensions; the sizes of
+/// its result are computed here from the definition, independently of the
+/// compiler's shape rule.
+RandomConv randomConv(RandomSource &random, int64_t spatialRank);
+
 } // namespace mlir::ens::test
 
 #endif // ENS_TEST_UNITTESTS_COMMON_TESTSUPPORT_H

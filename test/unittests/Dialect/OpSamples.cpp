@@ -208,6 +208,34 @@ func.func @f(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x2xf32> {
   return %r : tensor<2x2xf32>
 }
 )mlir"},
+      // Convolutions: grouped, strided, padded and dilated, in NHWC/HWIO.
+      {"ens.conv", R"mlir(
+func.func @f(%x: tensor<2x5x5x2xf32>, %w: tensor<3x3x1x4xf32>)
+    -> tensor<2x2x2x4xf32> {
+  %r = ens.conv %x, %w {lhs_dims = array<i64: 0, 3, 1, 2>,
+                        rhs_dims = array<i64: 3, 2, 0, 1>,
+                        out_dims = array<i64: 0, 3, 1, 2>,
+                        window_strides = array<i64: 2, 1>,
+                        padding = array<i64: 1, 0, 0, 1>,
+                        rhs_dilation = array<i64: 1, 2>,
+                        feature_group_count = 2 : i64}
+      : tensor<2x5x5x2xf32>, tensor<3x3x1x4xf32> -> tensor<2x2x2x4xf32>
+  return %r : tensor<2x2x2x4xf32>
+}
+)mlir"},
+      // Pooling: overlapping 3x3 windows, stride 2, padded on both sides;
+      // in f64, whose finite-difference step is far below the gaps between
+      // the values of a window, so that no step moves a window's maximum.
+      {"ens.reduce_window", R"mlir(
+func.func @f(%x: tensor<2x2x5x5xf64>) -> tensor<2x2x3x3xf64> {
+  %r = ens.reduce_window max, %x {
+      window_dimensions = array<i64: 1, 1, 3, 3>,
+      window_strides = array<i64: 1, 1, 2, 2>,
+      padding = array<i64: 0, 0, 0, 0, 1, 1, 1, 1>}
+      : tensor<2x2x5x5xf64> -> tensor<2x2x3x3xf64>
+  return %r : tensor<2x2x3x3xf64>
+}
+)mlir"},
       // Random numbers.
       {"ens.random_uniform", R"mlir(
 func.func @f(%k: tensor<2xi32>, %a: tensor<3xf32>) -> tensor<3xf32> {

@@ -20,6 +20,8 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::ens;
 
@@ -386,4 +388,200 @@ LogicalResult mlir::ens::verifyBroadcastInDim(std::optional<Location> loc,
                                "dimension ",
                                d, " of size ", result[d]);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::ens::dilatedSize(int64_t size, int64_t dilation) {
+  return size == 0 ? 0 : (size - 1) * dilation + 1;
+}
+
+/// Checks that `dims`, the attribute `name`, lists `rank` distinct
+/// dimensions of an operand of that rank.
+static LogicalResult
+verifyConvRoles(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                StringRef operand, ArrayRef<int64_t> dims, int64_t rank) {
+  if (static_cast<int64_t>(dims.size()) != rank)
+    return emitError ? emitError() << name << " must have " << rank
+                                   << " entries, one per " << operand
+                                   << " dimension, got " << dims.size()
+                     : failure();
+  llvm::SmallBitVector seen(rank);
+  for (int64_t dim : dims) {
+    if (dim < 0 || dim >= rank)
+      return emitError ? emitError() << name << " entry " << dim
+                                     << " is out of range for " << operand
+                                     << " of rank " << rank
+                       : failure();
+    if (seen.test(dim))
+      return emitError ? emitError() << name << " " << formatList(dims)
+                                     << " names dimension " << dim << " twice"
+                       : failure();
+    seen.set(dim);
+  }
+  return success();
+}
+
+/// Checks that the window attribute `name` has an entry per dimension of
+/// `dims` (two, low and high, when `pairs`), each at least `min` (none for
+/// conv padding, whose negative amounts crop).
+static LogicalResult
+verifyWindowAttr(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                 ArrayRef<int64_t> values, int64_t count,
+                 std::optional<int64_t> min, StringRef dims,
+                 bool pairs = false) {
+  if (static_cast<int64_t>(values.size()) != count)
+    return emitError ? emitError()
+                           << name << " must have " << count << " entries for "
+                           << (pairs ? "the low and high ends of " : "") << dims
+                           << ", got " << values.size()
+                     : failure();
+  for (auto [i, value] : llvm::enumerate(values))
+    if (min && value < *min)
+      return emitError ? emitError()
+                             << name << " entry " << i << " must be at least "
+                             << *min << ", got " << value
+                       : failure();
+  return success();
+}
+
+FailureOr<Shape>
+mlir::ens::inferConvShape(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
+                          const ConvDims &dims) {
+  int64_t rank = lhs.size();
+  if (static_cast<int64_t>(rhs.size()) != rank)
+    return emitError ? emitError()
+                           << "lhs has rank " << rank << " but rhs has rank "
+                           << rhs.size() << "; both have one dimension per "
+                           << "role and the same spatial dimensions"
+                     : failure();
+  if (rank < 2)
+    return emitError ? emitError()
+                           << "operands must have rank at least 2 (batch "
+                              "and feature), got rank "
+                           << rank
+                     : failure();
+  if (failed(verifyConvRoles(emitError, "lhs_dims", "lhs", dims.lhs, rank)) ||
+      failed(verifyConvRoles(emitError, "rhs_dims", "rhs", dims.rhs, rank)) ||
+      failed(verifyConvRoles(emitError, "out_dims", "result", dims.out, rank)))
+    return failure();
+  int64_t spatial = rank - 2;
+  StringRef spatialDims = "the spatial dimensions";
+  if (failed(verifyWindowAttr(emitError, "window_strides", dims.strides,
+                              spatial, 1, spatialDims)) ||
+      failed(verifyWindowAttr(emitError, "padding", dims.padding, 2 * spatial,
+                              std::nullopt, spatialDims, /*pairs=*/true)) ||
+      failed(verifyWindowAttr(emitError, "lhs_dilation", dims.lhsDilation,
+                              spatial, 1, spatialDims)) ||
+      failed(verifyWindowAttr(emitError, "rhs_dilation", dims.rhsDilation,
+                              spatial, 1, spatialDims)))
+    return failure();
+  int64_t groups = dims.groups;
+  if (groups < 1)
+    return emitError ? emitError()
+                           << "feature_group_count must be at least 1, got "
+                           << groups
+                     : failure();
+
+  int64_t features = lhs[dims.lhs[1]];
+  if (!ShapedType::isDynamic(features) && features % groups != 0)
+    return emitError ? emitError() << "lhs feature dimension " << dims.lhs[1]
+                                   << " has size " << features
+                                   << ", which feature_group_count " << groups
+                                   << " does not divide"
+                     : failure();
+  int64_t groupFeatures = ShapedType::isDynamic(features) ? ShapedType::kDynamic
+                                                          : features / groups;
+  if (!isCompatibleSize(rhs[dims.rhs[1]], groupFeatures))
+    return emitError ? emitError()
+                           << "rhs input-feature dimension " << dims.rhs[1]
+                           << " has size " << rhs[dims.rhs[1]]
+                           << " but the lhs feature size " << features
+                           << " / feature_group_count " << groups << " is "
+                           << groupFeatures
+                     : failure();
+  int64_t outFeatures = rhs[dims.rhs[0]];
+  if (!ShapedType::isDynamic(outFeatures) && outFeatures % groups != 0)
+    return emitError ? emitError() << "rhs output-feature dimension "
+                                   << dims.rhs[0] << " has size " << outFeatures
+                                   << ", which feature_group_count " << groups
+                                   << " does not divide"
+                     : failure();
+
+  Shape result(rank);
+  result[dims.out[0]] = lhs[dims.lhs[0]];
+  result[dims.out[1]] = outFeatures;
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t in = lhs[dims.lhs[2 + i]], k = rhs[dims.rhs[2 + i]];
+    int64_t &size = result[dims.out[2 + i]];
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k)) {
+      size = ShapedType::kDynamic;
+      continue;
+    }
+    // In 128 bits, so that no attribute can overflow the arithmetic.
+    __int128 dilatedIn =
+        in == 0 ? 0 : (__int128(in) - 1) * dims.lhsDilation[i] + 1;
+    __int128 padded = dilatedIn + dims.padding[2 * i] + dims.padding[2 * i + 1];
+    __int128 window = k == 0 ? 0 : (__int128(k) - 1) * dims.rhsDilation[i] + 1;
+    __int128 positions =
+        padded < window ? 0 : (padded - window) / dims.strides[i] + 1;
+    if (padded > std::numeric_limits<int64_t>::max() ||
+        window > std::numeric_limits<int64_t>::max() ||
+        positions > std::numeric_limits<int64_t>::max())
+      return emitError ? emitError() << "spatial dimension " << i
+                                     << " overflows a 64-bit size when dilated "
+                                        "and padded"
+                       : failure();
+    size = static_cast<int64_t>(positions);
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Windows
+//===----------------------------------------------------------------------===//
+
+FailureOr<Shape>
+mlir::ens::inferReduceWindowShape(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape,
+                                  const Window &window) {
+  int64_t rank = shape.size();
+  StringRef allDims = "the operand dimensions";
+  if (failed(verifyWindowAttr(emitError, "window_dimensions", window.dimensions,
+                              rank, 1, allDims)) ||
+      failed(verifyWindowAttr(emitError, "window_strides", window.strides, rank,
+                              1, allDims)) ||
+      failed(verifyWindowAttr(emitError, "padding", window.padding, 2 * rank, 0,
+                              allDims, /*pairs=*/true)))
+    return failure();
+  Shape result;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = window.dimensions[d];
+    int64_t lo = window.padding[2 * d], hi = window.padding[2 * d + 1];
+    // Padding below the window keeps an operand element in every window,
+    // which the max adjoint and the average's count rely on.
+    if (lo >= size || hi >= size)
+      return emitError ? emitError()
+                             << "padding (" << lo << ", " << hi
+                             << ") of dimension " << d
+                             << " must be below the window size " << size
+                       : failure();
+    if (ShapedType::isDynamic(shape[d])) {
+      result.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    __int128 padded = __int128(shape[d]) + lo + hi;
+    if (padded < size)
+      return emitError ? emitError()
+                             << "window of size " << size
+                             << " does not fit dimension " << d << " of size "
+                             << shape[d] << " padded to " << (int64_t)padded
+                       : failure();
+    result.push_back(
+        static_cast<int64_t>((padded - size) / window.strides[d] + 1));
+  }
+  return result;
 }

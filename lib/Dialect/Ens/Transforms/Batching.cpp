@@ -43,6 +43,28 @@ Value mlir::ens::moveBatchAxis(OpBuilder &builder, Location loc, Value value,
   return builder.create<TransposeOp>(loc, value, permutation);
 }
 
+Value mlir::ens::splitDim(OpBuilder &builder, Location loc, Value value,
+                          int64_t dim, int64_t factor) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] /= factor;
+  shape.insert(shape.begin() + dim, factor);
+  return builder.create<ReshapeOp>(
+      loc, RankedTensorType::get(shape, type.getElementType()), value);
+}
+
+Value mlir::ens::mergeDimInto(OpBuilder &builder, Location loc, Value value,
+                              int64_t from, int64_t into) {
+  int64_t target = into < from ? into : into - 1;
+  Value moved = moveBatchAxis(builder, loc, value, from, target);
+  auto type = cast<RankedTensorType>(moved.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[target] *= shape[target + 1];
+  shape.erase(shape.begin() + target + 1);
+  return builder.create<ReshapeOp>(
+      loc, RankedTensorType::get(shape, type.getElementType()), moved);
+}
+
 Value mlir::ens::broadcastToBatch(OpBuilder &builder, Location loc, Value value,
                                   int64_t axis, int64_t size) {
   int64_t rank = cast<RankedTensorType>(value.getType()).getRank();

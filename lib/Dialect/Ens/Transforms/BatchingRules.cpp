@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Dialect/Ens/IR/Contraction.h"
+#include "ens/Dialect/Ens/IR/ShapeInference.h"
 #include "ens/Dialect/Ens/Transforms/Batching.h"
 
 #include "mlir/IR/Builders.h"
@@ -402,6 +403,82 @@ struct ContractionBatching
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Convolutions: the members become one convolution, never a loop, and a
+// shared operand is read as it is (docs/batching.md).
+//===----------------------------------------------------------------------===//
+
+struct ConvBatching : BatchingOpInterface::ExternalModel<ConvBatching, ConvOp> {
+  Batched batch(Operation *op, OpBuilder &builder,
+                ArrayRef<BatchedValue> operands, int64_t size) const {
+    Location loc = op->getLoc();
+    ConvDims dims = cast<ConvOp>(op).getConvDims();
+    BatchedValue lhs = operands[0], rhs = operands[1];
+    int64_t outFeature = dims.out[1];
+    if (!rhs.isBatched()) {
+      // Shared filters: the members are more batch, member-major.
+      Value input = mergeDimInto(builder, loc, lhs.value, lhs.axis,
+                                 toBatchedDim(dims.lhs[0], lhs.axis));
+      Value result = builder.create<ConvOp>(loc, input, rhs.value, dims);
+      return single(splitDim(builder, loc, result, dims.out[0], size),
+                    dims.out[0]);
+    }
+    Value filters = rhs.value;
+    int64_t filterOut = toBatchedDim(dims.rhs[0], rhs.axis);
+    if (lhs.isBatched()) {
+      // Each member its own input and filters: one grouped convolution
+      // whose groups are the members' groups, member-major.
+      Value input = mergeDimInto(builder, loc, lhs.value, lhs.axis,
+                                 toBatchedDim(dims.lhs[1], lhs.axis));
+      filters = mergeDimInto(builder, loc, filters, rhs.axis, filterOut);
+      ConvDims grouped = dims;
+      grouped.groups *= size;
+      Value result = builder.create<ConvOp>(loc, input, filters, grouped);
+      return single(splitDim(builder, loc, result, outFeature, size),
+                    outFeature);
+    }
+    // A shared input with each member's filters: the members' filters of
+    // each group join that group's output features, so the input is read
+    // once. With one group, that is the members' filters stacked.
+    if (dims.groups == 1) {
+      filters = mergeDimInto(builder, loc, filters, rhs.axis, filterOut);
+      Value result = builder.create<ConvOp>(loc, lhs.value, filters, dims);
+      return single(splitDim(builder, loc, result, outFeature, size),
+                    outFeature);
+    }
+    // Output features in (group, member, feature of the group) order.
+    int64_t groups = dims.groups;
+    filters = splitDim(builder, loc, filters, filterOut, groups);
+    int64_t member = rhs.axis < filterOut ? rhs.axis : rhs.axis + 1;
+    filters = mergeDimInto(builder, loc, filters, member, filterOut + 1);
+    int64_t groupDim = dims.rhs[0];
+    filters = mergeDimInto(builder, loc, filters, groupDim, groupDim + 1);
+    Value result = builder.create<ConvOp>(loc, lhs.value, filters, dims);
+    result = splitDim(builder, loc, result, outFeature, groups);
+    result = splitDim(builder, loc, result, outFeature + 1, size);
+    result = mergeDimInto(builder, loc, result, outFeature, outFeature + 2);
+    return single(result, outFeature);
+  }
+};
+
+/// Pooling: the member axis gets a window of one, which is the member
+/// axis folded into the batch without a reshape.
+struct ReduceWindowBatching
+    : BatchingOpInterface::ExternalModel<ReduceWindowBatching, ReduceWindowOp> {
+  Batched batch(Operation *op, OpBuilder &builder,
+                ArrayRef<BatchedValue> operands, int64_t size) const {
+    auto pool = cast<ReduceWindowOp>(op);
+    int64_t axis = operands[0].axis;
+    Window window = pool.getWindow();
+    window.dimensions.insert(window.dimensions.begin() + axis, 1);
+    window.strides.insert(window.strides.begin() + axis, 1);
+    window.padding.insert(window.padding.begin() + 2 * axis, {0, 0});
+    auto result = builder.create<ReduceWindowOp>(op->getLoc(), pool.getKind(),
+                                                 operands[0].value, window);
+    return single(result, axis);
+  }
+};
+
 template <typename... OpTys> void attachElementwise(MLIRContext *context) {
   (OpTys::template attachInterface<ElementwiseBatching<OpTys>>(*context), ...);
 }
@@ -436,5 +513,7 @@ void mlir::ens::registerBatchingRules(DialectRegistry &registry) {
     EinsumOp::attachInterface<ContractionBatching<EinsumOp>>(*context);
     TensordotOp::attachInterface<ContractionBatching<TensordotOp>>(*context);
     MatmulOp::attachInterface<ContractionBatching<MatmulOp>>(*context);
+    ConvOp::attachInterface<ConvBatching>(*context);
+    ReduceWindowOp::attachInterface<ReduceWindowBatching>(*context);
   });
 }

@@ -2,7 +2,10 @@
 //
 // Library functions are MLIR text over the aliases !T (the tensor type the
 // function is generic in), !S (rank-0 of T's element type), !F (T flattened),
-// !R (T without its last dimension) and !L (R with i32 elements). The
+// !R (T without its last dimension), !L (R with i32 elements), !M (T as a
+// matrix: its leading dimensions flattened into rows, its last the columns),
+// !N (a vector of M's rows), !V (a vector of M's columns) and !B (T's
+// shape with i1 elements, a mask). The
 // template names where T comes from with `ens.stdlib.bind`: "argN" or
 // "resultN". Instantiating prepends the alias definitions and parses.
 //
@@ -62,14 +65,20 @@ static std::string aliasDefinitions(RankedTensorType type) {
   llvm::raw_string_ostream os(text);
   os << "!T = " << type << "\n!S = " << RankedTensorType::get({}, element)
      << "\n!F = " << RankedTensorType::get({type.getNumElements()}, element)
+     << "\n!B = "
+     << RankedTensorType::get(shape, IntegerType::get(type.getContext(), 1))
      << "\n";
   if (!shape.empty()) {
     MLIRContext *context = type.getContext();
+    int64_t rows =
+        RankedTensorType::get(shape.drop_back(), element).getNumElements();
     os << "!R = " << RankedTensorType::get(shape.drop_back(), element)
        << "\n!L = "
        << RankedTensorType::get(shape.drop_back(),
                                 IntegerType::get(context, 32))
-       << "\n";
+       << "\n!M = " << RankedTensorType::get({rows, shape.back()}, element)
+       << "\n!N = " << RankedTensorType::get({rows}, element)
+       << "\n!V = " << RankedTensorType::get({shape.back()}, element) << "\n";
   }
   return text;
 }

@@ -154,3 +154,31 @@ func.func @reductions_and_contractions(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>,
   // CHECK-NEXT: return
   return
 }
+
+// The generic form of ens.conv is fixed by its attribute names.
+// CHECK-LABEL: func.func @conv_generic(
+func.func @conv_generic(%x: tensor<2x3x8xf32>, %w: tensor<6x1x3xf32>)
+    -> tensor<2x6x2xf32> {
+  // CHECK: ens.conv %{{.*}}, %{{.*}} {feature_group_count = 3 : i64, lhs_dilation = array<i64: 1>, lhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, padding = array<i64: 0, 0>, rhs_dilation = array<i64: 2>, rhs_dims = array<i64: 0, 1, 2>, window_strides = array<i64: 2>} : tensor<2x3x8xf32>, tensor<6x1x3xf32> -> tensor<2x6x2xf32>
+  %0 = "ens.conv"(%x, %w) {lhs_dims = array<i64: 0, 1, 2>,
+                           rhs_dims = array<i64: 0, 1, 2>,
+                           out_dims = array<i64: 0, 1, 2>,
+                           window_strides = array<i64: 2>,
+                           padding = array<i64: 0, 0>,
+                           lhs_dilation = array<i64: 1>,
+                           rhs_dilation = array<i64: 2>,
+                           feature_group_count = 3 : i64}
+      : (tensor<2x3x8xf32>, tensor<6x1x3xf32>) -> tensor<2x6x2xf32>
+  return %0 : tensor<2x6x2xf32>
+}
+
+// CHECK-LABEL: func.func @reduce_window_generic(
+func.func @reduce_window_generic(%x: tensor<5x4xf64>) -> tensor<2x4xf64> {
+  // CHECK: ens.reduce_window max, %{{.*}} {padding = array<i64: 0, 0, 0, 0>, window_dimensions = array<i64: 2, 1>, window_strides = array<i64: 2, 1>} : tensor<5x4xf64> -> tensor<2x4xf64>
+  %0 = "ens.reduce_window"(%x) {kind = #ens<window_kind max>,
+                                window_dimensions = array<i64: 2, 1>,
+                                window_strides = array<i64: 2, 1>,
+                                padding = array<i64: 0, 0, 0, 0>}
+      : (tensor<5x4xf64>) -> tensor<2x4xf64>
+  return %0 : tensor<2x4xf64>
+}

@@ -996,3 +996,212 @@ func.func @reshape_two_unknowns(%a: tensor<?x4xf32>) {
   %0 = ens.reshape %a : tensor<?x4xf32> -> tensor<?x2x?xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// conv
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @conv_integer(%x: tensor<1x1x4xi32>, %w: tensor<1x1x2xi32>) {
+  // expected-error @+1 {{'ens.conv' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>} : tensor<1x1x4xi32>, tensor<1x1x2xi32> -> tensor<1x1x3xi32>
+  return
+}
+
+// -----
+
+func.func @conv_mixed_element_types(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2xf64>) {
+  // expected-error @+1 {{'ens.conv' op requires the same element type for all operands and results}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>} : tensor<1x1x4xf32>, tensor<1x1x2xf64> -> tensor<1x1x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_rank_mismatch(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op lhs has rank 3 but rhs has rank 4; both have one dimension per role and the same spatial dimensions}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2, 3>, out_dims = array<i64: 0, 1, 2>} : tensor<1x1x4xf32>, tensor<1x1x2x2xf32> -> tensor<1x1x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_rank_one(%x: tensor<4xf32>, %w: tensor<2xf32>) {
+  // expected-error @+1 {{'ens.conv' op operands must have rank at least 2 (batch and feature), got rank 1}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0>, rhs_dims = array<i64: 0>, out_dims = array<i64: 0>} : tensor<4xf32>, tensor<2xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_lhs_dims_count(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op lhs_dims must have 3 entries, one per lhs dimension, got 2}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>} : tensor<1x1x4xf32>, tensor<1x1x2xf32> -> tensor<1x1x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_rhs_dims_out_of_range(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op rhs_dims entry 3 is out of range for rhs of rank 3}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 3>, out_dims = array<i64: 0, 1, 2>} : tensor<1x1x4xf32>, tensor<1x1x2xf32> -> tensor<1x1x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_out_dims_repeated(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op out_dims [0, 1, 1] names dimension 1 twice}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 1>} : tensor<1x1x4xf32>, tensor<1x1x2xf32> -> tensor<1x1x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_strides_count(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op window_strides must have 1 entries for the spatial dimensions, got 2}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, window_strides = array<i64: 1, 1>} : tensor<1x1x4xf32>, tensor<1x1x2xf32> -> tensor<1x1x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_count(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op padding must have 2 entries for the low and high ends of the spatial dimensions, got 1}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, padding = array<i64: 1>} : tensor<1x1x4xf32>, tensor<1x1x2xf32> -> tensor<1x1x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_zero_dilation(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op rhs_dilation entry 0 must be at least 1, got 0}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, rhs_dilation = array<i64: 0>} : tensor<1x1x4xf32>, tensor<1x1x2xf32> -> tensor<1x1x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_zero_groups(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op feature_group_count must be at least 1, got 0}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, feature_group_count = 0 : i64} : tensor<1x1x4xf32>, tensor<1x1x2xf32> -> tensor<1x1x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_do_not_divide_features(%x: tensor<1x3x4xf32>, %w: tensor<2x1x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op lhs feature dimension 1 has size 3, which feature_group_count 2 does not divide}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, feature_group_count = 2 : i64} : tensor<1x3x4xf32>, tensor<2x1x2xf32> -> tensor<1x2x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_input_features(%x: tensor<1x4x4xf32>, %w: tensor<2x4x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op rhs input-feature dimension 1 has size 4 but the lhs feature size 4 / feature_group_count 2 is 2}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, feature_group_count = 2 : i64} : tensor<1x4x4xf32>, tensor<2x4x2xf32> -> tensor<1x2x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_do_not_divide_outputs(%x: tensor<1x4x4xf32>, %w: tensor<3x2x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op rhs output-feature dimension 0 has size 3, which feature_group_count 2 does not divide}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, feature_group_count = 2 : i64} : tensor<1x4x4xf32>, tensor<3x2x2xf32> -> tensor<1x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_overflow(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op spatial dimension 0 overflows a 64-bit size when dilated and padded}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, lhs_dilation = array<i64: 4611686018427387904>} : tensor<1x1x4xf32>, tensor<1x1x2xf32> -> tensor<1x1x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_result_shape(%x: tensor<1x1x4xf32>, %w: tensor<1x1x2xf32>) {
+  // expected-error @+1 {{'ens.conv' op result shape 1x1x4 does not match the shape 1x1x3 the dimension numbers give}}
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>} : tensor<1x1x4xf32>, tensor<1x1x2xf32> -> tensor<1x1x4xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// reduce_window
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reduce_window_integer(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ens.reduce_window' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values without encoding}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>} : tensor<4xi32> -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_unknown_kind(%x: tensor<4xf32>) {
+  // expected-error @+2 {{expected ::mlir::ens::WindowKind to be one of: max, add}}
+  // expected-error @+1 {{failed to parse Ens_WindowKindAttr parameter 'value'}}
+  %0 = ens.reduce_window min, %x {window_dimensions = array<i64: 2>} : tensor<4xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_dimensions_count(%x: tensor<4x4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op window_dimensions must have 2 entries for the operand dimensions, got 1}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>} : tensor<4x4xf32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_zero_stride(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op window_strides entry 0 must be at least 1, got 0}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, window_strides = array<i64: 0>} : tensor<4xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_padding_count(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op padding must have 2 entries for the low and high ends of the operand dimensions, got 1}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, padding = array<i64: 1>} : tensor<4xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_negative_padding(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op padding entry 1 must be at least 0, got -1}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, padding = array<i64: 0, -1>} : tensor<4xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_padding_too_large(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op padding (1, 2) of dimension 0 must be below the window size 2}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, padding = array<i64: 1, 2>} : tensor<4xf32> -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_does_not_fit(%x: tensor<1xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op window of size 3 does not fit dimension 0 of size 1 padded to 2}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 3>, padding = array<i64: 1, 0>} : tensor<1xf32> -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_window_result_shape(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ens.reduce_window' op result shape 2 does not match the shape 3 the window gives}}
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 2>} : tensor<4xf32> -> tensor<2xf32>
+  return
+}

@@ -610,3 +610,52 @@ func.func @dynamic_callers(%x: tensor<8x4xf32>, %w: tensor<3x4xf32>)
       : (tensor<8x4xf32>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
   return %0, %1#0, %1#1 : tensor<3xf32>, tensor<f32>, tensor<4xf32>
 }
+
+// The layouts of ens.conv are all one op: NCHW/OIHW, NHWC/HWIO and a 1-D
+// grouped, strided, padded and dilated convolution in a mixed layout. The
+// optional window attributes print only when given.
+// CHECK-LABEL: func.func @conv(
+func.func @conv(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
+                %xn: tensor<2x8x8x3xf64>, %wn: tensor<3x3x3x4xf64>,
+                %x1: tensor<9x2x4xf32>, %w1: tensor<3x2x6xf32>)
+    -> (tensor<2x4x8x8xf32>, tensor<2x6x6x4xf64>, tensor<6x2x5xf32>) {
+  // CHECK: ens.conv %{{.*}}, %{{.*}} {lhs_dims = array<i64: 0, 1, 2, 3>, out_dims = array<i64: 0, 1, 2, 3>, padding = array<i64: 1, 1, 1, 1>, rhs_dims = array<i64: 0, 1, 2, 3>} : tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32> -> tensor<2x4x8x8xf32>
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2, 3>,
+                        rhs_dims = array<i64: 0, 1, 2, 3>,
+                        out_dims = array<i64: 0, 1, 2, 3>,
+                        padding = array<i64: 1, 1, 1, 1>}
+      : tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32> -> tensor<2x4x8x8xf32>
+  // CHECK: ens.conv %{{.*}}, %{{.*}} {lhs_dims = array<i64: 0, 3, 1, 2>, out_dims = array<i64: 0, 3, 1, 2>, rhs_dims = array<i64: 3, 2, 0, 1>} : tensor<2x8x8x3xf64>, tensor<3x3x3x4xf64> -> tensor<2x6x6x4xf64>
+  %1 = ens.conv %xn, %wn {lhs_dims = array<i64: 0, 3, 1, 2>,
+                          rhs_dims = array<i64: 3, 2, 0, 1>,
+                          out_dims = array<i64: 0, 3, 1, 2>}
+      : tensor<2x8x8x3xf64>, tensor<3x3x3x4xf64> -> tensor<2x6x6x4xf64>
+  // CHECK: ens.conv %{{.*}}, %{{.*}} {feature_group_count = 2 : i64, lhs_dilation = array<i64: 2>, lhs_dims = array<i64: 1, 2, 0>, out_dims = array<i64: 1, 0, 2>, padding = array<i64: 1, -1>, rhs_dilation = array<i64: 2>, rhs_dims = array<i64: 2, 1, 0>, window_strides = array<i64: 3>} : tensor<9x2x4xf32>, tensor<3x2x6xf32> -> tensor<6x2x5xf32>
+  %2 = ens.conv %x1, %w1 {lhs_dims = array<i64: 1, 2, 0>,
+                          rhs_dims = array<i64: 2, 1, 0>,
+                          out_dims = array<i64: 1, 0, 2>,
+                          window_strides = array<i64: 3>,
+                          padding = array<i64: 1, -1>,
+                          lhs_dilation = array<i64: 2>,
+                          rhs_dilation = array<i64: 2>,
+                          feature_group_count = 2 : i64}
+      : tensor<9x2x4xf32>, tensor<3x2x6xf32> -> tensor<6x2x5xf32>
+  return %0, %1, %2
+      : tensor<2x4x8x8xf32>, tensor<2x6x6x4xf64>, tensor<6x2x5xf32>
+}
+
+// Pooling is ens.reduce_window; the optional window attributes print only
+// when given.
+// CHECK-LABEL: func.func @reduce_window(
+func.func @reduce_window(%x: tensor<2x3x8x8xf32>)
+    -> (tensor<2x3x4x4xf32>, tensor<2x3x8x8xf32>) {
+  // CHECK: ens.reduce_window max, %{{.*}} {window_dimensions = array<i64: 1, 1, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>} : tensor<2x3x8x8xf32> -> tensor<2x3x4x4xf32>
+  %0 = ens.reduce_window max, %x {window_dimensions = array<i64: 1, 1, 2, 2>,
+                                  window_strides = array<i64: 1, 1, 2, 2>}
+      : tensor<2x3x8x8xf32> -> tensor<2x3x4x4xf32>
+  // CHECK: ens.reduce_window add, %{{.*}} {padding = array<i64: 0, 0, 0, 0, 1, 1, 1, 1>, window_dimensions = array<i64: 1, 1, 3, 3>} : tensor<2x3x8x8xf32> -> tensor<2x3x8x8xf32>
+  %1 = ens.reduce_window add, %x {window_dimensions = array<i64: 1, 1, 3, 3>,
+                                  padding = array<i64: 0, 0, 0, 0, 1, 1, 1, 1>}
+      : tensor<2x3x8x8xf32> -> tensor<2x3x8x8xf32>
+  return %0, %1 : tensor<2x3x4x4xf32>, tensor<2x3x8x8xf32>
+}

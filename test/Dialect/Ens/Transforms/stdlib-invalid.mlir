@@ -1,6 +1,6 @@
 // RUN: ens-opt %s --ens-stdlib -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{'func.func' op names 'nope', which is not in the standard library (adam, kaiming_uniform, mse, sgd_momentum, softmax_cross_entropy, xavier_uniform)}}
+// expected-error @+1 {{'func.func' op names 'nope', which is not in the standard library (adam, batch_norm, batch_norm_inference, dropout, kaiming_uniform, layer_norm, mse, sgd_momentum, softmax_cross_entropy, xavier_uniform)}}
 func.func private @f(tensor<4xf32>) -> tensor<f32> attributes {ens.stdlib = "nope"}
 
 // -----

@@ -20,6 +20,13 @@
 
 namespace mlir::ens {
 
+/// ens.conv's dimension numbers, defined with its shape rule in
+/// ShapeInference.h.
+struct ConvDims;
+/// ens.reduce_window's window, defined with its shape rule in
+/// ShapeInference.h.
+struct Window;
+
 /// Checks that every operand and the result of an elementwise op have the
 /// shape of operand 0, naming the shapes when they differ.
 LogicalResult verifyShapesAgree(Operation *op);

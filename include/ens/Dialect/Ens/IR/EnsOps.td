@@ -393,6 +393,140 @@ def Ens_MatmulOp : Ens_Op<"matmul", [Pure, SameOperandsElementType,
 }
 
 //===----------------------------------------------------------------------===//
+// Convolutions
+//===----------------------------------------------------------------------===//
+
+def Ens_ConvOp : Ens_Op<"conv", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "N-d convolution with StableHLO's dimension numbers";
+  let description = [{
+    The cross-correlation of `lhs` (the input) with `rhs` (the filters), as
+    StableHLO's `convolution` and `torch.nn.functional.conv2d` compute it.
+    The dimension numbers say where each role sits, so NCHW/OIHW,
+    NHWC/HWIO and any other layout are the same op:
+
+    - `lhs_dims = array<i64: b, f, s0, s1, ...>`: the positions in `lhs` of
+      the batch, the feature and the spatial dimensions;
+    - `rhs_dims = array<i64: o, i, s0, s1, ...>`: the positions in `rhs` of
+      the output-feature, the input-feature and the spatial dimensions;
+    - `out_dims = array<i64: b, f, s0, s1, ...>`: the positions in the
+      result of the batch, the feature and the spatial dimensions.
+
+    The optional attributes default to no effect: `window_strides` (1s),
+    `padding = array<i64: lo0, hi0, lo1, hi1, ...>` (0s; a negative amount
+    crops), `lhs_dilation` (1s: `d - 1` zeros between input elements),
+    `rhs_dilation` (1s: `d - 1` gaps between filter taps) and
+    `feature_group_count = G` (1). With `C` input features, the filters'
+    input-feature size is `C / G` and their output-feature size `O` is a
+    multiple of `G`; output feature `o` reads the input features of group
+    `o / (O / G)`.
+
+    In each spatial dimension the input of size `n` is dilated to
+    `(n - 1) * lhs_dilation + 1`, padded to `p`, and the filter of size
+    `k` spans `w = (k - 1) * rhs_dilation + 1`; the result has
+    `(p - w) / stride + 1` positions (0 when `p < w`):
+
+    ```
+    result[b, o, x...] = sum over c < C / G and k... of
+        padded_dilated_lhs[b, g * C / G + c, x * stride + k * rhs_dilation]
+        * rhs[o, c, k...]          where g = o / (O / G)
+    ```
+
+    A 3x3 convolution of an NCHW batch with OIHW filters, padded to keep
+    the size:
+
+    ```mlir
+    %y = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2, 3>,
+                          rhs_dims = array<i64: 0, 1, 2, 3>,
+                          out_dims = array<i64: 0, 1, 2, 3>,
+                          padding = array<i64: 1, 1, 1, 1>}
+        : tensor<8x3x28x28xf32>, tensor<16x3x3x3xf32> -> tensor<8x16x28x28xf32>
+    ```
+
+    1-D and 2-D convolutions are tested on every target, 3-D ones on the
+    interpreter and the CPU. docs/convolution.md pictures the window.
+  }];
+  let arguments = (ins Ens_FloatTensor:$lhs, Ens_FloatTensor:$rhs,
+                       DenseI64ArrayAttr:$lhs_dims,
+                       DenseI64ArrayAttr:$rhs_dims,
+                       DenseI64ArrayAttr:$out_dims,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$lhs_dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$rhs_dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$feature_group_count);
+  let results = (outs Ens_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let builders = [
+    // Infers the result type; the operands must satisfy the shape rule.
+    OpBuilder<(ins "Value":$lhs, "Value":$rhs, "const ConvDims &":$dims)>
+  ];
+  let extraClassDeclaration = [{
+    /// The dimension numbers with every default filled in.
+    ConvDims getConvDims();
+  }];
+  let hasVerifier = 1;
+}
+
+def Ens_WindowKind : I32EnumAttr<"WindowKind", "window reduction", [
+    I32EnumAttrCase<"max", 0>, I32EnumAttrCase<"add", 1>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::ens";
+}
+def Ens_WindowKindAttr
+    : EnumAttr<Ens_Dialect, Ens_WindowKind, "window_kind">;
+
+def Ens_ReduceWindowOp : Ens_Op<"reduce_window", [Pure,
+    SameOperandsAndResultElementType]> {
+  let summary = "Max or sum over sliding windows (pooling)";
+  let description = [{
+    StableHLO's `reduce_window` with the `max` (initial value `-inf`) or
+    `add` (initial value 0) reduction. Every dimension has a window:
+    `window_dimensions` gives its size, `window_strides` (1s) how far it
+    moves and `padding = array<i64: lo0, hi0, lo1, hi1, ...>` (0s) how many
+    padding elements (`-inf` for max, 0 for add) lie before and after the
+    operand. A dimension not pooled over has a window of 1. In each
+    dimension, the result has `(n + lo + hi - w) / stride + 1` elements;
+    the padding is below the window size, so that every window holds an
+    element of the operand.
+
+    Max pooling and average pooling (the sum, divided by the window size or
+    by the count of operand elements in the window) are
+    `reduce_window`s: one op with StableHLO's semantics, in any layout,
+    since the window names no roles (docs/convolution.md).
+
+    ```mlir
+    %p = ens.reduce_window max, %x {window_dimensions = array<i64: 1, 1, 2, 2>,
+                                    window_strides = array<i64: 1, 1, 2, 2>}
+        : tensor<8x16x28x28xf32> -> tensor<8x16x14x14xf32>
+    ```
+
+    A NaN in a max window gives NaN. The gradient of `max` goes to the
+    first maximum of each window in row-major window order
+    (docs/semantics.md).
+  }];
+  let arguments = (ins Ens_WindowKindAttr:$kind, Ens_FloatTensor:$operand,
+                       DenseI64ArrayAttr:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding);
+  let results = (outs Ens_FloatTensor:$result);
+  let assemblyFormat = [{
+    $kind `,` $operand attr-dict `:` type($operand) `->` type($result)
+  }];
+  let builders = [
+    // Infers the result type; the operand must satisfy the shape rule.
+    OpBuilder<(ins "WindowKind":$kind, "Value":$operand,
+                   "const Window &":$window)>
+  ];
+  let extraClassDeclaration = [{
+    /// The window with every default filled in.
+    Window getWindow();
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Normalisations
 //===----------------------------------------------------------------------===//
 

@@ -13,6 +13,7 @@
 #ifndef ENS_DIALECT_ENS_IR_SHAPEINFERENCE_H
 #define ENS_DIALECT_ENS_IR_SHAPEINFERENCE_H
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/SmallVector.h"
@@ -100,6 +101,45 @@ FailureOr<Shape> inferTensordotShape(std::optional<Location> loc,
 FailureOr<Shape> inferMatmulShape(std::optional<Location> loc,
                                   llvm::ArrayRef<int64_t> lhs,
                                   llvm::ArrayRef<int64_t> rhs);
+
+/// The dimension numbers and window of an `ens.conv`, with defaults filled
+/// in (docs/convolution.md). `lhs`, `rhs` and `out` list the positions of
+/// (batch, feature, spatial...), (output feature, input feature,
+/// spatial...) and (batch, feature, spatial...) respectively.
+struct ConvDims {
+  Shape lhs, rhs, out;
+  Shape strides, padding, lhsDilation, rhsDilation;
+  int64_t groups = 1;
+
+  /// The number of spatial dimensions.
+  int64_t getSpatialRank() const {
+    return static_cast<int64_t>(lhs.size()) - 2;
+  }
+};
+
+/// The size of a dimension of `size` elements with `dilation - 1` zeros
+/// between consecutive ones; the shared definition of the conv rules.
+int64_t dilatedSize(int64_t size, int64_t dilation);
+
+/// The result shape of an `ens.conv` of operands of shapes `lhs` and `rhs`.
+/// Every failure is reported through `emitError` (which may be null, to
+/// fail silently) with the attribute and sizes at fault.
+FailureOr<Shape>
+inferConvShape(llvm::function_ref<InFlightDiagnostic()> emitError,
+               llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs,
+               const ConvDims &dims);
+
+/// The window of an `ens.reduce_window`, with defaults filled in: one size
+/// and stride per dimension, and two padding amounts (low, high).
+struct Window {
+  Shape dimensions, strides, padding;
+};
+
+/// The result shape of an `ens.reduce_window` over an operand of `shape`,
+/// with failures reported through `emitError` (which may be null).
+FailureOr<Shape>
+inferReduceWindowShape(llvm::function_ref<InFlightDiagnostic()> emitError,
+                       llvm::ArrayRef<int64_t> shape, const Window &window);
 
 LogicalResult verifyBroadcastInDim(std::optional<Location> loc,
                                    llvm::ArrayRef<int64_t> operand,

@@ -31,6 +31,18 @@ Value moveBatchAxis(OpBuilder &builder, Location loc, Value value, int64_t from,
 Value broadcastToBatch(OpBuilder &builder, Location loc, Value value,
                        int64_t axis, int64_t size);
 
+/// Splits dimension `dim` of `value` into (`factor`, size / `factor`), the
+/// factor major, both at `dim`. A reshape, which moves no element.
+Value splitDim(OpBuilder &builder, Location loc, Value value, int64_t dim,
+               int64_t factor);
+
+/// Merges dimension `from` of `value` into dimension `into` as its major
+/// part: a transpose that puts `from` just before `into` (none when it is
+/// there already), then a reshape. The result numbers its dimensions as
+/// `value` does without `from`.
+Value mergeDimInto(OpBuilder &builder, Location loc, Value value, int64_t from,
+                   int64_t into);
+
 } // namespace mlir::ens
 
 #endif // ENS_DIALECT_ENS_TRANSFORMS_BATCHING_H

@@ -1,0 +1,102 @@
+// RUN: ens-opt %s --ens-autodiff --split-input-file | FileCheck %s
+
+// Both adjoints of a strided, padded, dilated convolution are convolutions.
+// The input adjoint runs the reversed filters (a take of constant indices),
+// their feature roles swapped, over the output adjoint dilated by the
+// strides; the filter adjoint runs the output adjoint over the input with
+// the batch and feature roles swapped, so that the batch is summed.
+func.func @loss(%x: tensor<2x3x9xf32>, %w: tensor<4x3x3xf32>) -> tensor<f32> {
+  %y = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, window_strides = array<i64: 2>, padding = array<i64: 1, 0>, rhs_dilation = array<i64: 2>} : tensor<2x3x9xf32>, tensor<4x3x3xf32> -> tensor<2x4x3xf32>
+  %s = ens.reduce_sum %y {dims = array<i64: 0, 1, 2>} : tensor<2x4x3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @grads(%x: tensor<2x3x9xf32>, %w: tensor<4x3x3xf32>) -> (tensor<f32>, tensor<2x3x9xf32>, tensor<4x3x3xf32>) {
+  %l, %gx, %gw = ens.value_and_grad @loss(%x, %w) {wrt = array<i64: 0, 1>} : (tensor<2x3x9xf32>, tensor<4x3x3xf32>) -> (tensor<f32>, tensor<2x3x9xf32>, tensor<4x3x3xf32>)
+  return %l, %gx, %gw : tensor<f32>, tensor<2x3x9xf32>, tensor<4x3x3xf32>
+}
+// CHECK-LABEL: func.func private @loss_grad(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<2x3x9xf32>, %[[W:[^:]*]]: tensor<4x3x3xf32>)
+// CHECK:         %[[DY:.*]] = ens.broadcast_in_dim {{.*}} -> tensor<2x4x3xf32>
+// CHECK-DAG:     %[[REV:.*]] = ens.constant dense<[2, 1, 0]> : tensor<3xi32>
+// CHECK-DAG:     %[[WR:.*]] = ens.take %[[W]], %[[REV]] {axis = 2 : i64}
+// CHECK-DAG:     %[[DX:.*]] = ens.conv %[[DY]], %[[WR]] {lhs_dilation = array<i64: 2>, lhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, padding = array<i64: 3, 5>, rhs_dilation = array<i64: 2>, rhs_dims = array<i64: 1, 0, 2>} : tensor<2x4x3xf32>, tensor<4x3x3xf32> -> tensor<2x3x9xf32>
+// CHECK-DAG:     %[[DW:.*]] = ens.conv %[[X]], %[[DY]] {lhs_dims = array<i64: 1, 0, 2>, out_dims = array<i64: 1, 0, 2>, padding = array<i64: 1, -1>, rhs_dilation = array<i64: 2>, rhs_dims = array<i64: 1, 0, 2>, window_strides = array<i64: 2>} : tensor<2x3x9xf32>, tensor<2x4x3xf32> -> tensor<4x3x3xf32>
+
+// -----
+
+// With feature groups, the filters' group count moves into their
+// input-feature dim for the input adjoint, and the input's into its batch
+// dim for the filter adjoint: both adjoints stay grouped convolutions.
+func.func @loss(%x: tensor<2x4x5xf64>, %w: tensor<6x2x2xf64>) -> tensor<f64> {
+  %y = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, rhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>, feature_group_count = 2 : i64} : tensor<2x4x5xf64>, tensor<6x2x2xf64> -> tensor<2x6x4xf64>
+  %s = ens.reduce_sum %y {dims = array<i64: 0, 1, 2>} : tensor<2x6x4xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @grads(%x: tensor<2x4x5xf64>, %w: tensor<6x2x2xf64>) -> (tensor<f64>, tensor<2x4x5xf64>, tensor<6x2x2xf64>) {
+  %l, %gx, %gw = ens.value_and_grad @loss(%x, %w) {wrt = array<i64: 0, 1>} : (tensor<2x4x5xf64>, tensor<6x2x2xf64>) -> (tensor<f64>, tensor<2x4x5xf64>, tensor<6x2x2xf64>)
+  return %l, %gx, %gw : tensor<f64>, tensor<2x4x5xf64>, tensor<6x2x2xf64>
+}
+// CHECK-LABEL: func.func private @loss_grad(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<2x4x5xf64>, %[[W:[^:]*]]: tensor<6x2x2xf64>)
+// CHECK-DAG:     %[[WS:.*]] = ens.reshape %[[W]] : tensor<6x2x2xf64> -> tensor<2x3x2x2xf64>
+// CHECK-DAG:     %[[WT:.*]] = ens.transpose %[[WS]] {permutation = array<i64: 1, 0, 2, 3>} : tensor<2x3x2x2xf64> -> tensor<3x2x2x2xf64>
+// CHECK-DAG:     %[[WG:.*]] = ens.reshape %[[WT]] : tensor<3x2x2x2xf64> -> tensor<3x4x2xf64>
+// CHECK-DAG:     %[[DX:.*]] = ens.conv %{{.*}}, %{{.*}} {feature_group_count = 2 : i64, {{.*}}} : tensor<2x6x4xf64>, tensor<3x4x2xf64> -> tensor<2x4x5xf64>
+// CHECK-DAG:     %[[XS:.*]] = ens.reshape %[[X]] : tensor<2x4x5xf64> -> tensor<2x2x2x5xf64>
+// CHECK-DAG:     %[[XT:.*]] = ens.transpose %[[XS]] {permutation = array<i64: 1, 0, 2, 3>} : tensor<2x2x2x5xf64> -> tensor<2x2x2x5xf64>
+// CHECK-DAG:     %[[XG:.*]] = ens.reshape %[[XT]] : tensor<2x2x2x5xf64> -> tensor<4x2x5xf64>
+// CHECK-DAG:     %[[DW:.*]] = ens.conv %[[XG]], %{{.*}} {feature_group_count = 2 : i64, {{.*}}} : tensor<4x2x5xf64>, tensor<2x6x4xf64> -> tensor<6x2x2xf64>
+
+// -----
+
+// Max pooling routes each window's adjoint to its first maximum: per tap in
+// row-major order, the windows whose maximum is there and not at an
+// earlier tap (`remaining`) pass their adjoint, spread back by a pad.
+func.func @loss(%x: tensor<4xf64>) -> tensor<f64> {
+  %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : tensor<4xf64> -> tensor<2xf64>
+  %s = ens.reduce_sum %y {dims = array<i64: 0>} : tensor<2xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @grads(%x: tensor<4xf64>) -> (tensor<f64>, tensor<4xf64>) {
+  %l, %g = ens.value_and_grad @loss(%x) {wrt = array<i64: 0>} : (tensor<4xf64>) -> (tensor<f64>, tensor<4xf64>)
+  return %l, %g : tensor<f64>, tensor<4xf64>
+}
+// CHECK-LABEL: func.func private @loss_grad(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<4xf64>)
+// CHECK:         %[[Y:.*]] = ens.reduce_window max, %[[X]]
+// CHECK:         %[[DY:.*]] = ens.broadcast_in_dim
+// CHECK:         %[[ALL:.*]] = ens.constant dense<1.000000e+00> : tensor<2xf64>
+// CHECK:         %[[X0:.*]] = ens.slice %[[X]] {limit = array<i64: 3>, start = array<i64: 0>, stride = array<i64: 2>}
+// CHECK:         %[[EQ0:.*]] = ens.cmp eq, %[[X0]], %[[Y]]
+// CHECK:         %[[M0:.*]] = ens.convert %[[EQ0]]
+// CHECK:         %[[R0:.*]] = ens.mul %[[M0]], %[[ALL]]
+// CHECK:         %[[LEFT:.*]] = ens.sub %[[ALL]], %[[R0]]
+// CHECK:         %[[G0:.*]] = ens.mul %[[DY]], %[[R0]]
+// CHECK:         %[[P0:.*]] = ens.pad %[[G0]] {high = array<i64: 1>, interior = array<i64: 1>, low = array<i64: 0>}
+// CHECK:         %[[X1:.*]] = ens.slice %[[X]] {limit = array<i64: 4>, start = array<i64: 1>, stride = array<i64: 2>}
+// CHECK:         %[[EQ1:.*]] = ens.cmp eq, %[[X1]], %[[Y]]
+// CHECK:         %[[M1:.*]] = ens.convert %[[EQ1]]
+// CHECK:         %[[R1:.*]] = ens.mul %[[M1]], %[[LEFT]]
+// CHECK:         %[[G1:.*]] = ens.mul %[[DY]], %[[R1]]
+// CHECK:         %[[P1:.*]] = ens.pad %[[G1]] {high = array<i64: 0>, interior = array<i64: 1>, low = array<i64: 1>}
+// CHECK:         %[[DX:.*]] = ens.add %[[P0]], %[[P1]]
+// CHECK:         return %{{.*}}, %[[DX]]
+
+// -----
+
+// Sum pooling: the adjoint spread `stride` apart, then summed over
+// windows of stride 1 with `window - 1` zeros before.
+func.func @loss(%x: tensor<5xf64>) -> tensor<f64> {
+  %y = ens.reduce_window add, %x {window_dimensions = array<i64: 3>, window_strides = array<i64: 2>} : tensor<5xf64> -> tensor<2xf64>
+  %s = ens.reduce_sum %y {dims = array<i64: 0>} : tensor<2xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @grads(%x: tensor<5xf64>) -> (tensor<f64>, tensor<5xf64>) {
+  %l, %g = ens.value_and_grad @loss(%x) {wrt = array<i64: 0>} : (tensor<5xf64>) -> (tensor<f64>, tensor<5xf64>)
+  return %l, %g : tensor<f64>, tensor<5xf64>
+}
+// CHECK-LABEL: func.func private @loss_grad(
+// CHECK:         %[[DY:.*]] = ens.broadcast_in_dim {{.*}} -> tensor<2xf64>
+// CHECK:         %[[S:.*]] = ens.pad %[[DY]] {high = array<i64: 2>, interior = array<i64: 1>, low = array<i64: 0>} : tensor<2xf64> -> tensor<5xf64>
+// CHECK:         %[[DX:.*]] = ens.reduce_window add, %[[S]] {padding = array<i64: 2, 0>, window_dimensions = array<i64: 3>} : tensor<5xf64> -> tensor<5xf64>
+// CHECK:         return %{{.*}}, %[[DX]]
