@@ -9,6 +9,8 @@
 #include "ens/Runtime/Runner.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <dlfcn.h>
 #include <type_traits>
 
@@ -147,15 +149,47 @@ Error ens::runtime::loadCudaDriver() {
   return driver ? Error::success() : driver.takeError();
 }
 
+Expected<int> ens::runtime::getDeviceOrdinal() {
+  Expected<const Driver *> driver = getDriver();
+  if (!driver)
+    return driver.takeError();
+  const char *chosen = std::getenv("ENS_CUDA_DEVICE");
+  if (!chosen)
+    return 0;
+  char *end = nullptr;
+  errno = 0;
+  long ordinal = std::strtol(chosen, &end, 10);
+  if (*chosen == '\0' || *end != '\0' || ordinal < 0 || errno == ERANGE)
+    return Error("ENS_CUDA_DEVICE=" + std::string(chosen) +
+                 " is not a device number (0, 1, ...)");
+  int count = 0;
+  if (Error failure = (*driver)->check((*driver)->cuDeviceGetCount(&count),
+                                       "cuDeviceGetCount"))
+    return failure;
+  return static_cast<int>(ordinal % count);
+}
+
+/// This process's device (getDeviceOrdinal).
+static Expected<CUdevice> getDevice(const Driver &d) {
+  Expected<int> ordinal = getDeviceOrdinal();
+  if (!ordinal)
+    return ordinal.takeError();
+  CUdevice device = 0;
+  if (Error failure = d.check(d.cuDeviceGet(&device, *ordinal), "cuDeviceGet"))
+    return failure;
+  return device;
+}
+
 Expected<std::string> ens::runtime::getDeviceArch() {
   Expected<const Driver *> driver = getDriver();
   if (!driver)
     return driver.takeError();
   const Driver &d = **driver;
-  CUdevice device = 0;
+  Expected<CUdevice> chosen = getDevice(d);
+  if (!chosen)
+    return chosen.takeError();
+  CUdevice device = *chosen;
   int major = 0, minor = 0;
-  if (Error failure = d.check(d.cuDeviceGet(&device, 0), "cuDeviceGet"))
-    return failure;
   for (auto [value, attribute] :
        {std::pair(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
         std::pair(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)})
@@ -238,8 +272,10 @@ void DeviceRunner::dropGraph() {
 }
 
 Error DeviceRunner::load(std::string_view image) {
-  if (Error failure = d.check(d.cuDeviceGet(&device, 0), "cuDeviceGet"))
-    return failure;
+  Expected<CUdevice> chosen = getDevice(d);
+  if (!chosen)
+    return chosen.takeError();
+  device = *chosen;
   if (Error failure = d.check(d.cuDevicePrimaryCtxRetain(&context, device),
                               "cuDevicePrimaryCtxRetain"))
     return failure;

@@ -21,3 +21,11 @@
 // --backend=cuda is one clear error.
 // RUN: env LD_LIBRARY_PATH=%fake_cuda/no-device not ens-train --backend=cuda --steps=1 --plot= 2>&1 | FileCheck %s --check-prefix=NO-GPU
 // NO-GPU: {{^}}ens-train: error: cannot compile @ens_train_step for model examples/mlp.mlir (built in): no CUDA device: the driver finds no device{{$}}
+//
+// ENS_CUDA_DEVICE chooses the GPU, modulo the devices the driver sees
+// (here a stand-in that sees 2 and prints the device asked for); a value
+// that is not a device number is one clear error.
+// RUN: env ENS_CUDA_DEVICE=3 FAKE_CUDA_DEVICES=2 LD_LIBRARY_PATH=%fake_cuda/no-device not ens-train --backend=cuda --steps=1 --plot= 2>&1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: fake cuda: cuDeviceGet(1)
+// RUN: env ENS_CUDA_DEVICE=one FAKE_CUDA_DEVICES=2 LD_LIBRARY_PATH=%fake_cuda/no-device not ens-train --backend=cuda --steps=1 --plot= 2>&1 | FileCheck %s --check-prefix=BAD-DEVICE
+// BAD-DEVICE: {{^}}ens-train: error: cannot compile @ens_train_step for model examples/mlp.mlir (built in): ENS_CUDA_DEVICE=one is not a device number (0, 1, ...){{$}}

@@ -43,6 +43,18 @@
 // RUN: not %mpirun -np 3 ens-train --model=%S/Inputs/open-batch.mlir --data=%t/long.npz --batch-size=2 --members=2 --steps=1 --data-parallel --plot= 2>&1 | FileCheck %s --check-prefix=DP-ROWS
 // DP-ROWS: ens-train: error: rank {{[0-2]}}: --data-parallel needs a batch of at least one row per process: the batch size is 2, and mpirun started 3 processes
 //
+// With --backend=cuda the processes on a machine share its GPUs out: each
+// takes device (its rank on the machine) modulo the devices the driver
+// sees. A stand-in driver with 2 devices (%fake_cuda) prints the device
+// each of 3 processes asks for, then fails, after a pause that lets all
+// three ask.
+// RUN: env FAKE_CUDA_DEVICES=2 FAKE_CUDA_DELAY=5 LD_LIBRARY_PATH=%fake_cuda/no-device not %mpirun -x FAKE_CUDA_DEVICES -x FAKE_CUDA_DELAY -x LD_LIBRARY_PATH -np 3 ens-train --backend=cuda --steps=1 --members=3 --plot= > %t/devices.txt 2>&1
+// RUN: grep 'fake cuda' %t/devices.txt | sort | FileCheck %s --check-prefix=DEVICES
+// DEVICES:      fake cuda: cuDeviceGet(0)
+// DEVICES-NEXT: fake cuda: cuDeviceGet(0)
+// DEVICES-NEXT: fake cuda: cuDeviceGet(1)
+// DEVICES-NOT:  fake cuda
+//
 // A process killed mid-run ends every process within 30 s, with mpirun's
 // message.
 // RUN: %python %S/Inputs/kill_rank.py 30 %mpirun -np 2 ens-train --model=%S/Inputs/open-batch.mlir --data=%t/long.npz --batch-size=100 --members=8 --epochs=1000000 --plot= | FileCheck %s --check-prefix=KILL

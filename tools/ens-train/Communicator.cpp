@@ -45,6 +45,7 @@ class SingleProcess final : public Communicator {
 public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
+  int localRank() const override { return 0; }
   std::vector<float> allGather(llvm::ArrayRef<float> local) override {
     return local.vec();
   }
@@ -67,11 +68,18 @@ public:
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    // The processes that share this machine's memory: this machine's.
+    MPI_Comm machine;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_,
+                        MPI_INFO_NULL, &machine);
+    MPI_Comm_rank(machine, &localRank_);
+    MPI_Comm_free(&machine);
   }
   ~MpiCommunicator() override { MPI_Finalize(); }
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  int localRank() const override { return localRank_; }
 
   std::vector<float> allGather(llvm::ArrayRef<float> local) override {
     int count = static_cast<int>(local.size());
@@ -108,7 +116,7 @@ public:
   }
 
 private:
-  int rank_ = 0, size_ = 1;
+  int rank_ = 0, size_ = 1, localRank_ = 0;
 };
 #endif
 } // namespace

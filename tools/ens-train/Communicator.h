@@ -27,6 +27,8 @@ public:
 
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  /// The rank among the processes on this machine.
+  virtual int localRank() const = 0;
   bool isRoot() const { return rank() == 0; }
 
   /// Every rank's `local` values, concatenated in rank order, on every

@@ -318,6 +318,12 @@ int run(Communicator &comm) {
 
   Clock::time_point compileStart = Clock::now();
   ens::Target target = getBackend(backendName).target;
+  // The processes on a machine share its GPUs out, one each in turn
+  // (ENS_CUDA_DEVICE modulo the devices CUDA_VISIBLE_DEVICES leaves), unless
+  // the user chose.
+  if (target == ens::Target::Cuda && comm.size() > 1 &&
+      !std::getenv("ENS_CUDA_DEVICE"))
+    ::setenv("ENS_CUDA_DEVICE", std::to_string(comm.localRank()).c_str(), 1);
   ens::Module module = [&] {
     try {
       return context.parse(text);

@@ -50,10 +50,17 @@ public:
 /// which ("cannot load libcuda.so.1", "the driver finds no device").
 Error loadCudaDriver();
 
-/// The architecture of the first GPU, as "sm_90".
+/// The GPU that this process uses: device ENS_CUDA_DEVICE modulo the
+/// number of devices the driver sees (after CUDA_VISIBLE_DEVICES), device
+/// 0 without it. ens-train under mpirun sets it to each process's rank on
+/// its machine, so that the processes share the machine's GPUs out. A
+/// value that is not a number >= 0 is an error.
+Expected<int> getDeviceOrdinal();
+
+/// The architecture of this process's GPU, as "sm_90".
 Expected<std::string> getDeviceArch();
 
-/// Runs `plan` on the first GPU with the kernels of `image`, a CUBIN for
+/// Runs `plan` on this process's GPU with the kernels of `image`, a CUBIN for
 /// its architecture or PTX for the driver to compile. Every buffer has a
 /// device allocation held as long as the runner; a call on host memory
 /// copies in, launches on the runner's stream and copies out. With

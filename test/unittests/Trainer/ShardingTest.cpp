@@ -39,6 +39,7 @@ public:
       : size_(size), gathered(std::move(gathered)) {}
   int rank() const override { return 0; }
   int size() const override { return size_; }
+  int localRank() const override { return 0; }
   std::vector<float> allGather(llvm::ArrayRef<float>) override {
     return gathered;
   }

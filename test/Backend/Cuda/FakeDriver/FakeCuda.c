@@ -2,12 +2,18 @@
  *
  * Stands in for the CUDA driver on machines without a GPU, so that tests
  * reach the paths after dlopen: cuInit answers $FAKE_CUDA_INIT (default 0,
- * success), and the driver counts no device. Built with every entry point
- * ens uses, or (FAKE_CUDA_INCOMPLETE) with cuInit alone.
+ * success), and the driver counts $FAKE_CUDA_DEVICES devices (default
+ * none). cuDeviceGet prints the device asked for to stderr and, after
+ * $FAKE_CUDA_DELAY seconds (default none; so that every process of an
+ * mpirun prints before the first failure ends them all), fails: the tests
+ * of device choice read it. Built with every entry point ens
+ * uses, or (FAKE_CUDA_INCOMPLETE) with cuInit alone.
  *
  *===----------------------------------------------------------------------===*/
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define UNREACHABLE 999
 
@@ -19,8 +25,19 @@ int cuInit(unsigned flags) {
 
 #ifndef FAKE_CUDA_INCOMPLETE
 int cuDeviceGetCount(int *count) {
-  *count = 0;
+  const char *devices = getenv("FAKE_CUDA_DEVICES");
+  *count = devices ? atoi(devices) : 0;
   return 0;
+}
+
+int cuDeviceGet(int *device, int ordinal) {
+  const char *delay = getenv("FAKE_CUDA_DELAY");
+  fprintf(stderr, "fake cuda: cuDeviceGet(%d)\n", ordinal);
+  fflush(stderr);
+  if (delay)
+    sleep((unsigned)atoi(delay));
+  *device = ordinal;
+  return UNREACHABLE;
 }
 
 int cuGetErrorName(int error, const char **name) {
@@ -31,7 +48,6 @@ int cuGetErrorName(int error, const char **name) {
 
 #define STUB(name)                                                             \
   int name(void) { return UNREACHABLE; }
-STUB(cuDeviceGet)
 STUB(cuDeviceGetAttribute)
 STUB(cuDevicePrimaryCtxRetain)
 STUB(cuDevicePrimaryCtxRelease_v2)
