@@ -24,6 +24,18 @@ cmake -S "$source/examples/embed" -B "$work/build" "${options[@]}" \
 cmake --build "$work/build" > /dev/null
 "$work/build/embed"
 
+# Members over MPI processes with ens/distributed.h, where MPI is
+# installed: 1, 2 and 3 processes give the same outputs as one.
+if command -v mpirun > /dev/null && command -v mpicc > /dev/null; then
+  cmake -S "$source/examples/embed-mpi" -B "$work/mpi-build" \
+    "${options[@]}" -Dens_DIR="$work/prefix/lib/cmake/ens" > /dev/null
+  cmake --build "$work/mpi-build" > /dev/null
+  for processes in 1 2 3; do
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      mpirun --oversubscribe -np "$processes" "$work/mpi-build/embed-mpi"
+  done
+fi
+
 # The runtime component alone: a C application runs an artifact exported
 # by the installed ens-export, and neither it nor the runtime links LLVM
 # or MLIR.

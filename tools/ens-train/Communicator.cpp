@@ -21,6 +21,9 @@
 #define ENS_TRAIN_HAVE_MPI 0
 #endif
 #if ENS_TRAIN_HAVE_MPI
+// MPI's C API only (not OpenMPI's deprecated C++ bindings).
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 #endif
 
