@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExpectError.h"
+
 #include "ens/ens.h"
 #include "ens/ens_runtime.h"
 
@@ -26,16 +28,7 @@ namespace {
 using ens::DType;
 using ens::TensorType;
 
-/// Expects `fn` to throw an ens::Error whose message contains `substring`.
-template <typename Fn> void expectError(Fn fn, const std::string &substring) {
-  try {
-    fn();
-    ADD_FAILURE() << "no ens::Error; expected one containing: " << substring;
-  } catch (const ens::Error &error) {
-    EXPECT_NE(std::string(error.what()).find(substring), std::string::npos)
-        << "message: " << error.what() << "\nexpected: " << substring;
-  }
-}
+using ens_test::expectError;
 
 constexpr const char *kScale = R"mlir(
 func.func @scale(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<2x3xf32> {

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExpectError.h"
+
 #include "ens/ens.h"
 
 #include <gtest/gtest.h>
@@ -21,16 +23,7 @@ using ens::DType;
 using ens::TensorType;
 using ens::Value;
 
-/// Expects `fn` to throw an ens::Error whose message contains `substring`.
-template <typename Fn> void expectError(Fn fn, const std::string &substring) {
-  try {
-    fn();
-    ADD_FAILURE() << "no ens::Error; expected one containing: " << substring;
-  } catch (const ens::Error &error) {
-    EXPECT_NE(std::string(error.what()).find(substring), std::string::npos)
-        << "message: " << error.what() << "\nexpected: " << substring;
-  }
-}
+using ens_test::expectError;
 
 /// Expects `actual` to equal `expected` elementwise within `tolerance`,
 /// relative to max(1, |expected|).

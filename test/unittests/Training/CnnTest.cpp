@@ -8,10 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExampleSupport.h"
+
 #include "ens/Backend/CpuBackend.h"
 #include "ens/Backend/Cuda/Codegen.h"
 #include "ens/Backend/Cuda/Emulator.h"
-#include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/InitAllDialects.h"
 #include "ens/Interpreter/Interpreter.h"
 
@@ -25,33 +26,12 @@
 
 using namespace mlir;
 using namespace mlir::ens;
+using ens_test::loadExample;
+using ens_test::normal;
 
 namespace {
 
 constexpr int64_t kMembers = 8, kBatch = 8, kSide = 12, kClasses = 4;
-
-OwningOpRef<ModuleOp> loadCnn(MLIRContext &context) {
-  std::string path = std::string(ENS_SOURCE_DIR) + "/examples/cnn.mlir";
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &context);
-  if (!module)
-    return {};
-  PassManager pm(&context);
-  pm.addPass(createEnsStdlib());
-  pm.addPass(createEnsAutodiff());
-  pm.addPass(createEnsBatch());
-  if (failed(pm.run(*module)))
-    return {};
-  return module;
-}
-
-HostTensor normal(ArrayRef<int64_t> shape, double scale, std::mt19937 &rng) {
-  std::normal_distribution<double> distribution(0.0, scale);
-  HostTensor tensor(DType::F32, shape);
-  for (double &value : tensor.values)
-    value = distribution(rng);
-  tensor.roundToDType();
-  return tensor;
-}
 
 /// The quadrant (top-left 0, top-right 1, bottom-left 2, bottom-right 3)
 /// with the largest sum of each image of `x` [batch, 1, side, side].
@@ -98,7 +78,7 @@ TEST(CnnTest, EnsembleStepAgreesOnEveryBackendAndLearns) {
   registerAllDialects(registry);
   registerCpuBackendDialects(registry);
   MLIRContext context(registry);
-  OwningOpRef<ModuleOp> module = loadCnn(context);
+  OwningOpRef<ModuleOp> module = loadExample(context, "cnn.mlir");
   ASSERT_TRUE(module);
 
   std::mt19937 rng(17);

@@ -8,7 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Dialect/Ens/Transforms/Passes.h"
+#include "ExampleSupport.h"
+
 #include "ens/InitAllDialects.h"
 #include "ens/Interpreter/Interpreter.h"
 
@@ -22,34 +23,12 @@
 
 using namespace mlir;
 using namespace mlir::ens;
+using ens_test::loadExample;
+using ens_test::normal;
 
 namespace {
 
 constexpr int64_t kMembers = 128, kBatch = 256, kIn = 64, kOut = 8;
-
-/// Parses an example and runs the transform pipeline on it.
-OwningOpRef<ModuleOp> loadExample(MLIRContext &context, StringRef name) {
-  std::string path = std::string(ENS_SOURCE_DIR) + "/examples/" + name.str();
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &context);
-  if (!module)
-    return {};
-  PassManager pm(&context);
-  pm.addPass(createEnsStdlib());
-  pm.addPass(createEnsAutodiff());
-  pm.addPass(createEnsBatch());
-  if (failed(pm.run(*module)))
-    return {};
-  return module;
-}
-
-HostTensor normal(ArrayRef<int64_t> shape, double scale, std::mt19937 &rng) {
-  std::normal_distribution<double> distribution(0.0, scale);
-  HostTensor tensor(DType::F32, shape);
-  for (double &value : tensor.values)
-    value = distribution(rng);
-  tensor.roundToDType();
-  return tensor;
-}
 
 /// tanh(x @ teacher), computed directly.
 HostTensor teacherTargets(const HostTensor &x, const HostTensor &teacher) {
