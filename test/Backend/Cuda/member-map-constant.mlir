@@ -12,6 +12,10 @@
 // RUN: ens-run %s --entry=want --random-inputs=1 --output-dir=%t
 // RUN: ens-run %s --entry=f --random-inputs=1 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/out0.npy --expect=%t/out1.npy
 // RUN: ens-run %s --entry=f --random-inputs=1 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/out0.npy --expect=%t/out1.npy
+// @right alone: the wrong element, not a failure to compile, before the fix.
+// RUN: ens-run %s --entry=want_right --random-inputs=1 --output-dir=%t/right
+// RUN: ens-run %s --entry=right --random-inputs=1 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/right/out0.npy
+// RUN: ens-run %s --entry=right --random-inputs=1 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/right/out0.npy
 // The reads are in the one loop over the four members.
 // RUN: ens-run %s --entry=f --random-inputs=1 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-plan | FileCheck %s
 // CHECK:     kernel k0_members: member-per-block, 4 members
@@ -52,4 +56,24 @@ func.func @want(%x: tensor<4x9xf32>, %y: tensor<5x9xf32>)
       : tensor<5x9xf32> -> tensor<4x8xf32>
   %s = ens.add %down, %t : tensor<4x8xf32>
   return %t, %s : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+func.func @right(%x: tensor<4x9xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %right = linalg.generic {indexing_maps = [#right, #id],
+                           iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x9xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %t = math.tanh %a : f32
+    linalg.yield %t : f32
+  } -> tensor<4x8xf32>
+  return %right : tensor<4x8xf32>
+}
+
+func.func @want_right(%x: tensor<4x9xf32>) -> tensor<4x8xf32> {
+  %right = ens.slice %x {start = array<i64: 0, 1>, limit = array<i64: 4, 9>,
+                         stride = array<i64: 1, 1>}
+      : tensor<4x9xf32> -> tensor<4x8xf32>
+  %t = ens.tanh %right : tensor<4x8xf32>
+  return %t : tensor<4x8xf32>
 }
