@@ -10,11 +10,12 @@
 #include "ens/Fusion/Passes.h"
 #include "ens/Support/BoundedRewrites.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/TilingInterface.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -41,6 +42,48 @@ bool isSplitByLoop0(AffineMap map) {
                        [](AffineExpr expr) { return expr.isFunctionOfDim(0); });
 }
 
+/// How far apart the elements of consecutive members lie along an operand
+/// dimension that `expr`, a result of a map over `numDims` loops, indexes:
+/// c where `expr` is c * d0 (c > 0) plus terms of the other loops and a
+/// constant, 0 where it does not use loop 0, or nothing where it uses loop
+/// 0 in another way (negatively, or under a mod or a division).
+std::optional<int64_t> getMemberStride(AffineExpr expr, unsigned numDims) {
+  if (!expr.isFunctionOfDim(0))
+    return 0;
+  bool linear = true;
+  expr.walk([&](AffineExpr sub) {
+    if (auto binary = dyn_cast<AffineBinaryOpExpr>(sub))
+      if (binary.getKind() != AffineExprKind::Add &&
+          (binary.getKind() != AffineExprKind::Mul ||
+           !isa<AffineConstantExpr>(binary.getRHS())) &&
+          sub.isFunctionOfDim(0))
+        linear = false;
+  });
+  if (!linear)
+    return std::nullopt;
+  MLIRContext *context = expr.getContext();
+  auto at = [&](int64_t member) -> int64_t {
+    SmallVector<AffineExpr> dims(numDims, getAffineConstantExpr(0, context));
+    dims[0] = getAffineConstantExpr(member, context);
+    return cast<AffineConstantExpr>(expr.replaceDimsAndSymbols(dims, {}))
+        .getValue();
+  };
+  int64_t stride = at(1) - at(0);
+  if (stride <= 0)
+    return std::nullopt;
+  return stride;
+}
+
+/// Whether every operand of `op` can be cut into one slice per member: each
+/// dimension is indexed at a member stride (getMemberStride).
+bool hasMemberStrides(linalg::LinalgOp op) {
+  return llvm::all_of(op.getIndexingMapsArray(), [&](AffineMap map) {
+    return llvm::all_of(map.getResults(), [&](AffineExpr expr) {
+      return getMemberStride(expr, map.getNumDims()).has_value();
+    });
+  });
+}
+
 /// The extent N of the model axis if `op` is a member op: one that computes
 /// slice i (along the first dimension) of each of its results from slice i
 /// of the operands that it splits the same way and from the whole of its
@@ -61,6 +104,8 @@ std::optional<int64_t> getMemberExtent(Operation *op) {
     for (OpOperand &init : linalgOp.getDpsInitsMutable())
       if (!isSplitByLoop0(linalgOp.getMatchingIndexingMap(&init)))
         return std::nullopt;
+    if (!hasMemberStrides(linalgOp))
+      return std::nullopt;
     return extents[0];
   }
   // Reshapes that leave the first dimension alone.
@@ -216,31 +261,54 @@ LogicalResult fuseMemberGroup(RewriterBase &rewriter,
   rewriter.setInsertionPoint(loop.getTerminator());
   for (Operation *op : group) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      SmallVector<int64_t> extents = linalgOp.getStaticLoopRanges();
-      auto [offsets, sizes, strides] = sliceOf(extents);
-      auto tileable = dyn_cast<TilingInterface>(op);
-      if (!tileable)
-        return op->emitError("cannot split this op over the model axis: the "
-                             "linalg tiling interface is not registered");
-      FailureOr<TilingResult> tiled =
-          tileable.getTiledImplementation(rewriter, offsets, sizes);
-      if (failed(tiled) || tiled->tiledOps.size() != 1)
-        return op->emitError("cannot split this op over the model axis");
-      // Slices of results of earlier ops are those ops' slices.
-      for (OpOperand &operand : tiled->tiledOps.front()->getOpOperands()) {
-        auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
-        if (!slice)
-          continue;
-        Value sliceValue = slices.lookupOrNull(slice.getSource());
-        if (!sliceValue)
-          continue;
-        if (sliceValue.getType() != slice.getType())
-          return op->emitError("cannot split this op over the model axis");
-        operand.set(sliceValue);
-        if (slice->use_empty())
-          rewriter.eraseOp(slice);
+      // Each operand is cut by hand rather than by upstream tiling, which
+      // starts a slice at the map's value at the member, constant term
+      // included, and keeps the map, which adds the constant again: a read
+      // of x[d1 + 1] came out x[d1 + 2], past the end at the last element.
+      // Here a slice starts where the member's elements do, and the map,
+      // with loop 0 now of extent 1, reads it as it read the whole operand.
+      SmallVector<Value> operands;
+      SmallVector<Type> resultTypes;
+      for (OpOperand &operand : linalgOp->getOpOperands()) {
+        Value value = operand.get();
+        auto type = dyn_cast<RankedTensorType>(value.getType());
+        AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+        if (Value slice = slices.lookupOrNull(value)) {
+          // An earlier op's slice, which readsSlicesOf checked it reads.
+          operands.push_back(slice);
+        } else if (!type || llvm::none_of(map.getResults(), [](AffineExpr e) {
+                     return e.isFunctionOfDim(0);
+                   })) {
+          operands.push_back(value);
+        } else {
+          SmallVector<OpFoldResult> offsets, sizes,
+              strides(type.getRank(), one);
+          for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+            int64_t stride = *getMemberStride(expr, map.getNumDims());
+            int64_t size = type.getDimSize(dim) - stride * (extent - 1);
+            offsets.push_back(
+                stride
+                    ? affine::makeComposedFoldedAffineApply(
+                          rewriter, loc,
+                          getAffineDimExpr(0, rewriter.getContext()) * stride,
+                          {OpFoldResult(member)})
+                    : zero);
+            sizes.push_back(rewriter.getIndexAttr(size));
+          }
+          operands.push_back(rewriter.create<tensor::ExtractSliceOp>(
+              loc, value, offsets, sizes, strides));
+        }
+        if (linalgOp.isDpsInit(&operand))
+          resultTypes.push_back(operands.back().getType());
       }
-      slices.map(op->getResults(), tiled->tiledValues);
+      auto sliced =
+          cast<linalg::LinalgOp>(clone(rewriter, op, resultTypes, operands));
+      // linalg.index of loop 0 is the member.
+      SmallVector<OpFoldResult> indexOffsets(linalgOp.getNumLoops(), zero);
+      indexOffsets[0] = member;
+      linalg::offsetIndices(rewriter, sliced, indexOffsets);
+      LLVM_DEBUG(llvm::dbgs() << "member slice: " << sliced << "\n");
+      slices.map(op->getResults(), sliced->getResults());
       continue;
     }
     // A reshape that leaves the first dimension alone.

@@ -101,3 +101,41 @@ func.func @zero_size(%a: tensor<3x2x0xf32>, %b: tensor<3x0x4xf32>,
   } -> tensor<3x0x4xf32>
   return %t, %n : tensor<3x2x4xf32>, tensor<3x0x4xf32>
 }
+
+// -----
+
+// A map with a constant term reads the slice that starts where the
+// member's elements do (x[m, 0], y[m, 0]: a stride of 1 along the member
+// dimension, y one row shorter), not at the map's value at the member,
+// which the kept map would add to again.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#right = affine_map<(d0, d1) -> (d0, d1 + 1)>
+#down_right = affine_map<(d0, d1) -> (d0 + 1, d1 + 1)>
+// CHECK-DAG: #[[RIGHT:.*]] = affine_map<(d0, d1) -> (d0, d1 + 1)>
+// CHECK-DAG: #[[DOWN:.*]] = affine_map<(d0, d1) -> (d0 + 1, d1 + 1)>
+// CHECK-LABEL: func.func @constant_term
+// SMALL-LABEL: func.func @constant_term
+// CHECK:   scf.forall (%[[M:.*]]) in (4)
+// CHECK:     %[[X:.*]] = tensor.extract_slice %arg0[%[[M]], 0] [1, 9] [1, 1] : tensor<4x9xf32> to tensor<1x9xf32>
+// CHECK:     %[[R:.*]] = linalg.generic {indexing_maps = [#[[RIGHT]], {{.*}}]} ins(%[[X]] :
+// CHECK:     %[[Y:.*]] = tensor.extract_slice %arg1[%[[M]], 0] [2, 9] [1, 1] : tensor<5x9xf32> to tensor<2x9xf32>
+// CHECK:     linalg.generic {indexing_maps = [{{.*}}, #[[DOWN]], {{.*}}]} ins(%[[R]], %[[Y]] :
+func.func @constant_term(%x: tensor<4x9xf32>, %y: tensor<5x9xf32>)
+    -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %right = linalg.generic {indexing_maps = [#right, #id],
+                           iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x9xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<4x8xf32>
+  %down = linalg.generic {indexing_maps = [#id, #down_right, #id],
+                          iterator_types = ["parallel", "parallel"]}
+      ins(%right, %y : tensor<4x8xf32>, tensor<5x9xf32>)
+      outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %s = arith.addf %b, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %down : tensor<4x8xf32>
+}

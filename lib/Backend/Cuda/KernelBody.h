@@ -76,6 +76,9 @@ public:
   /// The expression for `value`.
   std::string get(Value value) { return names.lookup(value); }
 
+  /// Whether the kernel has an access to `memref`.
+  bool canReach(Value memref) const { return accesses.count(memref); }
+
   /// The element `indices` of memref `memref`.
   std::string element(Value memref, ArrayRef<std::string> indices) {
     auto it = accesses.find(memref);

@@ -25,11 +25,14 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <set>
+
+#define DEBUG_TYPE "ens-cuda-plan"
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -203,6 +206,44 @@ void KernelEmitter::finishKernel(KernelBuilder &kernel,
   program.sections.push_back(std::move(sections));
 }
 
+/// The memref.loads outside `root` whose values it uses, directly or
+/// through pure scalar ops. Canonicalization leaves them at the top level
+/// where it folds a loop of one iteration (an ens.scatter_add of a single
+/// update), and the kernel that uses the value reads the element itself.
+static SmallVector<memref::LoadOp> getCapturedLoads(Operation *root) {
+  llvm::SetVector<Value> captured;
+  for (Region &region : root->getRegions())
+    getUsedValuesDefinedAbove(region, captured);
+  captured.insert(root->operand_begin(), root->operand_end());
+  SmallVector<Value> work(captured.begin(), captured.end());
+  SmallVector<memref::LoadOp> loads;
+  DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    Operation *def = value.getDefiningOp();
+    if (!def || isa<MemRefType>(value.getType()) || !seen.insert(def).second)
+      continue;
+    if (auto load = dyn_cast<memref::LoadOp>(def))
+      loads.push_back(load);
+    else if (!isPure(def) || def->getNumRegions())
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  return loads;
+}
+
+/// Whether no op from `load` up to the op of its block that holds `user`
+/// may write memory, so that `user`'s kernel reads what `load` would.
+static bool isReadableAt(memref::LoadOp load, Operation *user) {
+  Operation *at = load->getBlock()->findAncestorOpInBlock(*user);
+  if (!at || !load->isBeforeInBlock(at))
+    return false;
+  for (Operation *op = load->getNextNode(); op != at; op = op->getNextNode())
+    if (!isMemoryEffectFree(op) && !isa<memref::LoadOp, memref::AllocOp>(op))
+      return false;
+  return true;
+}
+
 llvm::Error KernelEmitter::bindMemrefs(KernelBuilder &kernel, Operation *root) {
   collectTraffic(
       root, [&](Value memref) { return views.getGlobalBuffer(memref); },
@@ -224,7 +265,20 @@ llvm::Error KernelEmitter::bindMemrefs(KernelBuilder &kernel, Operation *root) {
     }
     return WalkResult::advance();
   });
-  return failure;
+  if (failure)
+    return failure;
+  for (memref::LoadOp load : getCapturedLoads(root)) {
+    Value memref = load.getMemRef();
+    if (!isReadableAt(load, root) || kernel.accesses.count(memref))
+      continue;
+    llvm::Expected<Access> access = views.getAccess(memref, bindParam);
+    if (!access)
+      return access.takeError();
+    kernel.accesses[memref] = std::move(*access);
+    if (std::optional<int64_t> buffer = views.getGlobalBuffer(memref))
+      kernel.read.insert(*buffer);
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error KernelEmitter::emitCaptured(Operation *root, BodyEmitter &body,
@@ -237,7 +291,13 @@ llvm::Error KernelEmitter::emitCaptured(Operation *root, BodyEmitter &body,
     if (isa<MemRefType>(value.getType()) || body.isBound(value))
       return llvm::Error::success();
     Operation *def = value.getDefiningOp();
-    if (!def || !isPure(def) || def->getNumRegions())
+    auto load = dyn_cast_or_null<memref::LoadOp>(def);
+    bool readable =
+        load && isReadableAt(load, root) && body.canReach(load.getMemRef());
+    LLVM_DEBUG(if (load) llvm::dbgs()
+               << "top-level load " << (readable ? "read" : "not readable")
+               << " in the kernel of " << root->getName() << "\n");
+    if (!def || (!readable && (!isPure(def) || def->getNumRegions())))
       return error("the CUDA backend cannot pass a value computed outside "
                    "kernels into '" +
                    root->getName().getStringRef() + "'");
@@ -407,10 +467,14 @@ llvm::Error KernelEmitter::run(unsigned numInputs) {
             .Case(
                 [&](linalg::GenericOp generic) { return emitGeneric(generic); })
             .Case([&](scf::ForOp loop) { return emitSerial(loop); })
+            // What canonicalization leaves of a loop of one iteration: the
+            // store is a one-thread kernel, which reads the loads it uses.
+            .Case([&](memref::StoreOp store) { return emitSerial(store); })
             .Case([&](scf::ForallOp forall) { return emitForall(forall); })
-            .Case<memref::AllocOp, memref::GetGlobalOp, memref::SubViewOp,
-                  memref::CollapseShapeOp, memref::ExpandShapeOp,
-                  memref::CastOp, memref::DeallocOp, func::ReturnOp>(
+            .Case<memref::AllocOp, memref::GetGlobalOp, memref::LoadOp,
+                  memref::SubViewOp, memref::CollapseShapeOp,
+                  memref::ExpandShapeOp, memref::CastOp, memref::DeallocOp,
+                  func::ReturnOp>(
                 [](Operation *) { return llvm::Error::success(); })
             .Default([&](Operation *other) -> llvm::Error {
               if (isScalarOp(other))

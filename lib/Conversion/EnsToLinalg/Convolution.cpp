@@ -50,8 +50,7 @@ static FailureOr<Value> lowerConv(ConvOp op, ConvOp::Adaptor adaptor,
 
   // The dilation and the padding are materialised: positive padding by an
   // ens.pad, negative padding (cropping) by an ens.slice, so that every
-  // read is `position * stride + tap * rhs_dilation` with no constant term
-  // (the CUDA backend's tiling double-counts such a term).
+  // read is `position * stride + tap * rhs_dilation`, with no constant term.
   Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
   SmallVector<int64_t> low(rank, 0), high(rank, 0), interior(rank, 0);
   for (int64_t i = 0; i < spatial; ++i) {
