@@ -317,6 +317,9 @@ std::unique_ptr<Step> makeStep(const Arguments &args, std::string &notes) {
     return std::make_unique<TensordotBatched>(dir, args.integer("batch"),
                                               args.real("lr"));
   }
+  if (model == "cnn")
+    throw Unavailable{"no libtorch CNN step written (the Python peers "
+                      "cover PyTorch)"};
   if (model != "mlp")
     throw Unavailable{"unknown model " + model};
   MlpShape shape{args.integer("members"), args.integer("groups"),
