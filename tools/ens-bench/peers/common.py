@@ -18,7 +18,8 @@ import numpy as np
 def parse_args():
     parser = argparse.ArgumentParser(description="an ens-bench peer")
     parser.add_argument("--impl", required=True)
-    parser.add_argument("--model", required=True, choices=["mlp", "tensordot", "cnn"])
+    parser.add_argument("--model", required=True,
+                        choices=["mlp", "tensordot", "cnn"])
     parser.add_argument("--members", type=int, default=1)
     parser.add_argument("--groups", type=int, default=1)
     parser.add_argument("--in", dest="inputs", type=int, default=0)
