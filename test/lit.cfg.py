@@ -59,8 +59,8 @@ config.substitutions.append(
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.ens_tools_dir, config.llvm_tools_dir]
-tools = ["ens-export", "ens-opt", "ens-replay", "ens-run", "ens-sass",
-         "ens-train"]
+tools = ["ens-bench", "ens-export", "ens-opt", "ens-replay", "ens-run",
+         "ens-sass", "ens-train"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The SASS tests need cuobjdump, which the CUDA toolkit may lack

@@ -140,17 +140,117 @@ func.func @train_step(%w: !W, %b: !B, %mw: !W, %mb: !B, %vw: !W, %vb: !B,
 )";
   return os.str();
 }
+/// examples/cnn.mlir's member and SGD step at the workload's shapes, with
+/// the harness's argument order: parameters, step (unused by SGD), lr,
+/// images, labels.
+std::string cnnProgram(const Workload &w) {
+  const int64_t b = w.batch, s = w.image, c1 = w.channels1, c2 = w.channels2,
+                k = w.out;
+  std::ostringstream os;
+  os << "!X = " << tensor({b, 1, s, s}) << "\n"
+     << "!C1 = " << tensor({b, c1, s, s}) << "\n"
+     << "!P1 = " << tensor({b, c1, s / 2, s / 2}) << "\n"
+     << "!C2 = " << tensor({b, c2, s / 2, s / 2}) << "\n"
+     << "!P2 = " << tensor({b, c2, s / 4, s / 4}) << "\n"
+     << "!F = " << tensor({b, w.cnnFeatures()}) << "\n"
+     << "!Z = " << tensor({b, k}) << "\n"
+     << "!W1 = " << tensor({c1, 1, 3, 3}) << "\n"
+     << "!B1 = " << tensor({c1}) << "\n"
+     << "!W2 = " << tensor({c2, c1, 3, 3}) << "\n"
+     << "!B2 = " << tensor({c2}) << "\n"
+     << "!W3 = " << tensor({w.cnnFeatures(), k}) << "\n"
+     << "!B3 = " << tensor({k}) << "\n"
+     << "!L = tensor<" << b << "xi32>\n"
+     << "!S = tensor<f32>\n\n"
+     << "func.func private @cross_entropy(!Z, !L) -> !S\n"
+     << "    attributes {ens.stdlib = \"softmax_cross_entropy\"}\n";
+  // conv 3x3 (padded), bias, relu and 2x2 max pooling, in NCHW/OIHW.
+  auto block = [&](const char *name, const char *in, const char *weight,
+                   const char *bias, const char *conv, const char *pooled) {
+    os << "\nfunc.func @" << name << "(%x: " << in << ", %w: " << weight
+       << ", %b: " << bias << ") -> " << pooled << " {\n"
+       << "  %c = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2, 3>,\n"
+       << "                        rhs_dims = array<i64: 0, 1, 2, 3>,\n"
+       << "                        out_dims = array<i64: 0, 1, 2, 3>,\n"
+       << "                        padding = array<i64: 1, 1, 1, 1>}\n"
+       << "      : " << in << ", " << weight << " -> " << conv << "\n"
+       << "  %bias = ens.broadcast_in_dim %b {dims = array<i64: 1>} : " << bias
+       << " -> " << conv << "\n"
+       << "  %a = ens.add %c, %bias : " << conv << "\n"
+       << "  %r = ens.relu %a : " << conv << "\n"
+       << "  %p = ens.reduce_window max, %r "
+          "{window_dimensions = array<i64: 1, 1, 2, 2>,\n"
+       << "      window_strides = array<i64: 1, 1, 2, 2>} : " << conv << " -> "
+       << pooled << "\n"
+       << "  return %p : " << pooled << "\n}\n";
+  };
+  block("block1", "!X", "!W1", "!B1", "!C1", "!P1");
+  block("block2", "!P1", "!W2", "!B2", "!C2", "!P2");
+  os << R"(
+func.func @loss(%x: !X, %w1: !W1, %b1: !B1, %w2: !W2, %b2: !B2, %w3: !W3,
+                %b3: !B3, %labels: !L) -> !S {
+  %h1 = call @block1(%x, %w1, %b1) : (!X, !W1, !B1) -> !P1
+  %h2 = call @block2(%h1, %w2, %b2) : (!P1, !W2, !B2) -> !P2
+  %flat = ens.reshape %h2 : !P2 -> !F
+  %z = ens.matmul %flat, %w3 : !F, !W3 -> !Z
+  %bias = ens.broadcast_in_dim %b3 {dims = array<i64: 1>} : !B3 -> !Z
+  %logits = ens.add %z, %bias : !Z
+  %l = call @cross_entropy(%logits, %labels) : (!Z, !L) -> !S
+  return %l : !S
+}
+
+func.func @member_step(%w1: !W1, %b1: !B1, %w2: !W2, %b2: !B2, %w3: !W3,
+                       %b3: !B3, %step: !S, %lr: !S, %x: !X, %labels: !L)
+    -> (!W1, !B1, !W2, !B2, !W3, !B3, !S) {
+  %l, %g1, %g2, %g3, %g4, %g5, %g6 = ens.value_and_grad @loss(%x, %w1, %b1,
+                                                              %w2, %b2, %w3,
+                                                              %b3, %labels)
+      {wrt = array<i64: 1, 2, 3, 4, 5, 6>}
+      : (!X, !W1, !B1, !W2, !B2, !W3, !B3, !L)
+      -> (!S, !W1, !B1, !W2, !B2, !W3, !B3)
+)";
+  const char *params[] = {"w1", "b1", "w2", "b2", "w3", "b3"};
+  const char *types[] = {"!W1", "!B1", "!W2", "!B2", "!W3", "!B3"};
+  for (int i = 0; i < 6; ++i) {
+    std::string p = params[i], t = types[i], g = "%g" + std::to_string(i + 1);
+    os << "  %lr_" << p << " = ens.broadcast_in_dim %lr {dims = array<i64>} : "
+       << "!S -> " << t << "\n"
+       << "  %d" << p << " = ens.mul " << g << ", %lr_" << p << " : " << t
+       << "\n"
+       << "  %n" << p << " = ens.sub %" << p << ", %d" << p << " : " << t
+       << "\n";
+  }
+  os << R"(  return %nw1, %nb1, %nw2, %nb2, %nw3, %nb3, %l
+      : !W1, !B1, !W2, !B2, !W3, !B3, !S
+}
+)";
+  return os.str();
+}
 } // namespace
 
 std::string ens_bench::memberProgram(const Workload &workload) {
-  return workload.kind == Workload::Kind::Mlp ? mlpProgram(workload)
-                                              : tensordotProgram(workload);
+  switch (workload.kind) {
+  case Workload::Kind::Mlp:
+    return mlpProgram(workload);
+  case Workload::Kind::Tensordot:
+    return tensordotProgram(workload);
+  case Workload::Kind::Cnn:
+    return cnnProgram(workload);
+  }
+  return "";
 }
 
 std::string ens_bench::addWorkloadStep(ens::Module &module,
                                        const Workload &workload) {
   if (workload.kind == Workload::Kind::Tensordot)
     return "train_step";
+  if (workload.kind == Workload::Kind::Cnn) {
+    // Parameters carry the members; step, lr and the batch are shared. The
+    // members' convolutions become grouped ones (docs/batching.md).
+    std::vector<int64_t> in(6, 0), out(7, 0);
+    in.insert(in.end(), {-1, -1, -1, -1});
+    return module.vmap("member_step", in, out, workload.members, "train_step");
+  }
   // Parameters and moments carry the members; step and lr are shared; the
   // data is shared within an ensemble and batched across ensembles.
   std::vector<int64_t> state(12, 0), results(13, 0);

@@ -24,15 +24,19 @@ namespace ens_bench {
 ///   Tensordot: @train_step(w, b, mw, mb, vw, vb, step, lr, xs, ys)
 ///                -> (w', b', mw', mb', vw', vb', loss)
 ///              where the loss vmaps @predict over the examples.
+///   Cnn:       @member_step(w1, b1, w2, b2, w3, b3, step, lr, x, labels)
+///                -> (w1', b1', w2', b2', w3', b3', loss)
+///              examples/cnn.mlir's member, step unused.
 /// Each step is value_and_grad of @loss, then the standard library's Adam
-/// (beta1 0.9, beta2 0.999, eps 1e-8, no weight decay) on every parameter.
+/// (beta1 0.9, beta2 0.999, eps 1e-8, no weight decay) on every parameter;
+/// for Cnn, SGD (p - lr * g).
 std::string memberProgram(const Workload &workload);
 
 /// Adds to `module` (parsed from memberProgram) the step of the whole
 /// workload and returns its name. Its arguments and results are those of
 /// the member step with the members in front (as [groups, members/groups,
 /// ...] when there are several ensembles), and the data batched per
-/// ensemble; step and lr are shared.
+/// ensemble (shared by all members for Cnn); step and lr are shared.
 std::string addWorkloadStep(ens::Module &module, const Workload &workload);
 
 } // namespace ens_bench

@@ -34,15 +34,23 @@ std::vector<double> ens_bench::timeBlock(const std::function<void()> &step,
 }
 
 namespace {
-/// Fills `tensor` with `values`, which must have its size.
+/// Fills `tensor` with `values`, which must have its size; an i32 tensor
+/// (class labels) takes them converted.
 void fill(ens::Tensor &tensor, const std::vector<float> &values,
           const std::string &name) {
-  if (tensor.type().dtype != ens::DType::F32 ||
-      tensor.byteSize() != values.size() * sizeof(float))
+  ens::DType dtype = tensor.type().dtype;
+  if ((dtype != ens::DType::F32 && dtype != ens::DType::I32) ||
+      tensor.byteSize() != values.size() * 4)
     throw Failure("ens step argument for " + name + " is " +
                   tensor.type().str() + ", which does not fit its " +
                   std::to_string(values.size()) + " values");
-  std::memcpy(tensor.data(), values.data(), tensor.byteSize());
+  if (dtype == ens::DType::F32) {
+    std::memcpy(tensor.data(), values.data(), tensor.byteSize());
+    return;
+  }
+  auto *out = static_cast<int32_t *>(tensor.data());
+  for (size_t i = 0; i < values.size(); ++i)
+    out[i] = static_cast<int32_t>(values[i]);
 }
 
 const Array &find(const std::vector<Array> &data, const std::string &name) {
@@ -60,11 +68,20 @@ EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
   info_.version =
       "ens " ENS_BENCH_ENS_VERSION " (LLVM " ENS_BENCH_LLVM_VERSION ")";
   info_.blas = "none: ens-generated code";
-  info_.notes = workload.kind == Workload::Kind::Mlp
-                    ? (workload.groups > 1 && workload.groups < workload.members
-                           ? "one program: vmap(vmap(value_and_grad + Adam))"
-                           : "one program: vmap(value_and_grad + Adam)")
-                    : "one program: value_and_grad(mse(vmap(predict))) + Adam";
+  bool nested = workload.groups > 1 && workload.groups < workload.members;
+  switch (workload.kind) {
+  case Workload::Kind::Mlp:
+    info_.notes = nested ? "one program: vmap(vmap(value_and_grad + Adam))"
+                         : "one program: vmap(value_and_grad + Adam)";
+    break;
+  case Workload::Kind::Tensordot:
+    info_.notes = "one program: value_and_grad(mse(vmap(predict))) + Adam";
+    break;
+  case Workload::Kind::Cnn:
+    info_.notes = "one program: vmap(value_and_grad + SGD), the members' "
+                  "convolutions grouped";
+    break;
+  }
 
   auto start = std::chrono::steady_clock::now();
   ens::Module module = context.parse(memberProgram(workload));
@@ -78,8 +95,8 @@ EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
 
-  // Arguments: the state (params, m, v), step, lr, x, targets; results:
-  // the new state and the losses.
+  // Arguments: the state (params, and Adam's m and v), step, lr, x,
+  // targets; results: the new state and the losses.
   const ens::Signature &signature = executable->signature();
   const size_t numState = signature.results.size() - 1;
   if (signature.inputs.size() != numState + 4)
@@ -92,11 +109,21 @@ EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
     inputs.emplace_back(signature.inputs[i]);
   losses = ens::Tensor(signature.results.back());
 
-  std::vector<std::string> params =
-      workload.kind == Workload::Kind::Mlp
-          ? std::vector<std::string>{"w1", "b1", "w2", "b2"}
-          : std::vector<std::string>{"w", "b"};
-  if (numState != 3 * params.size())
+  std::vector<std::string> params;
+  switch (workload.kind) {
+  case Workload::Kind::Mlp:
+    params = {"w1", "b1", "w2", "b2"};
+    break;
+  case Workload::Kind::Tensordot:
+    params = {"w", "b"};
+    break;
+  case Workload::Kind::Cnn:
+    params = {"w1", "b1", "w2", "b2", "w3", "b3"};
+    break;
+  }
+  // SGD keeps no moments.
+  size_t perParam = workload.kind == Workload::Kind::Cnn ? 1 : 3;
+  if (numState != perParam * params.size())
     throw Failure("the ens step of " + workload.name +
                   " has an unexpected number of state arguments");
   for (size_t i = 0; i < params.size(); ++i)

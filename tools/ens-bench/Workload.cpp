@@ -20,6 +20,15 @@ double Workload::flopsPerStep() const {
   auto contraction = [](double m, double n, double k) { return 2 * m * n * k; };
   if (kind == Kind::Tensordot)
     return 3 * contraction(batch, 1, 3 * 2);
+  if (kind == Kind::Cnn) {
+    // A 3x3 convolution is a contraction of the pixels with Cin x 9.
+    double s = static_cast<double>(image);
+    double perMember =
+        contraction(batch * s * s, channels1, 1 * 9) +
+        contraction(batch * s * s / 4, channels2, channels1 * 9) +
+        contraction(batch, out, cnnFeatures());
+    return 3 * perMember * static_cast<double>(members);
+  }
   double perMember =
       contraction(batch, hidden, in) + contraction(batch, out, hidden);
   return 3 * perMember * static_cast<double>(members);
@@ -31,6 +40,15 @@ std::map<std::string, std::string> Workload::peerArguments() const {
   std::snprintf(lrText, sizeof(lrText), "%.9g", lr);
   if (kind == Kind::Tensordot)
     return {{"model", "tensordot"}, {"batch", str(batch)}, {"lr", lrText}};
+  if (kind == Kind::Cnn)
+    return {{"model", "cnn"},
+            {"members", str(members)},
+            {"image", str(image)},
+            {"channels1", str(channels1)},
+            {"channels2", str(channels2)},
+            {"out", str(out)},
+            {"batch", str(batch)},
+            {"lr", lrText}};
   return {{"model", "mlp"},        {"members", str(members)},
           {"groups", str(groups)}, {"in", str(in)},
           {"hidden", str(hidden)}, {"out", str(out)},
@@ -76,6 +94,33 @@ std::vector<Workload> ens_bench::defaultWorkloads() {
   tensordot.batch = 4096;
   tensordot.lr = 1e-2;
   list.push_back(tensordot);
+
+  Workload cnn;
+  cnn.name = "cnn";
+  cnn.description = "examples/cnn.mlir: 8 members of conv 1->4, conv 4->8 "
+                    "(3x3, relu, 2x2 pool), linear 72->4, on 8 shared 12x12 "
+                    "images; cross-entropy, SGD";
+  cnn.kind = Workload::Kind::Cnn;
+  cnn.members = 8;
+  cnn.batch = 8;
+  cnn.image = 12;
+  cnn.channels1 = 4;
+  cnn.channels2 = 8;
+  cnn.out = 4;
+  cnn.lr = 0.1;
+  list.push_back(cnn);
+
+  Workload cnnWide = cnn;
+  cnnWide.name = "cnn-wide";
+  cnnWide.description = "cnn's member wider: 32 members of conv 1->8, conv "
+                        "8->16, linear 256->10, on 64 shared 16x16 images";
+  cnnWide.members = 32;
+  cnnWide.batch = 64;
+  cnnWide.image = 16;
+  cnnWide.channels1 = 8;
+  cnnWide.channels2 = 16;
+  cnnWide.out = 10;
+  list.push_back(cnnWide);
   return list;
 }
 
@@ -154,15 +199,35 @@ std::vector<Array> ens_bench::makeData(const Workload &workload,
     arrays.push_back(uniform(random, "b", {1}, 0.1));
     return arrays;
   }
+  auto xavier = [](int64_t fanIn, int64_t fanOut) {
+    return std::sqrt(6.0 / static_cast<double>(fanIn + fanOut));
+  };
+  if (workload.kind == Workload::Kind::Cnn) {
+    const int64_t m = workload.members, b = workload.batch, s = workload.image,
+                  c1 = workload.channels1, c2 = workload.channels2,
+                  k = workload.out, f = workload.cnnFeatures();
+    arrays.push_back(uniform(random, "x", {b, 1, s, s}, 1.0));
+    Array labels{"t", {b}, std::vector<float>(b)};
+    for (float &label : labels.values)
+      label = static_cast<float>(random.next() % static_cast<uint64_t>(k));
+    arrays.push_back(std::move(labels));
+    // Xavier over the receptive fields, as for the MLP's layers.
+    arrays.push_back(
+        uniform(random, "w1", {m, c1, 1, 3, 3}, xavier(1 * 9, c1 * 9)));
+    arrays.push_back(uniform(random, "b1", {m, c1}, 0.1));
+    arrays.push_back(
+        uniform(random, "w2", {m, c2, c1, 3, 3}, xavier(c1 * 9, c2 * 9)));
+    arrays.push_back(uniform(random, "b2", {m, c2}, 0.1));
+    arrays.push_back(uniform(random, "w3", {m, f, k}, xavier(f, k)));
+    arrays.push_back(uniform(random, "b3", {m, k}, 0.1));
+    return arrays;
+  }
   const int64_t m = workload.members, g = workload.groups, b = workload.batch,
                 in = workload.in, h = workload.hidden, out = workload.out;
   Array x = uniform(random, "x", {g, b, in}, 1.0);
   Array t{"t", {g, b, out}, smoothTargets(random, x.values, in, out)};
   arrays.push_back(std::move(x));
   arrays.push_back(std::move(t));
-  auto xavier = [](int64_t fanIn, int64_t fanOut) {
-    return std::sqrt(6.0 / static_cast<double>(fanIn + fanOut));
-  };
   arrays.push_back(uniform(random, "w1", {m, in, h}, xavier(in, h)));
   arrays.push_back(uniform(random, "b1", {m, h}, 0.1));
   arrays.push_back(uniform(random, "w2", {m, h, out}, xavier(h, out)));

@@ -1,7 +1,7 @@
 //===- Workload.h - What ens-bench measures ---------------------*- C++ -*-===//
 //
-// A workload is one full training step (forward, MSE loss, backward, Adam)
-// of a model at fixed shapes, in f32, from a fixed initial state and data:
+// A workload is one full training step (forward, loss, backward, update) of
+// a model at fixed shapes, in f32, from a fixed initial state and data:
 //
 //   Mlp        `members` copies of  x[B x In] -> tanh(x W1 + b1) -> h W2 + b2
 //              split into `groups` ensembles, each trained on its own batch
@@ -9,6 +9,14 @@
 //              members: a batch per member).
 //   Tensordot  ONE model y = tensordot(x[3x2], W[3x2x1], [[0,1],[0,1]]) + b
 //              (examples/tensordot.mlir), batched over `batch` examples.
+//   Cnn        `members` copies of examples/cnn.mlir's member, with its
+//              shapes as parameters: x[B x 1 x S x S] -> two blocks of 3x3
+//              conv (padded) + bias + relu + 2x2 max pooling (1 -> c1 -> c2
+//              channels) -> flatten -> linear to `out` logits, all members
+//              on one shared batch.
+//
+// Mlp and Tensordot minimize the MSE with Adam; Cnn, like examples/cnn.mlir,
+// the softmax cross-entropy with SGD.
 //
 // Every implementation, ens's and each peer's, starts from the arrays that
 // writeData() stores, so that their losses can be compared.
@@ -27,7 +35,7 @@ namespace ens_bench {
 
 /// The shapes and hyperparameters of one workload.
 struct Workload {
-  enum class Kind { Mlp, Tensordot };
+  enum class Kind { Mlp, Tensordot, Cnn };
 
   /// A short name for the command line and the table, e.g. "mlp-shared".
   std::string name;
@@ -36,16 +44,21 @@ struct Workload {
   Kind kind = Kind::Mlp;
   /// Mlp: members in all, and ensembles (data batches) they are split into.
   int64_t members = 1, groups = 1;
-  /// Mlp: layer widths. Tensordot ignores them.
+  /// Mlp: layer widths; Cnn: `out` is the number of classes. Tensordot
+  /// ignores them.
   int64_t in = 0, hidden = 0, out = 0;
+  /// Cnn: the images' side (a multiple of 4) and the channels of the blocks.
+  int64_t image = 0, channels1 = 0, channels2 = 0;
   /// Examples per step (per ensemble for Mlp).
   int64_t batch = 0;
-  /// Adam's learning rate, the same for every member.
+  /// The learning rate (Adam's or SGD's), the same for every member.
   double lr = 1e-3;
 
   int64_t membersPerGroup() const { return members / groups; }
   /// The losses a step computes: one per member (Mlp) or one (Tensordot).
-  int64_t numLosses() const { return kind == Kind::Mlp ? members : 1; }
+  int64_t numLosses() const { return kind == Kind::Tensordot ? 1 : members; }
+  /// Cnn: the features the head reads, c2 x (S/4) x (S/4).
+  int64_t cnnFeatures() const { return channels2 * (image / 4) * (image / 4); }
   /// The floating-point operations of one step counted the usual way: every
   /// contraction C[MxN] = A[MxK] B[KxN] costs 2 M N K, once forward and
   /// twice backward (one product per operand gradient), for every member.
@@ -67,6 +80,9 @@ struct Array {
 /// The initial state and data of `workload`, from `seed`:
 ///   Mlp:       x[G,B,In] t[G,B,Out] w1[M,In,H] b1[M,H] w2[M,H,Out] b2[M,Out]
 ///   Tensordot: x[B,3,2] t[B,1] w[3,2,1] b[1]
+///   Cnn:       x[B,1,S,S] t[B] (class indices, stored as floats)
+///              w1[M,c1,1,3,3] b1[M,c1] w2[M,c2,c1,3,3] b2[M,c2]
+///              w3[M,F,out] b3[M,out]
 /// Weights are Xavier-uniform, biases small; targets are a smooth function
 /// of x that the model can fit.
 std::vector<Array> makeData(const Workload &workload, uint64_t seed);

@@ -7,7 +7,7 @@
 //             [--torch-peer=PATH] [--peers-dir=DIR] [--seed=N]
 //             [--json=FILE] [--list]
 //
-// Times one full training step (forward, MSE, backward, Adam) of each
+// Times one full training step (forward, loss, backward, update) of each
 // workload (Workload.h) compiled by ens for the CPU against peers measured
 // in the same run on the same cores: libtorch in C++ (a loop over members,
 // and the members hand-batched with bmm/baddbmm) and, where the Python
@@ -192,7 +192,7 @@ struct PeerProgram {
 std::vector<std::pair<PeerSpec, std::string>>
 peersFor(const Workload &workload, const PeerProgram &libtorch,
          const PeerProgram &torch, const PeerProgram &jax) {
-  bool mlp = workload.kind == Workload::Kind::Mlp;
+  bool members = workload.kind != Workload::Kind::Tensordot;
   std::vector<std::pair<PeerSpec, std::string>> peers;
   auto add = [&](const std::string &impl, const PeerProgram &program,
                  const std::string &peerImpl) {
@@ -200,10 +200,10 @@ peersFor(const Workload &workload, const PeerProgram &libtorch,
         {{impl, program.command, peerImpl, program.env}, program.unavailable});
   };
   // A loop over members has nothing to loop over for one model.
-  if (mlp)
+  if (members)
     add("libtorch-loop", libtorch, "loop");
-  add(mlp ? "libtorch-bmm" : "libtorch-batched", libtorch, "bmm");
-  if (mlp)
+  add(members ? "libtorch-bmm" : "libtorch-batched", libtorch, "bmm");
+  if (members)
     add("torch-loop", torch, "loop");
   add("torch-func-vmap", torch, "vmap");
   add("torch-compile", torch, "compile");

@@ -12,6 +12,10 @@
 //                For the tensordot model (one model) this is the natural
 //                batched program: tensordot over the examples.
 //
+// The CNN (examples/cnn.mlir's member) is trained with cross_entropy and
+// torch::optim::SGD, as ens trains it; its bmm step makes the members the
+// groups of one conv2d per block, and the heads a baddbmm.
+//
 // It speaks ens-bench's peer protocol (PeerRunner.h): it reads the initial
 // state from --data, reports the losses of its first steps, and answers
 // warmup/block/quit commands. It also reports which BLAS libtorch calls,
@@ -307,6 +311,119 @@ private:
   std::unique_ptr<torch::optim::Adam> optimizer;
 };
 
+/// examples/cnn.mlir's member at the workload's shapes (Workload.h).
+struct CnnShape {
+  int64_t members, batch, image, c1, c2, out;
+  double lr;
+  int64_t features() const { return c2 * (image / 4) * (image / 4); }
+};
+
+/// w1, b1, w2, b2, w3, b3, each [M, ...], as leaves.
+std::vector<torch::Tensor> loadCnnParams(const std::string &dir,
+                                         const CnnShape &s) {
+  std::vector<torch::Tensor> p{
+      load(dir, "w1", {s.members, s.c1, 1, 3, 3}),
+      load(dir, "b1", {s.members, s.c1}),
+      load(dir, "w2", {s.members, s.c2, s.c1, 3, 3}),
+      load(dir, "b2", {s.members, s.c2}),
+      load(dir, "w3", {s.members, s.features(), s.out}),
+      load(dir, "b3", {s.members, s.out})};
+  return p;
+}
+
+/// conv 3x3 (padded), bias, relu, 2x2 max pooling; `groups` members.
+torch::Tensor cnnBlock(const torch::Tensor &x, const torch::Tensor &w,
+                       const torch::Tensor &b, int64_t groups) {
+  torch::Tensor y = torch::conv2d(x, w, b, /*stride=*/1, /*padding=*/1,
+                                  /*dilation=*/1, groups);
+  return torch::max_pool2d(torch::relu(y), 2);
+}
+
+/// One member after another: conv2d, relu, max_pool2d, addmm,
+/// cross_entropy, backward, one optim::SGD each.
+class CnnLoop : public Step {
+public:
+  CnnLoop(const std::string &dir, const CnnShape &shape) : shape(shape) {
+    x = load(dir, "x", {shape.batch, 1, shape.image, shape.image});
+    t = load(dir, "t", {shape.batch}).to(torch::kLong);
+    std::vector<torch::Tensor> stacked = loadCnnParams(dir, shape);
+    for (int64_t m = 0; m < shape.members; ++m) {
+      std::vector<torch::Tensor> p;
+      for (torch::Tensor &all : stacked)
+        p.push_back(all[m].clone().requires_grad_(true));
+      optimizers.push_back(std::make_unique<torch::optim::SGD>(
+          p, torch::optim::SGDOptions(shape.lr)));
+      params.push_back(std::move(p));
+    }
+  }
+
+  std::vector<double> run(bool wantLosses) override {
+    std::vector<double> losses;
+    for (int64_t m = 0; m < shape.members; ++m) {
+      std::vector<torch::Tensor> &p = params[m];
+      torch::Tensor h = cnnBlock(cnnBlock(x, p[0], p[1], 1), p[2], p[3], 1);
+      torch::Tensor z = torch::addmm(p[5], h.flatten(1), p[4]);
+      torch::Tensor loss = torch::cross_entropy_loss(z, t);
+      clearGrads(p);
+      loss.backward();
+      optimizers[m]->step();
+      if (wantLosses)
+        losses.push_back(loss.item<double>());
+    }
+    return losses;
+  }
+
+private:
+  CnnShape shape;
+  torch::Tensor x, t;
+  std::vector<std::vector<torch::Tensor>> params;
+  std::vector<std::unique_ptr<torch::optim::SGD>> optimizers;
+};
+
+/// The members as groups of one conv2d (the images expanded over them),
+/// the heads as baddbmm, the sum of the losses differentiated once, one
+/// optim::SGD over the stacks.
+class CnnGrouped : public Step {
+public:
+  CnnGrouped(const std::string &dir, const CnnShape &shape)
+      : shape(shape), params(loadCnnParams(dir, shape)) {
+    x = load(dir, "x", {shape.batch, 1, shape.image, shape.image});
+    t = load(dir, "t", {shape.batch}).to(torch::kLong).repeat({shape.members});
+    for (torch::Tensor &p : params)
+      p.requires_grad_(true);
+    optimizer = std::make_unique<torch::optim::SGD>(
+        params, torch::optim::SGDOptions(shape.lr));
+  }
+
+  std::vector<double> run(bool wantLosses) override {
+    const int64_t m = shape.members, b = shape.batch;
+    torch::Tensor h = x.expand({b, m, shape.image, shape.image});
+    h = cnnBlock(h, params[0].flatten(0, 1), params[1].flatten(), m);
+    h = cnnBlock(h, params[2].flatten(0, 1), params[3].flatten(), m);
+    torch::Tensor features = h.reshape({b, m, -1}).transpose(0, 1);
+    torch::Tensor z = torch::baddbmm(params[5].unsqueeze(1), features,
+                                     params[4]); // [M, B, K]
+    torch::Tensor losses =
+        torch::cross_entropy_loss(z.flatten(0, 1), t, {}, at::Reduction::None)
+            .view({m, b})
+            .mean(1);
+    clearGrads(params);
+    losses.sum().backward();
+    optimizer->step();
+    if (!wantLosses)
+      return {};
+    torch::Tensor values = losses.detach().to(torch::kDouble);
+    return std::vector<double>(values.data_ptr<double>(),
+                               values.data_ptr<double>() + m);
+  }
+
+private:
+  CnnShape shape;
+  torch::Tensor x, t;
+  std::vector<torch::Tensor> params;
+  std::unique_ptr<torch::optim::SGD> optimizer;
+};
+
 std::unique_ptr<Step> makeStep(const Arguments &args, std::string &notes) {
   std::string impl = args.get("impl"), model = args.get("model");
   std::string dir = args.get("data");
@@ -316,6 +433,26 @@ std::unique_ptr<Step> makeStep(const Arguments &args, std::string &notes) {
     notes = "tensordot over the batch, mse_loss, backward, optim::Adam";
     return std::make_unique<TensordotBatched>(dir, args.integer("batch"),
                                               args.real("lr"));
+  }
+  if (model == "cnn") {
+    CnnShape shape{args.integer("members"),
+                   args.integer("batch"),
+                   args.integer("image"),
+                   args.integer("channels1"),
+                   args.integer("channels2"),
+                   args.integer("out"),
+                   args.real("lr")};
+    if (impl == "loop") {
+      notes = "a loop over members: conv2d/relu/max_pool2d, addmm, "
+              "cross_entropy, backward, one optim::SGD each";
+      return std::make_unique<CnnLoop>(dir, shape);
+    }
+    if (impl == "bmm") {
+      notes = "members as groups: grouped conv2d, baddbmm, sum of "
+              "cross-entropies, backward, one optim::SGD";
+      return std::make_unique<CnnGrouped>(dir, shape);
+    }
+    throw Unavailable{"unknown implementation " + impl};
   }
   if (model != "mlp")
     throw Unavailable{"unknown model " + model};

@@ -18,12 +18,16 @@ import numpy as np
 def parse_args():
     parser = argparse.ArgumentParser(description="an ens-bench peer")
     parser.add_argument("--impl", required=True)
-    parser.add_argument("--model", required=True, choices=["mlp", "tensordot"])
+    parser.add_argument("--model", required=True,
+                        choices=["mlp", "tensordot", "cnn"])
     parser.add_argument("--members", type=int, default=1)
     parser.add_argument("--groups", type=int, default=1)
     parser.add_argument("--in", dest="inputs", type=int, default=0)
     parser.add_argument("--hidden", type=int, default=0)
     parser.add_argument("--out", type=int, default=0)
+    parser.add_argument("--image", type=int, default=0)
+    parser.add_argument("--channels1", type=int, default=0)
+    parser.add_argument("--channels2", type=int, default=0)
     parser.add_argument("--batch", type=int, required=True)
     parser.add_argument("--lr", type=float, required=True)
     parser.add_argument("--data", required=True)
@@ -60,6 +64,24 @@ def tensordot_arrays(args):
         "t": _load(args, "t", (b, 1)),
         "w": _load(args, "w", (3, 2, 1)),
         "b": _load(args, "b", (1,)),
+    }
+
+
+def cnn_arrays(args):
+    """x [B,1,S,S], t [B] (class indices, int64), w1 [M,c1,1,3,3], b1 [M,c1],
+    w2 [M,c2,c1,3,3], b2 [M,c2], w3 [M,F,K], b3 [M,K] with F = c2 (S/4)^2."""
+    m, b, s, k = args.members, args.batch, args.image, args.out
+    c1, c2 = args.channels1, args.channels2
+    f = c2 * (s // 4) * (s // 4)
+    return {
+        "x": _load(args, "x", (b, 1, s, s)),
+        "t": _load(args, "t", (b,)).astype(np.int64),
+        "w1": _load(args, "w1", (m, c1, 1, 3, 3)),
+        "b1": _load(args, "b1", (m, c1)),
+        "w2": _load(args, "w2", (m, c2, c1, 3, 3)),
+        "b2": _load(args, "b2", (m, c2)),
+        "w3": _load(args, "w3", (m, f, k)),
+        "b3": _load(args, "b3", (m, k)),
     }
 
 

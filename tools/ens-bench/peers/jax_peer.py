@@ -9,7 +9,10 @@
 #                    model, value_and_grad of the MSE of the one-example
 #                    model vmapped over the examples), then Adam (as
 #                    torch.optim.Adam: betas 0.9/0.999, eps 1e-8), with the
-#                    state buffers donated.
+#                    state buffers donated. For the CNN (examples/cnn.mlir's
+#                    member: lax.conv_general_dilated, relu, reduce_window
+#                    max, a linear head, softmax cross-entropy) the update is
+#                    SGD, as ens's.
 #
 # ===----------------------------------------------------------------------=== #
 
@@ -75,6 +78,40 @@ def mlp(args, a):
             f"jit of {how}(value_and_grad) + Adam, one XLA program")
 
 
+def cnn(args, a):
+    dims = ("NCHW", "OIHW", "NCHW")
+
+    def block(x, w, b):
+        y = jax.lax.conv_general_dilated(x, w, (1, 1), ((1, 1), (1, 1)),
+                                         dimension_numbers=dims)
+        y = jax.nn.relu(y + b[None, :, None, None])
+        return jax.lax.reduce_window(y, -jnp.inf, jax.lax.max, (1, 1, 2, 2),
+                                     (1, 1, 2, 2), "VALID")
+
+    def member_loss(p, x, t):
+        h = block(block(x, p["w1"], p["b1"]), p["w2"], p["b2"])
+        logits = h.reshape(h.shape[0], -1) @ p["w3"] + p["b3"]
+        log_p = jax.nn.log_softmax(logits)
+        return -jnp.mean(jnp.take_along_axis(log_p, t[:, None], axis=1))
+
+    run = jax.vmap(jax.value_and_grad(member_loss), (0, None, None))
+    params = {n: jnp.asarray(a[n])
+              for n in ("w1", "b1", "w2", "b2", "w3", "b3")}
+    return (params, run, jnp.asarray(a["x"]),
+            jnp.asarray(a["t"].astype("int32")),
+            "jit of vmap(value_and_grad) + SGD, one XLA program")
+
+
+def make_sgd_step(loss_and_grads, lr):
+    """The jitted step (params, x, t) -> (params', losses), params donated."""
+    @partial(jax.jit, donate_argnums=(0,))
+    def step(params, x, t):
+        losses, grads = loss_and_grads(params, x, t)
+        return jax.tree_util.tree_map(lambda p, g: p - lr * g, params,
+                                      grads), losses
+    return step
+
+
 def tensordot(args, a):
     def predict(example, w, b):
         return jnp.tensordot(example, w, axes=([0, 1], [0, 1])) + b
@@ -101,6 +138,19 @@ def main():
     args = common.parse_args()
     if args.impl != "jit-vmap":
         common.unavailable(f"unknown implementation {args.impl}")
+    if args.model == "cnn":
+        params, run, x, t, notes = cnn(args, common.cnn_arrays(args))
+        sgd_step = make_sgd_step(run, args.lr)
+        state = {"p": params}
+
+        def step(want):
+            p, losses = sgd_step(state["p"], x, t)
+            losses.block_until_ready()
+            state["p"] = p
+            return [float(l) for l in losses] if want else None
+
+        serve(args, step, notes)
+        return
     if args.model == "mlp":
         params, run, x, t, notes = mlp(args, common.mlp_arrays(args))
     else:
@@ -109,7 +159,6 @@ def main():
     step_fn = make_step(run, args.lr)
     zeros = lambda: jax.tree_util.tree_map(jnp.zeros_like, params)  # noqa
     state = {"p": params, "m": zeros(), "v": zeros(), "count": 0}
-    blas = dot_kernels()
 
     def step(want):
         state["count"] += 1
@@ -119,10 +168,14 @@ def main():
         state.update(p=p, m=m, v=v)
         return [float(l) for l in jnp.ravel(losses)] if want else None
 
+    serve(args, step, notes)
+
+
+def serve(args, step, notes):
     info = {"impl": args.impl,
             "version": f"jax {jax.__version__}, jaxlib {jaxlib.__version__} "
                        f"({jax.default_backend()})",
-            "blas": blas, "notes": notes,
+            "blas": dot_kernels(), "notes": notes,
             "threads": len(os.sched_getaffinity(0))}
     common.serve(step, info, args.check_steps)
 

@@ -17,6 +17,10 @@
 #
 # Adam is torch.optim.Adam with its defaults (betas 0.9/0.999, eps 1e-8),
 # fused=True where this PyTorch has the fused CPU kernel (the fastest here).
+# The CNN (examples/cnn.mlir's member: conv2d, relu, max_pool2d twice, a
+# linear head, cross_entropy) is trained with torch.optim.SGD instead, as
+# ens trains it; its compile peer batches the members by hand as grouped
+# convolutions (groups = members) and bmm.
 #
 # ===----------------------------------------------------------------------=== #
 
@@ -218,12 +222,124 @@ def tensordot_step(args, a, impl):
     return step, f"{how}, mse_loss, backward, {note}"
 
 
+def sgd(params, lr):
+    return torch.optim.SGD(params, lr=lr)
+
+
+def make_cnns(args, a):
+    models = []
+    for m in range(args.members):
+        conv1 = nn.Conv2d(1, args.channels1, 3, padding=1)
+        conv2 = nn.Conv2d(args.channels1, args.channels2, 3, padding=1)
+        head = nn.Linear(a["w3"].shape[1], args.out)
+        with torch.no_grad():
+            conv1.weight.copy_(torch.from_numpy(a["w1"][m]))
+            conv1.bias.copy_(torch.from_numpy(a["b1"][m]))
+            conv2.weight.copy_(torch.from_numpy(a["w2"][m]))
+            conv2.bias.copy_(torch.from_numpy(a["b2"][m]))
+            head.weight.copy_(torch.from_numpy(a["w3"][m].T))
+            head.bias.copy_(torch.from_numpy(a["b3"][m]))
+        models.append(nn.Sequential(conv1, nn.ReLU(), nn.MaxPool2d(2), conv2,
+                                    nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                                    head))
+    return models
+
+
+def cnn_loop(args, a):
+    models = make_cnns(args, a)
+    optimizers = [sgd(model.parameters(), args.lr) for model in models]
+    x, t = torch.from_numpy(a["x"]), torch.from_numpy(a["t"])
+
+    def step(want):
+        losses = []
+        for model, optimizer in zip(models, optimizers):
+            loss = F.cross_entropy(model(x), t)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if want:
+                losses.append(loss.item())
+        return losses
+
+    return step, "a loop over members: nn.Sequential, cross_entropy, " \
+                 "backward, one SGD each"
+
+
+def cnn_vmap(args, a):
+    from torch.func import functional_call, stack_module_state
+    try:
+        from torch.func import vmap
+    except ImportError:
+        from functorch import vmap
+    models = make_cnns(args, a)
+    params, _ = stack_module_state(models)
+    base = copy.deepcopy(models[0]).to("meta")
+    x, t = torch.from_numpy(a["x"]), torch.from_numpy(a["t"])
+
+    def member_loss(p, x, t):
+        return F.cross_entropy(functional_call(base, p, (x,)), t)
+
+    run = vmap(member_loss, in_dims=(0, None, None))
+    optimizer = sgd(list(params.values()), args.lr)
+
+    # As for the MLP: the members' losses vmapped, their sum differentiated.
+    def step(want):
+        losses = run(params, x, t)
+        optimizer.zero_grad()
+        losses.sum().backward()
+        optimizer.step()
+        return losses.tolist() if want else None
+
+    return step, "torch.func: stack_module_state, vmap of the " \
+                 "functional_call loss, backward of the sum, one SGD"
+
+
+def cnn_compile(args, a):
+    if not hasattr(torch, "compile"):
+        common.unavailable(f"torch {torch.__version__} has no torch.compile")
+    params = [torch.tensor(a[n], requires_grad=True)
+              for n in ("w1", "b1", "w2", "b2", "w3", "b3")]
+    m, b = args.members, args.batch
+    x, t = torch.from_numpy(a["x"]), torch.from_numpy(a["t"])
+
+    # The members as groups: channels [M * c], the image shared.
+    def losses(w1, b1, w2, b2, w3, b3, x, t):
+        h = x.expand(b, m, *x.shape[2:])
+        h = F.conv2d(h, w1.flatten(0, 1), b1.flatten(), padding=1, groups=m)
+        h = F.max_pool2d(F.relu(h), 2)
+        h = F.conv2d(h, w2.flatten(0, 1), b2.flatten(), padding=1, groups=m)
+        h = F.max_pool2d(F.relu(h), 2)
+        features = h.reshape(b, m, -1).transpose(0, 1)  # [M, B, F]
+        logits = torch.baddbmm(b3.unsqueeze(1), features, w3)  # [M, B, K]
+        per = F.cross_entropy(logits.flatten(0, 1), t.repeat(m),
+                              reduction="none")
+        return per.view(m, b).mean(dim=1)
+
+    compiled = torch.compile(losses)
+    optimizer = sgd(params, args.lr)
+
+    def step(want):
+        values = compiled(*params, x, t)
+        optimizer.zero_grad()
+        values.sum().backward()
+        optimizer.step()
+        return values.tolist() if want else None
+
+    return step, "torch.compile of the members hand-batched as grouped " \
+                 "conv2d and baddbmm, backward, one SGD"
+
+
 def main():
     args = common.parse_args()
     torch.set_num_threads(args.threads)
     if args.model == "tensordot":
         step, notes = tensordot_step(args, common.tensordot_arrays(args),
                                      args.impl)
+    elif args.model == "cnn":
+        make = {"loop": cnn_loop, "vmap": cnn_vmap, "compile": cnn_compile}
+        if args.impl not in make:
+            common.unavailable(f"unknown implementation {args.impl}")
+        step, notes = make[args.impl](args, common.cnn_arrays(args))
     else:
         make = {"loop": mlp_loop, "vmap": mlp_vmap, "compile": mlp_compile}
         if args.impl not in make:
