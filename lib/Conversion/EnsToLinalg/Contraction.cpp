@@ -58,20 +58,9 @@ lowerContraction(OpTy op, typename OpTy::Adaptor adaptor, OpBuilder &b) {
   for (size_t i = 0; i < labels.size(); ++i)
     iterators.push_back(i < spec.out.size() ? utils::IteratorType::parallel
                                             : utils::IteratorType::reduction);
-  RankedTensorType type = op.getType();
-  Value init = filled(b, loc, type, 0);
-  return b
-      .create<linalg::GenericOp>(
-          loc, type, ValueRange{lhs, rhs}, init,
-          SmallVector<AffineMap>{mapOf(spec.lhs), mapOf(spec.rhs),
-                                 mapOf(spec.out)},
-          iterators,
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value product = mulScalar(nb, nloc, args[0], args[1]);
-            nb.create<linalg::YieldOp>(nloc,
-                                       addScalar(nb, nloc, args[2], product));
-          })
-      .getResult(0);
+  return multiplyAccumulate(b, loc, op.getType(), lhs, rhs,
+                            {mapOf(spec.lhs), mapOf(spec.rhs), mapOf(spec.out)},
+                            iterators);
 }
 
 void lowering::populateEnsToLinalgContractionPatterns(

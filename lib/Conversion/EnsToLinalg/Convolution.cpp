@@ -137,18 +137,9 @@ static FailureOr<Value> lowerConv(ConvOp op, ConvOp::Adaptor adaptor,
   SmallVector<utils::IteratorType> iterators(numOut,
                                              utils::IteratorType::parallel);
   iterators.append(1 + spatial, utils::IteratorType::reduction);
-  Value result =
-      b.create<linalg::GenericOp>(
-           loc, outType, ValueRange{lhs, rhs}, filled(b, loc, outType, 0),
-           SmallVector<AffineMap>{mapOf(lhsExprs), mapOf(rhsExprs),
-                                  mapOf(outExprs)},
-           iterators,
-           [&](OpBuilder &nb, Location nloc, ValueRange args) {
-             Value product = mulScalar(nb, nloc, args[0], args[1]);
-             nb.create<linalg::YieldOp>(nloc,
-                                        addScalar(nb, nloc, args[2], product));
-           })
-          .getResult(0);
+  Value result = multiplyAccumulate(
+      b, loc, outType, lhs, rhs,
+      {mapOf(lhsExprs), mapOf(rhsExprs), mapOf(outExprs)}, iterators);
   return grouped ? reshapeTo(b, loc, result, type) : result;
 }
 

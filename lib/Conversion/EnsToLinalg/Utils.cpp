@@ -2,6 +2,8 @@
 
 #include "Utils.h"
 
+#include "MapEnsToScalarOp.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -55,6 +57,22 @@ Value lowering::generic(OpBuilder &b, Location loc, RankedTensorType resultType,
           [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
             nested.create<linalg::YieldOp>(
                 nestedLoc, body(nested, nestedLoc, args.drop_back()));
+          })
+      .getResult(0);
+}
+
+Value lowering::multiplyAccumulate(OpBuilder &b, Location loc,
+                                   RankedTensorType resultType, Value lhs,
+                                   Value rhs, ArrayRef<AffineMap> maps,
+                                   ArrayRef<utils::IteratorType> iterators) {
+  return b
+      .create<linalg::GenericOp>(
+          loc, resultType, ValueRange{lhs, rhs}, filled(b, loc, resultType, 0),
+          maps, iterators,
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value product = mulScalar(nb, nloc, args[0], args[1]);
+            nb.create<linalg::YieldOp>(nloc,
+                                       addScalar(nb, nloc, args[2], product));
           })
       .getResult(0);
 }

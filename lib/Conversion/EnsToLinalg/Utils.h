@@ -8,6 +8,7 @@
 #ifndef ENS_LIB_CONVERSION_ENSTOLINALG_UTILS_H
 #define ENS_LIB_CONVERSION_ENSTOLINALG_UTILS_H
 
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -37,6 +38,14 @@ using BodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
 /// the inputs to the result's.
 Value generic(OpBuilder &b, Location loc, RankedTensorType resultType,
               ValueRange inputs, ArrayRef<AffineMap> inputMaps, BodyFn body);
+
+/// A zero-filled `resultType` accumulating lhs * rhs over `iterators`'
+/// reduction loops: a linalg.generic reading lhs, rhs and the result
+/// through `maps` (the contractions' and the convolutions' form).
+Value multiplyAccumulate(OpBuilder &b, Location loc,
+                         RankedTensorType resultType, Value lhs, Value rhs,
+                         ArrayRef<AffineMap> maps,
+                         ArrayRef<utils::IteratorType> iterators);
 
 /// An elementwise linalg.generic: every input has the result's shape.
 Value elementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
