@@ -82,56 +82,48 @@ ens::Tensor MemberShard::globalize(const ens::Tensor &local,
   return result;
 }
 
-TrainState MemberShard::localize(const TrainState &global) const {
-  TrainState local;
-  local.step = global.step;
+/// `state` with each per-member tensor mapped by `tensor` and each
+/// per-member vector by `values`; the step and the curves (which are of
+/// all members, the same on every rank) kept.
+template <typename TensorFn, typename ValuesFn>
+static TrainState mapMembers(const TrainState &state, TensorFn tensor,
+                             ValuesFn values) {
+  TrainState result;
+  result.step = state.step;
   for (auto [from, to] :
-       {std::pair(&global.params, &local.params),
-        std::pair(&global.m, &local.m), std::pair(&global.v, &local.v)})
-    for (const ens::Tensor &tensor : *from)
-      to->push_back(localize(tensor));
-  local.learningRates = localize(global.learningRates);
-  local.initialLoss = localize(global.initialLoss);
-  // The curves are of all members, the same on every rank.
-  local.curveMin = global.curveMin;
-  local.curveMedian = global.curveMedian;
-  local.curveMax = global.curveMax;
-  local.accuracyCurve = global.accuracyCurve;
-  if (const std::optional<EarlyStoppingState> &stopping = global.stopping) {
-    EarlyStoppingState part;
-    part.bestLoss = localize(stopping->bestLoss);
-    part.bestEpoch = localize(stopping->bestEpoch);
-    part.stoppedEpoch = localize(stopping->stoppedEpoch);
-    for (const ens::Tensor &tensor : stopping->best)
-      part.best.push_back(localize(tensor));
-    local.stopping = std::move(part);
+       {std::pair(&state.params, &result.params),
+        std::pair(&state.m, &result.m), std::pair(&state.v, &result.v)})
+    for (const ens::Tensor &each : *from)
+      to->push_back(tensor(each));
+  result.learningRates = values(state.learningRates);
+  result.initialLoss = values(state.initialLoss);
+  result.curveMin = state.curveMin;
+  result.curveMedian = state.curveMedian;
+  result.curveMax = state.curveMax;
+  result.accuracyCurve = state.accuracyCurve;
+  if (const std::optional<EarlyStoppingState> &stopping = state.stopping) {
+    EarlyStoppingState mapped;
+    mapped.bestLoss = values(stopping->bestLoss);
+    mapped.bestEpoch = values(stopping->bestEpoch);
+    mapped.stoppedEpoch = values(stopping->stoppedEpoch);
+    for (const ens::Tensor &each : stopping->best)
+      mapped.best.push_back(tensor(each));
+    result.stopping = std::move(mapped);
   }
-  return local;
+  return result;
+}
+
+TrainState MemberShard::localize(const TrainState &global) const {
+  return mapMembers(
+      global, [&](const ens::Tensor &tensor) { return localize(tensor); },
+      [&](const std::vector<float> &values) { return localize(values); });
 }
 
 TrainState MemberShard::globalize(const TrainState &local,
                                   Communicator &comm) const {
-  TrainState global;
-  global.step = local.step;
-  for (auto [from, to] :
-       {std::pair(&local.params, &global.params),
-        std::pair(&local.m, &global.m), std::pair(&local.v, &global.v)})
-    for (const ens::Tensor &tensor : *from)
-      to->push_back(globalize(tensor, comm));
-  global.learningRates = globalize(local.learningRates, comm);
-  global.initialLoss = globalize(local.initialLoss, comm);
-  global.curveMin = local.curveMin;
-  global.curveMedian = local.curveMedian;
-  global.curveMax = local.curveMax;
-  global.accuracyCurve = local.accuracyCurve;
-  if (const std::optional<EarlyStoppingState> &stopping = local.stopping) {
-    EarlyStoppingState whole;
-    whole.bestLoss = globalize(stopping->bestLoss, comm);
-    whole.bestEpoch = globalize(stopping->bestEpoch, comm);
-    whole.stoppedEpoch = globalize(stopping->stoppedEpoch, comm);
-    for (const ens::Tensor &tensor : stopping->best)
-      whole.best.push_back(globalize(tensor, comm));
-    global.stopping = std::move(whole);
-  }
-  return global;
+  return mapMembers(
+      local, [&](const ens::Tensor &tensor) { return globalize(tensor, comm); },
+      [&](const std::vector<float> &values) {
+        return globalize(values, comm);
+      });
 }
