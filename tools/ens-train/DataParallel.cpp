@@ -2,6 +2,8 @@
 
 #include "DataParallel.h"
 
+#include "Sharding.h"
+
 #include <cstring>
 
 using namespace ens_train;
@@ -15,16 +17,8 @@ static ens::Tensor takeRows(const ens::Tensor &tensor, size_t axis,
   int64_t outer = 1;
   for (size_t d = 0; d < axis; ++d)
     outer *= type.shape[d];
-  // The bytes of one row: everything after the axis.
-  const size_t rowBytes = tensor.byteSize() / (outer * rows);
   type.shape[axis] = end - begin;
-  ens::Tensor part(type);
-  for (int64_t o = 0; o < outer; ++o)
-    std::memcpy(static_cast<char *>(part.data()) + o * (end - begin) * rowBytes,
-                static_cast<const char *>(tensor.data()) +
-                    (o * rows + begin) * rowBytes,
-                (end - begin) * rowBytes);
-  return part;
+  return takeRowsOfBlocks(tensor, outer, rows, begin, end, std::move(type));
 }
 
 /// `tensor`'s f32 values.

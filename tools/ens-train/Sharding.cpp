@@ -6,6 +6,20 @@
 
 using namespace ens_train;
 
+ens::Tensor ens_train::takeRowsOfBlocks(const ens::Tensor &tensor,
+                                        int64_t outer, int64_t rows,
+                                        int64_t begin, int64_t end,
+                                        ens::TensorType type) {
+  const size_t rowBytes = tensor.byteSize() / (outer * rows);
+  ens::Tensor part(std::move(type));
+  for (int64_t o = 0; o < outer; ++o)
+    std::memcpy(static_cast<char *>(part.data()) + o * (end - begin) * rowBytes,
+                static_cast<const char *>(tensor.data()) +
+                    (o * rows + begin) * rowBytes,
+                (end - begin) * rowBytes);
+  return part;
+}
+
 MemberShard MemberShard::of(int64_t members, int64_t ensembles, int rank,
                             int size) {
   MemberShard shard;
@@ -16,24 +30,13 @@ MemberShard MemberShard::of(int64_t members, int64_t ensembles, int rank,
   return shard;
 }
 
-/// The bytes of one member's slice of `tensor`, which holds `slots`.
-static size_t sliceBytes(const ens::Tensor &tensor, int64_t slots) {
-  return tensor.byteSize() / slots;
-}
-
 ens::Tensor MemberShard::localize(const ens::Tensor &global) const {
   if (isWhole())
     return global;
   ens::TensorType type = global.type();
   type.shape[0] = ensembles * count();
-  ens::Tensor local(type);
-  const size_t bytes = sliceBytes(global, ensembles * members);
-  for (int64_t k = 0; k < ensembles; ++k)
-    std::memcpy(static_cast<char *>(local.data()) + k * count() * bytes,
-                static_cast<const char *>(global.data()) +
-                    (k * members + begin) * bytes,
-                count() * bytes);
-  return local;
+  return takeRowsOfBlocks(global, ensembles, members, begin, end,
+                          std::move(type));
 }
 
 std::vector<float>

@@ -27,6 +27,13 @@
 
 namespace ens_train {
 
+/// Rows [begin, end) of each of the `outer` blocks of `rows` rows that
+/// `tensor` holds (row-major), as a tensor of `type`: a process's members
+/// of each ensemble, or its part of every member's batch.
+ens::Tensor takeRowsOfBlocks(const ens::Tensor &tensor, int64_t outer,
+                             int64_t rows, int64_t begin, int64_t end,
+                             ens::TensorType type);
+
 /// The members of one rank: [begin, end) of each of `ensembles` ensembles
 /// of `members`.
 struct MemberShard {
