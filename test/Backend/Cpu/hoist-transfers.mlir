@@ -65,3 +65,46 @@ func.func @moving(%buffer: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// A convolution's accumulator is read as a 1x8x4 vector through a map that
+// skips a unit dimension, and written back in the vectorizer's longer form:
+// with the unit dimension put back by a broadcast and a transpose. The
+// write then writes the 1x8x4 vector through the read's map, and the pair
+// leaves the loop.
+// CHECK-LABEL: func.func @accumulator_with_unit_dims
+// CHECK-SAME:    (%[[X:.*]]: memref<16xf32>, %[[OUT:.*]]: memref<2x8x4x8xf32>)
+// CHECK:         %[[INIT:.*]] = vector.transfer_read %[[OUT]][%c1, %c0, %c2, %c4]{{.*}}permutation_map = #[[MAP:.*]]} : memref<2x8x4x8xf32>, vector<1x8x4xf32>
+// CHECK-NEXT:    %[[SUM:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<1x8x4xf32>)
+// CHECK:           %[[R:.*]] = arith.addf %[[ACC]], %{{.*}} : vector<1x8x4xf32>
+// CHECK-NEXT:      scf.yield %[[R]] : vector<1x8x4xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    vector.transfer_write %[[SUM]], %[[OUT]][%c1, %c0, %c2, %c4] {in_bounds = [true, true, true], permutation_map = #[[MAP]]} : vector<1x8x4xf32>, memref<2x8x4x8xf32>
+// CHECK-NEXT:    return
+#skip = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+func.func @accumulator_with_unit_dims(%x: memref<16xf32>,
+                                      %out: memref<2x8x4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %k = %c0 to %c16 step %c4 {
+    %v = vector.transfer_read %x[%k], %zero {in_bounds = [true]}
+        : memref<16xf32>, vector<4xf32>
+    %b = vector.broadcast %v : vector<4xf32> to vector<1x8x4xf32>
+    %acc = vector.transfer_read %out[%c1, %c0, %c2, %c4], %zero
+        {in_bounds = [true, true, true], permutation_map = #skip}
+        : memref<2x8x4x8xf32>, vector<1x8x4xf32>
+    %r = arith.addf %acc, %b : vector<1x8x4xf32>
+    %wide = vector.broadcast %r : vector<1x8x4xf32> to vector<1x1x8x4xf32>
+    %t = vector.transpose %wide, [1, 2, 0, 3]
+        : vector<1x1x8x4xf32> to vector<1x8x1x4xf32>
+    vector.transfer_write %t, %out[%c1, %c0, %c2, %c4]
+        {in_bounds = [true, true, true, true]}
+        : vector<1x8x1x4xf32>, memref<2x8x4x8xf32>
+  }
+  return
+}

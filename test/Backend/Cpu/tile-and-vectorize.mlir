@@ -99,3 +99,75 @@ func.func @in_member_loop(%x: tensor<4x128x128xf32>)
   }
   return %r : tensor<4x128x128xf32>
 }
+
+// -----
+
+// A convolution (the image read at `row + tap`) is tiled as a contraction
+// is: a vector along the result's innermost loop (4 of its 8 columns), 8
+// rows along the output channel, which the image does not read, and every
+// other loop, the taps included, of one iteration. Without the unit loops
+// read in sums, each step is a vector.contract of a row of the image (4
+// columns at `column + tap`, the same for the 8 channels) and a column of 8
+// filter taps, over the one input channel of the step.
+// CHECK-LABEL: func.func @convolution
+// CHECK-SAME:    (%[[IMAGE:.*]]: tensor<2x3x6x10xf32>, %[[W:.*]]: tensor<8x3x3x3xf32>, %[[INIT:.*]]: tensor<2x8x4x8xf32>)
+// CHECK:         scf.for %[[N:.*]] = %c0 to %c2 step %c1
+// CHECK:           scf.for %[[I:.*]] = %c0 to %c4 step %c1
+// CHECK:             scf.for %[[J:.*]] = %c0 to %c8 step %c4
+// CHECK:               scf.for %[[C:.*]] = %c0 to %c3 step %c1
+// CHECK:                 scf.for %[[Y:.*]] = %c0 to %c3 step %c1
+// CHECK:                   scf.for %[[X:.*]] = %c0 to %c3 step %c1
+// CHECK:                     %[[ROW:.*]] = affine.apply #{{.*}}(%[[I]], %[[Y]])
+// CHECK:                     %[[COL:.*]] = affine.apply #{{.*}}(%[[J]], %[[X]])
+// CHECK:                     %[[VI:.*]] = vector.transfer_read %[[IMAGE]][%[[N]], %[[C]], %[[ROW]], %[[COL]]]{{.*}} : tensor<2x3x6x10xf32>, vector<1x1x8x4xf32>
+// CHECK:                     %[[VW:.*]] = vector.transfer_read %[[W]][%c0, %[[C]], %[[Y]], %[[X]]]{{.*}} : tensor<8x3x3x3xf32>, vector<8x1xf32>
+// CHECK:                     %[[ACC:.*]] = vector.transfer_read %{{.*}}[%[[N]], %c0, %[[I]], %[[J]]]{{.*}} : tensor<2x8x4x8xf32>, vector<1x8x4xf32>
+// CHECK:                     vector.contract {{.*}} %[[VI]], %[[VW]], %[[ACC]] : vector<1x1x8x4xf32>, vector<8x1xf32> into vector<1x8x4xf32>
+// CHECK:                     vector.transfer_write {{.*}} : vector<1x8x1x4xf32>, tensor<2x8x4x8xf32>
+#image = affine_map<(n, f, i, j, c, y, x) -> (n, c, i + y, j + x)>
+#filter = affine_map<(n, f, i, j, c, y, x) -> (f, c, y, x)>
+#out = affine_map<(n, f, i, j, c, y, x) -> (n, f, i, j)>
+func.func @convolution(%image: tensor<2x3x6x10xf32>, %w: tensor<8x3x3x3xf32>,
+                       %init: tensor<2x8x4x8xf32>) -> tensor<2x8x4x8xf32> {
+  %g = linalg.generic {indexing_maps = [#image, #filter, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%image, %w : tensor<2x3x6x10xf32>, tensor<8x3x3x3xf32>)
+      outs(%init : tensor<2x8x4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x4x8xf32>
+  return %g : tensor<2x8x4x8xf32>
+}
+
+// -----
+
+// A strided convolution reads the image two columns apart, which is no
+// vector: it stays one op, for loops to run later.
+// CHECK-LABEL: func.func @strided_convolution
+// CHECK-NOT:     scf.for
+// CHECK:         linalg.generic
+// CHECK:           linalg.yield
+// CHECK-NOT:     vector.
+// THREADS-LABEL: func.func @strided_convolution
+// THREADS:         linalg.generic
+// THREADS:           linalg.yield
+#image = affine_map<(n, f, i, j, c, y, x) -> (n, c, i + y, j * 2 + x)>
+#filter = affine_map<(n, f, i, j, c, y, x) -> (f, c, y, x)>
+#out = affine_map<(n, f, i, j, c, y, x) -> (n, f, i, j)>
+func.func @strided_convolution(%image: tensor<2x3x6x17xf32>, %w: tensor<8x3x3x3xf32>,
+                               %init: tensor<2x8x4x8xf32>) -> tensor<2x8x4x8xf32> {
+  %g = linalg.generic {indexing_maps = [#image, #filter, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%image, %w : tensor<2x3x6x17xf32>, tensor<8x3x3x3xf32>)
+      outs(%init : tensor<2x8x4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x4x8xf32>
+  return %g : tensor<2x8x4x8xf32>
+}

@@ -10,6 +10,78 @@
 
 include "mlir/Pass/PassBase.td"
 
+def EnsCpuSplitReductions
+    : Pass<"ens-cpu-split-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Give reductions partial results along the loop a vector "
+                "would reduce";
+  let description = [{
+    A vector that runs along a reduction loop has to be summed across its
+    lanes at every step, in order. This pass gives such reductions a
+    partial result per lane, or per tap, which `ens-cpu-tile-and-vectorize`
+    then vectorizes as elementwise code with the accumulators in registers,
+    and a reduction of the partial results after. Two forms:
+
+    - A reduction over one loop that reads its largest input's contiguous
+      innermost dimension (a row sum, a softmax's or a norm's statistics, a
+      reduction to a scalar), whose extent is a multiple of the lanes of a
+      vector and at least two vectors: upstream's `splitReduction` cuts the
+      loop into (steps, lanes) with the lanes parallel and innermost.
+
+    - A convolution whose window is wider than its result, as a filter
+      gradient's is (the window is the output gradient's image): where the
+      image's innermost dimension is read at `position + tap` and the tap's
+      loop is longer than the position's, the tap loop becomes parallel,
+      with a partial result per tap. A convolution is a linalg.generic that
+      multiplies and accumulates its first input (the image, read through
+      sums of loops times constants) and its second (the filter, read
+      through loops alone), as EnsToLinalg lowers ens.conv.
+
+    The pass runs before `ens-cpu-tile-and-vectorize`.
+
+    Before (a 3x3 filter gradient over an 8x8 output gradient):
+
+    ```mlir
+    %g = linalg.generic {indexing_maps = [
+            affine_map<(f, c, i, j, n, y, x) -> (n, c, i + y, j + x)>,
+            affine_map<(f, c, i, j, n, y, x) -> (n, f, y, x)>,
+            affine_map<(f, c, i, j, n, y, x) -> (f, c, i, j)>],
+          iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                            "reduction", "reduction", "reduction"]}
+        ins(%image, %dy : tensor<4x2x10x10xf32>, tensor<4x8x8x8xf32>)
+        outs(%zero : tensor<8x2x3x3xf32>) {...} -> tensor<8x2x3x3xf32>
+    ```
+
+    After, a partial sum per tap `x`, then their sum:
+
+    ```mlir
+    %p = linalg.generic {indexing_maps = [..., ...,
+            affine_map<(f, c, i, j, n, y, x) -> (f, c, i, j, x)>],
+          iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                            "reduction", "reduction", "parallel"]}
+        ins(%image, %dy : ...) outs(%zeros : tensor<8x2x3x3x8xf32>) {...}
+    %g = linalg.generic {indexing_maps = [
+            affine_map<(f, c, i, j, x) -> (f, c, i, j, x)>,
+            affine_map<(f, c, i, j, x) -> (f, c, i, j)>],
+          iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                            "reduction"]}
+        ins(%p : tensor<8x2x3x3x8xf32>) outs(%zero : tensor<8x2x3x3xf32>) {
+      ^bb0(%in: f32, %out: f32):
+        %s = arith.addf %out, %in : f32
+        linalg.yield %s : f32
+    } -> tensor<8x2x3x3xf32>
+    ```
+  }];
+  let options = [
+    Option<"vectorBytes", "vector-bytes", "unsigned", /*default=*/"16",
+           "The width of the target's widest vector registers in bytes">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def EnsCpuTileAndVectorize
     : Pass<"ens-cpu-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile linalg ops over threads and registers and vectorize them";
@@ -20,7 +92,17 @@ def EnsCpuTileAndVectorize
     reduction is then an outer product) and otherwise the innermost
     dimension of the largest operand; a register tile holds one vector
     along it, and for a contraction `8` rows of the result, so that 8
-    accumulators stay in registers while the reduction runs. Tiles divide
+    accumulators stay in registers while the reduction runs.
+
+    A convolution (a multiply-accumulate whose first input is read at
+    `position * stride + tap`, as EnsToLinalg lowers ens.conv) is tiled in
+    the same way when a vector along its result's innermost loop reads the
+    image contiguously: the rows run along a loop of the result that the
+    image does not read (an output channel), and every other loop, the taps
+    included, has one iteration. The tile's unit loops that its operands
+    read in sums are then dropped, so that it reads through loops alone and
+    vectorizes to a `vector.contract`, one outer product per input channel
+    and tap. A strided convolution's tile stays scalar. Tiles divide
     the loops evenly, so shapes stay static; the loops over them are
     `scf.for`, reductions innermost.
 
@@ -84,7 +166,11 @@ def EnsCpuHoistTransfers
     iteration of an `scf.for` reads a vector from a buffer at indices that
     do not change in the loop and writes it back at the end, the read moves
     before the loop, the write after it, and the vector becomes a value the
-    loop carries. Runs after bufferization, on memrefs.
+    loop carries. Runs after bufferization, on memrefs. A write of a vector
+    that only gained unit dimensions (a broadcast that prepends ones, then a
+    transpose), as the vectorizer writes a convolution's accumulator, first
+    writes the vector itself through a map without them, so that it matches
+    the read.
 
     Before:
 

@@ -96,6 +96,9 @@ void mlir::ens::buildEnsCpuPipeline(OpPassManager &pm,
                                     const EnsCpuPipelineOptions &options) {
   // Fusion, tiling and vectorization on tensors.
   buildLinalgFusionPipeline(pm, cpu::kMinParallelWork);
+  EnsCpuSplitReductionsOptions splitting;
+  splitting.vectorBytes = options.vectorBytes;
+  pm.addNestedPass<func::FuncOp>(createEnsCpuSplitReductions(splitting));
   EnsCpuTileAndVectorizeOptions tiling;
   tiling.threads = options.threads;
   tiling.vectorBytes = options.vectorBytes;

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OpAnalysis.h"
+
 #include "ens/Backend/Cpu/Passes.h"
 #include "ens/Support/BoundedRewrites.h"
 
@@ -48,6 +50,10 @@ struct TilePlan {
   /// of its iterations each such tile covers.
   std::optional<unsigned> parallelLoop;
   int64_t chunk = 0;
+  /// Whether the register tile's unit loops go before it is vectorized: a
+  /// convolution's tile reads the image at `position + tap`, which the
+  /// vectorizer takes only once the unit tap loops are gone.
+  bool dropUnitLoops = false;
 };
 } // namespace
 
@@ -64,52 +70,33 @@ static int64_t largestDivisor(int64_t extent, int64_t bound) {
   return 1;
 }
 
-/// The loop that indexes the innermost (contiguous) dimension of `operand`,
-/// if it is indexed by a loop alone.
-static std::optional<unsigned> innermostLoop(linalg::LinalgOp op,
-                                             OpOperand &operand) {
-  AffineMap map = op.getMatchingIndexingMap(&operand);
-  if (map.getNumResults() == 0)
+/// The register tile of a convolution (OpAnalysis.h), or nothing if it has
+/// none that vectorizes: the vector runs along the result's innermost loop
+/// when a vector along it reads the image contiguously, and the rows along
+/// a loop of the result that the image does not read (an output channel),
+/// so that each step of the reduction is the outer product of an image
+/// vector and a column of filter taps, as a contraction's is. Every other
+/// loop, the taps included, is tiled to 1, so that the tile without its
+/// unit loops reads through loops alone, which the vectorizer needs.
+static std::optional<std::pair<unsigned, std::optional<unsigned>>>
+planWindowTile(linalg::LinalgOp op) {
+  std::optional<cpu::WindowOp> window = cpu::WindowOp::match(op);
+  if (!window)
     return std::nullopt;
-  if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back()))
-    return dim.getPosition();
-  return std::nullopt;
-}
-
-/// The loop to vectorize along: for a contraction, the innermost dimension
-/// of the result (each step of the reduction is then an outer product);
-/// otherwise the innermost dimension of the largest operand, so that most
-/// memory is read and written as whole vectors. Results win ties.
-static std::optional<unsigned> pickVectorLoop(linalg::LinalgOp op,
-                                              bool contraction) {
-  if (contraction)
-    return innermostLoop(op, *op.getDpsInitOperand(0));
-  OpOperand *largest = nullptr;
-  int64_t most = 0;
-  for (OpOperand &operand : llvm::reverse(op->getOpOperands())) {
-    auto type = dyn_cast<ShapedType>(operand.get().getType());
-    if (type && type.getRank() > 0 && type.getNumElements() > most) {
-      most = type.getNumElements();
-      largest = &operand;
+  unsigned vectorLoop = window->innermostResultLoop;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (iterators[vectorLoop] != utils::IteratorType::parallel ||
+      !window->readsContiguouslyAlong(vectorLoop))
+    return std::nullopt;
+  std::optional<unsigned> rows;
+  for (AffineExpr expr : llvm::reverse(window->result.getResults())) {
+    unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+    if (loop != vectorLoop && !window->image.isFunctionOfDim(loop)) {
+      rows = loop;
+      break;
     }
   }
-  if (!largest)
-    return std::nullopt;
-  return innermostLoop(op, *largest);
-}
-
-/// The widest element type among the operands of `op` in bits, or nothing
-/// if some operand cannot be vectorized: i1 is stored a byte per element,
-/// but a vector of i1 would be stored a bit per element.
-static std::optional<unsigned> widestElementBits(linalg::LinalgOp op) {
-  unsigned widest = 0;
-  for (Value operand : op->getOperands()) {
-    Type type = getElementTypeOrSelf(operand.getType());
-    if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() < 8)
-      return std::nullopt;
-    widest = std::max(widest, type.getIntOrFloatBitWidth());
-  }
-  return widest;
+  return std::make_pair(vectorLoop, rows);
 }
 
 /// Chooses the tiles of `op`, whose loops have the static `extents`.
@@ -121,27 +108,33 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
   plan.tile.assign(extents.begin(), extents.end());
 
   bool contraction = linalg::isaContractionOpInterface(op);
-  std::optional<unsigned> bits = widestElementBits(op);
+  std::optional<unsigned> bits = cpu::widestElementBits(op);
   std::optional<unsigned> vectorLoop;
   // A reduction to a scalar would vectorize to a vector.contract with a
   // 0-d accumulator, which the vector dialect rejects; it stays scalar.
   bool scalarResult =
       cast<ShapedType>(op.getDpsInitOperand(0)->get().getType()).getRank() == 0;
-  if (bits && !scalarResult && succeeded(linalg::vectorizeOpPrecondition(op)))
-    vectorLoop = pickVectorLoop(op, contraction);
+  std::optional<unsigned> rowLoop;
+  if (bits && !scalarResult) {
+    if (auto convolution = planWindowTile(op)) {
+      std::tie(vectorLoop, rowLoop) = *convolution;
+      plan.dropUnitLoops = true;
+    } else if (succeeded(linalg::vectorizeOpPrecondition(op))) {
+      vectorLoop = cpu::pickVectorLoop(op, contraction);
+      AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      if (contraction && result.getNumResults() >= 2)
+        if (auto row = dyn_cast<AffineDimExpr>(
+                result.getResult(result.getNumResults() - 2)))
+          rowLoop = row.getPosition();
+    }
+  }
   if (vectorLoop) {
     plan.vectorize = true;
     plan.tile.assign(numLoops, 1);
     int64_t lanes = std::max<int64_t>(1, options.vectorBytes * 8 / *bits);
     plan.tile[*vectorLoop] = largestDivisor(extents[*vectorLoop], lanes);
-    AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    if (contraction && result.getNumResults() >= 2) {
-      auto row =
-          dyn_cast<AffineDimExpr>(result.getResult(result.getNumResults() - 2));
-      if (row && row.getPosition() != *vectorLoop)
-        plan.tile[row.getPosition()] =
-            largestDivisor(extents[row.getPosition()], kRegisterRows);
-    }
+    if (rowLoop && rowLoop != vectorLoop)
+      plan.tile[*rowLoop] = largestDivisor(extents[*rowLoop], kRegisterRows);
   }
 
   int64_t work = 1;
@@ -212,6 +205,57 @@ tileOp(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
   return cast<linalg::LinalgOp>(tiled->tiledOps.back());
 }
 
+namespace {
+/// Remembers the last linalg op a rewrite creates.
+struct LastLinalgOp : RewriterBase::Listener {
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      last = linalgOp;
+  }
+  linalg::LinalgOp last;
+};
+} // namespace
+
+/// `op` without the loops of one iteration that its operands read in sums
+/// (linalg's dropUnitDims, reducing the operands' ranks by slices, which
+/// vector transfers then absorb). The other unit loops stay: a reduction
+/// loop of one iteration is what makes the vectorizer emit a contraction,
+/// whose outer products become FMAs.
+static FailureOr<linalg::LinalgOp> dropUnitLoops(RewriterBase &rewriter,
+                                                 linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(*op);
+  if (!generic)
+    return op;
+  linalg::ControlDropUnitDims control;
+  control.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  control.controlFn = [](Operation *target) {
+    auto linalgOp = cast<linalg::LinalgOp>(target);
+    SmallVector<int64_t> extents = linalgOp.getStaticLoopRanges();
+    SmallVector<unsigned> inSums;
+    for (AffineMap map : linalgOp.getIndexingMapsArray())
+      for (AffineExpr expr : map.getResults())
+        if (!isa<AffineDimExpr>(expr))
+          for (unsigned loop = 0; loop < extents.size(); ++loop)
+            if (extents[loop] == 1 && expr.isFunctionOfDim(loop) &&
+                !llvm::is_contained(inSums, loop))
+              inSums.push_back(loop);
+    llvm::sort(inSums);
+    return inSums;
+  };
+  LastLinalgOp created;
+  OpBuilder::Listener *listener = rewriter.getListener();
+  rewriter.setListener(&created);
+  rewriter.setInsertionPoint(op);
+  LogicalResult dropped = linalg::dropUnitDims(rewriter, generic, control);
+  rewriter.setListener(listener);
+  // dropUnitDims fails when there is nothing to drop.
+  if (failed(dropped) || !created.last)
+    return op;
+  return created.last;
+}
+
 /// Tiles `op` for threads and registers and vectorizes its register tiles,
 /// as planned by planTiles. Ops with dynamic shapes or no loops are left
 /// alone; they become loops later.
@@ -246,6 +290,16 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
     if (failed(tiled))
       return failure();
     op = *tiled;
+  }
+  if (plan.dropUnitLoops) {
+    FailureOr<linalg::LinalgOp> dropped = dropUnitLoops(rewriter, op);
+    if (failed(dropped))
+      return failure();
+    op = *dropped;
+    // A tile that still reads at a sum of loops (a strided image) stays
+    // scalar.
+    if (failed(linalg::vectorizeOpPrecondition(op)))
+      return success();
   }
   rewriter.setInsertionPoint(op);
   if (failed(linalg::vectorize(rewriter, op)))

@@ -1,0 +1,66 @@
+// The CPU backend's convolution tiles (ens-cpu-tile-and-vectorize) and
+// its partial sums for wide windows (ens-cpu-split-window-reductions)
+// against the interpreter's direct loops, at sizes that tiles do not
+// divide: a grouped forward convolution, its input gradient (reversed
+// filter, output and input features swapped) and its filter gradient (a
+// window of the output gradient's size), a strided and a dilated one, a
+// 1-D one and one in NHWC. The interpreter computes each output element by
+// its own sum; compiled code sums in another order, hence the tolerance.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: for f in grouped input_gradient filter_gradient strided dilated one_d nhwc; do \
+// RUN:   ens-run %s --entry=$f --random-inputs=7 --output-dir=%t/$f && \
+// RUN:   ens-run %s --entry=$f --random-inputs=7 --backend=cpu --rtol=1e-5 --atol=1e-5 --expect=%t/$f/out0.npy \
+// RUN:     || exit 1; done
+
+func.func @grouped(%x: tensor<3x6x7x9xf32>, %w: tensor<10x3x3x3xf32>) -> tensor<3x10x7x9xf32> {
+  %0 = ens.conv %x, %w {feature_group_count = 2 : i64, lhs_dims = array<i64: 0, 1, 2, 3>,
+                        out_dims = array<i64: 0, 1, 2, 3>, padding = array<i64: 1, 1, 1, 1>,
+                        rhs_dims = array<i64: 0, 1, 2, 3>}
+      : tensor<3x6x7x9xf32>, tensor<10x3x3x3xf32> -> tensor<3x10x7x9xf32>
+  return %0 : tensor<3x10x7x9xf32>
+}
+
+func.func @input_gradient(%dy: tensor<3x10x7x9xf32>, %w: tensor<5x6x3x3xf32>) -> tensor<3x6x7x9xf32> {
+  %0 = ens.conv %dy, %w {feature_group_count = 2 : i64, lhs_dims = array<i64: 0, 1, 2, 3>,
+                         out_dims = array<i64: 0, 1, 2, 3>, padding = array<i64: 1, 1, 1, 1>,
+                         rhs_dims = array<i64: 1, 0, 2, 3>}
+      : tensor<3x10x7x9xf32>, tensor<5x6x3x3xf32> -> tensor<3x6x7x9xf32>
+  return %0 : tensor<3x6x7x9xf32>
+}
+
+func.func @filter_gradient(%x: tensor<6x3x7x9xf32>, %dy: tensor<3x10x7x9xf32>) -> tensor<10x3x3x3xf32> {
+  %0 = ens.conv %x, %dy {feature_group_count = 2 : i64, lhs_dims = array<i64: 1, 0, 2, 3>,
+                         out_dims = array<i64: 1, 0, 2, 3>, padding = array<i64: 1, 1, 1, 1>,
+                         rhs_dims = array<i64: 1, 0, 2, 3>}
+      : tensor<6x3x7x9xf32>, tensor<3x10x7x9xf32> -> tensor<10x3x3x3xf32>
+  return %0 : tensor<10x3x3x3xf32>
+}
+
+func.func @strided(%x: tensor<2x3x9x11xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x4x4x5xf32> {
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2, 3>, out_dims = array<i64: 0, 1, 2, 3>,
+                        rhs_dims = array<i64: 0, 1, 2, 3>, window_strides = array<i64: 2, 2>}
+      : tensor<2x3x9x11xf32>, tensor<4x3x3x3xf32> -> tensor<2x4x4x5xf32>
+  return %0 : tensor<2x4x4x5xf32>
+}
+
+func.func @dilated(%x: tensor<2x3x9x11xf32>, %w: tensor<4x3x3x2xf32>) -> tensor<2x4x5x9xf32> {
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2, 3>, out_dims = array<i64: 0, 1, 2, 3>,
+                        rhs_dims = array<i64: 0, 1, 2, 3>, rhs_dilation = array<i64: 2, 2>}
+      : tensor<2x3x9x11xf32>, tensor<4x3x3x2xf32> -> tensor<2x4x5x9xf32>
+  return %0 : tensor<2x4x5x9xf32>
+}
+
+func.func @one_d(%x: tensor<5x3x21xf32>, %w: tensor<9x3x4xf32>) -> tensor<5x9x21xf32> {
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2>, out_dims = array<i64: 0, 1, 2>,
+                        padding = array<i64: 1, 2>, rhs_dims = array<i64: 0, 1, 2>}
+      : tensor<5x3x21xf32>, tensor<9x3x4xf32> -> tensor<5x9x21xf32>
+  return %0 : tensor<5x9x21xf32>
+}
+
+func.func @nhwc(%x: tensor<2x7x9x3xf32>, %w: tensor<3x3x3x5xf32>) -> tensor<2x7x9x5xf32> {
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 3, 1, 2>, out_dims = array<i64: 0, 3, 1, 2>,
+                        padding = array<i64: 1, 1, 1, 1>, rhs_dims = array<i64: 3, 2, 0, 1>}
+      : tensor<2x7x9x3xf32>, tensor<3x3x3x5xf32> -> tensor<2x7x9x5xf32>
+  return %0 : tensor<2x7x9x5xf32>
+}
