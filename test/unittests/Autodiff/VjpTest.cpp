@@ -262,6 +262,46 @@ func.func @main(%x: tensor<4xf64>) -> (tensor<f64>, tensor<4xf64>) {
               "gradient");
 }
 
+/// Windows that tile the operand take another rule (one pass over a
+/// [2, 2, 2, 2] view); ties still go to the first maximum in row-major
+/// order, and each window's own adjoint goes there. Worked by hand: the
+/// windows' maxima 3, 3, 5, 7 sit first at (0,1), (0,2), (2,0), (2,3).
+TEST(ReduceWindowVjpTest, TilingWindowsRouteToTheFirstMaximum) {
+  Program program(R"mlir(
+func.func @f(%x: tensor<4x4xf64>, %c: tensor<2x2xf64>) -> tensor<f64> {
+  %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2, 2>,
+                                  window_strides = array<i64: 2, 2>}
+      : tensor<4x4xf64> -> tensor<2x2xf64>
+  %w = ens.mul %y, %c : tensor<2x2xf64>
+  %s = ens.reduce_sum %w {dims = array<i64: 0, 1>} : tensor<2x2xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @main(%x: tensor<4x4xf64>, %c: tensor<2x2xf64>)
+    -> (tensor<f64>, tensor<4x4xf64>) {
+  %v:2 = ens.value_and_grad @f(%x, %c) {wrt = array<i64: 0>}
+      : (tensor<4x4xf64>, tensor<2x2xf64>) -> (tensor<f64>, tensor<4x4xf64>)
+  return %v#0, %v#1 : tensor<f64>, tensor<4x4xf64>
+}
+)mlir");
+  ASSERT_TRUE(program.isValid());
+  ASSERT_TRUE(program.apply({PassKind::Autodiff}));
+  HostTensor x(DType::F64, {4, 4},
+               {1, 3, 3, 2, //
+                3, 0, 2, 2, //
+                5, 5, 0, 7, //
+                5, 5, 7, 7});
+  HostTensor c(DType::F64, {2, 2}, {1, 2, 3, 4});
+  std::vector<HostTensor> results = run(program.getModule(), "main", {x, c});
+  ASSERT_EQ(results.size(), 2u);
+  expectClose(results[1],
+              HostTensor(DType::F64, {4, 4},
+                         {0, 1, 2, 0, //
+                          0, 0, 0, 0, //
+                          3, 0, 0, 4, //
+                          0, 0, 0, 0}),
+              0, 0, "gradient");
+}
+
 //===----------------------------------------------------------------------===//
 // Generators
 //===----------------------------------------------------------------------===//

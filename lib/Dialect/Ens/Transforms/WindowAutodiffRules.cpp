@@ -128,6 +128,67 @@ Value spread(Emitter &e, Value g, ArrayRef<int64_t> start,
   return e.b.create<PadOp>(e.loc, g, start, high, interior);
 }
 
+/// Whether the windows tile the operand: unpadded, each `stride` = its size
+/// apart and covering every element, as 2x2 pooling with stride 2 does on
+/// an even image.
+bool windowsTile(const Window &window, ArrayRef<int64_t> shape,
+                 ArrayRef<int64_t> resultShape) {
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (window.padding[2 * d] != 0 || window.padding[2 * d + 1] != 0 ||
+        window.strides[d] != window.dimensions[d] ||
+        resultShape[d] * window.dimensions[d] != size)
+      return false;
+  return true;
+}
+
+/// The max's adjoint when the windows tile the operand: the operand viewed
+/// as [r0, w0, r1, w1, ...] (r the result's sizes, w the window's), where
+/// each window is the w dimensions at one result position. The adjoint
+/// goes to the least row-major tap position holding the maximum, in one
+/// pass over the operand instead of a padded copy per tap.
+Value routeToFirstMaximumOfTiles(Emitter &e, const Window &window, Value x,
+                                 Value y, Value g) {
+  ArrayRef<int64_t> resultShape = shapeOf(y);
+  Type element = cast<RankedTensorType>(x.getType()).getElementType();
+  SmallVector<int64_t> tiledShape, resultDims, tapDims;
+  for (auto [d, size] : llvm::enumerate(resultShape)) {
+    resultDims.push_back(tiledShape.size());
+    tiledShape.push_back(size);
+    tapDims.push_back(tiledShape.size());
+    tiledShape.push_back(window.dimensions[d]);
+  }
+  auto tiledType = RankedTensorType::get(tiledShape, element);
+  auto overTaps = [&](Value atResult) -> Value {
+    return e.b.create<BroadcastInDimOp>(e.loc, tiledType, atResult, resultDims);
+  };
+  int64_t numTaps = getNumElements(window.dimensions);
+  SmallVector<Attribute> positions;
+  for (int64_t t = 0; t < numTaps; ++t)
+    positions.push_back(e.b.getFloatAttr(element, t));
+  Value tapPositions = e.b.create<BroadcastInDimOp>(
+      e.loc, tiledType,
+      e.b.create<ConstantOp>(
+          e.loc,
+          DenseElementsAttr::get(
+              RankedTensorType::get(window.dimensions, element), positions)),
+      tapDims);
+  // Named steps: the order of the ops must not depend on the order in which
+  // the compiler evaluates arguments.
+  Value tiledX = e.reshape(x, tiledType);
+  Value tiledY = overTaps(y);
+  Value atMaximum = e.cmp(CmpPredicate::eq, tiledX, tiledY);
+  Value none = e.splat(tiledType, static_cast<double>(numTaps));
+  Value candidates = e.select(atMaximum, tapPositions, none);
+  // The least candidate of each window, as a maximum of negations.
+  Value negated = e.neg(candidates);
+  Value first =
+      e.neg(e.b.create<ReduceMaxOp>(e.loc, negated, tapDims).getResult());
+  Value tiledFirst = overTaps(first);
+  Value atFirst = e.cmp(CmpPredicate::eq, tapPositions, tiledFirst);
+  Value tiledG = overTaps(g);
+  return e.reshape(e.where(atFirst, tiledG), x.getType());
+}
+
 Grads reduceWindow(ReduceWindowOp op, Emitter &e, Value g) {
   Window window = op.getWindow();
   Value x = op.getOperand(), y = op.getResult();
@@ -162,6 +223,9 @@ Grads reduceWindow(ReduceWindowOp op, Emitter &e, Value g) {
     return SmallVector<Value>{unpad(
         e.b.create<ReduceWindowOp>(e.loc, WindowKind::add, spreadGrad, sum))};
   }
+
+  if (windowsTile(window, shape, shapeOf(y)))
+    return SmallVector<Value>{routeToFirstMaximumOfTiles(e, window, x, y, g)};
 
   // Max: for each tap of the window in row-major order, the windows whose
   // maximum is at that tap and not at an earlier one (`remaining` tracks

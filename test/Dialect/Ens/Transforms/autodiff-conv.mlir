@@ -49,20 +49,21 @@ func.func @grads(%x: tensor<2x4x5xf64>, %w: tensor<6x2x2xf64>) -> (tensor<f64>, 
 
 // -----
 
-// Max pooling routes each window's adjoint to its first maximum: per tap in
-// row-major order, the windows whose maximum is there and not at an
+// Max pooling routes each window's adjoint to its first maximum. Where the
+// windows do not tile the operand (here the last element is in none): per
+// tap in row-major order, the windows whose maximum is there and not at an
 // earlier tap (`remaining`) pass their adjoint, spread back by a pad.
-func.func @loss(%x: tensor<4xf64>) -> tensor<f64> {
-  %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : tensor<4xf64> -> tensor<2xf64>
+func.func @loss(%x: tensor<5xf64>) -> tensor<f64> {
+  %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : tensor<5xf64> -> tensor<2xf64>
   %s = ens.reduce_sum %y {dims = array<i64: 0>} : tensor<2xf64> -> tensor<f64>
   return %s : tensor<f64>
 }
-func.func @grads(%x: tensor<4xf64>) -> (tensor<f64>, tensor<4xf64>) {
-  %l, %g = ens.value_and_grad @loss(%x) {wrt = array<i64: 0>} : (tensor<4xf64>) -> (tensor<f64>, tensor<4xf64>)
-  return %l, %g : tensor<f64>, tensor<4xf64>
+func.func @grads(%x: tensor<5xf64>) -> (tensor<f64>, tensor<5xf64>) {
+  %l, %g = ens.value_and_grad @loss(%x) {wrt = array<i64: 0>} : (tensor<5xf64>) -> (tensor<f64>, tensor<5xf64>)
+  return %l, %g : tensor<f64>, tensor<5xf64>
 }
 // CHECK-LABEL: func.func private @loss_grad(
-// CHECK-SAME:    %[[X:[^:]*]]: tensor<4xf64>)
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<5xf64>)
 // CHECK:         %[[Y:.*]] = ens.reduce_window max, %[[X]]
 // CHECK:         %[[DY:.*]] = ens.broadcast_in_dim
 // CHECK:         %[[ALL:.*]] = ens.constant dense<1.000000e+00> : tensor<2xf64>
@@ -72,14 +73,51 @@ func.func @grads(%x: tensor<4xf64>) -> (tensor<f64>, tensor<4xf64>) {
 // CHECK:         %[[R0:.*]] = ens.mul %[[M0]], %[[ALL]]
 // CHECK:         %[[LEFT:.*]] = ens.sub %[[ALL]], %[[R0]]
 // CHECK:         %[[G0:.*]] = ens.mul %[[DY]], %[[R0]]
-// CHECK:         %[[P0:.*]] = ens.pad %[[G0]] {high = array<i64: 1>, interior = array<i64: 1>, low = array<i64: 0>}
+// CHECK:         %[[P0:.*]] = ens.pad %[[G0]] {high = array<i64: 2>, interior = array<i64: 1>, low = array<i64: 0>}
 // CHECK:         %[[X1:.*]] = ens.slice %[[X]] {limit = array<i64: 4>, start = array<i64: 1>, stride = array<i64: 2>}
 // CHECK:         %[[EQ1:.*]] = ens.cmp eq, %[[X1]], %[[Y]]
 // CHECK:         %[[M1:.*]] = ens.convert %[[EQ1]]
 // CHECK:         %[[R1:.*]] = ens.mul %[[M1]], %[[LEFT]]
 // CHECK:         %[[G1:.*]] = ens.mul %[[DY]], %[[R1]]
-// CHECK:         %[[P1:.*]] = ens.pad %[[G1]] {high = array<i64: 0>, interior = array<i64: 1>, low = array<i64: 1>}
+// CHECK:         %[[P1:.*]] = ens.pad %[[G1]] {high = array<i64: 1>, interior = array<i64: 1>, low = array<i64: 1>}
 // CHECK:         %[[DX:.*]] = ens.add %[[P0]], %[[P1]]
+// CHECK:         return %{{.*}}, %[[DX]]
+
+// -----
+
+// Where the windows tile the operand (2x2 windows 2 apart on a 4x4 image),
+// the operand is viewed as [2, 2, 2, 2] (row of windows, row in the window,
+// column of windows, column in the window), and each window's adjoint goes
+// to the least tap position holding its maximum, in one pass: the
+// positions are 0 1 / 2 3 in each window, 4 where the maximum is not.
+func.func @loss(%x: tensor<4x4xf32>) -> tensor<f32> {
+  %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>} : tensor<4x4xf32> -> tensor<2x2xf32>
+  %s = ens.reduce_sum %y {dims = array<i64: 0, 1>} : tensor<2x2xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @grads(%x: tensor<4x4xf32>) -> (tensor<f32>, tensor<4x4xf32>) {
+  %l, %g = ens.value_and_grad @loss(%x) {wrt = array<i64: 0>} : (tensor<4x4xf32>) -> (tensor<f32>, tensor<4x4xf32>)
+  return %l, %g : tensor<f32>, tensor<4x4xf32>
+}
+// CHECK-LABEL: func.func private @loss_grad(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<4x4xf32>)
+// CHECK:         %[[Y:.*]] = ens.reduce_window max, %[[X]]
+// CHECK:         %[[DY:.*]] = ens.broadcast_in_dim
+// CHECK:         %[[TAPS:.*]] = ens.constant dense<{{\[}}[0.000000e+00, 1.000000e+00], [2.000000e+00, 3.000000e+00]]> : tensor<2x2xf32>
+// CHECK:         %[[POS:.*]] = ens.broadcast_in_dim %[[TAPS]] {dims = array<i64: 1, 3>} : tensor<2x2xf32> -> tensor<2x2x2x2xf32>
+// CHECK:         %[[XT:.*]] = ens.reshape %[[X]] : tensor<4x4xf32> -> tensor<2x2x2x2xf32>
+// CHECK:         %[[YT:.*]] = ens.broadcast_in_dim %[[Y]] {dims = array<i64: 0, 2>} : tensor<2x2xf32> -> tensor<2x2x2x2xf32>
+// CHECK:         %[[EQ:.*]] = ens.cmp eq, %[[XT]], %[[YT]]
+// CHECK:         %[[NONE:.*]] = ens.constant dense<4.000000e+00> : tensor<2x2x2x2xf32>
+// CHECK:         %[[CAND:.*]] = ens.select %[[EQ]], %[[POS]], %[[NONE]]
+// CHECK:         %[[NEG:.*]] = ens.neg %[[CAND]]
+// CHECK:         %[[MAX:.*]] = ens.reduce_max %[[NEG]] {dims = array<i64: 1, 3>} : tensor<2x2x2x2xf32> -> tensor<2x2xf32>
+// CHECK:         %[[FIRST:.*]] = ens.neg %[[MAX]]
+// CHECK:         %[[FT:.*]] = ens.broadcast_in_dim %[[FIRST]] {dims = array<i64: 0, 2>}
+// CHECK:         %[[AT:.*]] = ens.cmp eq, %[[POS]], %[[FT]]
+// CHECK:         %[[GT:.*]] = ens.broadcast_in_dim %[[DY]] {dims = array<i64: 0, 2>}
+// CHECK:         %[[ROUTED:.*]] = ens.select %[[AT]], %[[GT]], %{{.*}}
+// CHECK:         %[[DX:.*]] = ens.reshape %[[ROUTED]] : tensor<2x2x2x2xf32> -> tensor<4x4xf32>
 // CHECK:         return %{{.*}}, %[[DX]]
 
 // -----
