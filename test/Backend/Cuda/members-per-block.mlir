@@ -36,7 +36,22 @@
 //   150 blocks; the block reductions (the loss, the bias gradients) are
 //   warp reductions.
 //
+// An exported artifact (ens-export) runs the same kernel through
+// libens-runtime alone, and its plan carries each kernel's round trips per
+// thread for the performance model: the 2 phases of @odd. An artifact
+// written before that field (a fuzzing corpus entry) still reads, as one
+// round trip per thread, and fails only for what it lacks.
+//
 // RUN: rm -rf %t && mkdir -p %t
+//
+// RUN: ens-run %s --entry=odd --random-inputs=2 --write-inputs=%t/export/in --output-dir=%t/export/want
+// RUN: ens-export %s --entry=odd --target=cuda --emulator --cuda-strategy=members-per-block -o %t/export/odd.ens
+// RUN: ens-replay %t/export/odd.ens --backend=cuda-emu --input=%t/export/in/in0.npy --input=%t/export/in/in1.npy --input=%t/export/in/in2.npy --expect=%t/export/want/out0.npy
+// RUN: grep -a '"dependent_loads_per_thread"' %t/export/odd.ens | FileCheck %s --check-prefix=EXPORT
+// EXPORT: "dependent_loads_per_thread": 2,
+// RUN: not grep -a -q dependent_loads_per_thread %ens_src_root/test/fuzz/corpus/artifact/fma-sm_80.ens
+// RUN: not ens-replay %ens_src_root/test/fuzz/corpus/artifact/fma-sm_80.ens --backend=cuda-emu 2>&1 | FileCheck %s --check-prefix=OLD
+// OLD: ens-replay: error: the artifact has no emulator section; export it with --emulator to run it on cuda-emu
 //
 // RUN: ens-run %s --entry=remainder --random-inputs=1 --output-dir=%t/remainder
 // RUN: ens-run %s --entry=remainder --random-inputs=1 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/remainder/out0.npy
