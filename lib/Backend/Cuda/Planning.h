@@ -26,7 +26,8 @@
 
 namespace mlir::ens::cuda {
 
-/// Threads per block of every kernel but the serial ones.
+/// Threads per block of every kernel but the serial ones and those of the
+/// members-per-block strategy (a warp per member).
 inline constexpr unsigned kBlockSize = 256;
 
 /// Threads of a warp: with the members-per-block strategy, those of a
