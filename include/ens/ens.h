@@ -124,8 +124,9 @@ struct ENS_API CompileOptions {
   /// refused by compile() with an Error.
   int64_t maxBufferBytes = 0;
   /// How the CUDA targets share out loops over members: "member-per-block",
-  /// "tiled", or "" (or "auto") for the performance model's pick per loop
-  /// (docs/cuda.md, "Strategies"). Another name is refused by compile().
+  /// "tiled", "members-per-block", or "" (or "auto") for the performance
+  /// model's pick per loop (docs/cuda.md, "Strategies"). Another name is
+  /// refused by compile().
   std::string cudaStrategy;
 };
 

@@ -99,6 +99,7 @@ static json toJson(const LaunchPlan &plan, std::string &constants) {
          {"flops", kernel.flops},
          {"fma_flops", kernel.fmaFlops},
          {"bytes_in_flight_per_thread", kernel.bytesInFlightPerThread},
+         {"dependent_loads_per_thread", kernel.dependentLoadsPerThread},
          {"bytes_read", kernel.bytesRead},
          {"bytes_written", kernel.bytesWritten}});
   json launches = json::array();
@@ -228,6 +229,9 @@ struct ManifestReader {
       kernel.fmaFlops = entry.at("fma_flops").get<int64_t>();
       kernel.bytesInFlightPerThread =
           entry.at("bytes_in_flight_per_thread").get<int64_t>();
+      // Artifacts written before the field have one round trip a thread.
+      kernel.dependentLoadsPerThread =
+          entry.value("dependent_loads_per_thread", int64_t(1));
       kernel.bytesRead = entry.at("bytes_read").get<int64_t>();
       kernel.bytesWritten = entry.at("bytes_written").get<int64_t>();
       plan.kernels.push_back(std::move(kernel));

@@ -60,7 +60,8 @@ cl::opt<bool>
 cl::opt<std::string>
     cudaStrategy(cl::cat(category), "cuda-strategy",
                  cl::desc("How CUDA kernels share out loops over members: "
-                          "auto (the default), member-per-block or tiled"),
+                          "auto (the default), member-per-block, tiled or "
+                          "members-per-block"),
                  cl::value_desc("name"), cl::init("auto"));
 cl::opt<int64_t> maxBufferBytes(
     cl::cat(category), "max-buffer-bytes",

@@ -231,7 +231,8 @@ cl::opt<std::string>
     cudaStrategy(cl::cat(category), "cuda-strategy",
                  cl::desc("How CUDA kernels share out loops over members: "
                           "auto (the default: the performance model picks "
-                          "per loop), member-per-block or tiled"),
+                          "per loop), member-per-block, tiled or "
+                          "members-per-block"),
                  cl::value_desc("name"), cl::init("auto"));
 
 /// The CUDA program of `entry`, with the strategy that --cuda-strategy

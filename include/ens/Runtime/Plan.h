@@ -103,7 +103,7 @@ struct KernelInfo {
   std::vector<std::string> paramTypes;
   /// The ens ops the kernel computes, for messages.
   std::string sourceOps;
-  /// Whether its threads synchronize (__syncthreads).
+  /// Whether its threads synchronize (__syncthreads, __syncwarp).
   bool usesBarriers = false;
   /// Floating-point operations of one launch, and the share of them done
   /// by fused multiply-adds (fmaf, two each).
@@ -112,6 +112,10 @@ struct KernelInfo {
   /// uses any of them, in its innermost loop: the operands of a register
   /// tile's step; one element when unknown.
   int64_t bytesInFlightPerThread = 4;
+  /// Round trips to global memory that each thread waits for one after
+  /// another: a kernel whose phases are separated by barriers waits for
+  /// each phase's loads before the next phase starts; 1 otherwise.
+  int64_t dependentLoadsPerThread = 1;
   /// Bytes of global memory one launch reads and writes: each buffer it
   /// reads counted once, and each buffer it writes counted once.
   int64_t bytesRead = 0, bytesWritten = 0;

@@ -146,10 +146,14 @@ static inline void __syncthreads() {
   if (!_setjmp(ens_emu::running->resume))
     _longjmp(ens_emu::scheduler, 1);
 }
+/// A warp's barrier, for kernels whose warps share nothing (a member
+/// each): every live thread of the block waits at it, which orders the
+/// warp's threads as the GPU does and the other warps' more than it does.
+static inline void __syncwarp(unsigned = 0xffffffffu) { __syncthreads(); }
 /// Every thread of the block posts its value, waits for all, reads its
 /// source lane's (its own past the warp's end) and waits again, so that no
 /// slot is overwritten before it is read. Kernels call it with every thread
-/// of the block, as the generated reductions do.
+/// of the block that has not returned, as the generated reductions do.
 template <typename T>
 static inline T __shfl_down_sync(unsigned, T value, int delta) {
   static_assert(sizeof(T) <= 8, "shuffles move up to 8 bytes");

@@ -19,8 +19,8 @@ using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 
 /// Every strategy, in the order of their names in messages.
-static constexpr Strategy kStrategies[] = {Strategy::MemberPerBlock,
-                                           Strategy::Tiled};
+static constexpr Strategy kStrategies[] = {
+    Strategy::MemberPerBlock, Strategy::Tiled, Strategy::MembersPerBlock};
 
 StringRef cuda::stringifyStrategy(Strategy strategy) {
   switch (strategy) {
@@ -28,6 +28,8 @@ StringRef cuda::stringifyStrategy(Strategy strategy) {
     return "member-per-block";
   case Strategy::Tiled:
     return "tiled";
+  case Strategy::MembersPerBlock:
+    return "members-per-block";
   }
   llvm_unreachable("unknown strategy");
 }
@@ -75,6 +77,10 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
     os << ": " << stringifyStrategy(config.strategy) << ", " << config.members
        << " members, " << config.threadsPerBlock << " threads, "
        << config.sharedBytes << " bytes of shared memory\n";
+    if (config.strategy == Strategy::MembersPerBlock)
+      os << "  per block: " << config.membersPerBlock
+         << " members; per member: " << config.threadsPerMember << " threads, "
+         << config.sharedBytesPerMember << " bytes of shared memory\n";
     if (!config.estimatesUs.empty()) {
       os << "  chosen by the H100 estimates:";
       for (auto [i, strategy, us] :

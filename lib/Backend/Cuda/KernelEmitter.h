@@ -45,6 +45,17 @@ struct KernelBuilder {
   std::string body;
   /// The plan buffers the kernel reads and writes.
   llvm::SetVector<int64_t> read, written;
+  /// The threads that share out the work of one op: a thread's index among
+  /// them and their number, as the kernel's C++ names them, and whether
+  /// they are a warp (with the members-per-block strategy, a member's)
+  /// rather than the block.
+  std::string thread = "threadIdx.x", threads = "blockDim.x";
+  bool warp = false;
+
+  /// The barrier of those threads.
+  StringRef getBarrier() const {
+    return warp ? "__syncwarp()" : "__syncthreads()";
+  }
 };
 
 /// Writes the kernels and the launch plan of one bufferized function.
@@ -194,8 +205,14 @@ private:
   /// (TiledKernelEmitter.cpp).
   llvm::Error emitForall(scf::ForallOp forall);
   llvm::Error emitForallWith(scf::ForallOp forall, Strategy strategy);
-  llvm::Error emitMemberPerBlock(scf::ForallOp forall,
-                                 const MemberLoopPlan &plan);
+  /// The one kernel of the member-per-block and members-per-block
+  /// strategies.
+  llvm::Error emitMemberKernel(scf::ForallOp forall,
+                               const MemberLoopPlan &plan);
+  /// Writes a loop over members with the members-per-block strategy: its
+  /// kernel with the members per block (1, 2, 4 ... 32, as shared memory
+  /// and the members allow) that the performance model finds fastest.
+  llvm::Error emitMembersPerBlock(scf::ForallOp forall, MemberLoopPlan &plan);
   llvm::Error emitTiledLoop(MemberLoopPlan &plan);
   /// Settles which of the splits planned for the phases of `plan` pay, as
   /// the performance model finds (emitSplitChoice), before its launches

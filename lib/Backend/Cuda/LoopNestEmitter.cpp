@@ -342,7 +342,10 @@ llvm::Error KernelEmitter::emitBlockReduction(
   // A block walks its output elements (or, in the first pass of a split
   // reduction, shares of them) together; for each, every thread combines a
   // share of the steps, then the block combines the threads' shares.
-  os.indent(indent) << "__shared__ " << t << " scratch[32];\n";
+  // A warp combines its threads' shares with shuffles alone; a block also
+  // needs a scratch slot per warp.
+  if (!kernel.warp)
+    os.indent(indent) << "__shared__ " << t << " scratch[32];\n";
   os.indent(indent) << "auto combine = " << combine << ";\n";
   os.indent(indent) << "for (long long p = " << first << "; p < "
                     << (partial ? elements * chunks : elements)
@@ -354,15 +357,15 @@ llvm::Error KernelEmitter::emitBlockReduction(
   writer.declareLoops(writer.parallel, partial ? "o" : "p", indent + 2);
   os.indent(indent + 2) << t << " share = " << identity << ";\n";
   if (combining) {
-    os.indent(indent + 2) << "for (long long q = threadIdx.x; q < " << chunks
-                          << "LL; q += blockDim.x)\n";
+    os.indent(indent + 2) << "for (long long q = " << kernel.thread << "; q < "
+                          << chunks << "LL; q += " << kernel.threads << ")\n";
     os.indent(indent + 4) << "share = combine(share, " << share("p", "q")
                           << ");\n";
   } else {
-    std::string from = "threadIdx.x", to = std::to_string(steps) + "LL";
+    std::string from = kernel.thread, to = std::to_string(steps) + "LL";
     if (partial) {
       std::string start = "c * " + std::to_string(chunkSteps) + "LL";
-      from = start + " + threadIdx.x";
+      from = start + " + " + kernel.thread;
       to = "(" + start + " + " + std::to_string(chunkSteps) + "LL < " + to +
            " ? " + start + " + " + std::to_string(chunkSteps) + "LL : " + to +
            ")";
@@ -394,14 +397,16 @@ llvm::Error KernelEmitter::emitBlockReduction(
     if (unroll) {
       os.indent(indent + 2) << "long long q = " << from << ";\n";
       os.indent(indent + 2)
-          << "for (; q + " << kUnrollSteps - 1 << "LL * blockDim.x < " << to
-          << "; q += " << kUnrollSteps << "LL * blockDim.x) {\n";
+          << "for (; q + " << kUnrollSteps - 1 << "LL * " << kernel.threads
+          << " < " << to << "; q += " << kUnrollSteps << "LL * "
+          << kernel.threads << ") {\n";
       SmallVector<DenseMap<Value, std::string>> loaded(kUnrollSteps);
       int64_t bytes = 0;
       for (int64_t u = 0; u < kUnrollSteps; ++u) {
         SmallVector<std::string> at = writer.dims;
         at[writer.reduction[0]] =
-            u ? "(q + " + std::to_string(u) + "LL * blockDim.x)" : "q";
+            u ? "(q + " + std::to_string(u) + "LL * " + kernel.threads + ")"
+              : "q";
         writer.forgetInputs();
         if (llvm::Error failure =
                 writer.loadInputs(indent + 4, at, "_u" + std::to_string(u)))
@@ -423,10 +428,11 @@ llvm::Error KernelEmitter::emitBlockReduction(
       }
       os.indent(indent + 2) << "}\n";
       writer.forgetInputs();
-      os.indent(indent + 2) << "for (; q < " << to << "; q += blockDim.x) {\n";
+      os.indent(indent + 2)
+          << "for (; q < " << to << "; q += " << kernel.threads << ") {\n";
     } else {
       os.indent(indent + 2) << "for (long long q = " << from << "; q < " << to
-                            << "; q += blockDim.x) {\n";
+                            << "; q += " << kernel.threads << ") {\n";
     }
     writer.declareLoops(writer.reduction, "q", indent + 4);
     if (llvm::Error failure = writer.loadInputs(indent + 4))
@@ -435,26 +441,29 @@ llvm::Error KernelEmitter::emitBlockReduction(
       return failure;
     os.indent(indent + 2) << "}\n";
   }
-  os.indent(indent + 2) << t << " total = ens_block_reduce(share, " << identity
-                        << ", scratch, combine);\n";
+  if (kernel.warp)
+    os.indent(indent + 2) << t << " total = ens_warp_reduce(share, combine);\n";
+  else
+    os.indent(indent + 2) << t << " total = ens_block_reduce(share, "
+                          << identity << ", scratch, combine);\n";
   if (partial) {
-    os.indent(indent + 2) << "if (threadIdx.x == 0) " << share("o", "c")
-                          << " = total;\n";
+    os.indent(indent + 2) << "if (" << kernel.thread << " == 0) "
+                          << share("o", "c") << " = total;\n";
   } else {
     Value fill = fills.filledWith.lookup(&generic.getDpsInitsMutable()[0]);
     std::string result =
         "combine(" + (fill ? body.get(fill) : *output) + ", total)";
     if (after) {
       // Thread 0 applies the epilogue to the element's value.
-      os.indent(indent + 2) << "if (threadIdx.x == 0) {\n";
+      os.indent(indent + 2) << "if (" << kernel.thread << " == 0) {\n";
       os.indent(indent + 4) << t << " result = " << result << ";\n";
       if (llvm::Error failure =
               emitEpilogue(writer, *after, writer.dims, "result", indent + 4))
         return failure;
       os.indent(indent + 2) << "}\n";
     } else {
-      os.indent(indent + 2)
-          << "if (threadIdx.x == 0) " << *output << " = " << result << ";\n";
+      os.indent(indent + 2) << "if (" << kernel.thread << " == 0) " << *output
+                            << " = " << result << ";\n";
     }
   }
   os.indent(indent) << "}\n";

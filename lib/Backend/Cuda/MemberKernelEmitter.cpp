@@ -2,16 +2,21 @@
 //
 // Writes the kernels of one loop over the members of an ensemble as its
 // KernelConfig says (planMemberLoop decides; this file only follows), and
-// with the member-per-block strategy its one kernel: block m computes member m,
+// the one kernel of the member-per-block and members-per-block strategies:
+// a block (or, with members-per-block, a warp of it) computes a member,
 // running the phases of the loop body one after another, separated by
-// __syncthreads(); the threads share out the points of each op. The member's
-// temporaries live where the config puts them (shared memory, a global slice
-// per member, or registers), and each op first copies the operands it stages
-// into shared memory.
+// barriers; its threads share out the points of each op. The member's
+// temporaries live where the config puts them (shared memory, a global
+// slice per member, or registers), and each op first copies the operands it
+// stages into shared memory.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+
+#include "SharedMemory.h"
+
+#include "ens/Backend/Cuda/PerfModel.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/Support/Debug.h"
@@ -39,8 +44,8 @@ KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
     std::string cType = *getCType(type.getElementType());
     os << "    " << cType << " *" << name << " = (" << cType
        << " *)(ens_shared + " << operand.offset << ");\n";
-    os << "    for (long long i = threadIdx.x; i < " << type.getNumElements()
-       << "LL; i += blockDim.x) {\n";
+    os << "    for (long long i = " << kernel.thread << "; i < "
+       << type.getNumElements() << "LL; i += " << kernel.threads << ") {\n";
     os << "      long long r_i = i;\n";
     SmallVector<std::string> indices(type.getRank());
     for (int64_t d = type.getRank(); d-- > 0;) {
@@ -58,7 +63,7 @@ KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
     kernel.accesses[value] = {name, "0LL", {strides.begin(), strides.end()}};
   }
   if (!staged.empty())
-    os << "    __syncthreads();\n";
+    os << "    " << kernel.getBarrier() << ";\n";
   return staged;
 }
 
@@ -136,9 +141,18 @@ llvm::Error KernelEmitter::emitForallWith(scf::ForallOp forall,
     if (phase.epilogue)
       views.inRegisters.insert(
           cast<linalg::GenericOp>(phase.op).getDpsInits()[0]);
-  llvm::Error emitted = plan->config.strategy == Strategy::Tiled
-                            ? emitTiledLoop(*plan)
-                            : emitMemberPerBlock(forall, *plan);
+  llvm::Error emitted = llvm::Error::success();
+  switch (plan->config.strategy) {
+  case Strategy::MemberPerBlock:
+    emitted = emitMemberKernel(forall, *plan);
+    break;
+  case Strategy::Tiled:
+    emitted = emitTiledLoop(*plan);
+    break;
+  case Strategy::MembersPerBlock:
+    emitted = emitMembersPerBlock(forall, *plan);
+    break;
+  }
   if (emitted)
     return emitted;
   program.configs.push_back(plan->config);
@@ -146,19 +160,97 @@ llvm::Error KernelEmitter::emitForallWith(scf::ForallOp forall,
   return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitMemberPerBlock(scf::ForallOp forall,
-                                              const MemberLoopPlan &plan) {
+llvm::Error KernelEmitter::emitMembersPerBlock(scf::ForallOp forall,
+                                               MemberLoopPlan &plan) {
+  KernelConfig &config = plan.config;
+  int64_t slice = config.sharedBytesPerMember;
+  // More members per block make fewer, larger blocks: as many warps resident
+  // per SM in fewer block slots (32 per SM), which matters when the
+  // members' blocks would need several waves, at the price of a coarser
+  // last wave and, with shared memory, blocks that fit fewer at a time per
+  // SM. The model weighs them. Not tried: blocks past 1024 threads or the
+  // shared memory budget, and fewer blocks than an H100's SMs (or the
+  // members), which would leave SMs idle. Of equal estimates the model
+  // keeps the first, so the most members per block come first: fewer
+  // blocks to dispatch, a cost it does not count.
+  int64_t minBlocks = std::min<int64_t>(config.members, getH100Sxm().smCount);
+  SmallVector<int64_t> counts;
+  for (int64_t perBlock = 1;
+       perBlock * kWarpSize <= kMaxBlockThreads &&
+       perBlock * slice <= kSharedMemoryBudget &&
+       llvm::divideCeil(config.members, perBlock) >= minBlocks;
+       perBlock *= 2)
+    counts.insert(counts.begin(), perBlock);
+  SmallVector<std::function<llvm::Error()>> ways;
+  for (int64_t perBlock : counts) {
+    ways.push_back([this, forall, &plan, perBlock, slice]() {
+      plan.config.membersPerBlock = perBlock;
+      plan.config.threadsPerBlock = perBlock * kWarpSize;
+      plan.config.sharedBytes = perBlock * slice;
+      return emitMemberKernel(forall, plan);
+    });
+  }
+  SmallVector<llvm::function_ref<llvm::Error()>> candidates(ways.begin(),
+                                                            ways.end());
+  llvm::Expected<Choice> choice = emitCheapest(candidates);
+  if (!choice)
+    return choice.takeError();
+  LLVM_DEBUG({
+    llvm::dbgs() << "the model puts " << counts[choice->best]
+                 << " members in a block (H100:";
+    for (auto [perBlock, us] : llvm::zip(counts, choice->estimatesUs))
+      llvm::dbgs() << " " << perBlock << " " << llvm::format("%.1f", us)
+                   << " us";
+    llvm::dbgs() << ")\n";
+  });
+  return llvm::Error::success();
+}
+
+/// Starts the kernel of a loop over members with the members-per-block
+/// strategy: warp w of block b computes member b * P + w with its own slice
+/// of shared memory, which the emitters reach as `ens_shared`, as they
+/// reach the block's with member-per-block; a warp past the last member
+/// returns at once.
+static void beginMembersPerBlock(KernelBuilder &kernel,
+                                 const KernelConfig &config) {
+  kernel.thread = "lane";
+  kernel.threads = std::to_string(kWarpSize);
+  kernel.warp = true;
+  llvm::raw_string_ostream os(kernel.body);
+  os << "  // Warp w of block b computes member b * " << config.membersPerBlock
+     << " + w; its temporaries live in its slice of shared memory.\n";
+  os << "  ENS_DYNAMIC_SHARED(ens_block_shared);\n";
+  os << "  long long m = (long long)blockIdx.x * " << config.membersPerBlock
+     << "LL + threadIdx.x / " << kWarpSize << ";\n";
+  // Its warps synchronize only with __syncwarp(): no barrier waits for a
+  // warp that returns.
+  os << "  if (m >= " << config.members << "LL) return;\n";
+  os << "  unsigned lane = threadIdx.x % " << kWarpSize << ";\n";
+  os << "  unsigned char *ens_shared = ens_block_shared + threadIdx.x / "
+     << kWarpSize << " * " << config.sharedBytesPerMember << "LL;\n";
+}
+
+llvm::Error KernelEmitter::emitMemberKernel(scf::ForallOp forall,
+                                            const MemberLoopPlan &plan) {
   const KernelConfig &config = plan.config;
   KernelBuilder kernel = beginKernel(forall.getOperation(), "members");
   kernel.info.usesBarriers = true;
-  kernel.launch.grid = {static_cast<unsigned>(config.members), 1, 1};
+  // Each phase waits for its loads before the barrier after it.
+  kernel.info.dependentLoadsPerThread = config.phases.size();
+  kernel.launch.grid = {static_cast<unsigned>(llvm::divideCeil(
+                            config.members, config.membersPerBlock)),
+                        1, 1};
   kernel.launch.block = {config.threadsPerBlock, 1, 1};
   kernel.launch.sharedBytes = static_cast<unsigned>(config.sharedBytes);
   llvm::raw_string_ostream os(kernel.body);
-  os << "  // Block m computes member m; its temporaries live in shared "
-        "memory.\n";
-  os << "  ENS_DYNAMIC_SHARED(ens_shared);\n";
-  os << "  long long m = blockIdx.x;\n";
+  if (config.strategy == Strategy::MembersPerBlock) {
+    beginMembersPerBlock(kernel, config);
+  } else {
+    os << "  // Block m computes member m; its temporaries live in shared "
+          "memory.\n";
+    os << "  ENS_DYNAMIC_SHARED(ens_shared);\n";
+    os << "  long long m = blockIdx.x;\n";
+  }
   for (auto [alloc, temporary] :
        llvm::zip(plan.temporaries, config.temporaries)) {
     if (temporary.space != MemorySpace::Shared)
@@ -171,12 +263,12 @@ llvm::Error KernelEmitter::emitMemberPerBlock(scf::ForallOp forall,
   }
   for (auto [i, phase, ir] : llvm::enumerate(config.phases, plan.phases)) {
     if (i)
-      os << "  __syncthreads();\n";
+      os << "  " << kernel.getBarrier() << ";\n";
     if (llvm::Error failure = bindMemrefs(kernel, ir.op))
       return failure;
     os << "  { // " << phase.sourceOps << "\n";
     if (phase.kind == PhaseKind::Serial) {
-      os << "    if (threadIdx.x == 0) {\n";
+      os << "    if (" << kernel.thread << " == 0) {\n";
       if (llvm::Error failure = emitInOrder(kernel, ir.op, 6))
         return failure;
       os << "    }\n";
@@ -190,7 +282,7 @@ llvm::Error KernelEmitter::emitMemberPerBlock(scf::ForallOp forall,
           phase.kind == PhaseKind::BlockReduction
               ? emitBlockReduction(kernel, generic, ir.combiner, "0", "1", 4,
                                    nullptr, ir.epilogue)
-              : emitPoints(kernel, generic, "threadIdx.x", "blockDim.x", 4,
+              : emitPoints(kernel, generic, kernel.thread, kernel.threads, 4,
                            ir.epilogue, phase.tile);
       for (auto &[value, global] : staged)
         kernel.accesses[value] = global;

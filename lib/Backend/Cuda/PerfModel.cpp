@@ -190,6 +190,12 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
   double share = perSm / blocks; // Of each total, the busiest SM's part.
 
   // Arithmetic: an FMA does two FLOPs per lane and issue, FADD/FMUL one.
+  // A warp issues from one scheduler of its SM: with fewer warps resident
+  // than schedulers, the others idle, and arithmetic and issue take longer
+  // by as much (a block of one warp alone on its SM uses a quarter of it).
+  double warps = std::min(resident, perSm) *
+                 std::ceil(std::max(kernel.threadsPerBlock, 1) / 32.0);
+  double idle = std::max(1.0, gpu.issuePerClockPerSm / warps);
   double fp32Instructions =
       kernel.flops * (kernel.fmaShare / 2 + (1 - kernel.fmaShare)) / 32;
   double seconds = 0;
@@ -197,12 +203,12 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
     seconds = kernel.flops * share / (gpu.tf32Tflops * 1e12 / sms);
   else
     seconds = fp32Instructions * share * (32.0 / gpu.fp32LanesPerSm) / clock;
-  estimate.computeUs = seconds * 1e6;
+  estimate.computeUs = seconds * idle * 1e6;
   double instructions = kernel.warpInstructions > 0
                             ? kernel.warpInstructions
                             : (kernel.tensorCores ? 0 : fp32Instructions);
   estimate.issueUs =
-      instructions * share / (gpu.issuePerClockPerSm * clock) * 1e6;
+      instructions * share * idle / (gpu.issuePerClockPerSm * clock) * 1e6;
   estimate.lsuUs = kernel.memoryInstructions * share *
                    (32.0 / gpu.loadStoreUnitsPerSm) / clock * 1e6;
   estimate.sharedUs =
@@ -256,7 +262,7 @@ static Estimate estimateEvenLaunch(const KernelInfo &kernel,
   description.fmaShare =
       kernel.flops ? double(kernel.fmaFlops) / kernel.flops : 0;
   description.dramBytes = kernel.bytesRead + kernel.bytesWritten;
-  description.dependentLoadsPerThread = 1;
+  description.dependentLoadsPerThread = kernel.dependentLoadsPerThread;
   description.bytesInFlightPerThread = kernel.bytesInFlightPerThread;
   description.gridBlocks =
       int64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "ens-cuda-plan"
@@ -29,6 +30,8 @@ using namespace mlir::ens::cuda;
 /// What combining the shares of a block costs, in steps of a reduction
 /// loop: two barriers and ten warp shuffles.
 static constexpr int64_t kBlockCombineCost = 12;
+/// The same for a warp's threads: five shuffles.
+static constexpr int64_t kWarpCombineCost = 5;
 
 /// Operands in global memory that a contraction reads at least this many
 /// times per element are staged into shared memory...
@@ -160,12 +163,15 @@ Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
   if (generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() == 0)
     return nullptr;
   auto [points, steps] = countPointsAndSteps(generic);
-  int64_t rounds = (points + kBlockSize - 1) / kBlockSize;
+  int64_t threads = blocks == ReductionBlocks::Warp ? kWarpSize : kBlockSize;
+  int64_t rounds = llvm::divideCeil(points, threads);
   int64_t perElement =
-      (steps + kBlockSize - 1) / kBlockSize + kBlockCombineCost;
+      llvm::divideCeil(steps, threads) +
+      (blocks == ReductionBlocks::Warp ? kWarpCombineCost : kBlockCombineCost);
   bool share = false;
   switch (blocks) {
   case ReductionBlocks::One:
+  case ReductionBlocks::Warp:
     share = points * perElement < rounds * steps;
     break;
   case ReductionBlocks::Own:
@@ -262,10 +268,16 @@ private:
   /// The combiner of `generic` if the loop's blocks share the steps of
   /// its output elements (getBlockCombiner).
   Operation *getCombiner(linalg::GenericOp generic) const {
-    return plan.config.strategy == Strategy::Tiled
-               ? getBlockCombiner(generic, ReductionBlocks::OwnPerMember,
-                                  plan.config.members)
-               : getBlockCombiner(generic, ReductionBlocks::One);
+    switch (plan.config.strategy) {
+    case Strategy::MemberPerBlock:
+      return getBlockCombiner(generic, ReductionBlocks::One);
+    case Strategy::Tiled:
+      return getBlockCombiner(generic, ReductionBlocks::OwnPerMember,
+                              plan.config.members);
+    case Strategy::MembersPerBlock:
+      return getBlockCombiner(generic, ReductionBlocks::Warp);
+    }
+    llvm_unreachable("unknown strategy");
   }
 
   scf::ForallOp forall;
@@ -358,7 +370,7 @@ llvm::Error MemberLoopPlanner::placeTemporaries(
     }
   // The tiled strategy's phases are kernels of their own: what one phase
   // writes, the next reads from global memory.
-  bool inShared = plan.config.strategy == Strategy::MemberPerBlock;
+  bool inShared = plan.config.strategy != Strategy::Tiled;
   SharedAllocation allocation;
   if (inShared)
     allocation = allocateSharedMemory(ranges);
@@ -458,7 +470,7 @@ llvm::Error MemberLoopPlanner::planPhases() {
       }
       if (!ir.combiner)
         phase.tile = planTile(generic);
-      if (plan.config.strategy == Strategy::MemberPerBlock) {
+      if (plan.config.strategy != Strategy::Tiled) {
         planStaging(generic, phase, staging);
       } else {
         phase.threads = plan.config.threadsPerBlock;
@@ -524,6 +536,12 @@ cuda::planMemberLoop(scf::ForallOp forall, Strategy strategy, unsigned kernel,
   case Strategy::Tiled:
     config.threadsPerBlock = kBlockSize;
     break;
+  case Strategy::MembersPerBlock:
+    // A warp per member, one member per block until the emitter has the
+    // model pick how many share a block.
+    config.threadsPerBlock = kWarpSize;
+    config.threadsPerMember = kWarpSize;
+    break;
   }
   LLVM_DEBUG(llvm::dbgs() << "plan k" << kernel << " ("
                           << getSourceOps(forall.getOperation())
@@ -535,5 +553,11 @@ cuda::planMemberLoop(scf::ForallOp forall, Strategy strategy, unsigned kernel,
     return std::move(failure);
   if (llvm::Error failure = planner.planPhases())
     return std::move(failure);
+  // Each member's slice starts aligned, as every buffer in it does.
+  if (strategy == Strategy::MembersPerBlock) {
+    config.sharedBytesPerMember =
+        llvm::alignTo(config.sharedBytes, kSharedAlignment);
+    config.sharedBytes = config.sharedBytesPerMember;
+  }
   return std::move(planner.plan);
 }

@@ -26,8 +26,16 @@
 
 namespace mlir::ens::cuda {
 
-/// Threads per block of every kernel but the serial ones.
+/// Threads per block of every kernel but the serial ones and those of the
+/// members-per-block strategy (a warp per member).
 inline constexpr unsigned kBlockSize = 256;
+
+/// Threads of a warp: with the members-per-block strategy, those of a
+/// member.
+inline constexpr unsigned kWarpSize = 32;
+
+/// The most threads a block may have.
+inline constexpr int64_t kMaxBlockThreads = 1024;
 
 /// Steps of a reduction loop that a thread runs at a time, all their loads
 /// before any of their arithmetic, where the emitters unroll it.
@@ -129,6 +137,10 @@ enum class ReductionBlocks {
   /// member): it shares when that finishes sooner than whole elements per
   /// thread.
   One,
+  /// One warp computes every element (a loop over members, a warp per
+  /// member): the same, its threads combining with five shuffles and no
+  /// barrier.
+  Warp,
   /// Each element may have a block of its own (a grid-wide kernel): it
   /// shares only when the elements would not fill one block.
   Own,

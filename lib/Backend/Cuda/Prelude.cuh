@@ -56,21 +56,27 @@ static __device__ __forceinline__ long long ens_mod(long long a, long long b) {
   long long r = a % b;
   return r < 0 ? r + (b < 0 ? -b : b) : r;
 }
+/// Combines `value` over the 32 threads of a warp, all of which call it,
+/// with shuffles; lane 0 gets the result.
+template <typename T, typename F>
+static __device__ __forceinline__ T ens_warp_reduce(T value, F combine) {
+  for (int offset = 16; offset > 0; offset /= 2)
+    value = combine(value, __shfl_down_sync(0xffffffffu, value, offset));
+  return value;
+}
 /// Combines `value` over the threads of a block (a multiple of 32 threads,
 /// all of which call it) with warp shuffles, then across warps through
 /// `scratch`; thread 0 gets the result.
 template <typename T, typename F>
 static __device__ __forceinline__ T ens_block_reduce(T value, T identity,
                                                      T *scratch, F combine) {
-  for (int offset = 16; offset > 0; offset /= 2)
-    value = combine(value, __shfl_down_sync(0xffffffffu, value, offset));
+  value = ens_warp_reduce(value, combine);
   if (threadIdx.x % 32 == 0)
     scratch[threadIdx.x / 32] = value;
   __syncthreads();
   value = threadIdx.x < (blockDim.x + 31) / 32 ? scratch[threadIdx.x]
                                                 : identity;
-  for (int offset = 16; offset > 0; offset /= 2)
-    value = combine(value, __shfl_down_sync(0xffffffffu, value, offset));
+  value = ens_warp_reduce(value, combine);
   __syncthreads();
   return value;
 }

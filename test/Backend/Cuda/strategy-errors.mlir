@@ -8,7 +8,7 @@
 // RUN: ens-run %s --random-inputs=1 --backend=cuda-emu --cuda-strategy=auto | FileCheck %s --check-prefix=AUTO
 // RUN: ens-run %s --random-inputs=1 --backend=cuda-emu --cuda-strategy= | FileCheck %s --check-prefix=AUTO
 // AUTO: out0 = tensor<4xf32>
-// CHECK: ens-run: error: unknown CUDA strategy 'member-per-warp' for --cuda-strategy (known: auto, member-per-block, tiled)
+// CHECK: ens-run: error: unknown CUDA strategy 'member-per-warp' for --cuda-strategy (known: auto, member-per-block, tiled, members-per-block)
 
 func.func @double(%a: tensor<4xf32>) -> tensor<4xf32> {
   %b = ens.add %a, %a : tensor<4xf32>

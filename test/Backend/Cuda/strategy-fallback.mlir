@@ -9,11 +9,11 @@
 //
 // RUN: ens-run %s --entry=two_layers --cuda-plan --max-buffer-bytes=20000 | FileCheck %s --check-prefix=PLAN
 // PLAN:      kernel k0_members: member-per-block, 2 members,
-// PLAN-NEXT:   chosen by the H100 estimates: member-per-block {{[0-9]+\.[0-9]}} us, tiled cannot compile the loop
+// PLAN-NEXT:   chosen by the H100 estimates: member-per-block {{[0-9]+\.[0-9]}} us, tiled cannot compile the loop, members-per-block {{[0-9]+\.[0-9]}} us
 //
 // Without the limit, both compile and the plan shows both estimates.
 // RUN: ens-run %s --entry=two_layers --cuda-plan | FileCheck %s --check-prefix=BOTH
-// BOTH: chosen by the H100 estimates: member-per-block {{[0-9]+\.[0-9]}} us, tiled {{[0-9]+\.[0-9]}} us
+// BOTH: chosen by the H100 estimates: member-per-block {{[0-9]+\.[0-9]}} us, tiled {{[0-9]+\.[0-9]}} us, members-per-block {{[0-9]+\.[0-9]}} us
 //
 // RUN: not ens-run %s --entry=two_layers --cuda-plan --max-buffer-bytes=20000 --cuda-strategy=tiled 2>&1 | FileCheck %s --check-prefix=TILED
 // TILED: ens-run: error: the temporary buffer memref<2x1x64x64xf32> needs 32.8 kB (32768 bytes), over the buffer limit of 20.0 kB (20000 bytes)

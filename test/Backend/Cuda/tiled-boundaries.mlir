@@ -3,7 +3,9 @@
 // each an ens.vmap of a member function. For each case the interpreter (the
 // oracle, which runs the vmap member by member) writes the results, and
 // cuda-emu must agree with them under the tiled strategy and, for
-// comparison, under the member-per-block strategy. Inputs come from
+// comparison, under the member-per-block and members-per-block strategies
+// (the latter's warp reductions add in yet another order, within the same
+// tolerances; members-per-block.mlir has its own edges). Inputs come from
 // --random-inputs (floats uniform in [-1, 1)); the tolerances are ens-run's
 // defaults (1e-5 relative, 1e-6 absolute) except for the block
 // reductions (@sum, @rows and @long_k; see @sum).
@@ -107,35 +109,41 @@
 //
 // RUN: ens-run %s --entry=rem --random-inputs=1 --output-dir=%t/rem
 // RUN: ens-run %s --entry=rem --random-inputs=1 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/rem/out0.npy
+// RUN: ens-run %s --entry=rem --random-inputs=1 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/rem/out0.npy
 // RUN: ens-run %s --entry=rem --random-inputs=1 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/rem/out0.npy
 // RUN: ens-run %s --entry=rem --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=REM
 // REM: phase 0: kernel k0_tiled, 1 blocks per member, points in 4x4 tiles of d1, d2; ens.einsum
 //
 // RUN: ens-run %s --entry=one_member --random-inputs=2 --output-dir=%t/one_member
 // RUN: ens-run %s --entry=one_member --random-inputs=2 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/one_member/out0.npy
+// RUN: ens-run %s --entry=one_member --random-inputs=2 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/one_member/out0.npy
 // RUN: ens-run %s --entry=one_member --random-inputs=2 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/one_member/out0.npy
 // RUN: ens-run %s --entry=one_member --cuda-plan --cuda-strategy=tiled | count 0
 //
 // RUN: ens-run %s --entry=one_row --random-inputs=3 --output-dir=%t/one_row
 // RUN: ens-run %s --entry=one_row --random-inputs=3 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/one_row/out0.npy
+// RUN: ens-run %s --entry=one_row --random-inputs=3 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/one_row/out0.npy
 // RUN: ens-run %s --entry=one_row --random-inputs=3 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/one_row/out0.npy
 // RUN: ens-run %s --entry=one_row --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=ROW
 // ROW: phase 0: kernel k0_tiled, 2 blocks per member, points; ens.einsum
 //
 // RUN: ens-run %s --entry=k_one --random-inputs=4 --output-dir=%t/k_one
 // RUN: ens-run %s --entry=k_one --random-inputs=4 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/k_one/out0.npy
+// RUN: ens-run %s --entry=k_one --random-inputs=4 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/k_one/out0.npy
 // RUN: ens-run %s --entry=k_one --random-inputs=4 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/k_one/out0.npy
 // RUN: ens-run %s --entry=k_one --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=K1
 // K1: phase 0: kernel k0_tiled, 1 blocks per member, points in 4x4 tiles of d1, d2; ens.einsum
 //
 // RUN: ens-run %s --entry=odd --random-inputs=5 --output-dir=%t/odd
 // RUN: ens-run %s --entry=odd --random-inputs=5 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/odd/out0.npy
+// RUN: ens-run %s --entry=odd --random-inputs=5 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/odd/out0.npy
 // RUN: ens-run %s --entry=odd --random-inputs=5 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/odd/out0.npy
 // RUN: ens-run %s --entry=odd --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=ODD
 // ODD: phase 0: kernel k0_tiled, 1 blocks per member, points in 4x4 tiles of d1, d2; ens.einsum
 //
 // RUN: ens-run %s --entry=many --random-inputs=6 --output-dir=%t/many
 // RUN: ens-run %s --entry=many --random-inputs=6 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/many/out0.npy
+// RUN: ens-run %s --entry=many --random-inputs=6 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/many/out0.npy
 // RUN: ens-run %s --entry=many --random-inputs=6 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/many/out0.npy
 // RUN: ens-run %s --entry=many --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=MANY
 // MANY:      loop: tiled, 133 members, 256 threads, 0 bytes of shared memory
@@ -143,6 +151,7 @@
 //
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --output-dir=%t/transposed
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/transposed/out0.npy --expect=%t/transposed/out1.npy --expect=%t/transposed/out2.npy
+// RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/transposed/out0.npy --expect=%t/transposed/out1.npy --expect=%t/transposed/out2.npy
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/transposed/out0.npy --expect=%t/transposed/out1.npy --expect=%t/transposed/out2.npy
 // RUN: ens-run %s --entry=transposed --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=TRANS
 // TRANS: temporary 0: memref<1x6x13xf32>, 312 bytes, global buffer 6
@@ -150,18 +159,21 @@
 //
 // RUN: ens-run %s --entry=epilogue --random-inputs=8 --output-dir=%t/epilogue
 // RUN: ens-run %s --entry=epilogue --random-inputs=8 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/epilogue/out0.npy
+// RUN: ens-run %s --entry=epilogue --random-inputs=8 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/epilogue/out0.npy
 // RUN: ens-run %s --entry=epilogue --random-inputs=8 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/epilogue/out0.npy
 // RUN: ens-run %s --entry=epilogue --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=EPI
 // EPI: phase 0: kernel k0_tiled, 2 blocks per member, points in 4x4 tiles of d1, d2 with fused epilogue; ens.einsum, ens.add, ens.tanh
 //
 // RUN: ens-run %s --entry=sum --random-inputs=9 --output-dir=%t/sum
 // RUN: ens-run %s --entry=sum --random-inputs=9 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-3 --expect=%t/sum/out0.npy
+// RUN: ens-run %s --entry=sum --random-inputs=9 --backend=cuda-emu --cuda-strategy=members-per-block --atol=1e-3 --expect=%t/sum/out0.npy
 // RUN: ens-run %s --entry=sum --random-inputs=9 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-3 --expect=%t/sum/out0.npy
 // RUN: ens-run %s --entry=sum --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=SUM
 // SUM: phase 0: kernel k0_tiled, 18 blocks per member, block reduction (arith.addf) in 18 chunks through global buffer 2; ens.reduce_sum
 //
 // RUN: ens-run %s --entry=rows --random-inputs=10 --output-dir=%t/rows
 // RUN: ens-run %s --entry=rows --random-inputs=10 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-3 --expect=%t/rows/out0.npy
+// RUN: ens-run %s --entry=rows --random-inputs=10 --backend=cuda-emu --cuda-strategy=members-per-block --atol=1e-3 --expect=%t/rows/out0.npy
 // RUN: ens-run %s --entry=rows --random-inputs=10 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-3 --expect=%t/rows/out0.npy
 // RUN: ens-run %s --entry=rows --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=ROWS
 // ROWS: phase 0: kernel k0_tiled, 6 blocks per member, block reduction (arith.addf); ens.reduce_sum
@@ -187,12 +199,14 @@
 //   1e-6 fails on 912 of the 81920 elements).
 // RUN: ens-run %s --entry=split_k --random-inputs=17 --output-dir=%t/split_k
 // RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-4 --expect=%t/split_k/out0.npy
+// RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=members-per-block --atol=1e-4 --expect=%t/split_k/out0.npy
 // RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-4 --expect=%t/split_k/out0.npy
 // RUN: ens-run %s --entry=split_k --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=SPLITK
 // SPLITK: phase 0: kernel k0_tiled, 140 blocks per member, points in 4x4 tiles of d1, d2 in 14 chunks through global buffer 4 with fused epilogue; ens.einsum, ens.add, ens.relu
 // SPLITK-NOT: phase 1
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --output-dir=%t/long_k
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-4 --expect=%t/long_k/out0.npy
+// RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=members-per-block --atol=1e-4 --expect=%t/long_k/out0.npy
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-4 --expect=%t/long_k/out0.npy
 // RUN: ens-run %s --entry=long_k --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=LONGK
 // LONGK:      temporary 0: memref<1x2x3xf32>, registers
@@ -201,12 +215,14 @@
 //
 // RUN: ens-run %s --entry=small --random-inputs=11 --output-dir=%t/small
 // RUN: ens-run %s --entry=small --random-inputs=11 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/small/out0.npy
+// RUN: ens-run %s --entry=small --random-inputs=11 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/small/out0.npy
 // RUN: ens-run %s --entry=small --random-inputs=11 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/small/out0.npy
 // RUN: ens-run %s --entry=small --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=SMALL
 // SMALL: phase 0: kernel k0_tiled, 1 blocks per member, points in 3x2 tiles of d1, d2; ens.einsum
 //
 // RUN: ens-run %s --entry=full --random-inputs=12 --output-dir=%t/full
 // RUN: ens-run %s --entry=full --random-inputs=12 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/full/out0.npy
+// RUN: ens-run %s --entry=full --random-inputs=12 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/full/out0.npy
 // RUN: ens-run %s --entry=full --random-inputs=12 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/full/out0.npy
 // RUN: ens-run %s --entry=full --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=FULL
 // FULL: phase 0: kernel k0_tiled, 1 blocks per member, points in 4x4 tiles of d1, d2; ens.einsum

@@ -6,7 +6,9 @@
 // block's 256 threads share out ends in a remainder. Three layers with relu
 // and two with tanh, as in the full-size workloads
 // (workloads-{mnist_mlp,wide_relu,tanh_256}.mlir). The interpreter is the
-// oracle, with ens-run's default tolerances; a few seconds each.
+// oracle, with ens-run's default tolerances; a few seconds each. Each
+// step also runs with --cuda-strategy=tiled and with
+// --cuda-strategy=members-per-block (133 members: one a block, a warp each).
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %ens_src_root/examples/workloads/make_workloads.py --members 133 --batch 37 --widths 50,33,17,7 --activation relu -o %t/odd_relu.mlir
@@ -20,6 +22,10 @@
 // TILED-ODD-RELU-NOT: {{nan|inf}}
 // TILED-ODD-RELU: out18 = tensor<133xf32> min
 // TILED-ODD-RELU-NOT: {{nan|inf}}
+// RUN: ens-run %t/odd_relu.mlir --entry=train_step --backend=cuda-emu --cuda-strategy=members-per-block --rtol=1e-5 --atol=1e-6 --input=%t/odd_relu-state/out0.npy --input=%t/odd_relu-state/out1.npy --input=%t/odd_relu-state/out2.npy --input=%t/odd_relu-state/out3.npy --input=%t/odd_relu-state/out4.npy --input=%t/odd_relu-state/out5.npy --input=%t/odd_relu-state/out6.npy --input=%t/odd_relu-state/out7.npy --input=%t/odd_relu-state/out8.npy --input=%t/odd_relu-state/out9.npy --input=%t/odd_relu-state/out10.npy --input=%t/odd_relu-state/out11.npy --input=%t/odd_relu-state/out12.npy --input=%t/odd_relu-state/out13.npy --input=%t/odd_relu-state/out14.npy --input=%t/odd_relu-state/out15.npy --input=%t/odd_relu-state/out16.npy --input=%t/odd_relu-state/out17.npy --input=%t/odd_relu-state/out18.npy --input=%t/odd_relu-state/out19.npy --input=%t/odd_relu-state/out20.npy --input=%t/odd_relu-state/out21.npy --expect=%t/odd_relu-interp/out0.npy --expect=%t/odd_relu-interp/out1.npy --expect=%t/odd_relu-interp/out2.npy --expect=%t/odd_relu-interp/out3.npy --expect=%t/odd_relu-interp/out4.npy --expect=%t/odd_relu-interp/out5.npy --expect=%t/odd_relu-interp/out6.npy --expect=%t/odd_relu-interp/out7.npy --expect=%t/odd_relu-interp/out8.npy --expect=%t/odd_relu-interp/out9.npy --expect=%t/odd_relu-interp/out10.npy --expect=%t/odd_relu-interp/out11.npy --expect=%t/odd_relu-interp/out12.npy --expect=%t/odd_relu-interp/out13.npy --expect=%t/odd_relu-interp/out14.npy --expect=%t/odd_relu-interp/out15.npy --expect=%t/odd_relu-interp/out16.npy --expect=%t/odd_relu-interp/out17.npy --expect=%t/odd_relu-interp/out18.npy --summary | FileCheck %s --check-prefix=WARPS-ODD-RELU
+// WARPS-ODD-RELU-NOT: {{nan|inf}}
+// WARPS-ODD-RELU: out18 = tensor<133xf32> min
+// WARPS-ODD-RELU-NOT: {{nan|inf}}
 // RUN: ens-run %t/odd_relu.mlir --entry=train_step --cuda-plan | FileCheck %s --check-prefix=ODD-RELU-PLAN
 // ODD-RELU-PLAN: kernel {{[a-z0-9_]+}}: member-per-block, 133 members,
 //
@@ -34,5 +40,9 @@
 // TILED-ODD-TANH-NOT: {{nan|inf}}
 // TILED-ODD-TANH: out12 = tensor<133xf32> min
 // TILED-ODD-TANH-NOT: {{nan|inf}}
+// RUN: ens-run %t/odd_tanh.mlir --entry=train_step --backend=cuda-emu --cuda-strategy=members-per-block --rtol=1e-5 --atol=1e-6 --input=%t/odd_tanh-state/out0.npy --input=%t/odd_tanh-state/out1.npy --input=%t/odd_tanh-state/out2.npy --input=%t/odd_tanh-state/out3.npy --input=%t/odd_tanh-state/out4.npy --input=%t/odd_tanh-state/out5.npy --input=%t/odd_tanh-state/out6.npy --input=%t/odd_tanh-state/out7.npy --input=%t/odd_tanh-state/out8.npy --input=%t/odd_tanh-state/out9.npy --input=%t/odd_tanh-state/out10.npy --input=%t/odd_tanh-state/out11.npy --input=%t/odd_tanh-state/out12.npy --input=%t/odd_tanh-state/out13.npy --input=%t/odd_tanh-state/out14.npy --input=%t/odd_tanh-state/out15.npy --expect=%t/odd_tanh-interp/out0.npy --expect=%t/odd_tanh-interp/out1.npy --expect=%t/odd_tanh-interp/out2.npy --expect=%t/odd_tanh-interp/out3.npy --expect=%t/odd_tanh-interp/out4.npy --expect=%t/odd_tanh-interp/out5.npy --expect=%t/odd_tanh-interp/out6.npy --expect=%t/odd_tanh-interp/out7.npy --expect=%t/odd_tanh-interp/out8.npy --expect=%t/odd_tanh-interp/out9.npy --expect=%t/odd_tanh-interp/out10.npy --expect=%t/odd_tanh-interp/out11.npy --expect=%t/odd_tanh-interp/out12.npy --summary | FileCheck %s --check-prefix=WARPS-ODD-TANH
+// WARPS-ODD-TANH-NOT: {{nan|inf}}
+// WARPS-ODD-TANH: out12 = tensor<133xf32> min
+// WARPS-ODD-TANH-NOT: {{nan|inf}}
 // RUN: ens-run %t/odd_tanh.mlir --entry=train_step --cuda-plan | FileCheck %s --check-prefix=ODD-TANH-PLAN
 // ODD-TANH-PLAN: kernel {{[a-z0-9_]+}}: member-per-block, 133 members,

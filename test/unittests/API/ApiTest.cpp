@@ -477,7 +477,7 @@ TEST(ApiTest, CudaStrategyIsACompileOption) {
   unknown.cudaStrategy = "member-per-warp";
   expectError([&] { module.compile("scale", ens::Target::CudaEmu, unknown); },
               "unknown CUDA strategy 'member-per-warp' (known: auto, "
-              "member-per-block, tiled)");
+              "member-per-block, tiled, members-per-block)");
 }
 
 TEST(ApiTest, SavesAnArtifactTheRuntimeRuns) {

@@ -236,7 +236,7 @@ TEST(TargetTest, CudaStrategyIsChosenByName) {
       compileExecutable(*module, "f", Target::CudaEmu, options);
   EXPECT_EQ(messageOf(unknown.takeError()),
             "unknown CUDA strategy 'member-per-warp' (known: auto, "
-            "member-per-block, tiled)");
+            "member-per-block, tiled, members-per-block)");
   options.cuda.strategy = "member-per-block";
   llvm::Expected<std::unique_ptr<Executable>> known =
       compileExecutable(*module, "f", Target::CudaEmu, options);

@@ -242,6 +242,53 @@ TEST(PerfModelTest, OccupancyFollowsTheLimits) {
   EXPECT_EQ(getBlocksPerSm(a100, 128, 32, 200 * 1024), 0);
 }
 
+TEST(PerfModelTest, AWarpAloneUsesOneSchedulerOfItsSm) {
+  // 132 compute-bound blocks, one per SM of an H100. Blocks of 4 warps or
+  // more keep the SM's 4 schedulers busy; a block of 1 warp keeps one, so
+  // the same FLOPs take 4 times as long (2 warps: twice).
+  const GpuSpec &h100 = getH100Sxm();
+  KernelDescription block;
+  block.flops = 1e9;
+  block.gridBlocks = 132;
+  block.threadsPerBlock = 128;
+  Estimate four = estimateKernel(block, h100);
+  ASSERT_EQ(four.bound, "compute");
+  block.threadsPerBlock = 1024;
+  EXPECT_DOUBLE_EQ(estimateKernel(block, h100).computeUs, four.computeUs);
+  block.threadsPerBlock = 64;
+  EXPECT_DOUBLE_EQ(estimateKernel(block, h100).computeUs, 2 * four.computeUs);
+  block.threadsPerBlock = 32;
+  Estimate one = estimateKernel(block, h100);
+  EXPECT_DOUBLE_EQ(one.computeUs, 4 * four.computeUs);
+  EXPECT_DOUBLE_EQ(one.issueUs, 4 * four.issueUs);
+  // Two blocks of a warp on each SM count as two warps: twice the FLOPs per
+  // SM at twice one warp's rate.
+  block.gridBlocks = 264;
+  block.flops = 2e9;
+  EXPECT_DOUBLE_EQ(estimateKernel(block, h100).computeUs, one.computeUs);
+}
+
+TEST(PerfModelTest, EachBarrierSeparatedPhaseWaitsForItsLoads) {
+  // A member-per-block kernel of 8 phases, 1056 tiny members (8 blocks of
+  // 256 threads per SM, one wave): each phase waits a DRAM latency (500 ns)
+  // for its loads before the barrier that ends it, 8 x 0.5 us; twice as
+  // many members take two waves, twice that.
+  const GpuSpec &h100 = getH100Sxm();
+  KernelInfo info;
+  info.flops = 1000;
+  info.dependentLoadsPerThread = 8;
+  KernelLaunch launch;
+  launch.grid = {1056, 1, 1};
+  launch.block = {256, 1, 1};
+  Estimate wave = estimateLaunch(info, launch, /*registers=*/32, h100);
+  EXPECT_EQ(wave.bound, "latency");
+  EXPECT_NEAR(wave.us, 8 * 0.5 + h100.launchUs, 1e-9);
+  launch.grid = {2112, 1, 1};
+  info.flops *= 2;
+  EXPECT_NEAR(estimateLaunch(info, launch, 32, h100).us,
+              2 * 8 * 0.5 + h100.launchUs, 1e-9);
+}
+
 /// A launch of `blocks` compute-bound blocks of 1024 threads, one per SM,
 /// of `flops` each.
 static std::pair<KernelInfo, KernelLaunch>

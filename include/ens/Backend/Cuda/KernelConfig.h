@@ -38,6 +38,13 @@ enum class Strategy {
   /// live in global memory, one slice per member,
   /// and a contraction gives each thread a register tile of points.
   Tiled,
+  /// Several members per block, a warp each: warp w of block b computes
+  /// member b * P + w (P members per block), running the ops of the loop
+  /// body one after another, separated by __syncwarp(), its lanes sharing
+  /// out the output elements of each op. Each member's temporaries live in
+  /// its own slice of the block's shared memory. For very many tiny
+  /// members, which leave most threads of a block per member idle.
+  MembersPerBlock,
 };
 
 /// The name of `strategy` ("member-per-block"), as `--cuda-strategy` takes
@@ -176,6 +183,14 @@ struct KernelConfig {
   std::vector<TemporaryConfig> temporaries;
   /// In the order the block runs them.
   std::vector<PhaseConfig> phases;
+  /// With the members-per-block strategy: the members each block computes
+  /// (the last block computes what is left), the threads of each (a warp),
+  /// and the bytes of its slice of the block's dynamic shared memory
+  /// (`sharedBytes` is `membersPerBlock` slices). The performance model
+  /// picks `membersPerBlock`.
+  int64_t membersPerBlock = 1;
+  unsigned threadsPerMember = 0;
+  int64_t sharedBytesPerMember = 0;
   /// When the performance model picked the strategy: each strategy's
   /// estimate of the loop's kernels on an H100, in microseconds, in the
   /// order of Strategy.
