@@ -4,11 +4,13 @@
 // divide: a grouped forward convolution, its input gradient (reversed
 // filter, output and input features swapped) and its filter gradient (a
 // window of the output gradient's size), a strided and a dilated one, a
-// 1-D one and one in NHWC. The interpreter computes each output element by
-// its own sum; compiled code sums in another order, hence the tolerance.
+// 1-D one and one in NHWC; and pooling whose windows tile the operand (a
+// strided slice per tap; max with NaNs, which must propagate, and sum) or
+// overlap (the general form). The interpreter computes each output element
+// by its own sum; compiled code sums in another order, hence the tolerance.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: for f in grouped input_gradient filter_gradient strided dilated one_d nhwc; do \
+// RUN: for f in grouped input_gradient filter_gradient strided dilated one_d nhwc max_pool sum_pool overlapping_pool; do \
 // RUN:   ens-run %s --entry=$f --random-inputs=7 --output-dir=%t/$f && \
 // RUN:   ens-run %s --entry=$f --random-inputs=7 --backend=cpu --rtol=1e-5 --atol=1e-5 --expect=%t/$f/out0.npy \
 // RUN:     || exit 1; done
@@ -63,4 +65,30 @@ func.func @nhwc(%x: tensor<2x7x9x3xf32>, %w: tensor<3x3x3x5xf32>) -> tensor<2x7x
                         padding = array<i64: 1, 1, 1, 1>, rhs_dims = array<i64: 3, 2, 0, 1>}
       : tensor<2x7x9x3xf32>, tensor<3x3x3x5xf32> -> tensor<2x7x9x5xf32>
   return %0 : tensor<2x7x9x5xf32>
+}
+
+func.func @max_pool(%x: tensor<3x5x8x12xf32>) -> tensor<3x5x4x4xf32> {
+  %nan = ens.constant dense<0x7FC00000> : tensor<3x5x8x12xf32>
+  %zero = ens.constant dense<0.0> : tensor<3x5x8x12xf32>
+  %big = ens.constant dense<0.9> : tensor<3x5x8x12xf32>
+  %over = ens.cmp gt, %x, %big : tensor<3x5x8x12xf32>
+  %some_nan = ens.select %over, %nan, %x : tensor<3x5x8x12xi1>, tensor<3x5x8x12xf32>
+  %p = ens.reduce_window max, %some_nan {window_dimensions = array<i64: 1, 1, 2, 3>,
+                                         window_strides = array<i64: 1, 1, 2, 3>}
+      : tensor<3x5x8x12xf32> -> tensor<3x5x4x4xf32>
+  return %p : tensor<3x5x4x4xf32>
+}
+
+func.func @sum_pool(%x: tensor<3x5x8x12xf32>) -> tensor<3x5x4x6xf32> {
+  %p = ens.reduce_window add, %x {window_dimensions = array<i64: 1, 1, 2, 2>,
+                                  window_strides = array<i64: 1, 1, 2, 2>}
+      : tensor<3x5x8x12xf32> -> tensor<3x5x4x6xf32>
+  return %p : tensor<3x5x4x6xf32>
+}
+
+func.func @overlapping_pool(%x: tensor<3x5x8x12xf32>) -> tensor<3x5x3x5xf32> {
+  %p = ens.reduce_window max, %x {window_dimensions = array<i64: 1, 1, 3, 3>,
+                                  window_strides = array<i64: 1, 1, 2, 2>}
+      : tensor<3x5x8x12xf32> -> tensor<3x5x3x5xf32>
+  return %p : tensor<3x5x3x5xf32>
 }

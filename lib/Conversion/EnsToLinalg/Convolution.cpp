@@ -143,6 +143,46 @@ static FailureOr<Value> lowerConv(ConvOp op, ConvOp::Adaptor adaptor,
   return grouped ? reshapeTo(b, loc, result, type) : result;
 }
 
+/// Windows of at most this many taps that tile their operand combine one
+/// strided slice per tap.
+static constexpr int64_t kMaxSlicedTaps = 16;
+
+/// A reduce_window whose windows tile the operand (2x2 pooling with stride
+/// 2): one elementwise linalg.generic over the result combining, in the
+/// window's row-major order from the reduction's identity, a strided slice
+/// of the operand per tap. Each slice reads the operand through loops alone,
+/// so the CPU backend vectorizes the op along the result's rows, where the
+/// general form (a read at `position * stride + tap`) stays scalar.
+static Value combineTapSlices(OpBuilder &b, Location loc, Value x,
+                              RankedTensorType type, const Window &window,
+                              bool isMax, double identity) {
+  MLIRContext *context = b.getContext();
+  int64_t rank = type.getRank();
+  SmallVector<Value> slices;
+  SmallVector<int64_t> tap(rank, 0);
+  for (int64_t t = 0, taps = ShapedType::getNumElements(window.dimensions);
+       t < taps; ++t) {
+    slices.push_back(b.create<tensor::ExtractSliceOp>(
+        loc, x, getAsIndexOpFoldResult(context, tap),
+        getAsIndexOpFoldResult(context, type.getShape()),
+        getAsIndexOpFoldResult(context, window.strides)));
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++tap[d] < window.dimensions[d])
+        break;
+      tap[d] = 0;
+    }
+  }
+  return elementwise(
+      b, loc, type, slices,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value result = scalar(nb, nloc, type.getElementType(), identity);
+        for (Value atTap : args.take_front(slices.size()))
+          result = isMax ? maxScalar(nb, nloc, result, atTap)
+                         : addScalar(nb, nloc, result, atTap);
+        return result;
+      });
+}
+
 /// One linalg.generic over the result's dims (parallel) and the window's
 /// (reduction), reading the operand padded with the reduction's identity.
 /// A window-shaped operand that the body ignores bounds the window loops,
@@ -157,6 +197,9 @@ static FailureOr<Value> lowerReduceWindow(ReduceWindowOp op,
   RankedTensorType type = op.getType();
   int64_t rank = type.getRank();
   Value x = adaptor.getOperand();
+  if (windowsTile(window, tensorType(x).getShape(), type.getShape()) &&
+      ShapedType::getNumElements(window.dimensions) <= kMaxSlicedTaps)
+    return combineTapSlices(b, loc, x, type, window, isMax, identity);
   SmallVector<int64_t> low, paddedShape;
   for (int64_t d = 0; d < rank; ++d) {
     low.push_back(window.padding[2 * d]);

@@ -81,6 +81,33 @@ func.func @max_pool(%x: tensor<5x4xf32>) -> tensor<3x4xf32> {
 
 // -----
 
+// Windows that tile the operand (no padding, each window its own size
+// apart, every element in one) combine a strided slice of the operand per
+// tap, in the window's row-major order from the identity, in one
+// elementwise linalg.generic that reads through loops alone.
+// CHECK-DAG:   #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @tiling_sum_pool
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x6xf32>)
+// CHECK:         %[[T0:.*]] = tensor.extract_slice %[[X]][0, 0] [2, 3] [2, 2] : tensor<4x6xf32> to tensor<2x3xf32>
+// CHECK:         %[[T1:.*]] = tensor.extract_slice %[[X]][0, 1] [2, 3] [2, 2]
+// CHECK:         %[[T2:.*]] = tensor.extract_slice %[[X]][1, 0] [2, 3] [2, 2]
+// CHECK:         %[[T3:.*]] = tensor.extract_slice %[[X]][1, 1] [2, 3] [2, 2]
+// CHECK:         linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK-SAME:      ins(%[[T0]], %[[T1]], %[[T2]], %[[T3]] :
+// CHECK:         ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %[[D:.*]]: f32, %{{.*}}: f32):
+// CHECK:           %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:           %[[S0:.*]] = arith.addf %[[ZERO]], %[[A]]
+// CHECK:           %[[S1:.*]] = arith.addf %[[S0]], %[[B]]
+// CHECK:           %[[S2:.*]] = arith.addf %[[S1]], %[[C]]
+// CHECK:           %[[S3:.*]] = arith.addf %[[S2]], %[[D]]
+// CHECK:           linalg.yield %[[S3]]
+func.func @tiling_sum_pool(%x: tensor<4x6xf32>) -> tensor<2x3xf32> {
+  %y = ens.reduce_window add, %x {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>} : tensor<4x6xf32> -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+
+// -----
+
 // The dims a reduce_window does not pool lead the loops, so that the
 // leading loop reads the operand at a plain index.
 // CHECK-DAG:   #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1 * 2 + d3, d2 + d4, d0 + d5)>

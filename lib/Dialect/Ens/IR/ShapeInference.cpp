@@ -544,6 +544,16 @@ mlir::ens::inferConvShape(function_ref<InFlightDiagnostic()> emitError,
 // Windows
 //===----------------------------------------------------------------------===//
 
+bool mlir::ens::windowsTile(const Window &window, ArrayRef<int64_t> shape,
+                            ArrayRef<int64_t> resultShape) {
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (window.padding[2 * d] != 0 || window.padding[2 * d + 1] != 0 ||
+        window.strides[d] != window.dimensions[d] ||
+        resultShape[d] * window.dimensions[d] != size)
+      return false;
+  return true;
+}
+
 FailureOr<Shape>
 mlir::ens::inferReduceWindowShape(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<int64_t> shape,

@@ -128,19 +128,6 @@ Value spread(Emitter &e, Value g, ArrayRef<int64_t> start,
   return e.b.create<PadOp>(e.loc, g, start, high, interior);
 }
 
-/// Whether the windows tile the operand: unpadded, each `stride` = its size
-/// apart and covering every element, as 2x2 pooling with stride 2 does on
-/// an even image.
-bool windowsTile(const Window &window, ArrayRef<int64_t> shape,
-                 ArrayRef<int64_t> resultShape) {
-  for (auto [d, size] : llvm::enumerate(shape))
-    if (window.padding[2 * d] != 0 || window.padding[2 * d + 1] != 0 ||
-        window.strides[d] != window.dimensions[d] ||
-        resultShape[d] * window.dimensions[d] != size)
-      return false;
-  return true;
-}
-
 /// The max's adjoint when the windows tile the operand: the operand viewed
 /// as [r0, w0, r1, w1, ...] (r the result's sizes, w the window's), where
 /// each window is the w dimensions at one result position. The adjoint

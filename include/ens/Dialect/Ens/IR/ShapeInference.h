@@ -135,6 +135,13 @@ struct Window {
   Shape dimensions, strides, padding;
 };
 
+/// Whether the windows of an `ens.reduce_window` over an operand of `shape`
+/// with a result of `resultShape` tile the operand: unpadded, each a stride
+/// of its own size from the next, together covering every element once (as
+/// 2x2 pooling with stride 2 does on an even image).
+bool windowsTile(const Window &window, llvm::ArrayRef<int64_t> shape,
+                 llvm::ArrayRef<int64_t> resultShape);
+
 /// The result shape of an `ens.reduce_window` over an operand of `shape`,
 /// with failures reported through `emitError` (which may be null).
 FailureOr<Shape>
