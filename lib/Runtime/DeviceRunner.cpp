@@ -1,10 +1,12 @@
 //===- DeviceRunner.cpp - Launch plans on a GPU ---------------------------===//
 //
 // Runs a launch plan on the first GPU of the machine through the CUDA
-// Driver API, which is loaded at run time (dlopen), so that nothing of
-// ens links against CUDA.
+// Driver API, and its vendor GEMM steps through cuBLAS, both loaded at run
+// time (dlopen), so that nothing of ens links against CUDA.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Cublas.h"
 
 #include "ens/Runtime/Runner.h"
 
@@ -12,6 +14,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <functional>
 #include <type_traits>
 
 using namespace ens::runtime;
@@ -221,6 +224,9 @@ public:
                                      unsigned times) override;
 
 private:
+  /// Loads cuBLAS, a handle and its workspace (from `allocate`) if the
+  /// plan has vendor GEMM steps.
+  Error loadBlas(const std::function<Error(int64_t, CUdeviceptr &)> &allocate);
   Error launchAll(CUstream on);
   /// Launches the plan on `on` with the buffers at `addresses`: replays
   /// the graph captured for them, or captures it, or launches directly.
@@ -240,6 +246,9 @@ private:
   /// The device address of each buffer of the plan, and the runner's own.
   std::vector<CUdeviceptr> addresses, ownAddresses;
   std::vector<CUdeviceptr> allocations;
+  /// cuBLAS and its handle, for a plan with vendor GEMM steps.
+  const Cublas *blas = nullptr;
+  Cublas::Handle blasHandle = nullptr;
   CUgraph graph = nullptr;
   CUgraphExec graphExec = nullptr;
   /// The addresses and stream the graph was captured with.
@@ -252,6 +261,8 @@ DeviceRunner::~DeviceRunner() {
   if (context)
     d.cuCtxSetCurrent(context);
   dropGraph();
+  if (blasHandle)
+    blas->destroy(blasHandle);
   for (CUdeviceptr allocation : allocations)
     d.cuMemFree(allocation);
   if (stream)
@@ -333,7 +344,7 @@ Error DeviceRunner::load(std::string_view image) {
     return failure;
 
   // Device memory for every buffer; temporaries in the arena.
-  auto allocate = [&](int64_t bytes, CUdeviceptr &address) {
+  auto allocate = [&](int64_t bytes, CUdeviceptr &address) -> Error {
     Error failure = d.check(d.cuMemAlloc(&address, std::max<int64_t>(bytes, 1)),
                             "cuMemAlloc");
     if (!failure)
@@ -360,11 +371,36 @@ Error DeviceRunner::load(std::string_view image) {
         return failure;
   }
   ownAddresses = addresses;
+  if (Error failure = loadBlas(allocate))
+    return failure;
   return d.check(d.cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
 
+Error DeviceRunner::loadBlas(
+    const std::function<Error(int64_t, CUdeviceptr &)> &allocate) {
+  if (plan.gemms.empty())
+    return Error::success();
+  Expected<const Cublas *> loaded = getCublas();
+  if (!loaded)
+    return loaded.takeError();
+  blas = *loaded;
+  if (Error failure = blas->check(blas->create(&blasHandle), "cublasCreate"))
+    return failure;
+  // A workspace of its own, so that a call captured into a CUDA graph
+  // allocates nothing: the size the cuBLAS documentation recommends for
+  // Hopper (4 MiB suffice before it).
+  constexpr int64_t kWorkspaceBytes = 32 << 20;
+  CUdeviceptr workspace = 0;
+  if (Error failure = allocate(kWorkspaceBytes, workspace))
+    return failure;
+  return blas->check(blas->setWorkspace(blasHandle,
+                                        reinterpret_cast<void *>(workspace),
+                                        kWorkspaceBytes),
+                     "cublasSetWorkspace");
+}
+
 Error DeviceRunner::launchAll(CUstream on) {
-  for (const KernelLaunch &launch : plan.launches) {
+  auto launchOne = [&](const KernelLaunch &launch) {
     // Arguments as cuLaunchKernel takes them: pointers to the values.
     std::vector<unsigned long long> values;
     for (const KernelArg &arg : launch.args)
@@ -374,15 +410,18 @@ Error DeviceRunner::launchAll(CUstream on) {
     std::vector<void *> params;
     for (unsigned long long &value : values)
       params.push_back(&value);
-    if (Error failure = d.check(
-            d.cuLaunchKernel(functions[launch.kernel], launch.grid[0],
-                             launch.grid[1], launch.grid[2], launch.block[0],
-                             launch.block[1], launch.block[2],
-                             launch.sharedBytes, on, params.data(), nullptr),
-            "cuLaunchKernel(" + plan.kernels[launch.kernel].name + ")"))
-      return failure;
-  }
-  return Error::success();
+    return d.check(d.cuLaunchKernel(functions[launch.kernel], launch.grid[0],
+                                    launch.grid[1], launch.grid[2],
+                                    launch.block[0], launch.block[1],
+                                    launch.block[2], launch.sharedBytes, on,
+                                    params.data(), nullptr),
+                   "cuLaunchKernel(" + plan.kernels[launch.kernel].name + ")");
+  };
+  auto gemmOne = [&](const GemmStep &gemm) {
+    return blas->gemm(blasHandle, on, gemm, addresses[gemm.a.buffer],
+                      addresses[gemm.b.buffer], addresses[gemm.c.buffer]);
+  };
+  return runSteps(plan, launchOne, gemmOne);
 }
 
 Error DeviceRunner::launch(CUstream on) {

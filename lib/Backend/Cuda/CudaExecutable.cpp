@@ -12,6 +12,8 @@
 #include "ens/Backend/Cuda/KernelConfig.h"
 #include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/Backend/Executable.h"
+#include "ens/Runtime/Runner.h"
+#include "ens/Support/FileSystem.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -88,10 +90,22 @@ mlir::ens::compileCudaExecutable(ModuleOp module, StringRef entry,
         llvm::inconvertibleErrorCode(),
         "unknown CUDA strategy '" + options.cuda.strategy +
             "' (known: " + cuda::getStrategyNames() + ")");
-  llvm::Expected<cuda::CudaProgram> program =
-      cuda::generateCuda(module, entry, options.maxBufferBytes, *strategy);
+  std::optional<cuda::GemmChoice> gemm =
+      cuda::parseGemmChoice(options.cuda.gemm);
+  if (!gemm)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "unknown CUDA GEMM choice '" + options.cuda.gemm +
+            "' (known: " + cuda::getGemmChoiceNames() + ")");
+  llvm::Expected<cuda::CudaProgram> program = cuda::generateCuda(
+      module, entry, options.maxBufferBytes, *strategy, *gemm);
   if (!program)
     return program.takeError();
+  // cuBLAS is loaded only for a plan that calls it, and before the device
+  // is set up, so that its absence is the error a user sees.
+  if (target == Target::Cuda && !program->plan.gemms.empty())
+    if (llvm::Error failure = toLlvmError(::ens::runtime::loadCublas()))
+      return std::move(failure);
   if (llvm::Error error = dumpAndCheck(*program, entry, target, options.cuda))
     return std::move(error);
   if (target == Target::Cuda) {

@@ -12,6 +12,8 @@
 
 #include "ens/Backend/Cuda/PerfModel.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -320,4 +322,46 @@ Estimate cuda::estimateLaunch(const KernelInfo &kernel,
   result.us = us + whole.launchUs;
   result.bound = bound;
   return result;
+}
+
+/// The output tile a vendor GEMM's block computes (assumption: cuBLAS picks
+/// among tiles from 32x32 to 256x128 by shape; 64x64 stands for those of
+/// the small batched products of ensembles).
+static constexpr int64_t kGemmTile = 64;
+/// The share of an SM's FP32 peak that a vendor GEMM's block reaches:
+/// cuBLAS's SGEMM at 23.2 of 38.7 TFLOP/s on an RTX A6000 (the
+/// measurements of "Validation: SGEMM on an RTX A6000" in docs/cuda.md).
+static constexpr double kGemmEfficiency = 0.6;
+/// What a cuBLAS call costs on the host beyond its kernel's launch
+/// (assumption: its heuristic and argument checks, the order of a launch).
+static constexpr double kGemmCallUs = 2.0;
+
+Estimate cuda::estimateGemm(const GemmStep &gemm, const GpuSpec &gpu) {
+  Estimate estimate;
+  double batch = gemm.batch;
+  double tiles = batch * llvm::divideCeil(gemm.m, kGemmTile) *
+                 llvm::divideCeil(gemm.n, kGemmTile);
+  estimate.waves = std::ceil(tiles / gpu.smCount);
+  double tileFlops = 2.0 * kGemmTile * kGemmTile * gemm.k;
+  double smFlops = kGemmEfficiency * gpu.getPeakFp32() / gpu.smCount;
+  estimate.computeUs = estimate.waves * tileFlops / smFlops * 1e6;
+  // Each operand's elements once; one that every batch shares (stride 0)
+  // once for all; C read too unless beta is 0.
+  auto bytes = [&](const GemmOperand &x, double elements) {
+    return 4.0 * elements * (x.stride ? batch : 1.0);
+  };
+  double dramBytes =
+      bytes(gemm.a, double(gemm.m) * gemm.k) +
+      bytes(gemm.b, double(gemm.k) * gemm.n) +
+      bytes(gemm.c, double(gemm.m) * gemm.n) * (gemm.beta == 0 ? 1 : 2);
+  estimate.dramUs = dramBytes / (gpu.dramGBs * 1e9) * 1e6;
+  estimate.launchUs = gpu.launchUs + kGemmCallUs;
+  bool compute = estimate.computeUs >= estimate.dramUs;
+  estimate.bound = compute ? "compute" : "dram";
+  estimate.us =
+      estimate.launchUs + std::max(estimate.computeUs, estimate.dramUs);
+  double flops = 2.0 * batch * gemm.m * gemm.n * gemm.k;
+  estimate.rooflineUs = 1e6 * std::max(flops / gpu.getPeakFp32(),
+                                       dramBytes / (gpu.dramGBs * 1e9));
+  return estimate;
 }

@@ -59,6 +59,25 @@ std::optional<StrategyChoice> parseStrategyChoice(StringRef name);
 /// The names `parseStrategyChoice` takes, separated by ", ", for messages.
 std::string getStrategyNames();
 
+/// Who computes a contraction that is a plain (batched) matrix product
+/// (docs/cuda.md, "Vendor GEMM steps"): `--cuda-gemm=NAME` and
+/// ExecutableOptions name it.
+enum class GemmChoice {
+  /// The performance model: the vendor GEMM where its estimate is lower.
+  Auto,
+  /// Always the generated kernels.
+  Generated,
+  /// Always the vendor GEMM (cuBLAS), where the contraction is one.
+  Cublas,
+};
+
+/// The choice that `--cuda-gemm=NAME` names ("auto" or empty, "generated",
+/// "cublas"); none if `name` is none of them.
+std::optional<GemmChoice> parseGemmChoice(StringRef name);
+
+/// The names `parseGemmChoice` takes, separated by ", ", for messages.
+std::string getGemmChoiceNames();
+
 /// Where a temporary of one member lives while its kernel runs.
 enum class MemorySpace {
   /// The block's dynamic shared memory.
@@ -117,6 +136,10 @@ enum class PhaseKind {
   BlockReduction,
   /// Thread 0 runs an scf.for nest alone, in order.
   Serial,
+  /// With the tiled strategy, a contraction that the vendor's strided
+  /// batched GEMM computes for all members in one call: a step of the plan
+  /// (LaunchPlan::gemms) instead of a kernel.
+  VendorGemm,
 };
 
 /// One op of the loop body, which the block computes between two barriers.
@@ -133,7 +156,8 @@ struct PhaseConfig {
   bool fusedEpilogue = false;
   llvm::SmallVector<StagedOperand, 2> staged;
   /// With the tiled strategy: the position in the launch plan of the
-  /// phase's kernel, and how many blocks each member takes.
+  /// phase's kernel (for a vendor GEMM, of its step among the plan's GEMM
+  /// steps), and how many blocks each member takes.
   unsigned kernel = 0;
   int64_t blocksPerMember = 1;
   /// With the tiled strategy: the threads of each of those blocks, those of
@@ -158,6 +182,10 @@ struct PhaseConfig {
   /// a contraction's fused epilogue).
   int64_t chunks = 1;
   int64_t partials = 0;
+  /// For a vendor GEMM phase that the performance model picked: the H100
+  /// estimates of the phase's generated kernels and of the GEMM step, in
+  /// microseconds.
+  std::vector<double> gemmEstimatesUs;
 };
 
 /// The decisions behind the kernel of one loop over members.

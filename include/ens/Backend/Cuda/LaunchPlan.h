@@ -27,6 +27,8 @@ namespace mlir::ens::cuda {
 // The plan's data is the runtime's (ens/Runtime/Plan.h), which runs it.
 using ::ens::runtime::BufferInfo;
 using ::ens::runtime::BufferKind;
+using ::ens::runtime::GemmOperand;
+using ::ens::runtime::GemmStep;
 using ::ens::runtime::KernelArg;
 using ::ens::runtime::KernelInfo;
 using ::ens::runtime::KernelLaunch;
@@ -62,6 +64,17 @@ struct CudaProgram {
   ArrayRef<KernelSection> getSections(unsigned kernel) const {
     if (kernel < sections.size())
       return sections[kernel];
+    return {};
+  }
+  /// For each vendor GEMM step of the plan, in order: when the performance
+  /// model picked it, the H100 estimates of the generated kernels and of
+  /// the step, in microseconds; none when it was forced.
+  std::vector<std::vector<double>> gemmEstimatesUs;
+
+  /// The estimates of GEMM step `gemm`; none if it was forced.
+  ArrayRef<double> getGemmEstimates(unsigned gemm) const {
+    if (gemm < gemmEstimatesUs.size())
+      return gemmEstimatesUs[gemm];
     return {};
   }
   FunctionType type;

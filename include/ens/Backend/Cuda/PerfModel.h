@@ -150,6 +150,13 @@ Estimate estimateLaunch(const KernelInfo &kernel, const KernelLaunch &launch,
                         int registers, const GpuSpec &gpu,
                         ArrayRef<KernelSection> sections = {});
 
+/// Estimates vendor GEMM step `gemm` (cuBLAS's strided batched SGEMM) on
+/// `gpu`: a launch and a host call, plus the longer of its DRAM traffic
+/// (each operand once, a shared one once for all batches) and its output
+/// tiles of 64x64 in waves over the SMs, each SM at 60% of its FP32 peak
+/// (docs/cuda.md, "Vendor GEMM steps", gives the sources).
+Estimate estimateGemm(const GemmStep &gemm, const GpuSpec &gpu);
+
 } // namespace mlir::ens::cuda
 
 #endif // ENS_BACKEND_CUDA_PERFMODEL_H
