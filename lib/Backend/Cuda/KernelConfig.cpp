@@ -156,11 +156,12 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
     os << "gemm step " << i << " after " << gemm.after
        << " launches: " << ::ens::runtime::printGemmStep(gemm) << "; "
        << gemm.sourceOps << "\n";
-    ArrayRef<double> estimates = program.getGemmEstimates(i);
-    if (!estimates.empty())
-      os << "  chosen by the H100 estimates: generated "
-         << llvm::format("%.1f", estimates[0]) << " us, cublas "
-         << llvm::format("%.1f", estimates[1]) << " us\n";
   }
+  for (const GemmDecision &decision : program.gemmDecisions)
+    os << "gemm choice: " << (decision.vendor ? "cublas" : "generated")
+       << " by the H100 estimates: generated "
+       << llvm::format("%.1f", decision.generatedUs) << " us, cublas "
+       << llvm::format("%.1f", decision.gemmUs) << " us; " << decision.sourceOps
+       << "\n";
   return text;
 }

@@ -132,9 +132,13 @@ KernelBuilder KernelEmitter::beginKernel(ArrayRef<Operation *> roots,
 }
 
 KernelEmitter::Written KernelEmitter::getWritten() const {
-  return {program.plan.buffers.size(),  program.plan.kernels.size(),
-          program.plan.launches.size(), program.plan.gemms.size(),
-          program.configs.size(),       kernels.size()};
+  return {program.plan.buffers.size(),
+          program.plan.kernels.size(),
+          program.plan.launches.size(),
+          program.plan.gemms.size(),
+          program.gemmDecisions.size(),
+          program.configs.size(),
+          kernels.size()};
 }
 
 void KernelEmitter::takeBackTo(const Written &written) {
@@ -143,7 +147,7 @@ void KernelEmitter::takeBackTo(const Written &written) {
   program.sections.resize(written.kernels);
   program.plan.launches.resize(written.launches);
   program.plan.gemms.resize(written.gemms);
-  program.gemmEstimatesUs.resize(written.gemms);
+  program.gemmDecisions.resize(written.decisions);
   program.configs.resize(written.configs);
   kernels.resize(written.source);
 }
@@ -351,16 +355,15 @@ llvm::Error KernelEmitter::bindFused(KernelBuilder &kernel,
   return llvm::Error::success();
 }
 
-void KernelEmitter::emitGemm(GemmStep gemm, std::vector<double> estimatesUs) {
+void KernelEmitter::emitGemm(GemmStep gemm) {
   gemm.after = program.plan.launches.size();
   program.plan.gemms.push_back(std::move(gemm));
-  program.gemmEstimatesUs.push_back(std::move(estimatesUs));
 }
 
 llvm::Expected<bool>
 KernelEmitter::emitGemmChoice(const GemmStep &gemm,
                               llvm::function_ref<llvm::Error()> generated,
-                              std::vector<double> *estimatesUs) {
+                              std::optional<GemmDecision> &decision) {
   if (gemmChoice == GemmChoice::Generated) {
     if (llvm::Error failure = generated())
       return std::move(failure);
@@ -383,10 +386,8 @@ KernelEmitter::emitGemmChoice(const GemmStep &gemm,
                           << llvm::format("%.1f", choice->estimatesUs[0])
                           << " us\n");
   bool chosen = choice->best == 1;
-  if (chosen)
-    program.gemmEstimatesUs.back() = choice->estimatesUs;
-  if (estimatesUs)
-    *estimatesUs = std::move(choice->estimatesUs);
+  decision = GemmDecision{gemm.sourceOps, choice->estimatesUs[0],
+                          choice->estimatesUs[1], chosen};
   return chosen;
 }
 
@@ -399,9 +400,14 @@ llvm::Error KernelEmitter::emitGeneric(linalg::GenericOp generic) {
   std::optional<GemmStep> gemm = matchGemm(generic, views, fills, 1);
   if (!gemm || getEpilogue(generic, fills.fills))
     return emitGeneratedGeneric(generic);
-  llvm::Expected<bool> chosen =
-      emitGemmChoice(*gemm, [&] { return emitGeneratedGeneric(generic); });
-  return chosen ? llvm::Error::success() : chosen.takeError();
+  std::optional<GemmDecision> decision;
+  llvm::Expected<bool> chosen = emitGemmChoice(
+      *gemm, [&] { return emitGeneratedGeneric(generic); }, decision);
+  if (!chosen)
+    return chosen.takeError();
+  if (decision)
+    program.gemmDecisions.push_back(std::move(*decision));
+  return llvm::Error::success();
 }
 
 llvm::Error KernelEmitter::emitGeneratedGeneric(linalg::GenericOp generic) {

@@ -72,7 +72,7 @@ private:
   };
   /// How much of the program has been written: the lengths of its lists.
   struct Written {
-    size_t buffers, kernels, launches, gemms, configs, source;
+    size_t buffers, kernels, launches, gemms, decisions, configs, source;
   };
   Written getWritten() const;
   /// Takes back what was written after `written`: buffers, kernels,
@@ -117,17 +117,16 @@ private:
   /// Writes top-level `generic` as a grid-wide kernel (or a block per
   /// element, for a reduction of few elements).
   llvm::Error emitGeneratedGeneric(linalg::GenericOp generic);
-  /// Adds vendor GEMM step `gemm` to the plan, after the launches so far,
-  /// with the model's estimates if it picked the step.
-  void emitGemm(GemmStep gemm, std::vector<double> estimatesUs = {});
+  /// Adds vendor GEMM step `gemm` to the plan, after the launches so far.
+  void emitGemm(GemmStep gemm);
   /// Writes the ops that `generated` writes, or `gemm`, a vendor GEMM step
   /// that computes them, as `--cuda-gemm` says: with `auto`, whichever the
-  /// model estimates faster. Returns whether it wrote the step, and sets
-  /// `estimatesUs` (generated, gemm) when the model picked.
+  /// model estimates faster, which it records in `decision`. Returns
+  /// whether it wrote the step.
   llvm::Expected<bool>
   emitGemmChoice(const GemmStep &gemm,
                  llvm::function_ref<llvm::Error()> generated,
-                 std::vector<double> *estimatesUs = nullptr);
+                 std::optional<GemmDecision> &decision);
   llvm::Error emitSerial(Operation *op);
   /// Writes scf.for nest `op` as C++ loops that one thread runs in order,
   /// with the scalars it uses from outside (and the member index `m` in a

@@ -335,14 +335,26 @@ static constexpr double kGemmEfficiency = 0.6;
 /// What a cuBLAS call costs on the host beyond its kernel's launch
 /// (assumption: its heuristic and argument checks, the order of a launch).
 static constexpr double kGemmCallUs = 2.0;
+/// The fewest reduction steps of a slice of a split-K GEMM (assumption:
+/// cuBLAS splits K where the tiles are fewer than the SMs, as ens's own
+/// split contractions do).
+static constexpr int64_t kGemmMinSliceSteps = 256;
 
 Estimate cuda::estimateGemm(const GemmStep &gemm, const GpuSpec &gpu) {
   Estimate estimate;
   double batch = gemm.batch;
   double tiles = batch * llvm::divideCeil(gemm.m, kGemmTile) *
                  llvm::divideCeil(gemm.n, kGemmTile);
-  estimate.waves = std::ceil(tiles / gpu.smCount);
-  double tileFlops = 2.0 * kGemmTile * kGemmTile * gemm.k;
+  // Tiles fewer than the SMs split their steps into slices, each a block.
+  double slices = 1;
+  if (tiles > 0 && tiles < gpu.smCount)
+    slices = std::clamp(std::floor(gpu.smCount / tiles), 1.0,
+                        std::max(1.0, double(gemm.k / kGemmMinSliceSteps)));
+  estimate.waves = std::ceil(tiles * slices / gpu.smCount);
+  // A matrix smaller than a tile is charged for its own points (cuBLAS
+  // has kernels for skinny products).
+  double tileFlops = 2.0 * std::min(gemm.m, kGemmTile) *
+                     std::min(gemm.n, kGemmTile) * std::ceil(gemm.k / slices);
   double smFlops = kGemmEfficiency * gpu.getPeakFp32() / gpu.smCount;
   estimate.computeUs = estimate.waves * tileFlops / smFlops * 1e6;
   // Each operand's elements once; one that every batch shares (stride 0)

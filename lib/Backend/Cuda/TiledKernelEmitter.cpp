@@ -72,7 +72,8 @@ llvm::Error KernelEmitter::settleSplits(MemberLoopPlan &plan) {
 llvm::Error KernelEmitter::settleGemms(MemberLoopPlan &plan) {
   KernelConfig &config = plan.config;
   Written before = getWritten();
-  for (auto [phase, ir] : llvm::zip(config.phases, plan.phases)) {
+  SmallVector<GemmDecision> decisions;
+  for (auto [i, phase, ir] : llvm::enumerate(config.phases, plan.phases)) {
     // An epilogue fused into the op would need a kernel of its own after
     // the step; such phases stay generated.
     auto generic = dyn_cast<linalg::GenericOp>(ir.op);
@@ -82,25 +83,29 @@ llvm::Error KernelEmitter::settleGemms(MemberLoopPlan &plan) {
         matchGemm(generic, views, fills, config.members);
     if (!gemm)
       continue;
-    // The phase alone in its launch, as planned so far (split or whole).
-    auto emitGenerated = [&, &phase = phase, &ir = ir] {
-      PhaseConfig generated = phase;
-      return emitTiledPhase(generated, ir, config.members,
-                            config.threadsPerBlock);
+    // The phase alone in its launch, as planned so far (split or whole),
+    // with the threads per block the model finds fastest for it.
+    auto emitGenerated = [&, i = i, &phase = phase] {
+      PhaseConfig planned = phase;
+      llvm::Error failure = emitTiledLaunchThreads(plan, {unsigned(i)});
+      phase = planned;
+      return failure;
     };
-    std::vector<double> estimatesUs;
+    std::optional<GemmDecision> decision;
     llvm::Expected<bool> chosen =
-        emitGemmChoice(*gemm, emitGenerated, &estimatesUs);
+        emitGemmChoice(*gemm, emitGenerated, decision);
     if (!chosen)
       return chosen.takeError();
+    if (decision)
+      decisions.push_back(std::move(*decision));
     if (*chosen) {
       phase.kind = PhaseKind::VendorGemm;
       phase.tile = {};
       phase.chunks = 1;
-      phase.gemmEstimatesUs = std::move(estimatesUs);
     }
   }
   takeBackTo(before);
+  llvm::append_range(program.gemmDecisions, decisions);
   return llvm::Error::success();
 }
 
@@ -133,7 +138,7 @@ llvm::Error KernelEmitter::emitTiledLaunchThreads(MemberLoopPlan &plan,
         matchGemm(cast<linalg::GenericOp>(plan.phases[phases[0]].op), views,
                   fills, config.members);
     phase.kernel = program.plan.gemms.size();
-    emitGemm(*gemm, phase.gemmEstimatesUs);
+    emitGemm(*gemm);
     return llvm::Error::success();
   }
   // A split phase keeps its kernels' threads, a serial phase its one.

@@ -182,10 +182,17 @@ struct PhaseConfig {
   /// a contraction's fused epilogue).
   int64_t chunks = 1;
   int64_t partials = 0;
-  /// For a vendor GEMM phase that the performance model picked: the H100
-  /// estimates of the phase's generated kernels and of the GEMM step, in
-  /// microseconds.
-  std::vector<double> gemmEstimatesUs;
+};
+
+/// The performance model's pick between generated kernels and a vendor
+/// GEMM step for a contraction that is a matrix product (--cuda-gemm=auto).
+struct GemmDecision {
+  /// The ens ops of the contraction.
+  std::string sourceOps;
+  /// The H100 estimates, in microseconds, of the generated kernels and of
+  /// the step.
+  double generatedUs = 0, gemmUs = 0;
+  bool vendor = false;
 };
 
 /// The decisions behind the kernel of one loop over members.

@@ -66,17 +66,10 @@ struct CudaProgram {
       return sections[kernel];
     return {};
   }
-  /// For each vendor GEMM step of the plan, in order: when the performance
-  /// model picked it, the H100 estimates of the generated kernels and of
-  /// the step, in microseconds; none when it was forced.
-  std::vector<std::vector<double>> gemmEstimatesUs;
-
-  /// The estimates of GEMM step `gemm`; none if it was forced.
-  ArrayRef<double> getGemmEstimates(unsigned gemm) const {
-    if (gemm < gemmEstimatesUs.size())
-      return gemmEstimatesUs[gemm];
-    return {};
-  }
+  /// The performance model's picks for the contractions a vendor GEMM
+  /// could compute, in the order they were written; none where
+  /// `--cuda-gemm` forced the choice.
+  std::vector<GemmDecision> gemmDecisions;
   FunctionType type;
 };
 

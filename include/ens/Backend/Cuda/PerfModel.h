@@ -153,8 +153,10 @@ Estimate estimateLaunch(const KernelInfo &kernel, const KernelLaunch &launch,
 /// Estimates vendor GEMM step `gemm` (cuBLAS's strided batched SGEMM) on
 /// `gpu`: a launch and a host call, plus the longer of its DRAM traffic
 /// (each operand once, a shared one once for all batches) and its output
-/// tiles of 64x64 in waves over the SMs, each SM at 60% of its FP32 peak
-/// (docs/cuda.md, "Vendor GEMM steps", gives the sources).
+/// tiles of 64x64 (or smaller for a smaller C) in waves over the SMs (split
+/// along K into slices of at least 256 steps where the tiles are fewer than the
+/// SMs), each SM at 60% of its FP32 peak (docs/cuda.md, "Vendor GEMM steps",
+/// gives the sources).
 Estimate estimateGemm(const GemmStep &gemm, const GpuSpec &gpu);
 
 } // namespace mlir::ens::cuda
