@@ -554,6 +554,8 @@ DeviceRunner::time(const std::vector<const void *> &args,
 Expected<std::unique_ptr<Runner>>
 ens::runtime::createDeviceRunner(LaunchPlan plan, std::string_view image,
                                  bool useGraph) {
+  if (Error wrong = verifyGemmSteps(plan))
+    return wrong;
   Expected<const Driver *> driver = getDriver();
   if (!driver)
     return driver.takeError();

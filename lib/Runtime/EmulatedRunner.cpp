@@ -129,6 +129,8 @@ Expected<std::unique_ptr<Runner>>
 ens::runtime::createEmulatedRunner(LaunchPlan plan, std::string_view object) {
   if (Error tooMuch = checkEmulatedWork(plan))
     return tooMuch;
+  if (Error wrong = verifyGemmSteps(plan))
+    return wrong;
   Expected<void *> handle = loadSharedObject(object, "the emulated kernels");
   if (!handle)
     return handle.takeError();

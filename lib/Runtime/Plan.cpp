@@ -200,8 +200,7 @@ static Error verifyOperand(const LaunchPlan &plan, const GemmOperand &x,
   return Error::success();
 }
 
-/// Checks the vendor GEMM steps of `plan` (see verifyPlan).
-static Error verifyGemmSteps(const LaunchPlan &plan) {
+Error ens::runtime::verifyGemmSteps(const LaunchPlan &plan) {
   size_t after = 0;
   for (size_t i = 0; i < plan.gemms.size(); ++i) {
     const GemmStep &gemm = plan.gemms[i];

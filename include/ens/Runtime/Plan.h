@@ -189,15 +189,21 @@ Error runSteps(const LaunchPlan &plan,
                const std::function<Error(const KernelLaunch &)> &launch,
                const std::function<Error(const GemmStep &)> &gemm);
 
+/// Checks the vendor GEMM steps of `plan`: in order with the launches, on
+/// f32 buffers, with sizes and leading dimensions BLAS accepts (within
+/// int), every element they address inside its buffer, and C a result or a
+/// temporary. The runners check this before they run a plan, so that a
+/// wrong step is an error, never a stray access. The message names what is
+/// wrong.
+Error verifyGemmSteps(const LaunchPlan &plan);
+
 /// Checks that `plan` can run as `signature` says, whoever made it: one
 /// input buffer per argument and one output per result, of their types;
 /// buffer sizes that match their types; temporaries inside the arena;
 /// launches of known kernels with nonzero grids and blocks, and with as
 /// many arguments as the kernel has parameters, each a known buffer where
-/// the parameter is a pointer; vendor GEMM steps in order, on f32 buffers,
-/// with leading dimensions BLAS accepts, every element they address inside
-/// its buffer, and C a result or a temporary. The message names what is
-/// wrong.
+/// the parameter is a pointer; and its vendor GEMM steps
+/// (verifyGemmSteps). The message names what is wrong.
 Error verifyPlan(const LaunchPlan &plan, const Signature &signature);
 
 } // namespace ens::runtime
