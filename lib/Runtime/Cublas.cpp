@@ -8,12 +8,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Cublas.h"
+#include "SharedObject.h"
 
 #include "ens/Runtime/Runner.h"
 
 #include <cstdlib>
 #include <dlfcn.h>
-#include <type_traits>
 #include <vector>
 
 using namespace ens::runtime;
@@ -65,19 +65,14 @@ Expected<const Cublas *> ens::runtime::getCublas() {
     }
     if (!library)
       return "cannot load " + tried;
-    bool complete = true;
-    auto bind = [&](auto &entry, const char *name) {
-      entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(
-          dlsym(library, name));
-      complete &= entry != nullptr;
-    };
-    bind(cublas.create, "cublasCreate_v2");
-    bind(cublas.destroy, "cublasDestroy_v2");
-    bind(cublas.setStream, "cublasSetStream_v2");
-    bind(cublas.setWorkspace, "cublasSetWorkspace_v2");
-    bind(cublas.getStatusName, "cublasGetStatusName");
-    bind(cublas.sgemmStridedBatched, "cublasSgemmStridedBatched");
-    if (!complete)
+    SymbolBinder binder(library);
+    binder.bind(cublas.create, "cublasCreate_v2");
+    binder.bind(cublas.destroy, "cublasDestroy_v2");
+    binder.bind(cublas.setStream, "cublasSetStream_v2");
+    binder.bind(cublas.setWorkspace, "cublasSetWorkspace_v2");
+    binder.bind(cublas.getStatusName, "cublasGetStatusName");
+    binder.bind(cublas.sgemmStridedBatched, "cublasSgemmStridedBatched");
+    if (!binder.isComplete())
       return "the library lacks a cuBLAS entry point ens needs "
              "(cublasSgemmStridedBatched and the handle's)";
     return "";

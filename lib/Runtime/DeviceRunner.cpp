@@ -8,6 +8,8 @@
 
 #include "Cublas.h"
 
+#include "SharedObject.h"
+
 #include "ens/Runtime/Runner.h"
 
 #include <algorithm>
@@ -15,7 +17,6 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <functional>
-#include <type_traits>
 
 using namespace ens::runtime;
 
@@ -96,45 +97,41 @@ static Expected<const Driver *> getDriver() {
     void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library)
       return "cannot load libcuda.so.1";
-    bool complete = true;
-    auto bind = [&](auto &entry, const char *name) {
-      entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(
-          dlsym(library, name));
-      complete &= entry != nullptr;
-    };
-    bind(driver.cuInit, "cuInit");
-    bind(driver.cuGetErrorName, "cuGetErrorName");
-    bind(driver.cuDeviceGetCount, "cuDeviceGetCount");
-    bind(driver.cuDeviceGet, "cuDeviceGet");
-    bind(driver.cuDeviceGetAttribute, "cuDeviceGetAttribute");
-    bind(driver.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
-    bind(driver.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
-    bind(driver.cuCtxSetCurrent, "cuCtxSetCurrent");
-    bind(driver.cuModuleLoadData, "cuModuleLoadData");
-    bind(driver.cuModuleUnload, "cuModuleUnload");
-    bind(driver.cuModuleGetFunction, "cuModuleGetFunction");
-    bind(driver.cuFuncGetAttribute, "cuFuncGetAttribute");
-    bind(driver.cuFuncSetAttribute, "cuFuncSetAttribute");
-    bind(driver.cuMemAlloc, "cuMemAlloc_v2");
-    bind(driver.cuMemFree, "cuMemFree_v2");
-    bind(driver.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
-    bind(driver.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
-    bind(driver.cuStreamCreate, "cuStreamCreate");
-    bind(driver.cuStreamDestroy, "cuStreamDestroy_v2");
-    bind(driver.cuStreamSynchronize, "cuStreamSynchronize");
-    bind(driver.cuLaunchKernel, "cuLaunchKernel");
-    bind(driver.cuStreamBeginCapture, "cuStreamBeginCapture_v2");
-    bind(driver.cuStreamEndCapture, "cuStreamEndCapture");
-    bind(driver.cuGraphInstantiate, "cuGraphInstantiateWithFlags");
-    bind(driver.cuGraphLaunch, "cuGraphLaunch");
-    bind(driver.cuGraphExecDestroy, "cuGraphExecDestroy");
-    bind(driver.cuGraphDestroy, "cuGraphDestroy");
-    bind(driver.cuEventCreate, "cuEventCreate");
-    bind(driver.cuEventDestroy, "cuEventDestroy_v2");
-    bind(driver.cuEventRecord, "cuEventRecord");
-    bind(driver.cuEventSynchronize, "cuEventSynchronize");
-    bind(driver.cuEventElapsedTime, "cuEventElapsedTime");
-    if (!complete)
+    SymbolBinder binder(library);
+    binder.bind(driver.cuInit, "cuInit");
+    binder.bind(driver.cuGetErrorName, "cuGetErrorName");
+    binder.bind(driver.cuDeviceGetCount, "cuDeviceGetCount");
+    binder.bind(driver.cuDeviceGet, "cuDeviceGet");
+    binder.bind(driver.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+    binder.bind(driver.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    binder.bind(driver.cuDevicePrimaryCtxRelease,
+                "cuDevicePrimaryCtxRelease_v2");
+    binder.bind(driver.cuCtxSetCurrent, "cuCtxSetCurrent");
+    binder.bind(driver.cuModuleLoadData, "cuModuleLoadData");
+    binder.bind(driver.cuModuleUnload, "cuModuleUnload");
+    binder.bind(driver.cuModuleGetFunction, "cuModuleGetFunction");
+    binder.bind(driver.cuFuncGetAttribute, "cuFuncGetAttribute");
+    binder.bind(driver.cuFuncSetAttribute, "cuFuncSetAttribute");
+    binder.bind(driver.cuMemAlloc, "cuMemAlloc_v2");
+    binder.bind(driver.cuMemFree, "cuMemFree_v2");
+    binder.bind(driver.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+    binder.bind(driver.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+    binder.bind(driver.cuStreamCreate, "cuStreamCreate");
+    binder.bind(driver.cuStreamDestroy, "cuStreamDestroy_v2");
+    binder.bind(driver.cuStreamSynchronize, "cuStreamSynchronize");
+    binder.bind(driver.cuLaunchKernel, "cuLaunchKernel");
+    binder.bind(driver.cuStreamBeginCapture, "cuStreamBeginCapture_v2");
+    binder.bind(driver.cuStreamEndCapture, "cuStreamEndCapture");
+    binder.bind(driver.cuGraphInstantiate, "cuGraphInstantiateWithFlags");
+    binder.bind(driver.cuGraphLaunch, "cuGraphLaunch");
+    binder.bind(driver.cuGraphExecDestroy, "cuGraphExecDestroy");
+    binder.bind(driver.cuGraphDestroy, "cuGraphDestroy");
+    binder.bind(driver.cuEventCreate, "cuEventCreate");
+    binder.bind(driver.cuEventDestroy, "cuEventDestroy_v2");
+    binder.bind(driver.cuEventRecord, "cuEventRecord");
+    binder.bind(driver.cuEventSynchronize, "cuEventSynchronize");
+    binder.bind(driver.cuEventElapsedTime, "cuEventElapsedTime");
+    if (!binder.isComplete())
       return "libcuda.so.1 lacks a Driver API entry point ens needs";
     int count = 0;
     if (driver.cuInit(0) != CUDA_SUCCESS ||

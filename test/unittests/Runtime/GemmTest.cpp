@@ -151,22 +151,23 @@ LaunchPlan makePlan(int64_t elements) {
   return plan;
 }
 
-TEST(GemmStepTest, VerifyAcceptsAStepInsideItsBuffers) {
-  LaunchPlan plan = makePlan(60);
+/// A step of 2 batches of 4x5 A and 6x5 B (transposed) that fills
+/// makePlan(60)'s buffers up to their ends (B's 2 x 30 elements).
+GemmStep makeFittingStep() {
   GemmStep g = makeStep(false, true, 4, 6, 5, 2);
   g.a = {0, 0, 4, 20};
   g.b = {1, 0, 6, 30};
   g.c = {2, 0, 4, 24};
-  plan.gemms.push_back(g);
+  return g;
+}
+
+TEST(GemmStepTest, VerifyAcceptsAStepInsideItsBuffers) {
+  LaunchPlan plan = makePlan(60);
+  plan.gemms.push_back(makeFittingStep());
   EXPECT_FALSE(verifyPlan(plan, {}));
 }
 
 TEST(GemmStepTest, VerifyNamesWhatIsWrong) {
-  LaunchPlan plan = makePlan(60);
-  GemmStep good = makeStep(false, true, 4, 6, 5, 2);
-  good.a = {0, 0, 4, 20};
-  good.b = {1, 0, 6, 30};
-  good.c = {2, 0, 4, 24};
   struct Case {
     void (*change)(GemmStep &, LaunchPlan &);
     const char *message;
@@ -191,7 +192,7 @@ TEST(GemmStepTest, VerifyNamesWhatIsWrong) {
   };
   for (const Case &test : cases) {
     LaunchPlan plan = makePlan(60);
-    GemmStep g = good;
+    GemmStep g = makeFittingStep();
     test.change(g, plan);
     plan.gemms.push_back(g);
     Error failure = verifyPlan(plan, {});
