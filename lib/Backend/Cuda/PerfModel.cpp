@@ -340,6 +340,16 @@ static constexpr double kGemmCallUs = 2.0;
 /// split contractions do).
 static constexpr int64_t kGemmMinSliceSteps = 256;
 
+std::pair<int64_t, int64_t> cuda::getGemmTraffic(const GemmStep &gemm) {
+  auto bytes = [&](const GemmOperand &x, int64_t elements) {
+    return 4 * elements * (x.stride ? gemm.batch : 1);
+  };
+  int64_t c = bytes(gemm.c, gemm.m * gemm.n);
+  return {bytes(gemm.a, gemm.m * gemm.k) + bytes(gemm.b, gemm.k * gemm.n) +
+              (gemm.beta == 0 ? 0 : c),
+          c};
+}
+
 Estimate cuda::estimateGemm(const GemmStep &gemm, const GpuSpec &gpu) {
   Estimate estimate;
   double batch = gemm.batch;
@@ -357,15 +367,8 @@ Estimate cuda::estimateGemm(const GemmStep &gemm, const GpuSpec &gpu) {
                      std::min(gemm.n, kGemmTile) * std::ceil(gemm.k / slices);
   double smFlops = kGemmEfficiency * gpu.getPeakFp32() / gpu.smCount;
   estimate.computeUs = estimate.waves * tileFlops / smFlops * 1e6;
-  // Each operand's elements once; one that every batch shares (stride 0)
-  // once for all; C read too unless beta is 0.
-  auto bytes = [&](const GemmOperand &x, double elements) {
-    return 4.0 * elements * (x.stride ? batch : 1.0);
-  };
-  double dramBytes =
-      bytes(gemm.a, double(gemm.m) * gemm.k) +
-      bytes(gemm.b, double(gemm.k) * gemm.n) +
-      bytes(gemm.c, double(gemm.m) * gemm.n) * (gemm.beta == 0 ? 1 : 2);
+  auto [read, written] = getGemmTraffic(gemm);
+  double dramBytes = double(read) + double(written);
   estimate.dramUs = dramBytes / (gpu.dramGBs * 1e9) * 1e6;
   estimate.launchUs = gpu.launchUs + kGemmCallUs;
   bool compute = estimate.computeUs >= estimate.dramUs;

@@ -59,6 +59,26 @@
 // LONG:      gemm step 0 after 0 launches: sgemm strided batched: transa N, transb T, m 16, n 32, k 8192, batch 1, alpha 1, beta 0, A buffer 1 + 0 lda 16 stride 0, B buffer 0 + 0 ldb 32 stride 0, C buffer 2 + 0 ldc 16 stride 0; ens.einsum
 // LONG-NEXT: gemm choice: cublas by the H100 estimates: generated {{[0-9.]+}} us, cublas 5.9 us; ens.einsum
 // LONG-NOT:  {{.}}
+// The kernel report lists the step with the launches and counts it in the
+// totals: 2 * 16 * 32 * 8192 = 8388608 FLOPs; it reads A (16 x 8192 x 4 =
+// 524288 bytes) and B (32 x 8192 x 4 = 1048576) and writes C (2048), so
+// 1574912 bytes, the minimum (each argument read once, the result written
+// once); the H100 estimate of the whole function is the step's.
+// RUN: ens-run %s --entry=long_batch --kernel-report=table | FileCheck %s --check-prefix=REPORT
+// REPORT:      gemm sgemm strided batched: transa N, transb T, m 16, n 32, k 8192, {{.*}}  ens.einsum
+// REPORT-NEXT: 0 kernels, 8388608 FLOPs, 1574912 bytes of global memory traffic (minimum 1574912: 1.00x)
+// RUN: ens-run %s --entry=long_batch --kernel-report=json | FileCheck %s --check-prefix=JSON
+// JSON:      "estimate": {
+// JSON-NEXT:   "h100": {
+// JSON-NEXT:     "us": 5.86{{[0-9]*}},
+// JSON:      "gemms": [
+// JSON:        "flops": 8388608,
+// JSON-NEXT:   "estimate": {
+// JSON-NEXT:     "h100": {
+// JSON-NEXT:       "us": 5.86{{[0-9]*}},
+// JSON-NEXT:       "roofline_us": {{[0-9.]+}},
+// JSON-NEXT:       "bound": "compute"
+//
 // --cuda-gemm=generated keeps the generated kernel and asks the model
 // nothing.
 // RUN: ens-run %s --entry=long_batch --cuda-plan --cuda-gemm=generated | count 0
