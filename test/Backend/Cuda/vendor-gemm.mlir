@@ -58,6 +58,12 @@
 // RUN: ens-run %s --entry=one_member --cuda-plan --cuda-gemm=cublas | FileCheck %s --check-prefix=ONE
 // ONE: gemm step 0 after 1 launches: sgemm strided batched: transa N, transb N, m 5, n 20, k 9, batch 1,
 //
+// An artifact carries its steps: exported with the emulator's build, it
+// replays through libens-runtime alone with the interpreter's results.
+// RUN: ens-run %s --entry=weight_grad --random-inputs=6 --output-dir=%t/export --write-inputs=%t/export
+// RUN: ens-export %s --entry=weight_grad --target=cuda --emulator --cuda-strategy=tiled --cuda-gemm=cublas -o %t/weight_grad.ens
+// RUN: ens-replay %t/weight_grad.ens --backend=cuda-emu --input=%t/export/in0.npy --input=%t/export/in1.npy --expect=%t/export/out0.npy
+//
 // The steps run in the plan's order on the emulator: --cuda-dump's plan
 // lists the transpose's launch between the first two steps.
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=tiled --cuda-gemm=cublas --cuda-dump=%t/dump > /dev/null
