@@ -111,7 +111,8 @@ std::optional<GemmStep> cuda::matchGemm(linalg::GenericOp generic,
     std::optional<BufferViews::Place> place = views.getPlace(operand.get());
     AffineMap map = generic.getMatchingIndexingMap(&operand);
     if (!place || !map.isProjectedPermutation(/*allowZeroInResults=*/false) ||
-        failed(getStridesAndOffset(type, strides, offset)))
+        failed(getStridesAndOffset(type, strides, offset)) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
       return std::nullopt;
     Strided strided{SmallVector<int64_t>(ranges.size(), 0), *place};
     for (auto [result, stride] : llvm::zip(map.getResults(), strides))
@@ -194,6 +195,11 @@ std::optional<GemmStep> cuda::matchGemm(linalg::GenericOp generic,
     } else {
       gemm.beta = 1;
     }
+    // BLAS takes sizes and leading dimensions as int.
+    if (llvm::any_of(ArrayRef<int64_t>{gemm.m, gemm.n, gemm.k, gemm.batch,
+                                       gemm.a.ld, gemm.b.ld, gemm.c.ld},
+                     [](int64_t value) { return value > INT32_MAX; }))
+      return std::nullopt;
     gemm.sourceOps = getSourceOps({generic});
     LLVM_DEBUG(llvm::dbgs()
                << "a vendor GEMM can compute " << gemm.sourceOps << ": "
