@@ -20,6 +20,10 @@
 // @one_member (a vmap of one member: top-level ops, no batch): the first
 //   matmul keeps its fused tanh (a generated kernel), the second is a
 //   step after it.
+// @chain ((x w1) w2 and the column sums of x w1, 6 members): the first
+//   step writes a temporary (a plan buffer in the arena, placed by the
+//   live ranges of the steps and launches) that the second step and the
+//   sum's kernel after both read.
 // @long_batch (x^T dy over a batch of 8192, one member): the model itself
 //   picks the step (config_vendor_gemm.mlir); the host GEMM adds 8192
 //   products in f32, the interpreter in double: partial sums reach about
@@ -43,6 +47,8 @@
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=tiled --cuda-gemm=cublas --expect=%t/transposed/out0.npy --expect=%t/transposed/out1.npy --expect=%t/transposed/out2.npy
 // RUN: ens-run %s --entry=one_member --random-inputs=8 --output-dir=%t/one_member
 // RUN: ens-run %s --entry=one_member --random-inputs=8 --backend=cuda-emu --cuda-gemm=cublas --expect=%t/one_member/out0.npy
+// RUN: ens-run %s --entry=chain --random-inputs=10 --output-dir=%t/chain
+// RUN: ens-run %s --entry=chain --random-inputs=10 --backend=cuda-emu --cuda-strategy=tiled --cuda-gemm=cublas --expect=%t/chain/out0.npy --expect=%t/chain/out1.npy
 // RUN: ens-run %s --entry=long_batch --random-inputs=9 --output-dir=%t/long_batch
 // RUN: ens-run %s --entry=long_batch --random-inputs=9 --backend=cuda-emu --atol=1e-3 --expect=%t/long_batch/out0.npy
 //
@@ -158,6 +164,18 @@ func.func @one_member(%x: tensor<20x12xf32>, %w1: tensor<1x12x9xf32>, %w2: tenso
   %y = ens.vmap @one_member_member(%x, %w1, %w2) {in_axes = array<i64: -1, 0, 0>, out_axes = array<i64: 0>, size = 1 : i64}
       : (tensor<20x12xf32>, tensor<1x12x9xf32>, tensor<1x9x5xf32>) -> tensor<1x20x5xf32>
   return %y : tensor<1x20x5xf32>
+}
+
+func.func @chain_member(%x: tensor<11x7xf32>, %w1: tensor<7x9xf32>, %w2: tensor<9x5xf32>) -> (tensor<11x5xf32>, tensor<9xf32>) {
+  %h = ens.matmul %x, %w1 : tensor<11x7xf32>, tensor<7x9xf32> -> tensor<11x9xf32>
+  %y = ens.matmul %h, %w2 : tensor<11x9xf32>, tensor<9x5xf32> -> tensor<11x5xf32>
+  %s = ens.reduce_sum %h {dims = array<i64: 0>} : tensor<11x9xf32> -> tensor<9xf32>
+  return %y, %s : tensor<11x5xf32>, tensor<9xf32>
+}
+func.func @chain(%x: tensor<11x7xf32>, %w1: tensor<6x7x9xf32>, %w2: tensor<6x9x5xf32>) -> (tensor<6x11x5xf32>, tensor<6x9xf32>) {
+  %y, %s = ens.vmap @chain_member(%x, %w1, %w2) {in_axes = array<i64: -1, 0, 0>, out_axes = array<i64: 0, 0>, size = 6 : i64}
+      : (tensor<11x7xf32>, tensor<6x7x9xf32>, tensor<6x9x5xf32>) -> (tensor<6x11x5xf32>, tensor<6x9xf32>)
+  return %y, %s : tensor<6x11x5xf32>, tensor<6x9xf32>
 }
 
 func.func @long_batch_member(%x: tensor<8192x32xf32>, %dy: tensor<8192x16xf32>) -> tensor<32x16xf32> {
