@@ -46,20 +46,11 @@ static std::string hashModule(ModuleOp module) {
 static llvm::Error exportCuda(ModuleOp module, StringRef entry,
                               const ExportOptions &options,
                               rt::Artifact &artifact) {
-  std::optional<cuda::StrategyChoice> strategy =
-      cuda::parseStrategyChoice(options.compile.cuda.strategy);
-  if (!strategy)
-    return error("unknown CUDA strategy '" + options.compile.cuda.strategy +
-                 "' (known: " + cuda::getStrategyNames() + ")");
-  std::optional<cuda::GemmChoice> gemm =
-      cuda::parseGemmChoice(options.compile.cuda.gemm);
-  if (!gemm)
-    return error("unknown CUDA GEMM choice '" + options.compile.cuda.gemm +
-                 "' (known: " + cuda::getGemmChoiceNames() + ")");
   if (options.archs.empty())
     return error("a cuda artifact needs at least one architecture");
   llvm::Expected<cuda::CudaProgram> program = cuda::generateCuda(
-      module, entry, options.compile.maxBufferBytes, *strategy, *gemm);
+      module, entry, options.compile.maxBufferBytes,
+      options.compile.cuda.strategy, options.compile.cuda.gemm);
   if (!program)
     return program.takeError();
   std::string name = (entry + ".cu").str();

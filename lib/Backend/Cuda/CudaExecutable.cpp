@@ -83,22 +83,9 @@ mlir::ens::compileCudaExecutable(ModuleOp module, StringRef entry,
   if (target == Target::Cuda)
     if (llvm::Error failure = cuda::loadCudaDriver())
       return std::move(failure);
-  std::optional<cuda::StrategyChoice> strategy =
-      cuda::parseStrategyChoice(options.cuda.strategy);
-  if (!strategy)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "unknown CUDA strategy '" + options.cuda.strategy +
-            "' (known: " + cuda::getStrategyNames() + ")");
-  std::optional<cuda::GemmChoice> gemm =
-      cuda::parseGemmChoice(options.cuda.gemm);
-  if (!gemm)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "unknown CUDA GEMM choice '" + options.cuda.gemm +
-            "' (known: " + cuda::getGemmChoiceNames() + ")");
-  llvm::Expected<cuda::CudaProgram> program = cuda::generateCuda(
-      module, entry, options.maxBufferBytes, *strategy, *gemm);
+  llvm::Expected<cuda::CudaProgram> program =
+      cuda::generateCuda(module, entry, options.maxBufferBytes,
+                         options.cuda.strategy, options.cuda.gemm);
   if (!program)
     return program.takeError();
   // cuBLAS is loaded only for a plan that calls it, and before the device

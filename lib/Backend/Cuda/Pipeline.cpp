@@ -61,6 +61,22 @@ static LogicalResult generalize(func::FuncOp function) {
 
 llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
                                                int64_t maxBufferBytes,
+                                               StringRef strategy,
+                                               StringRef gemm) {
+  std::optional<StrategyChoice> strategyChoice = parseStrategyChoice(strategy);
+  if (!strategyChoice)
+    return error("unknown CUDA strategy '" + strategy +
+                 "' (known: " + getStrategyNames() + ")");
+  std::optional<GemmChoice> gemmChoice = parseGemmChoice(gemm);
+  if (!gemmChoice)
+    return error("unknown CUDA GEMM choice '" + gemm +
+                 "' (known: " + getGemmChoiceNames() + ")");
+  return generateCuda(module, entry, maxBufferBytes, *strategyChoice,
+                      *gemmChoice);
+}
+
+llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
+                                               int64_t maxBufferBytes,
                                                StrategyChoice strategy,
                                                GemmChoice gemm) {
   auto function = module.lookupSymbol<func::FuncOp>(entry);

@@ -31,6 +31,13 @@ llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
                                          StrategyChoice strategy = {},
                                          GemmChoice gemm = GemmChoice::Auto);
 
+/// The same with the strategy and the GEMM choice by name, as
+/// ExecutableOptions holds them (getStrategyNames(), getGemmChoiceNames();
+/// empty for auto). An unknown name is an error that lists the known ones.
+llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
+                                         int64_t maxBufferBytes,
+                                         StringRef strategy, StringRef gemm);
+
 } // namespace mlir::ens::cuda
 
 #endif // ENS_BACKEND_CUDA_CODEGEN_H
