@@ -128,6 +128,11 @@ struct ENS_API CompileOptions {
   /// model's pick per loop (docs/cuda.md, "Strategies"). Another name is
   /// refused by compile().
   std::string cudaStrategy;
+  /// Who computes the CUDA targets' contractions that are matrix products:
+  /// "generated" kernels, "cublas" (vendor GEMM steps), or "" (or "auto")
+  /// for the performance model's pick (docs/cuda.md, "Vendor GEMM steps").
+  /// Another name is refused by compile().
+  std::string cudaGemm;
 };
 
 /// A function compiled for a target.

@@ -88,7 +88,7 @@ Executable Module::compileAt(const std::string &function,
                 std::to_string(options.maxBufferBytes));
   auto key =
       std::make_tuple(keyName, target, options.threads, options.maxBufferBytes,
-                      options.cudaStrategy, std::move(text));
+                      options.cudaStrategy, options.cudaGemm, std::move(text));
   auto &compiled = impl_->context->compiled;
   if (auto it = compiled.find(key); it != compiled.end())
     if (std::shared_ptr<const Executable::Impl> live = it->second.lock())
@@ -98,6 +98,7 @@ Executable Module::compileAt(const std::string &function,
   executableOptions.maxBufferBytes = options.maxBufferBytes;
   executableOptions.cpu.threads = options.threads;
   executableOptions.cuda.strategy = options.cudaStrategy;
+  executableOptions.cuda.gemm = options.cudaGemm;
   llvm::Expected<std::unique_ptr<me::Executable>> executable =
       me::compileExecutable(*finished, name, toInternal(target),
                             executableOptions);

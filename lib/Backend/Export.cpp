@@ -46,15 +46,11 @@ static std::string hashModule(ModuleOp module) {
 static llvm::Error exportCuda(ModuleOp module, StringRef entry,
                               const ExportOptions &options,
                               rt::Artifact &artifact) {
-  std::optional<cuda::StrategyChoice> strategy =
-      cuda::parseStrategyChoice(options.compile.cuda.strategy);
-  if (!strategy)
-    return error("unknown CUDA strategy '" + options.compile.cuda.strategy +
-                 "' (known: " + cuda::getStrategyNames() + ")");
   if (options.archs.empty())
     return error("a cuda artifact needs at least one architecture");
   llvm::Expected<cuda::CudaProgram> program = cuda::generateCuda(
-      module, entry, options.compile.maxBufferBytes, *strategy);
+      module, entry, options.compile.maxBufferBytes,
+      options.compile.cuda.strategy, options.compile.cuda.gemm);
   if (!program)
     return program.takeError();
   std::string name = (entry + ".cu").str();
@@ -88,6 +84,8 @@ static llvm::Error exportCuda(ModuleOp module, StringRef entry,
   artifact.options["cuda-strategy"] = options.compile.cuda.strategy.empty()
                                           ? "auto"
                                           : options.compile.cuda.strategy;
+  artifact.options["cuda-gemm"] =
+      options.compile.cuda.gemm.empty() ? "auto" : options.compile.cuda.gemm;
   artifact.options["arch"] = llvm::join(options.archs, ",");
   artifact.options["emulator"] = options.emulator ? "yes" : "no";
   return llvm::Error::success();

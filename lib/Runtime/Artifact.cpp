@@ -113,10 +113,37 @@ static json toJson(const LaunchPlan &plan, std::string &constants) {
                         {"shared_bytes", launch.sharedBytes},
                         {"args", std::move(args)}});
   }
-  return {{"buffers", std::move(buffers)},
-          {"kernels", std::move(kernels)},
-          {"launches", std::move(launches)},
-          {"arena_bytes", plan.arenaBytes}};
+  json result = {{"buffers", std::move(buffers)},
+                 {"kernels", std::move(kernels)},
+                 {"launches", std::move(launches)},
+                 {"arena_bytes", plan.arenaBytes}};
+  // Only a plan with vendor GEMM steps has the key, so that the artifacts
+  // of other plans stay as they were.
+  if (!plan.gemms.empty()) {
+    json gemms = json::array();
+    auto operand = [](const GemmOperand &x) {
+      return json{{"buffer", x.buffer},
+                  {"offset", x.offset},
+                  {"ld", x.ld},
+                  {"stride", x.stride}};
+    };
+    for (const GemmStep &gemm : plan.gemms)
+      gemms.push_back({{"after", gemm.after},
+                       {"trans_a", gemm.transA},
+                       {"trans_b", gemm.transB},
+                       {"m", gemm.m},
+                       {"n", gemm.n},
+                       {"k", gemm.k},
+                       {"batch", gemm.batch},
+                       {"alpha", gemm.alpha},
+                       {"beta", gemm.beta},
+                       {"a", operand(gemm.a)},
+                       {"b", operand(gemm.b)},
+                       {"c", operand(gemm.c)},
+                       {"source_ops", gemm.sourceOps}});
+    result["gemms"] = std::move(gemms);
+  }
+  return result;
 }
 
 std::string ens::runtime::serializeArtifact(const Artifact &artifact) {
@@ -248,6 +275,30 @@ struct ManifestReader {
             {isBuffer, arg.at(isBuffer ? "buffer" : "scalar").get<int64_t>()});
       }
       plan.launches.push_back(std::move(launch));
+    }
+    if (!value.contains("gemms"))
+      return;
+    auto operand = [](const json &x) {
+      return GemmOperand{
+          x.at("buffer").get<int64_t>(), x.at("offset").get<int64_t>(),
+          x.at("ld").get<int64_t>(), x.at("stride").get<int64_t>()};
+    };
+    for (const json &entry : value.at("gemms")) {
+      GemmStep gemm;
+      gemm.after = entry.at("after").get<size_t>();
+      gemm.transA = entry.at("trans_a").get<bool>();
+      gemm.transB = entry.at("trans_b").get<bool>();
+      gemm.m = entry.at("m").get<int64_t>();
+      gemm.n = entry.at("n").get<int64_t>();
+      gemm.k = entry.at("k").get<int64_t>();
+      gemm.batch = entry.at("batch").get<int64_t>();
+      gemm.alpha = entry.at("alpha").get<float>();
+      gemm.beta = entry.at("beta").get<float>();
+      gemm.a = operand(entry.at("a"));
+      gemm.b = operand(entry.at("b"));
+      gemm.c = operand(entry.at("c"));
+      gemm.sourceOps = entry.at("source_ops").get<std::string>();
+      plan.gemms.push_back(std::move(gemm));
     }
   }
 

@@ -1,10 +1,14 @@
 //===- DeviceRunner.cpp - Launch plans on a GPU ---------------------------===//
 //
 // Runs a launch plan on the first GPU of the machine through the CUDA
-// Driver API, which is loaded at run time (dlopen), so that nothing of
-// ens links against CUDA.
+// Driver API, and its vendor GEMM steps through cuBLAS, both loaded at run
+// time (dlopen), so that nothing of ens links against CUDA.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Cublas.h"
+
+#include "SharedObject.h"
 
 #include "ens/Runtime/Runner.h"
 
@@ -12,7 +16,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <type_traits>
+#include <functional>
 
 using namespace ens::runtime;
 
@@ -93,45 +97,41 @@ static Expected<const Driver *> getDriver() {
     void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library)
       return "cannot load libcuda.so.1";
-    bool complete = true;
-    auto bind = [&](auto &entry, const char *name) {
-      entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(
-          dlsym(library, name));
-      complete &= entry != nullptr;
-    };
-    bind(driver.cuInit, "cuInit");
-    bind(driver.cuGetErrorName, "cuGetErrorName");
-    bind(driver.cuDeviceGetCount, "cuDeviceGetCount");
-    bind(driver.cuDeviceGet, "cuDeviceGet");
-    bind(driver.cuDeviceGetAttribute, "cuDeviceGetAttribute");
-    bind(driver.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
-    bind(driver.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
-    bind(driver.cuCtxSetCurrent, "cuCtxSetCurrent");
-    bind(driver.cuModuleLoadData, "cuModuleLoadData");
-    bind(driver.cuModuleUnload, "cuModuleUnload");
-    bind(driver.cuModuleGetFunction, "cuModuleGetFunction");
-    bind(driver.cuFuncGetAttribute, "cuFuncGetAttribute");
-    bind(driver.cuFuncSetAttribute, "cuFuncSetAttribute");
-    bind(driver.cuMemAlloc, "cuMemAlloc_v2");
-    bind(driver.cuMemFree, "cuMemFree_v2");
-    bind(driver.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
-    bind(driver.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
-    bind(driver.cuStreamCreate, "cuStreamCreate");
-    bind(driver.cuStreamDestroy, "cuStreamDestroy_v2");
-    bind(driver.cuStreamSynchronize, "cuStreamSynchronize");
-    bind(driver.cuLaunchKernel, "cuLaunchKernel");
-    bind(driver.cuStreamBeginCapture, "cuStreamBeginCapture_v2");
-    bind(driver.cuStreamEndCapture, "cuStreamEndCapture");
-    bind(driver.cuGraphInstantiate, "cuGraphInstantiateWithFlags");
-    bind(driver.cuGraphLaunch, "cuGraphLaunch");
-    bind(driver.cuGraphExecDestroy, "cuGraphExecDestroy");
-    bind(driver.cuGraphDestroy, "cuGraphDestroy");
-    bind(driver.cuEventCreate, "cuEventCreate");
-    bind(driver.cuEventDestroy, "cuEventDestroy_v2");
-    bind(driver.cuEventRecord, "cuEventRecord");
-    bind(driver.cuEventSynchronize, "cuEventSynchronize");
-    bind(driver.cuEventElapsedTime, "cuEventElapsedTime");
-    if (!complete)
+    SymbolBinder binder(library);
+    binder.bind(driver.cuInit, "cuInit");
+    binder.bind(driver.cuGetErrorName, "cuGetErrorName");
+    binder.bind(driver.cuDeviceGetCount, "cuDeviceGetCount");
+    binder.bind(driver.cuDeviceGet, "cuDeviceGet");
+    binder.bind(driver.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+    binder.bind(driver.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    binder.bind(driver.cuDevicePrimaryCtxRelease,
+                "cuDevicePrimaryCtxRelease_v2");
+    binder.bind(driver.cuCtxSetCurrent, "cuCtxSetCurrent");
+    binder.bind(driver.cuModuleLoadData, "cuModuleLoadData");
+    binder.bind(driver.cuModuleUnload, "cuModuleUnload");
+    binder.bind(driver.cuModuleGetFunction, "cuModuleGetFunction");
+    binder.bind(driver.cuFuncGetAttribute, "cuFuncGetAttribute");
+    binder.bind(driver.cuFuncSetAttribute, "cuFuncSetAttribute");
+    binder.bind(driver.cuMemAlloc, "cuMemAlloc_v2");
+    binder.bind(driver.cuMemFree, "cuMemFree_v2");
+    binder.bind(driver.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+    binder.bind(driver.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+    binder.bind(driver.cuStreamCreate, "cuStreamCreate");
+    binder.bind(driver.cuStreamDestroy, "cuStreamDestroy_v2");
+    binder.bind(driver.cuStreamSynchronize, "cuStreamSynchronize");
+    binder.bind(driver.cuLaunchKernel, "cuLaunchKernel");
+    binder.bind(driver.cuStreamBeginCapture, "cuStreamBeginCapture_v2");
+    binder.bind(driver.cuStreamEndCapture, "cuStreamEndCapture");
+    binder.bind(driver.cuGraphInstantiate, "cuGraphInstantiateWithFlags");
+    binder.bind(driver.cuGraphLaunch, "cuGraphLaunch");
+    binder.bind(driver.cuGraphExecDestroy, "cuGraphExecDestroy");
+    binder.bind(driver.cuGraphDestroy, "cuGraphDestroy");
+    binder.bind(driver.cuEventCreate, "cuEventCreate");
+    binder.bind(driver.cuEventDestroy, "cuEventDestroy_v2");
+    binder.bind(driver.cuEventRecord, "cuEventRecord");
+    binder.bind(driver.cuEventSynchronize, "cuEventSynchronize");
+    binder.bind(driver.cuEventElapsedTime, "cuEventElapsedTime");
+    if (!binder.isComplete())
       return "libcuda.so.1 lacks a Driver API entry point ens needs";
     int count = 0;
     if (driver.cuInit(0) != CUDA_SUCCESS ||
@@ -221,6 +221,9 @@ public:
                                      unsigned times) override;
 
 private:
+  /// Loads cuBLAS, a handle and its workspace (from `allocate`) if the
+  /// plan has vendor GEMM steps.
+  Error loadBlas(const std::function<Error(int64_t, CUdeviceptr &)> &allocate);
   Error launchAll(CUstream on);
   /// Launches the plan on `on` with the buffers at `addresses`: replays
   /// the graph captured for them, or captures it, or launches directly.
@@ -240,6 +243,9 @@ private:
   /// The device address of each buffer of the plan, and the runner's own.
   std::vector<CUdeviceptr> addresses, ownAddresses;
   std::vector<CUdeviceptr> allocations;
+  /// cuBLAS and its handle, for a plan with vendor GEMM steps.
+  const Cublas *blas = nullptr;
+  Cublas::Handle blasHandle = nullptr;
   CUgraph graph = nullptr;
   CUgraphExec graphExec = nullptr;
   /// The addresses and stream the graph was captured with.
@@ -252,6 +258,8 @@ DeviceRunner::~DeviceRunner() {
   if (context)
     d.cuCtxSetCurrent(context);
   dropGraph();
+  if (blasHandle)
+    blas->destroy(blasHandle);
   for (CUdeviceptr allocation : allocations)
     d.cuMemFree(allocation);
   if (stream)
@@ -333,7 +341,7 @@ Error DeviceRunner::load(std::string_view image) {
     return failure;
 
   // Device memory for every buffer; temporaries in the arena.
-  auto allocate = [&](int64_t bytes, CUdeviceptr &address) {
+  auto allocate = [&](int64_t bytes, CUdeviceptr &address) -> Error {
     Error failure = d.check(d.cuMemAlloc(&address, std::max<int64_t>(bytes, 1)),
                             "cuMemAlloc");
     if (!failure)
@@ -360,11 +368,36 @@ Error DeviceRunner::load(std::string_view image) {
         return failure;
   }
   ownAddresses = addresses;
+  if (Error failure = loadBlas(allocate))
+    return failure;
   return d.check(d.cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
 
+Error DeviceRunner::loadBlas(
+    const std::function<Error(int64_t, CUdeviceptr &)> &allocate) {
+  if (plan.gemms.empty())
+    return Error::success();
+  Expected<const Cublas *> loaded = getCublas();
+  if (!loaded)
+    return loaded.takeError();
+  blas = *loaded;
+  if (Error failure = blas->check(blas->create(&blasHandle), "cublasCreate"))
+    return failure;
+  // A workspace of its own, so that a call captured into a CUDA graph
+  // allocates nothing: the size the cuBLAS documentation recommends for
+  // Hopper (4 MiB suffice before it).
+  constexpr int64_t kWorkspaceBytes = 32 << 20;
+  CUdeviceptr workspace = 0;
+  if (Error failure = allocate(kWorkspaceBytes, workspace))
+    return failure;
+  return blas->check(blas->setWorkspace(blasHandle,
+                                        reinterpret_cast<void *>(workspace),
+                                        kWorkspaceBytes),
+                     "cublasSetWorkspace");
+}
+
 Error DeviceRunner::launchAll(CUstream on) {
-  for (const KernelLaunch &launch : plan.launches) {
+  auto launchOne = [&](const KernelLaunch &launch) {
     // Arguments as cuLaunchKernel takes them: pointers to the values.
     std::vector<unsigned long long> values;
     for (const KernelArg &arg : launch.args)
@@ -374,15 +407,18 @@ Error DeviceRunner::launchAll(CUstream on) {
     std::vector<void *> params;
     for (unsigned long long &value : values)
       params.push_back(&value);
-    if (Error failure = d.check(
-            d.cuLaunchKernel(functions[launch.kernel], launch.grid[0],
-                             launch.grid[1], launch.grid[2], launch.block[0],
-                             launch.block[1], launch.block[2],
-                             launch.sharedBytes, on, params.data(), nullptr),
-            "cuLaunchKernel(" + plan.kernels[launch.kernel].name + ")"))
-      return failure;
-  }
-  return Error::success();
+    return d.check(d.cuLaunchKernel(functions[launch.kernel], launch.grid[0],
+                                    launch.grid[1], launch.grid[2],
+                                    launch.block[0], launch.block[1],
+                                    launch.block[2], launch.sharedBytes, on,
+                                    params.data(), nullptr),
+                   "cuLaunchKernel(" + plan.kernels[launch.kernel].name + ")");
+  };
+  auto gemmOne = [&](const GemmStep &gemm) {
+    return blas->gemm(blasHandle, on, gemm, addresses[gemm.a.buffer],
+                      addresses[gemm.b.buffer], addresses[gemm.c.buffer]);
+  };
+  return runSteps(plan, launchOne, gemmOne);
 }
 
 Error DeviceRunner::launch(CUstream on) {
@@ -515,6 +551,8 @@ DeviceRunner::time(const std::vector<const void *> &args,
 Expected<std::unique_ptr<Runner>>
 ens::runtime::createDeviceRunner(LaunchPlan plan, std::string_view image,
                                  bool useGraph) {
+  if (Error wrong = verifyGemmSteps(plan))
+    return wrong;
   Expected<const Driver *> driver = getDriver();
   if (!driver)
     return driver.takeError();

@@ -3,7 +3,8 @@
 // Runs a launch plan with the host build of its CUDA source: the buffers
 // in host memory laid out as on a device, each launch through the
 // object's launcher for its kernel (lib/Backend/Cuda/Emulator.cpp builds
-// the object; docs/cuda.md, "Verification without a GPU").
+// the object; docs/cuda.md, "Verification without a GPU"), and each vendor
+// GEMM step through the host GEMM (Gemm.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,7 +89,7 @@ Error EmulatedRunner::runOnHost(const std::vector<const void *> &args,
     if (buffer.kind == BufferKind::Input && buffer.bytes)
       std::memcpy(bytes, args[buffer.index], buffer.bytes);
   }
-  for (const KernelLaunch &launch : plan.launches) {
+  auto launchOne = [&](const KernelLaunch &launch) {
     std::vector<int64_t> values;
     for (const KernelArg &arg : launch.args) {
       if (arg.isBuffer) {
@@ -104,7 +105,18 @@ Error EmulatedRunner::runOnHost(const std::vector<const void *> &args,
       params.push_back(&value);
     launchers[launch.kernel](launch.grid.data(), launch.block.data(),
                              launch.sharedBytes, params.data());
-  }
+    return Error::success();
+  };
+  // A vendor GEMM step runs as the host GEMM of its BLAS semantics.
+  auto gemmOne = [&](const GemmStep &gemm) {
+    auto floats = [&](const GemmOperand &x) {
+      return reinterpret_cast<float *>(data[x.buffer]);
+    };
+    runHostGemm(gemm, floats(gemm.a), floats(gemm.b), floats(gemm.c));
+    return Error::success();
+  };
+  if (Error failure = runSteps(plan, launchOne, gemmOne))
+    return failure;
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const BufferInfo &buffer = plan.buffers[i];
     if (buffer.kind == BufferKind::Output && buffer.bytes)
@@ -117,6 +129,8 @@ Expected<std::unique_ptr<Runner>>
 ens::runtime::createEmulatedRunner(LaunchPlan plan, std::string_view object) {
   if (Error tooMuch = checkEmulatedWork(plan))
     return tooMuch;
+  if (Error wrong = verifyGemmSteps(plan))
+    return wrong;
   Expected<void *> handle = loadSharedObject(object, "the emulated kernels");
   if (!handle)
     return handle.takeError();

@@ -8,6 +8,7 @@
 #include "ens/Runtime/Plan.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -172,6 +173,67 @@ static Error verifyBuffers(const LaunchPlan &plan, const Signature &signature) {
   return Error::success();
 }
 
+/// An error if operand `x` (called `name`) of a GEMM step, a `rows` x
+/// `cols` matrix in memory per batch, is not an f32 buffer of `plan` that
+/// holds every element it addresses with a leading dimension BLAS takes.
+static Error verifyOperand(const LaunchPlan &plan, const GemmOperand &x,
+                           const std::string &name, int64_t rows, int64_t cols,
+                           int64_t batch) {
+  if (x.buffer < 0 || static_cast<size_t>(x.buffer) >= plan.buffers.size())
+    return Error(name + " is unknown buffer " + std::to_string(x.buffer));
+  const BufferInfo &buffer = plan.buffers[x.buffer];
+  if (buffer.dtype != DType::F32)
+    return Error(name + " is not a buffer of f32");
+  if (x.ld < std::max<int64_t>(1, rows) || x.ld > INT_MAX)
+    return Error(name + " has leading dimension " + std::to_string(x.ld) +
+                 " for " + std::to_string(rows) + " rows");
+  if (x.offset < 0 || x.stride < 0)
+    return Error(name + " has a negative offset or stride");
+  if (rows == 0 || cols == 0 || batch == 0)
+    return Error::success();
+  __int128 last = static_cast<__int128>(x.offset) +
+                  static_cast<__int128>(batch - 1) * x.stride +
+                  static_cast<__int128>(cols - 1) * x.ld + (rows - 1);
+  if (last >= buffer.bytes / 4)
+    return Error(name + " reaches past the end of buffer " +
+                 std::to_string(x.buffer));
+  return Error::success();
+}
+
+Error ens::runtime::verifyGemmSteps(const LaunchPlan &plan) {
+  size_t after = 0;
+  for (size_t i = 0; i < plan.gemms.size(); ++i) {
+    const GemmStep &gemm = plan.gemms[i];
+    std::string name = "gemm step " + std::to_string(i);
+    if (gemm.after < after || gemm.after > plan.launches.size())
+      return Error(name + " is out of order with the launches");
+    after = gemm.after;
+    for (int64_t size : {gemm.m, gemm.n, gemm.k, gemm.batch})
+      if (size < 0 || size > INT_MAX)
+        return Error(name + " has a size outside [0, 2^31)");
+    struct {
+      const GemmOperand &x;
+      const char *name;
+      int64_t rows, cols;
+    } operands[] = {
+        {gemm.a, "'s A", gemm.transA ? gemm.k : gemm.m,
+         gemm.transA ? gemm.m : gemm.k},
+        {gemm.b, "'s B", gemm.transB ? gemm.n : gemm.k,
+         gemm.transB ? gemm.k : gemm.n},
+        {gemm.c, "'s C", gemm.m, gemm.n},
+    };
+    for (const auto &operand : operands)
+      if (Error failure = verifyOperand(plan, operand.x, name + operand.name,
+                                        operand.rows, operand.cols, gemm.batch))
+        return failure;
+    BufferKind kind = plan.buffers[gemm.c.buffer].kind;
+    if (kind != BufferKind::Output && kind != BufferKind::Temporary)
+      return Error(name + " writes " + getBufferKindName(kind) + " buffer " +
+                   std::to_string(gemm.c.buffer));
+  }
+  return Error::success();
+}
+
 Error ens::runtime::verifyPlan(const LaunchPlan &plan,
                                const Signature &signature) {
   if (plan.arenaBytes < 0)
@@ -209,5 +271,5 @@ Error ens::runtime::verifyPlan(const LaunchPlan &plan,
                      std::to_string(arg.value));
     }
   }
-  return Error::success();
+  return verifyGemmSteps(plan);
 }

@@ -32,6 +32,10 @@ static Error errnoError(const std::string &what) {
   return Error(what + ": " + std::strerror(errno));
 }
 
+void *SymbolBinder::lookUp(const char *name) const {
+  return dlsym(library, name);
+}
+
 Expected<void *> ens::runtime::loadSharedObject(std::string_view bytes,
                                                 const std::string &what) {
   int memfd = ::memfd_create("ens-object", MFD_CLOEXEC | MFD_ALLOW_SEALING);

@@ -22,6 +22,28 @@ namespace ens::runtime {
 Expected<void *> loadSharedObject(std::string_view bytes,
                                   const std::string &what);
 
+/// Binds the entry points of a library loaded with dlopen, one by one, and
+/// remembers whether it found them all: the driver's and cuBLAS's loaders
+/// share it.
+class SymbolBinder {
+public:
+  explicit SymbolBinder(void *library) : library(library) {}
+
+  /// Sets `entry` to the function `name` of the library, or null.
+  template <typename Function> void bind(Function *&entry, const char *name) {
+    entry = reinterpret_cast<Function *>(lookUp(name));
+    complete &= entry != nullptr;
+  }
+  /// Whether every entry point bound so far was found.
+  bool isComplete() const { return complete; }
+
+private:
+  void *lookUp(const char *name) const;
+
+  void *library;
+  bool complete = true;
+};
+
 } // namespace ens::runtime
 
 #endif // ENS_LIB_RUNTIME_SHAREDOBJECT_H

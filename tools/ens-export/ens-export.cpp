@@ -63,6 +63,11 @@ cl::opt<std::string>
                           "auto (the default), member-per-block, tiled or "
                           "members-per-block"),
                  cl::value_desc("name"), cl::init("auto"));
+cl::opt<std::string>
+    cudaGemm(cl::cat(category), "cuda-gemm",
+             cl::desc("Who computes contractions that are matrix products: "
+                      "auto (the default), generated or cublas"),
+             cl::value_desc("name"), cl::init("auto"));
 cl::opt<int64_t> maxBufferBytes(
     cl::cat(category), "max-buffer-bytes",
     cl::desc("The largest buffer the code may allocate, and the most a CUDA "
@@ -110,6 +115,7 @@ int main(int argc, char **argv) {
   options.emulator = emulator;
   options.compile.maxBufferBytes = maxBufferBytes;
   options.compile.cuda.strategy = cudaStrategy;
+  options.compile.cuda.gemm = cudaGemm;
   llvm::Expected<rt::Artifact> artifact =
       exportFunction(*module, entry->getSymName(), options);
   if (!artifact)

@@ -234,13 +234,20 @@ cl::opt<std::string>
                           "per loop), member-per-block, tiled or "
                           "members-per-block"),
                  cl::value_desc("name"), cl::init("auto"));
+cl::opt<std::string> cudaGemm(
+    cl::cat(category), "cuda-gemm",
+    cl::desc("Who computes contractions that are matrix products: auto (the "
+             "default: the performance model picks), generated (kernels) or "
+             "cublas (vendor GEMM steps of the plan)"),
+    cl::value_desc("name"), cl::init("auto"));
 
 /// The CUDA program of `entry`, with the strategy that --cuda-strategy
-/// names (main checks the name).
+/// names and the GEMM choice of --cuda-gemm (main checks the names).
 llvm::Expected<cuda::CudaProgram> generateCudaProgram(ModuleOp module,
                                                       func::FuncOp entry) {
   return cuda::generateCuda(module, entry.getSymName(), maxBufferBytes,
-                            *cuda::parseStrategyChoice(cudaStrategy));
+                            *cuda::parseStrategyChoice(cudaStrategy),
+                            *cuda::parseGemmChoice(cudaGemm));
 }
 
 /// Prints the CUDA plan of `entry`.
@@ -294,6 +301,7 @@ ExecutableOptions getExecutableOptions() {
   options.cuda.checkWithNvrtc = true;
   options.cuda.useGraph = cudaGraph;
   options.cuda.strategy = cudaStrategy;
+  options.cuda.gemm = cudaGemm;
   return options;
 }
 
@@ -399,6 +407,10 @@ int main(int argc, char **argv) {
   if (!cuda::parseStrategyChoice(cudaStrategy))
     return fail("unknown CUDA strategy '" + cudaStrategy +
                 "' for --cuda-strategy (known: " + cuda::getStrategyNames() +
+                ")");
+  if (!cuda::parseGemmChoice(cudaGemm))
+    return fail("unknown CUDA GEMM choice '" + cudaGemm +
+                "' for --cuda-gemm (known: " + cuda::getGemmChoiceNames() +
                 ")");
   if (!cudaCompile.empty()) {
     auto source = llvm::MemoryBuffer::getFile(cudaCompile);

@@ -71,6 +71,10 @@ struct ExecutableOptions {
     /// (cuda::getStrategyNames()); empty or "auto" for the performance
     /// model's pick per loop.
     std::string strategy;
+    /// Who computes contractions that are matrix products, by name
+    /// (cuda::getGemmChoiceNames()): "generated" kernels, "cublas" (vendor
+    /// GEMM steps), or empty or "auto" for the performance model's pick.
+    std::string gemm;
   } cuda;
 };
 

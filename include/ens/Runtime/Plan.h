@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -131,11 +132,51 @@ struct KernelLaunch {
   std::vector<KernelArg> args;
 };
 
+/// One matrix operand of a vendor GEMM step, in BLAS's column-major terms:
+/// the buffer, the element where the first batch's matrix starts, the
+/// leading dimension (elements from one column to the next) and the
+/// elements from one batch's matrix to the next (0: every batch shares it).
+struct GemmOperand {
+  int64_t buffer = 0;
+  int64_t offset = 0;
+  int64_t ld = 1;
+  int64_t stride = 0;
+};
+
+/// A step of the plan that a vendor GEMM computes instead of a kernel, with
+/// the semantics of cublasSgemmStridedBatched: for each batch i < batch,
+/// C_i = alpha op(A_i) op(B_i) + beta C_i, where op(X) is X or its
+/// transpose, op(A_i) is m x k, op(B_i) k x n and C_i m x n, all f32 and
+/// column-major; with beta 0, C is written without being read.
+struct GemmStep {
+  /// The step runs after this many of the plan's launches, before the next.
+  size_t after = 0;
+  bool transA = false, transB = false;
+  int64_t m = 0, n = 0, k = 0, batch = 1;
+  float alpha = 1, beta = 0;
+  GemmOperand a, b, c;
+  /// The ens ops it computes, for messages.
+  std::string sourceOps;
+};
+
+/// The stable one-line text of `gemm` that plan listings and
+/// `ens-run --cuda-plan` print: every BLAS parameter.
+std::string printGemmStep(const GemmStep &gemm);
+
+/// Computes `gemm` on the host, plainly, with exactly the semantics of
+/// GemmStep: `a`, `b` and `c` are the bases of its buffers, to which the
+/// operands' offsets are added. The emulator runs vendor GEMM steps with it.
+void runHostGemm(const GemmStep &gemm, const float *a, const float *b,
+                 float *c);
+
 /// The buffers of a function and the kernels to launch, in order.
 struct LaunchPlan {
   std::vector<BufferInfo> buffers;
   std::vector<KernelInfo> kernels;
   std::vector<KernelLaunch> launches;
+  /// The vendor GEMM steps, in the order they run, each between two
+  /// launches (GemmStep::after).
+  std::vector<GemmStep> gemms;
   /// The bytes of the one allocation that holds every temporary, placed by
   /// liveness over the launches: temporaries that no launch uses at the
   /// same time share memory.
@@ -146,12 +187,27 @@ struct LaunchPlan {
   int64_t getPeakDeviceBytes() const;
 };
 
+/// Runs the steps of `plan` in their order: `launch` for each launch and
+/// `gemm` for each vendor GEMM step; stops at the first failure.
+Error runSteps(const LaunchPlan &plan,
+               const std::function<Error(const KernelLaunch &)> &launch,
+               const std::function<Error(const GemmStep &)> &gemm);
+
+/// Checks the vendor GEMM steps of `plan`: in order with the launches, on
+/// f32 buffers, with sizes and leading dimensions BLAS accepts (within
+/// int), every element they address inside its buffer, and C a result or a
+/// temporary. The runners check this before they run a plan, so that a
+/// wrong step is an error, never a stray access. The message names what is
+/// wrong.
+Error verifyGemmSteps(const LaunchPlan &plan);
+
 /// Checks that `plan` can run as `signature` says, whoever made it: one
 /// input buffer per argument and one output per result, of their types;
 /// buffer sizes that match their types; temporaries inside the arena;
 /// launches of known kernels with nonzero grids and blocks, and with as
 /// many arguments as the kernel has parameters, each a known buffer where
-/// the parameter is a pointer. The message names what is wrong.
+/// the parameter is a pointer; and its vendor GEMM steps
+/// (verifyGemmSteps). The message names what is wrong.
 Error verifyPlan(const LaunchPlan &plan, const Signature &signature);
 
 } // namespace ens::runtime

@@ -50,6 +50,12 @@ public:
 /// which ("cannot load libcuda.so.1", "the driver finds no device").
 Error loadCudaDriver();
 
+/// Loads cuBLAS (once per process), which runs a plan's vendor GEMM steps
+/// (GemmStep) on a GPU: $ENS_CUBLAS_LIBRARY if set, else the first of
+/// libcublas.so.13, .so.12 and .so that loads. Without it, an error that
+/// says the plan calls cuBLAS and names the libraries tried.
+Error loadCublas();
+
 /// The GPU that this process uses: device ENS_CUDA_DEVICE modulo the
 /// number of devices the driver sees (after CUDA_VISIBLE_DEVICES), device
 /// 0 without it. ens-train under mpirun sets it to each process's rank on
@@ -65,7 +71,9 @@ Expected<std::string> getDeviceArch();
 /// device allocation held as long as the runner; a call on host memory
 /// copies in, launches on the runner's stream and copies out. With
 /// `useGraph`, the launches are captured into a CUDA graph on the first
-/// call and replayed while the buffers stay where they were.
+/// call and replayed while the buffers stay where they were. A plan with
+/// vendor GEMM steps runs them through cuBLAS (loadCublas) on the same
+/// stream, in order with the launches, and in the graph if there is one.
 Expected<std::unique_ptr<Runner>>
 createDeviceRunner(LaunchPlan plan, std::string_view image, bool useGraph);
 

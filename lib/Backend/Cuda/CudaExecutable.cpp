@@ -12,6 +12,8 @@
 #include "ens/Backend/Cuda/KernelConfig.h"
 #include "ens/Backend/Cuda/Nvrtc.h"
 #include "ens/Backend/Executable.h"
+#include "ens/Runtime/Runner.h"
+#include "ens/Support/FileSystem.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -81,17 +83,16 @@ mlir::ens::compileCudaExecutable(ModuleOp module, StringRef entry,
   if (target == Target::Cuda)
     if (llvm::Error failure = cuda::loadCudaDriver())
       return std::move(failure);
-  std::optional<cuda::StrategyChoice> strategy =
-      cuda::parseStrategyChoice(options.cuda.strategy);
-  if (!strategy)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "unknown CUDA strategy '" + options.cuda.strategy +
-            "' (known: " + cuda::getStrategyNames() + ")");
   llvm::Expected<cuda::CudaProgram> program =
-      cuda::generateCuda(module, entry, options.maxBufferBytes, *strategy);
+      cuda::generateCuda(module, entry, options.maxBufferBytes,
+                         options.cuda.strategy, options.cuda.gemm);
   if (!program)
     return program.takeError();
+  // cuBLAS is loaded only for a plan that calls it, and before the device
+  // is set up, so that its absence is the error a user sees.
+  if (target == Target::Cuda && !program->plan.gemms.empty())
+    if (llvm::Error failure = toLlvmError(::ens::runtime::loadCublas()))
+      return std::move(failure);
   if (llvm::Error error = dumpAndCheck(*program, entry, target, options.cuda))
     return std::move(error);
   if (target == Target::Cuda) {

@@ -85,6 +85,38 @@ llvm::Expected<Access> BufferViews::getAccess(Value memref,
                view->getName().getStringRef() + "' yet");
 }
 
+std::optional<BufferViews::Place> BufferViews::getPlace(Value memref) const {
+  if (sharedName.count(memref) || inRegisters.contains(memref))
+    return std::nullopt;
+  if (auto buffer = bufferOf.find(memref); buffer != bufferOf.end())
+    return Place{buffer->second, 0, memberSlice.lookup(memref)};
+  Operation *view = memref.getDefiningOp();
+  if (!view || view->getNumOperands() == 0 ||
+      !isa<MemRefType>(view->getOperand(0).getType()))
+    return std::nullopt;
+  std::optional<Place> place = getPlace(view->getOperand(0));
+  if (!place ||
+      isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(view))
+    return place;
+  auto subview = dyn_cast<memref::SubViewOp>(view);
+  SmallVector<int64_t> strides;
+  int64_t staticOffset;
+  if (!subview || failed(getStridesAndOffset(subview.getSourceType(), strides,
+                                             staticOffset)))
+    return std::nullopt;
+  // As getAccess: the offsets of the subview, each a constant or the
+  // member index, times the source's strides.
+  for (auto [offset, stride] : llvm::zip(subview.getMixedOffsets(), strides)) {
+    if (auto attr = dyn_cast<Attribute>(offset))
+      place->offset += cast<IntegerAttr>(attr).getInt() * stride;
+    else if (cast<Value>(offset) == memberIndex)
+      place->memberStride += stride;
+    else
+      return std::nullopt;
+  }
+  return place;
+}
+
 std::optional<int64_t> BufferViews::getGlobalBuffer(Value memref) const {
   while (true) {
     if (sharedName.count(memref))

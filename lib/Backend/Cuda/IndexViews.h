@@ -35,6 +35,16 @@ public:
   /// `bindParam` if it is in global memory.
   llvm::Expected<Access> getAccess(Value memref, BindParam bindParam) const;
 
+  /// Where `memref` starts in the plan buffer in global memory that it is
+  /// or views, in elements: a constant plus a multiple of the member index
+  /// (the elements of one member's slice). None if it is not in global
+  /// memory or starts at a computed place.
+  struct Place {
+    int64_t buffer;
+    int64_t offset = 0, memberStride = 0;
+  };
+  std::optional<Place> getPlace(Value memref) const;
+
   /// The plan buffer in global memory that `memref` is or views, if any.
   std::optional<int64_t> getGlobalBuffer(Value memref) const;
 

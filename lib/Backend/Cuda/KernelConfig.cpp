@@ -52,6 +52,18 @@ std::string cuda::getStrategyNames() {
   return names;
 }
 
+std::optional<GemmChoice> cuda::parseGemmChoice(StringRef name) {
+  if (name.empty() || name == "auto")
+    return GemmChoice::Auto;
+  if (name == "generated")
+    return GemmChoice::Generated;
+  if (name == "cublas")
+    return GemmChoice::Cublas;
+  return std::nullopt;
+}
+
+std::string cuda::getGemmChoiceNames() { return "auto, generated, cublas"; }
+
 static StringRef getPhaseKindName(PhaseKind kind) {
   switch (kind) {
   case PhaseKind::Points:
@@ -60,6 +72,8 @@ static StringRef getPhaseKindName(PhaseKind kind) {
     return "block reduction";
   case PhaseKind::Serial:
     return "serial";
+  case PhaseKind::VendorGemm:
+    return "vendor gemm";
   }
   llvm_unreachable("unknown phase kind");
 }
@@ -110,6 +124,10 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
     }
     for (auto [i, phase] : llvm::enumerate(config.phases)) {
       os << "  phase " << i << ": ";
+      if (phase.kind == PhaseKind::VendorGemm) {
+        os << "gemm step " << phase.kernel << "; " << phase.sourceOps << "\n";
+        continue;
+      }
       if (tiled) {
         os << "kernel " << program.plan.kernels[phase.kernel].name;
         // A kernel that runs several phases gives each a range of blocks.
@@ -138,5 +156,18 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
            << " bytes, shared at " << staged.offset << "\n";
     }
   }
+  // Every vendor GEMM step of the plan, with all its parameters: those of
+  // loops over members and those of top-level contractions.
+  for (auto [i, gemm] : llvm::enumerate(program.plan.gemms)) {
+    os << "gemm step " << i << " after " << gemm.after
+       << " launches: " << ::ens::runtime::printGemmStep(gemm) << "; "
+       << gemm.sourceOps << "\n";
+  }
+  for (const GemmDecision &decision : program.gemmDecisions)
+    os << "gemm choice: " << (decision.vendor ? "cublas" : "generated")
+       << " by the H100 estimates: generated "
+       << llvm::format("%.1f", decision.generatedUs) << " us, cublas "
+       << llvm::format("%.1f", decision.gemmUs) << " us; " << decision.sourceOps
+       << "\n";
   return text;
 }

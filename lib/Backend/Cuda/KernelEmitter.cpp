@@ -26,6 +26,7 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -131,8 +132,13 @@ KernelBuilder KernelEmitter::beginKernel(ArrayRef<Operation *> roots,
 }
 
 KernelEmitter::Written KernelEmitter::getWritten() const {
-  return {program.plan.buffers.size(), program.plan.kernels.size(),
-          program.plan.launches.size(), program.configs.size(), kernels.size()};
+  return {program.plan.buffers.size(),
+          program.plan.kernels.size(),
+          program.plan.launches.size(),
+          program.plan.gemms.size(),
+          program.gemmDecisions.size(),
+          program.configs.size(),
+          kernels.size()};
 }
 
 void KernelEmitter::takeBackTo(const Written &written) {
@@ -140,6 +146,8 @@ void KernelEmitter::takeBackTo(const Written &written) {
   program.plan.kernels.resize(written.kernels);
   program.sections.resize(written.kernels);
   program.plan.launches.resize(written.launches);
+  program.plan.gemms.resize(written.gemms);
+  program.gemmDecisions.resize(written.decisions);
   program.configs.resize(written.configs);
   kernels.resize(written.source);
 }
@@ -170,6 +178,9 @@ llvm::Expected<KernelEmitter::Choice> KernelEmitter::emitCheapest(
                            /*registers=*/0, getH100Sxm(),
                            program.getSections(launch.kernel))
                 .us;
+    for (const GemmStep &gemm :
+         ArrayRef(program.plan.gemms).drop_front(before.gemms))
+      us += estimateGemm(gemm, getH100Sxm()).us;
     choice.estimatesUs.push_back(us);
   }
   auto cheapest = llvm::min_element(choice.estimatesUs);
@@ -344,12 +355,63 @@ llvm::Error KernelEmitter::bindFused(KernelBuilder &kernel,
   return llvm::Error::success();
 }
 
+void KernelEmitter::emitGemm(GemmStep gemm) {
+  gemm.after = program.plan.launches.size();
+  program.plan.gemms.push_back(std::move(gemm));
+}
+
+llvm::Expected<bool>
+KernelEmitter::emitGemmChoice(const GemmStep &gemm,
+                              llvm::function_ref<llvm::Error()> generated,
+                              std::optional<GemmDecision> &decision) {
+  if (gemmChoice == GemmChoice::Generated) {
+    if (llvm::Error failure = generated())
+      return std::move(failure);
+    return false;
+  }
+  if (gemmChoice == GemmChoice::Cublas) {
+    emitGemm(gemm);
+    return true;
+  }
+  auto emitStep = [&] {
+    emitGemm(gemm);
+    return llvm::Error::success();
+  };
+  llvm::Expected<Choice> choice = emitCheapest({generated, emitStep});
+  if (!choice)
+    return choice.takeError();
+  LLVM_DEBUG(llvm::dbgs() << "vendor GEMM for " << gemm.sourceOps << ": "
+                          << llvm::format("%.1f", choice->estimatesUs[1])
+                          << " us, generated: "
+                          << llvm::format("%.1f", choice->estimatesUs[0])
+                          << " us\n");
+  bool chosen = choice->best == 1;
+  decision = GemmDecision{gemm.sourceOps, choice->estimatesUs[0],
+                          choice->estimatesUs[1], chosen};
+  return chosen;
+}
+
 llvm::Error KernelEmitter::emitGeneric(linalg::GenericOp generic) {
   if (llvm::Error failure = checkGeneric(generic))
     return failure;
-  int64_t points = countPointsAndSteps(generic).first;
-  if (points == 0)
+  if (countPointsAndSteps(generic).first == 0)
     return llvm::Error::success();
+  // A matrix product with no epilogue to fuse may be a vendor GEMM step.
+  std::optional<GemmStep> gemm = matchGemm(generic, views, fills, 1);
+  if (!gemm || getEpilogue(generic, fills.fills))
+    return emitGeneratedGeneric(generic);
+  std::optional<GemmDecision> decision;
+  llvm::Expected<bool> chosen = emitGemmChoice(
+      *gemm, [&] { return emitGeneratedGeneric(generic); }, decision);
+  if (!chosen)
+    return chosen.takeError();
+  if (decision)
+    program.gemmDecisions.push_back(std::move(*decision));
+  return llvm::Error::success();
+}
+
+llvm::Error KernelEmitter::emitGeneratedGeneric(linalg::GenericOp generic) {
+  int64_t points = countPointsAndSteps(generic).first;
   Operation *combiner = getBlockCombiner(generic, ReductionBlocks::Own);
   linalg::GenericOp epilogue =
       combiner ? nullptr : getEpilogue(generic, fills.fills);

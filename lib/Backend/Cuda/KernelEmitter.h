@@ -62,9 +62,9 @@ struct KernelBuilder {
 class KernelEmitter {
 public:
   KernelEmitter(func::FuncOp function, int64_t maxBufferBytes,
-                StrategyChoice strategy)
-      : function(function), maxBufferBytes(maxBufferBytes), strategy(strategy) {
-  }
+                StrategyChoice strategy, GemmChoice gemmChoice)
+      : function(function), maxBufferBytes(maxBufferBytes), strategy(strategy),
+        gemmChoice(gemmChoice) {}
 
   /// Writes `program` for the function, whose first `numInputs` arguments
   /// are its inputs and the others its results.
@@ -83,11 +83,11 @@ private:
   };
   /// How much of the program has been written: the lengths of its lists.
   struct Written {
-    size_t buffers, kernels, launches, configs, source;
+    size_t buffers, kernels, launches, gemms, decisions, configs, source;
   };
   Written getWritten() const;
   /// Takes back what was written after `written`: buffers, kernels,
-  /// launches, configs and source.
+  /// launches, GEMM steps, configs and source.
   void takeBackTo(const Written &written);
   /// Writes the cheapest of `candidates`, ways of writing the same ops:
   /// each is written, estimated and taken back (the buffers, kernels,
@@ -125,6 +125,19 @@ private:
   llvm::Error bindFused(KernelBuilder &kernel, linalg::GenericOp generic,
                         linalg::GenericOp epilogue);
   llvm::Error emitGeneric(linalg::GenericOp generic);
+  /// Writes top-level `generic` as a grid-wide kernel (or a block per
+  /// element, for a reduction of few elements).
+  llvm::Error emitGeneratedGeneric(linalg::GenericOp generic);
+  /// Adds vendor GEMM step `gemm` to the plan, after the launches so far.
+  void emitGemm(GemmStep gemm);
+  /// Writes the ops that `generated` writes, or `gemm`, a vendor GEMM step
+  /// that computes them, as `--cuda-gemm` says: with `auto`, whichever the
+  /// model estimates faster, which it records in `decision`. Returns
+  /// whether it wrote the step.
+  llvm::Expected<bool>
+  emitGemmChoice(const GemmStep &gemm,
+                 llvm::function_ref<llvm::Error()> generated,
+                 std::optional<GemmDecision> &decision);
   llvm::Error emitSerial(Operation *op);
   /// Writes scf.for nest `op` as C++ loops that one thread runs in order,
   /// with the scalars it uses from outside (and the member index `m` in a
@@ -219,6 +232,10 @@ private:
   /// are planned: a phase kept whole may then run beside others, where a
   /// split one has launches of its own.
   llvm::Error settleSplits(MemberLoopPlan &plan);
+  /// Settles which phases of `plan` a vendor GEMM step computes
+  /// (PhaseKind::VendorGemm), as emitGemmChoice picks, before its launches
+  /// are planned: such a phase has a launch of its own.
+  llvm::Error settleGemms(MemberLoopPlan &plan);
   /// Writes the kernel of launch `launch` of a tiled loop, which runs
   /// `phases` (positions in the plan's phases) side by side, each in its
   /// own blocks; a phase alone is written as emitTiledPhase writes it.
@@ -265,6 +282,8 @@ private:
   int64_t maxBufferBytes;
   /// How loops over members are shared out; none: as the model picks.
   StrategyChoice strategy;
+  /// Who computes the contractions that are matrix products.
+  GemmChoice gemmChoice;
   /// Where memrefs live.
   BufferViews views;
   FoldedFills fills;

@@ -76,18 +76,33 @@ static int getBlocksPerSm(StringRef arch, const KernelLaunch &launch,
       launch.sharedBytes);
 }
 
-/// The performance model's estimates of one launch on an H100 and an A100
-/// (docs/cuda.md, "Performance model"), added to `totals`. The registers
-/// are ptxas's for sm_90, for both GPUs, or 0 if unknown.
+/// The performance model's estimates of one step of the plan on an H100
+/// and an A100 (docs/cuda.md, "Performance model"), as `estimate` gives
+/// them for each GPU, added to `totals`.
+static nlohmann::ordered_json
+estimateStep(llvm::function_ref<Estimate(const GpuSpec &)> estimate,
+             nlohmann::ordered_json &totals);
+
+/// The same for one launch. The registers are ptxas's for sm_90, for both
+/// GPUs, or 0 if unknown.
 static nlohmann::ordered_json estimateLaunch(const KernelInfo &kernel,
                                              const KernelLaunch &launch,
                                              ArrayRef<KernelSection> sections,
                                              int registers,
                                              nlohmann::ordered_json &totals) {
+  return estimateStep(
+      [&](const GpuSpec &gpu) {
+        return cuda::estimateLaunch(kernel, launch, registers, gpu, sections);
+      },
+      totals);
+}
+
+static nlohmann::ordered_json
+estimateStep(llvm::function_ref<Estimate(const GpuSpec &)> estimateOn,
+             nlohmann::ordered_json &totals) {
   nlohmann::ordered_json estimates;
   for (const GpuSpec *gpu : {&getH100Sxm(), &getA100Sxm4_40GB()}) {
-    Estimate estimate =
-        cuda::estimateLaunch(kernel, launch, registers, *gpu, sections);
+    Estimate estimate = estimateOn(*gpu);
     estimates[gpu->key.str()] = {{"us", estimate.us},
                                  {"roofline_us", estimate.rooflineUs},
                                  {"bound", estimate.bound.str()}};
@@ -137,6 +152,23 @@ static nlohmann::ordered_json buildReport(const CudaProgram &program,
     written += kernel.bytesWritten;
     peakShared = std::max<int64_t>(peakShared, launch.sharedBytes);
   }
+  // Vendor GEMM steps, with the model's estimates of cuBLAS.
+  nlohmann::ordered_json gemms = nlohmann::ordered_json::array();
+  for (const GemmStep &gemm : plan.gemms) {
+    int64_t gemmFlops = 2 * gemm.m * gemm.n * gemm.k * gemm.batch;
+    gemms.push_back({{"gemm", ::ens::runtime::printGemmStep(gemm)},
+                     {"ops", gemm.sourceOps},
+                     {"flops", gemmFlops},
+                     {"estimate", estimateStep(
+                                      [&](const GpuSpec &gpu) {
+                                        return estimateGemm(gemm, gpu);
+                                      },
+                                      estimates)}});
+    flops += gemmFlops;
+    auto [gemmRead, gemmWritten] = getGemmTraffic(gemm);
+    read += gemmRead;
+    written += gemmWritten;
+  }
   int64_t minimum = 0;
   for (const BufferInfo &buffer : plan.buffers)
     if (buffer.kind == BufferKind::Input || buffer.kind == BufferKind::Output)
@@ -155,6 +187,10 @@ static nlohmann::ordered_json buildReport(const CudaProgram &program,
       {"peak_device_bytes", plan.getPeakDeviceBytes()},
       {"estimate", std::move(estimates)},
       {"launches", std::move(kernels)}};
+  // Only a plan with steps has the key, so that other reports stay as
+  // they were.
+  if (!gemms.empty())
+    report["gemms"] = std::move(gemms);
   return report;
 }
 
@@ -191,6 +227,10 @@ std::string cuda::formatKernelReport(const CudaProgram &program,
                          kernel["blocks_per_sm"].get<int>());
     os << "  " << kernel["ops"].get<std::string>() << "\n";
   }
+  if (report.contains("gemms"))
+    for (const nlohmann::ordered_json &gemm : report["gemms"])
+      os << "gemm " << gemm["gemm"].get<std::string>() << "  "
+         << gemm["ops"].get<std::string>() << "\n";
   int64_t traffic = report["bytes_read"].get<int64_t>() +
                     report["bytes_written"].get<int64_t>();
   os << report["kernels"].get<size_t>() << " kernels, "

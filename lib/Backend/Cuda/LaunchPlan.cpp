@@ -29,15 +29,32 @@ void cuda::placeArena(LaunchPlan &plan) {
       ranges.push_back({buffer.bytes, ~0u, 0});
       temporaries.push_back(&buffer);
     }
-  for (auto [step, launch] : llvm::enumerate(plan.launches))
+  // Live ranges over the plan's steps, launches and vendor GEMM steps in
+  // the order they run.
+  unsigned step = 0;
+  auto use = [&](int64_t buffer) {
+    if (plan.buffers[buffer].kind != BufferKind::Temporary)
+      return;
+    auto it = llvm::find(temporaries, &plan.buffers[buffer]);
+    LiveRange &range = ranges[it - temporaries.begin()];
+    range.first = std::min<unsigned>(range.first, step);
+    range.last = std::max<unsigned>(range.last, step);
+  };
+  auto useLaunch = [&](const KernelLaunch &launch) {
     for (const KernelArg &arg : launch.args)
-      if (arg.isBuffer &&
-          plan.buffers[arg.value].kind == BufferKind::Temporary) {
-        auto it = llvm::find(temporaries, &plan.buffers[arg.value]);
-        LiveRange &range = ranges[it - temporaries.begin()];
-        range.first = std::min<unsigned>(range.first, step);
-        range.last = std::max<unsigned>(range.last, step);
-      }
+      if (arg.isBuffer)
+        use(arg.value);
+    ++step;
+    return ::ens::runtime::Error::success();
+  };
+  auto useGemm = [&](const GemmStep &gemm) {
+    for (const GemmOperand *operand : {&gemm.a, &gemm.b, &gemm.c})
+      use(operand->buffer);
+    ++step;
+    return ::ens::runtime::Error::success();
+  };
+  // Neither fails.
+  (void)::ens::runtime::runSteps(plan, useLaunch, useGemm);
   // A temporary no launch uses (the result of a contraction whose epilogue
   // consumed it in registers) takes no memory.
   for (auto [range, buffer] : llvm::zip(ranges, temporaries))
@@ -93,7 +110,7 @@ std::string cuda::printPlan(const LaunchPlan &plan) {
     os << "\n";
   }
   os << "arena " << plan.arenaBytes << " bytes\n";
-  for (const KernelLaunch &launch : plan.launches) {
+  auto printLaunch = [&](const KernelLaunch &launch) {
     os << "launch " << plan.kernels[launch.kernel].name << " grid ("
        << launch.grid[0] << ", " << launch.grid[1] << ", " << launch.grid[2]
        << ") block (" << launch.block[0] << ", " << launch.block[1] << ", "
@@ -102,6 +119,13 @@ std::string cuda::printPlan(const LaunchPlan &plan) {
     for (auto [i, arg] : llvm::enumerate(launch.args))
       os << (i ? ", " : "") << (arg.isBuffer ? "buffer " : "") << arg.value;
     os << ")\n";
-  }
+    return ::ens::runtime::Error::success();
+  };
+  auto printGemm = [&](const GemmStep &gemm) {
+    os << "gemm " << ::ens::runtime::printGemmStep(gemm) << "\n";
+    return ::ens::runtime::Error::success();
+  };
+  // Neither fails.
+  (void)::ens::runtime::runSteps(plan, printLaunch, printGemm);
   return text;
 }

@@ -12,6 +12,8 @@
 
 #include "ens/Backend/Cuda/PerfModel.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -326,4 +328,61 @@ Estimate cuda::estimateLaunch(const KernelInfo &kernel,
   result.us = us + whole.launchUs;
   result.bound = bound;
   return result;
+}
+
+/// The output tile a vendor GEMM's block computes (assumption: cuBLAS picks
+/// among tiles from 32x32 to 256x128 by shape; 64x64 stands for those of
+/// the small batched products of ensembles).
+static constexpr int64_t kGemmTile = 64;
+/// The share of an SM's FP32 peak that a vendor GEMM's block reaches:
+/// cuBLAS's SGEMM at 23.2 of 38.7 TFLOP/s on an RTX A6000 (the
+/// measurements of "Validation: SGEMM on an RTX A6000" in docs/cuda.md).
+static constexpr double kGemmEfficiency = 0.6;
+/// What a cuBLAS call costs on the host beyond its kernel's launch
+/// (assumption: its heuristic and argument checks, the order of a launch).
+static constexpr double kGemmCallUs = 2.0;
+/// The fewest reduction steps of a slice of a split-K GEMM (assumption:
+/// cuBLAS splits K where the tiles are fewer than the SMs, as ens's own
+/// split contractions do).
+static constexpr int64_t kGemmMinSliceSteps = 256;
+
+std::pair<int64_t, int64_t> cuda::getGemmTraffic(const GemmStep &gemm) {
+  auto bytes = [&](const GemmOperand &x, int64_t elements) {
+    return 4 * elements * (x.stride ? gemm.batch : 1);
+  };
+  int64_t c = bytes(gemm.c, gemm.m * gemm.n);
+  return {bytes(gemm.a, gemm.m * gemm.k) + bytes(gemm.b, gemm.k * gemm.n) +
+              (gemm.beta == 0 ? 0 : c),
+          c};
+}
+
+Estimate cuda::estimateGemm(const GemmStep &gemm, const GpuSpec &gpu) {
+  Estimate estimate;
+  double batch = gemm.batch;
+  double tiles = batch * llvm::divideCeil(gemm.m, kGemmTile) *
+                 llvm::divideCeil(gemm.n, kGemmTile);
+  // Tiles fewer than the SMs split their steps into slices, each a block.
+  double slices = 1;
+  if (tiles > 0 && tiles < gpu.smCount)
+    slices = std::clamp(std::floor(gpu.smCount / tiles), 1.0,
+                        std::max(1.0, double(gemm.k / kGemmMinSliceSteps)));
+  estimate.waves = std::ceil(tiles * slices / gpu.smCount);
+  // A matrix smaller than a tile is charged for its own points (cuBLAS
+  // has kernels for skinny products).
+  double tileFlops = 2.0 * std::min(gemm.m, kGemmTile) *
+                     std::min(gemm.n, kGemmTile) * std::ceil(gemm.k / slices);
+  double smFlops = kGemmEfficiency * gpu.getPeakFp32() / gpu.smCount;
+  estimate.computeUs = estimate.waves * tileFlops / smFlops * 1e6;
+  auto [read, written] = getGemmTraffic(gemm);
+  double dramBytes = double(read) + double(written);
+  estimate.dramUs = dramBytes / (gpu.dramGBs * 1e9) * 1e6;
+  estimate.launchUs = gpu.launchUs + kGemmCallUs;
+  bool compute = estimate.computeUs >= estimate.dramUs;
+  estimate.bound = compute ? "compute" : "dram";
+  estimate.us =
+      estimate.launchUs + std::max(estimate.computeUs, estimate.dramUs);
+  double flops = 2.0 * batch * gemm.m * gemm.n * gemm.k;
+  estimate.rooflineUs = 1e6 * std::max(flops / gpu.getPeakFp32(),
+                                       dramBytes / (gpu.dramGBs * 1e9));
+  return estimate;
 }

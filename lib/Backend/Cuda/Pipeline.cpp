@@ -61,7 +61,24 @@ static LogicalResult generalize(func::FuncOp function) {
 
 llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
                                                int64_t maxBufferBytes,
-                                               StrategyChoice strategy) {
+                                               StringRef strategy,
+                                               StringRef gemm) {
+  std::optional<StrategyChoice> strategyChoice = parseStrategyChoice(strategy);
+  if (!strategyChoice)
+    return error("unknown CUDA strategy '" + strategy +
+                 "' (known: " + getStrategyNames() + ")");
+  std::optional<GemmChoice> gemmChoice = parseGemmChoice(gemm);
+  if (!gemmChoice)
+    return error("unknown CUDA GEMM choice '" + gemm +
+                 "' (known: " + getGemmChoiceNames() + ")");
+  return generateCuda(module, entry, maxBufferBytes, *strategyChoice,
+                      *gemmChoice);
+}
+
+llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
+                                               int64_t maxBufferBytes,
+                                               StrategyChoice strategy,
+                                               GemmChoice gemm) {
   auto function = module.lookupSymbol<func::FuncOp>(entry);
   if (!function)
     return error("no function named '" + entry + "'");
@@ -96,7 +113,7 @@ llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
     return error("cannot compile @" + entry + " for CUDA: no function body");
   if (failed(generalize(lowered)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
-  KernelEmitter emitter(lowered, maxBufferBytes, strategy);
+  KernelEmitter emitter(lowered, maxBufferBytes, strategy, gemm);
   if (llvm::Error failure = emitter.run(type.getNumInputs()))
     return std::move(failure);
   if (llvm::Error tooLarge = checkBufferBytes(

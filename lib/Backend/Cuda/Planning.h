@@ -14,6 +14,7 @@
 #include "IndexViews.h"
 
 #include "ens/Backend/Cuda/KernelConfig.h"
+#include "ens/Backend/Cuda/LaunchPlan.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -183,6 +184,19 @@ void planSplit(linalg::GenericOp generic, PhaseConfig &phase, int64_t members);
 int64_t getBlocksPerMember(linalg::GenericOp generic, const PhaseConfig &phase,
                            int64_t members);
 
+/// The vendor GEMM step that computes `generic` for each of `members`
+/// members (1 outside a loop over members), if it is a plain matrix
+/// product: a multiply-accumulate of f32 over loops that are, but for those
+/// of range 1, at most one batch loop (followed by all three operands; not
+/// with members > 1), one of rows, one of columns and one reduction loop,
+/// each operand a matrix in global memory that BLAS takes as it is or
+/// transposed (one of its loops of unit stride), at a fixed place per
+/// member. beta is 0 if a fill of 0 is folded into the op, else 1
+/// (VendorGemm.cpp). Its `after` is left for the emitter to set.
+std::optional<GemmStep> matchGemm(linalg::GenericOp generic,
+                                  const BufferViews &views,
+                                  const FoldedFills &fills, int64_t members);
+
 /// A loop over members as planned: its config, and the IR each of its
 /// decisions is about.
 struct MemberLoopPlan {
@@ -208,8 +222,9 @@ struct MemberLoopPlan {
 /// first launch after every earlier phase it depends on, one that writes a
 /// global buffer it reads or writes or that reads one it writes, so phases
 /// that share a launch are independent and run side by side, each in its
-/// own blocks. A phase split into chunks (two kernels) or run by one thread
-/// has a launch of its own, and phases before and after it stay so.
+/// own blocks. A phase split into chunks (two kernels), run by one thread
+/// or by a vendor GEMM step has a launch of its own, and phases before and
+/// after it stay so.
 /// `getGlobalBuffer` says which plan buffer a memref is, if any.
 void planTiledLaunches(
     MemberLoopPlan &plan,

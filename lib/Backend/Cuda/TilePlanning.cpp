@@ -165,7 +165,8 @@ void cuda::planTiledLaunches(
            meets(later.written, earlier.read);
   };
   auto alone = [](const PhaseConfig &phase) {
-    return phase.chunks > 1 || phase.kind == PhaseKind::Serial;
+    return phase.chunks > 1 || phase.kind == PhaseKind::Serial ||
+           phase.kind == PhaseKind::VendorGemm;
   };
   // The blocks of each launch so far.
   SmallVector<int64_t> blocks;

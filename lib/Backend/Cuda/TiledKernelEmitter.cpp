@@ -69,8 +69,50 @@ llvm::Error KernelEmitter::settleSplits(MemberLoopPlan &plan) {
   return llvm::Error::success();
 }
 
+llvm::Error KernelEmitter::settleGemms(MemberLoopPlan &plan) {
+  KernelConfig &config = plan.config;
+  Written before = getWritten();
+  SmallVector<GemmDecision> decisions;
+  for (auto [i, phase, ir] : llvm::enumerate(config.phases, plan.phases)) {
+    // An epilogue fused into the op would need a kernel of its own after
+    // the step; such phases stay generated.
+    auto generic = dyn_cast<linalg::GenericOp>(ir.op);
+    if (!generic || ir.epilogue)
+      continue;
+    std::optional<GemmStep> gemm =
+        matchGemm(generic, views, fills, config.members);
+    if (!gemm)
+      continue;
+    // The phase alone in its launch, as planned so far (split or whole),
+    // with the threads per block the model finds fastest for it.
+    auto emitGenerated = [&, i = i, &phase = phase] {
+      PhaseConfig planned = phase;
+      llvm::Error failure = emitTiledLaunchThreads(plan, {unsigned(i)});
+      phase = planned;
+      return failure;
+    };
+    std::optional<GemmDecision> decision;
+    llvm::Expected<bool> chosen =
+        emitGemmChoice(*gemm, emitGenerated, decision);
+    if (!chosen)
+      return chosen.takeError();
+    if (decision)
+      decisions.push_back(std::move(*decision));
+    if (*chosen) {
+      phase.kind = PhaseKind::VendorGemm;
+      phase.tile = {};
+      phase.chunks = 1;
+    }
+  }
+  takeBackTo(before);
+  llvm::append_range(program.gemmDecisions, decisions);
+  return llvm::Error::success();
+}
+
 llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
   if (llvm::Error failure = settleSplits(plan))
+    return failure;
+  if (llvm::Error failure = settleGemms(plan))
     return failure;
   planTiledLaunches(
       plan, [&](Value memref) { return views.getGlobalBuffer(memref); });
@@ -89,6 +131,16 @@ llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
 llvm::Error KernelEmitter::emitTiledLaunchThreads(MemberLoopPlan &plan,
                                                   ArrayRef<unsigned> phases) {
   KernelConfig &config = plan.config;
+  if (config.phases[phases[0]].kind == PhaseKind::VendorGemm) {
+    // A step of the plan instead of a kernel (alone in its launch).
+    PhaseConfig &phase = config.phases[phases[0]];
+    std::optional<GemmStep> gemm =
+        matchGemm(cast<linalg::GenericOp>(plan.phases[phases[0]].op), views,
+                  fills, config.members);
+    phase.kernel = program.plan.gemms.size();
+    emitGemm(*gemm);
+    return llvm::Error::success();
+  }
   // A split phase keeps its kernels' threads, a serial phase its one.
   if (llvm::any_of(phases, [&](unsigned i) {
         return config.phases[i].chunks > 1 ||

@@ -480,6 +480,24 @@ TEST(ApiTest, CudaStrategyIsACompileOption) {
               "member-per-block, tiled, members-per-block)");
 }
 
+TEST(ApiTest, CudaGemmIsACompileOption) {
+  ens::Context context;
+  ens::Module module = context.parse(kScale);
+  ens::CompileOptions generated, cublas;
+  generated.cudaGemm = "generated";
+  cublas.cudaGemm = "cublas";
+  // Options that differ compile again, even where the code comes out the
+  // same (@scale has no matrix product).
+  EXPECT_FALSE(module.compile("scale", ens::Target::CudaEmu, generated)
+                   .sharesCodeWith(
+                       module.compile("scale", ens::Target::CudaEmu, cublas)));
+  ens::CompileOptions unknown;
+  unknown.cudaGemm = "cutlass";
+  expectError([&] { module.compile("scale", ens::Target::CudaEmu, unknown); },
+              "unknown CUDA GEMM choice 'cutlass' (known: auto, generated, "
+              "cublas)");
+}
+
 TEST(ApiTest, SavesAnArtifactTheRuntimeRuns) {
   ens::Context context;
   ens::Module module = context.parse(kScale);

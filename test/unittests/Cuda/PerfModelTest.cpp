@@ -351,4 +351,66 @@ TEST(PerfModelTest, SectionsShareTheGpuAndOneLaunch) {
   // Never under the roofline of all the work.
   EXPECT_LE(wholes.rooflineUs, wholes.us);
 }
+
+/// A strided batched GEMM of `batch` m x n x k products, its operands
+/// packed one batch after another.
+GemmStep makeGemm(int64_t m, int64_t n, int64_t k, int64_t batch) {
+  GemmStep gemm;
+  gemm.m = m;
+  gemm.n = n;
+  gemm.k = k;
+  gemm.batch = batch;
+  gemm.a = {0, 0, m, m * k};
+  gemm.b = {1, 0, k, k * n};
+  gemm.c = {2, 0, m, m * n};
+  return gemm;
+}
+
+TEST(PerfModelTest, VendorGemmWorkedOutByHand) {
+  const GpuSpec &h100 = getH100Sxm();
+  // One 16x32 tile over 8192 steps: fewer tiles than SMs, so K splits into
+  // min(132, 8192 / 256) = 32 slices of 256 steps, one wave. Each slice is
+  // 2 * 16 * 32 * 256 FLOPs at 60% of an SM's share of the FP32 peak.
+  GemmStep gemm = makeGemm(16, 32, 8192, 1);
+  gemm.beta = 0;
+  Estimate estimate = estimateGemm(gemm, h100);
+  double smFlops = 0.6 * h100.getPeakFp32() / 132;
+  EXPECT_NEAR(estimate.computeUs, 2.0 * 16 * 32 * 256 / smFlops * 1e6, 1e-9);
+  // A, B and C once: (16 + 32) * 8192 * 4 + 16 * 32 * 4 bytes.
+  EXPECT_EQ(getGemmTraffic(gemm),
+            std::make_pair(int64_t(48 * 8192 * 4), int64_t(16 * 32 * 4)));
+  EXPECT_NEAR(estimate.dramUs, 1574912 / 3350e9 * 1e6, 1e-9);
+  EXPECT_EQ(estimate.bound, "compute");
+  EXPECT_NEAR(estimate.us, 3 + 2 + estimate.computeUs, 1e-9);
+  EXPECT_NEAR(estimate.us, 5.862, 1e-3);
+}
+
+TEST(PerfModelTest, VendorGemmProperties) {
+  for (const GpuSpec *gpu : {&getH100Sxm(), &getA100Sxm4_40GB()}) {
+    for (auto [m, n, k, batch] :
+         std::vector<std::array<int64_t, 4>>{{1, 1, 1, 1},
+                                             {7, 6, 5, 3},
+                                             {512, 512, 1024, 8},
+                                             {2, 4096, 2048, 2},
+                                             {64, 64, 65536, 1},
+                                             {64, 72, 20, 133}}) {
+      GemmStep gemm = makeGemm(m, n, k, batch);
+      Estimate estimate = estimateGemm(gemm, *gpu);
+      // Never under the roofline, never under the launch and call.
+      EXPECT_LE(estimate.rooflineUs, estimate.us);
+      EXPECT_GE(estimate.us, gpu->launchUs + 2);
+      // More batches are never faster; an operand every batch shares
+      // moves fewer bytes; reading C (beta 1) moves more.
+      EXPECT_LE(estimate.us,
+                estimateGemm(makeGemm(m, n, k, batch + 1), *gpu).us);
+      GemmStep shared = gemm;
+      shared.a.stride = 0;
+      EXPECT_LE(getGemmTraffic(shared).first, getGemmTraffic(gemm).first);
+      GemmStep accumulate = gemm;
+      accumulate.beta = 1;
+      EXPECT_EQ(getGemmTraffic(accumulate).first,
+                getGemmTraffic(gemm).first + 4 * m * n * batch);
+    }
+  }
+}
 } // namespace

@@ -24,10 +24,19 @@ namespace mlir::ens::cuda {
 /// reported as an error that names it, and so is a buffer, or a whole
 /// plan, larger than `maxBufferBytes` (0: getDefaultMaxBufferBytes()).
 /// Loops over members are shared out with `strategy`, or as the
-/// performance model picks for each.
+/// performance model picks for each; contractions that are matrix
+/// products become vendor GEMM steps as `gemm` says.
 llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
                                          int64_t maxBufferBytes = 0,
-                                         StrategyChoice strategy = {});
+                                         StrategyChoice strategy = {},
+                                         GemmChoice gemm = GemmChoice::Auto);
+
+/// The same with the strategy and the GEMM choice by name, as
+/// ExecutableOptions holds them (getStrategyNames(), getGemmChoiceNames();
+/// empty for auto). An unknown name is an error that lists the known ones.
+llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
+                                         int64_t maxBufferBytes,
+                                         StringRef strategy, StringRef gemm);
 
 } // namespace mlir::ens::cuda
 

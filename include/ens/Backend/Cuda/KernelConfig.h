@@ -66,6 +66,25 @@ std::optional<StrategyChoice> parseStrategyChoice(StringRef name);
 /// The names `parseStrategyChoice` takes, separated by ", ", for messages.
 std::string getStrategyNames();
 
+/// Who computes a contraction that is a plain (batched) matrix product
+/// (docs/cuda.md, "Vendor GEMM steps"): `--cuda-gemm=NAME` and
+/// ExecutableOptions name it.
+enum class GemmChoice {
+  /// The performance model: the vendor GEMM where its estimate is lower.
+  Auto,
+  /// Always the generated kernels.
+  Generated,
+  /// Always the vendor GEMM (cuBLAS), where the contraction is one.
+  Cublas,
+};
+
+/// The choice that `--cuda-gemm=NAME` names ("auto" or empty, "generated",
+/// "cublas"); none if `name` is none of them.
+std::optional<GemmChoice> parseGemmChoice(StringRef name);
+
+/// The names `parseGemmChoice` takes, separated by ", ", for messages.
+std::string getGemmChoiceNames();
+
 /// Where a temporary of one member lives while its kernel runs.
 enum class MemorySpace {
   /// The block's dynamic shared memory.
@@ -124,6 +143,10 @@ enum class PhaseKind {
   BlockReduction,
   /// Thread 0 runs an scf.for nest alone, in order.
   Serial,
+  /// With the tiled strategy, a contraction that the vendor's strided
+  /// batched GEMM computes for all members in one call: a step of the plan
+  /// (LaunchPlan::gemms) instead of a kernel.
+  VendorGemm,
 };
 
 /// One op of the loop body, which the block computes between two barriers.
@@ -140,7 +163,8 @@ struct PhaseConfig {
   bool fusedEpilogue = false;
   llvm::SmallVector<StagedOperand, 2> staged;
   /// With the tiled strategy: the position in the launch plan of the
-  /// phase's kernel, and how many blocks each member takes.
+  /// phase's kernel (for a vendor GEMM, of its step among the plan's GEMM
+  /// steps), and how many blocks each member takes.
   unsigned kernel = 0;
   int64_t blocksPerMember = 1;
   /// With the tiled strategy: the threads of each of those blocks, those of
@@ -165,6 +189,17 @@ struct PhaseConfig {
   /// a contraction's fused epilogue).
   int64_t chunks = 1;
   int64_t partials = 0;
+};
+
+/// The performance model's pick between generated kernels and a vendor
+/// GEMM step for a contraction that is a matrix product (--cuda-gemm=auto).
+struct GemmDecision {
+  /// The ens ops of the contraction.
+  std::string sourceOps;
+  /// The H100 estimates, in microseconds, of the generated kernels and of
+  /// the step.
+  double generatedUs = 0, gemmUs = 0;
+  bool vendor = false;
 };
 
 /// The decisions behind the kernel of one loop over members.

@@ -27,6 +27,8 @@ namespace mlir::ens::cuda {
 // The plan's data is the runtime's (ens/Runtime/Plan.h), which runs it.
 using ::ens::runtime::BufferInfo;
 using ::ens::runtime::BufferKind;
+using ::ens::runtime::GemmOperand;
+using ::ens::runtime::GemmStep;
 using ::ens::runtime::KernelArg;
 using ::ens::runtime::KernelInfo;
 using ::ens::runtime::KernelLaunch;
@@ -64,6 +66,10 @@ struct CudaProgram {
       return sections[kernel];
     return {};
   }
+  /// The performance model's picks for the contractions a vendor GEMM
+  /// could compute, in the order they were written; none where
+  /// `--cuda-gemm` forced the choice.
+  std::vector<GemmDecision> gemmDecisions;
   FunctionType type;
 };
 

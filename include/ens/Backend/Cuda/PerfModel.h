@@ -150,6 +150,20 @@ Estimate estimateLaunch(const KernelInfo &kernel, const KernelLaunch &launch,
                         int registers, const GpuSpec &gpu,
                         ArrayRef<KernelSection> sections = {});
 
+/// The bytes of global memory vendor GEMM step `gemm` reads and writes:
+/// each operand's matrices once per batch (once for all where its stride is
+/// 0), C read too unless beta is 0.
+std::pair<int64_t, int64_t> getGemmTraffic(const GemmStep &gemm);
+
+/// Estimates vendor GEMM step `gemm` (cuBLAS's strided batched SGEMM) on
+/// `gpu`: a launch and a host call, plus the longer of its DRAM traffic
+/// (each operand once, a shared one once for all batches) and its output
+/// tiles of 64x64 (or smaller for a smaller C) in waves over the SMs (split
+/// along K into slices of at least 256 steps where the tiles are fewer than the
+/// SMs), each SM at 60% of its FP32 peak (docs/cuda.md, "Vendor GEMM steps",
+/// gives the sources).
+Estimate estimateGemm(const GemmStep &gemm, const GpuSpec &gpu);
+
 } // namespace mlir::ens::cuda
 
 #endif // ENS_BACKEND_CUDA_PERFMODEL_H
