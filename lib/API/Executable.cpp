@@ -86,9 +86,9 @@ Executable Module::compileAt(const std::string &function,
   if (options.maxBufferBytes < 0)
     throw Error("maxBufferBytes must be 0 (the default limit) or more, got " +
                 std::to_string(options.maxBufferBytes));
-  auto key =
-      std::make_tuple(keyName, target, options.threads, options.maxBufferBytes,
-                      options.cudaStrategy, std::move(text));
+  auto key = std::make_tuple(keyName, target, options.threads,
+                             options.maxBufferBytes, options.cudaStrategy,
+                             options.gpuPrecision, std::move(text));
   auto &compiled = impl_->context->compiled;
   if (auto it = compiled.find(key); it != compiled.end())
     if (std::shared_ptr<const Executable::Impl> live = it->second.lock())
@@ -98,6 +98,7 @@ Executable Module::compileAt(const std::string &function,
   executableOptions.maxBufferBytes = options.maxBufferBytes;
   executableOptions.cpu.threads = options.threads;
   executableOptions.cuda.strategy = options.cudaStrategy;
+  executableOptions.cuda.precision = options.gpuPrecision;
   llvm::Expected<std::unique_ptr<me::Executable>> executable =
       me::compileExecutable(*finished, name, toInternal(target),
                             executableOptions);

@@ -51,10 +51,15 @@ static llvm::Error exportCuda(ModuleOp module, StringRef entry,
   if (!strategy)
     return error("unknown CUDA strategy '" + options.compile.cuda.strategy +
                  "' (known: " + cuda::getStrategyNames() + ")");
+  std::optional<cuda::Precision> precision =
+      cuda::parsePrecision(options.compile.cuda.precision);
+  if (!precision)
+    return error("unknown GPU precision '" + options.compile.cuda.precision +
+                 "' (known: " + cuda::getPrecisionNames() + ")");
   if (options.archs.empty())
     return error("a cuda artifact needs at least one architecture");
   llvm::Expected<cuda::CudaProgram> program = cuda::generateCuda(
-      module, entry, options.compile.maxBufferBytes, *strategy);
+      module, entry, options.compile.maxBufferBytes, *strategy, *precision);
   if (!program)
     return program.takeError();
   std::string name = (entry + ".cu").str();
@@ -88,6 +93,8 @@ static llvm::Error exportCuda(ModuleOp module, StringRef entry,
   artifact.options["cuda-strategy"] = options.compile.cuda.strategy.empty()
                                           ? "auto"
                                           : options.compile.cuda.strategy;
+  artifact.options["gpu-precision"] =
+      cuda::stringifyPrecision(*precision).str();
   artifact.options["arch"] = llvm::join(options.archs, ",");
   artifact.options["emulator"] = options.emulator ? "yes" : "no";
   return llvm::Error::success();

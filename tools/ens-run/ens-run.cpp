@@ -234,12 +234,20 @@ cl::opt<std::string>
                           "per loop), member-per-block or tiled"),
                  cl::value_desc("name"), cl::init("auto"));
 
+cl::opt<std::string> gpuPrecision(
+    cl::cat(category), "gpu-precision",
+    cl::desc("How CUDA contractions compute their products: f32 (the "
+             "default: FP32 FMAs), tf32 (TF32 tensor cores) or 3xtf32 "
+             "(three TF32 products each, about f32's accuracy)"),
+    cl::value_desc("name"), cl::init("f32"));
+
 /// The CUDA program of `entry`, with the strategy that --cuda-strategy
-/// names (main checks the name).
+/// names and the precision --gpu-precision names (main checks the names).
 llvm::Expected<cuda::CudaProgram> generateCudaProgram(ModuleOp module,
                                                       func::FuncOp entry) {
   return cuda::generateCuda(module, entry.getSymName(), maxBufferBytes,
-                            *cuda::parseStrategyChoice(cudaStrategy));
+                            *cuda::parseStrategyChoice(cudaStrategy),
+                            *cuda::parsePrecision(gpuPrecision));
 }
 
 /// Prints the CUDA plan of `entry`.
@@ -293,6 +301,7 @@ ExecutableOptions getExecutableOptions() {
   options.cuda.checkWithNvrtc = true;
   options.cuda.useGraph = cudaGraph;
   options.cuda.strategy = cudaStrategy;
+  options.cuda.precision = gpuPrecision;
   return options;
 }
 
@@ -398,6 +407,10 @@ int main(int argc, char **argv) {
   if (!cuda::parseStrategyChoice(cudaStrategy))
     return fail("unknown CUDA strategy '" + cudaStrategy +
                 "' for --cuda-strategy (known: " + cuda::getStrategyNames() +
+                ")");
+  if (!cuda::parsePrecision(gpuPrecision))
+    return fail("unknown GPU precision '" + gpuPrecision +
+                "' for --gpu-precision (known: " + cuda::getPrecisionNames() +
                 ")");
   if (!cudaCompile.empty()) {
     auto source = llvm::MemoryBuffer::getFile(cudaCompile);

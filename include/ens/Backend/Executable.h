@@ -71,6 +71,9 @@ struct ExecutableOptions {
     /// (cuda::getStrategyNames()); empty or "auto" for the performance
     /// model's pick per loop.
     std::string strategy;
+    /// How contractions compute their products, by name
+    /// (cuda::getPrecisionNames()): "f32" (or empty), "tf32" or "3xtf32".
+    std::string precision;
   } cuda;
 };
 

@@ -88,8 +88,15 @@ mlir::ens::compileCudaExecutable(ModuleOp module, StringRef entry,
         llvm::inconvertibleErrorCode(),
         "unknown CUDA strategy '" + options.cuda.strategy +
             "' (known: " + cuda::getStrategyNames() + ")");
-  llvm::Expected<cuda::CudaProgram> program =
-      cuda::generateCuda(module, entry, options.maxBufferBytes, *strategy);
+  std::optional<cuda::Precision> precision =
+      cuda::parsePrecision(options.cuda.precision);
+  if (!precision)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "unknown GPU precision '" + options.cuda.precision +
+            "' (known: " + cuda::getPrecisionNames() + ")");
+  llvm::Expected<cuda::CudaProgram> program = cuda::generateCuda(
+      module, entry, options.maxBufferBytes, *strategy, *precision);
   if (!program)
     return program.takeError();
   if (llvm::Error error = dumpAndCheck(*program, entry, target, options.cuda))

@@ -51,9 +51,9 @@ struct KernelBuilder {
 class KernelEmitter {
 public:
   KernelEmitter(func::FuncOp function, int64_t maxBufferBytes,
-                StrategyChoice strategy)
-      : function(function), maxBufferBytes(maxBufferBytes), strategy(strategy) {
-  }
+                StrategyChoice strategy, Precision precision)
+      : function(function), maxBufferBytes(maxBufferBytes), strategy(strategy),
+        precision(precision) {}
 
   /// Writes `program` for the function, whose first `numInputs` arguments
   /// are its inputs and the others its results.
@@ -161,6 +161,16 @@ private:
                         std::optional<GenericWriter> &after,
                         const TileConfig &tile, StringRef first, StringRef step,
                         unsigned indent, const ReductionSplit *split = nullptr);
+  /// Writes the block tiles of contraction `generic` that `phase` puts on
+  /// tensor cores (MmaEmitter.cpp): the blocks whose number among the
+  /// member's is `block` compute every `perMember`-th block tile, the warps
+  /// of each its warp tiles with mma.sync from operands staged in shared
+  /// memory, and each thread applies `epilogue`, if any, to the points it
+  /// holds. Sets the kernel's barriers, shared memory and loads in flight.
+  llvm::Error emitMmaTiles(KernelBuilder &kernel, linalg::GenericOp generic,
+                           const PhaseConfig &phase, StringRef block,
+                           StringRef perMember, unsigned indent,
+                           linalg::GenericOp epilogue);
   /// Writes the second pass of `writer`'s contraction split into chunks
   /// (emitPoints with a split that combines): a loop over its points from
   /// `first` by `step` that adds each point's partial results to the
@@ -248,6 +258,8 @@ private:
   int64_t maxBufferBytes;
   /// How loops over members are shared out; none: as the model picks.
   StrategyChoice strategy;
+  /// How contractions in loops over members compute their products.
+  Precision precision;
   /// Where memrefs live.
   BufferViews views;
   FoldedFills fills;

@@ -61,7 +61,8 @@ static LogicalResult generalize(func::FuncOp function) {
 
 llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
                                                int64_t maxBufferBytes,
-                                               StrategyChoice strategy) {
+                                               StrategyChoice strategy,
+                                               Precision precision) {
   auto function = module.lookupSymbol<func::FuncOp>(entry);
   if (!function)
     return error("no function named '" + entry + "'");
@@ -96,7 +97,7 @@ llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
     return error("cannot compile @" + entry + " for CUDA: no function body");
   if (failed(generalize(lowered)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
-  KernelEmitter emitter(lowered, maxBufferBytes, strategy);
+  KernelEmitter emitter(lowered, maxBufferBytes, strategy, precision);
   if (llvm::Error failure = emitter.run(type.getNumInputs()))
     return std::move(failure);
   if (llvm::Error tooLarge = checkBufferBytes(

@@ -169,6 +169,9 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
     launch.written.insert(section.written.begin(), section.written.end());
     launch.launch.grid[0] = end;
     launch.launch.block = section.launch.block;
+    // The sections share the dynamic shared memory of a block.
+    launch.launch.sharedBytes =
+        std::max(launch.launch.sharedBytes, section.launch.sharedBytes);
     KernelInfo &info = launch.info;
     info.sourceOps += (position ? "; " : "") + section.info.sourceOps;
     info.flops += section.info.flops;
@@ -259,6 +262,9 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
   auto generic = cast<linalg::GenericOp>(ir.op);
   if (llvm::Error failure = bindFused(kernel, generic, ir.epilogue))
     return failure;
+  if (phase.mma.enabled())
+    return emitMmaTiles(kernel, generic, phase, "b", perMember, indent,
+                        ir.epilogue);
   std::string first = "b * blockDim.x + threadIdx.x";
   std::string step = perMember + " * blockDim.x";
   return phase.kind == PhaseKind::BlockReduction

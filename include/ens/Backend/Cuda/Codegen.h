@@ -24,10 +24,12 @@ namespace mlir::ens::cuda {
 /// reported as an error that names it, and so is a buffer, or a whole
 /// plan, larger than `maxBufferBytes` (0: getDefaultMaxBufferBytes()).
 /// Loops over members are shared out with `strategy`, or as the
-/// performance model picks for each.
+/// performance model picks for each; their contractions compute at
+/// `precision` where they can (docs/cuda.md, "TF32 tensor cores").
 llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
                                          int64_t maxBufferBytes = 0,
-                                         StrategyChoice strategy = {});
+                                         StrategyChoice strategy = {},
+                                         Precision precision = Precision::F32);
 
 } // namespace mlir::ens::cuda
 
