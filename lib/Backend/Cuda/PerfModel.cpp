@@ -189,18 +189,17 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
   estimate.waves = std::ceil(perSm / resident);
   double share = perSm / blocks; // Of each total, the busiest SM's part.
 
-  // Arithmetic: an FMA does two FLOPs per lane and issue, FADD/FMUL one.
-  double fp32Instructions =
-      kernel.flops * (kernel.fmaShare / 2 + (1 - kernel.fmaShare)) / 32;
-  double seconds = 0;
-  if (kernel.tensorCores)
-    seconds = kernel.flops * share / (gpu.tf32Tflops * 1e12 / sms);
-  else
-    seconds = fp32Instructions * share * (32.0 / gpu.fp32LanesPerSm) / clock;
+  // Arithmetic: an FMA does two FLOPs per lane and issue, FADD/FMUL one;
+  // the tensor cores' FLOPs take their own pipe, at the TF32 peak.
+  double tensorFlops = kernel.tensorFlops * kernel.tensorPasses;
+  double fp32Instructions = (kernel.flops - kernel.tensorFlops) *
+                            (kernel.fmaShare / 2 + (1 - kernel.fmaShare)) / 32;
+  double seconds =
+      fp32Instructions * share * (32.0 / gpu.fp32LanesPerSm) / clock +
+      tensorFlops * share / (gpu.tf32Tflops * 1e12 / sms);
   estimate.computeUs = seconds * 1e6;
-  double instructions = kernel.warpInstructions > 0
-                            ? kernel.warpInstructions
-                            : (kernel.tensorCores ? 0 : fp32Instructions);
+  double instructions =
+      kernel.warpInstructions > 0 ? kernel.warpInstructions : fp32Instructions;
   estimate.issueUs =
       instructions * share / (gpu.issuePerClockPerSm * clock) * 1e6;
   estimate.lsuUs = kernel.memoryInstructions * share *
@@ -240,10 +239,11 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
   estimate.launchUs = gpu.launchUs * launches;
   estimate.us = *binding->us + estimate.launchUs;
 
-  double peak = kernel.tensorCores ? gpu.tf32Tflops * 1e12 : gpu.getPeakFp32();
+  double peakSeconds = (kernel.flops - kernel.tensorFlops) / gpu.getPeakFp32() +
+                       tensorFlops / (gpu.tf32Tflops * 1e12);
   estimate.rooflineUs =
       launches * 1e6 *
-      std::max(kernel.flops / peak, kernel.dramBytes / (gpu.dramGBs * 1e9));
+      std::max(peakSeconds, kernel.dramBytes / (gpu.dramGBs * 1e9));
   return estimate;
 }
 
@@ -253,8 +253,11 @@ static Estimate estimateEvenLaunch(const KernelInfo &kernel,
                                    const GpuSpec &gpu) {
   KernelDescription description;
   description.flops = kernel.flops;
-  description.fmaShare =
-      kernel.flops ? double(kernel.fmaFlops) / kernel.flops : 0;
+  // The FMAs are among the FLOPs that do not run on tensor cores.
+  int64_t fp32Flops = kernel.flops - kernel.tensorFlops;
+  description.fmaShare = fp32Flops ? double(kernel.fmaFlops) / fp32Flops : 0;
+  description.tensorFlops = kernel.tensorFlops;
+  description.tensorPasses = kernel.tensorPasses;
   description.dramBytes = kernel.bytesRead + kernel.bytesWritten;
   description.dependentLoadsPerThread = 1;
   description.bytesInFlightPerThread = kernel.bytesInFlightPerThread;

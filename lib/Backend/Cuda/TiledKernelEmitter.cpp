@@ -176,6 +176,8 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
     info.sourceOps += (position ? "; " : "") + section.info.sourceOps;
     info.flops += section.info.flops;
     info.fmaFlops += section.info.fmaFlops;
+    info.tensorFlops += section.info.tensorFlops;
+    info.tensorPasses = std::max(info.tensorPasses, section.info.tensorPasses);
     info.usesBarriers |= section.info.usesBarriers;
     // The bytes in flight of a thread of any section, on average over the
     // blocks (all of one size).
@@ -262,9 +264,14 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
   auto generic = cast<linalg::GenericOp>(ir.op);
   if (llvm::Error failure = bindFused(kernel, generic, ir.epilogue))
     return failure;
-  if (phase.mma.enabled())
+  if (phase.mma.enabled()) {
+    // The contraction's multiply-adds are tensor-core FLOPs, not fmaf.
+    kernel.info.tensorFlops = members * countFlops(generic);
+    kernel.info.fmaFlops -= members * countFmaFlops(generic);
+    kernel.info.tensorPasses = phase.mma.precision == Precision::Tf32x3 ? 3 : 1;
     return emitMmaTiles(kernel, generic, phase, "b", perMember, indent,
                         ir.epilogue);
+  }
   std::string first = "b * blockDim.x + threadIdx.x";
   std::string step = perMember + " * blockDim.x";
   return phase.kind == PhaseKind::BlockReduction
