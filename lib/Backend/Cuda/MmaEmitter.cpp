@@ -147,13 +147,19 @@ llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
       os << "};\n";
     }
   // Stages steps [k0, k0 + steps) of `operand`, `extent` rows or columns
-  // from `first`, zero outside the op.
+  // from the block tile's first, zero outside the op. Each thread's share
+  // is a fixed count, unrolled, so that its loads are all in flight at
+  // once and the loop over the stages is the innermost.
   auto stage = [&](OpOperand *operand, StringRef buffer, bool alongRows,
                    int64_t extent, int64_t ld) -> llvm::Error {
     unsigned loop = alongRows ? rows : cols;
-    int64_t inner = alongRows ? steps : extent;
-    os.indent(indent + 2) << "for (long long i = threadIdx.x; i < "
-                          << extent * steps << "LL; i += blockDim.x) {\n";
+    int64_t inner = alongRows ? steps : extent, total = extent * steps;
+    os.indent(indent + 2) << "#pragma unroll\n";
+    os.indent(indent + 2) << "for (int ens_u = 0; ens_u < "
+                          << llvm::divideCeil(total, phase.threads)
+                          << "; ++ens_u) {\n";
+    os.indent(indent + 4) << "const long long i = threadIdx.x + ens_u * "
+                          << phase.threads << "LL;\n";
     std::string outer = "i / " + std::to_string(inner) + "LL",
                 innerIndex = "i % " + std::to_string(inner) + "LL";
     std::string point =
@@ -167,10 +173,12 @@ llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
     llvm::Expected<std::string> element = writer.elementAt(*operand, dims);
     if (!element)
       return element.takeError();
-    os.indent(indent + 4) << buffer << "[" << outer << " * " << ld << "LL + "
-                          << innerIndex << "] = ens_p < "
-                          << ranges[alongRows ? 0 : 1] << "LL && ens_s < "
-                          << ranges[2] << "LL ? " << *element << " : 0.0f;\n";
+    os.indent(indent + 4);
+    if (total % phase.threads)
+      os << "if (i < " << total << "LL) ";
+    os << buffer << "[" << outer << " * " << ld << "LL + " << innerIndex
+       << "] = ens_p < " << ranges[alongRows ? 0 : 1] << "LL && ens_s < "
+       << ranges[2] << "LL ? " << *element << " : 0.0f;\n";
     os.indent(indent + 2) << "}\n";
     return llvm::Error::success();
   };
@@ -185,6 +193,7 @@ llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
   // The fragments of each mma step, as the PTX ISA lays them out:
   // a[g][t], a[g+8][t], a[g][t+4], a[g+8][t+4] and b[t][g], b[t+4][g].
   unsigned at = indent + 4;
+  os.indent(indent + 2) << "#pragma unroll\n";
   os.indent(indent + 2) << "for (int ens_ks = 0; ens_ks < " << steps
                         << "; ens_ks += " << kMmaK << ") {\n";
   auto convert = [&](StringRef name, int64_t count,
