@@ -31,17 +31,13 @@ static constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 8;
 static constexpr int64_t kPadA = 4, kPadB = 8;
 
 llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
-                                        linalg::GenericOp generic,
+                                        GenericWriter &writer,
+                                        std::optional<GenericWriter> &after,
                                         const PhaseConfig &phase,
                                         StringRef block, StringRef perMember,
-                                        unsigned indent,
-                                        linalg::GenericOp epilogue) {
-  BodyEmitter body(kernel.body, kernel.accesses);
-  GenericWriter writer(generic, kernel, body);
-  std::optional<GenericWriter> after;
-  if (llvm::Error failure =
-          beginPoints(kernel, writer, after, epilogue, indent))
-    return failure;
+                                        unsigned indent) {
+  linalg::GenericOp generic = writer.generic;
+  BodyEmitter &body = writer.body;
   llvm::raw_string_ostream &os = writer.os;
   const MmaConfig &mma = phase.mma;
   // The operand along the rows is a (rows x steps), the other b (steps x

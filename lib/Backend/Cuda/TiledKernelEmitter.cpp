@@ -269,8 +269,8 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
     kernel.info.tensorFlops = members * countFlops(generic);
     kernel.info.fmaFlops -= members * countFmaFlops(generic);
     kernel.info.tensorPasses = phase.mma.precision == Precision::Tf32x3 ? 3 : 1;
-    return emitMmaTiles(kernel, generic, phase, "b", perMember, indent,
-                        ir.epilogue);
+    return emitPoints(kernel, generic, "b", perMember, indent, ir.epilogue,
+                      phase.tile, nullptr, &phase);
   }
   std::string first = "b * blockDim.x + threadIdx.x";
   std::string step = perMember + " * blockDim.x";
