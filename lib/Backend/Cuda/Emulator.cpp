@@ -56,6 +56,7 @@ static const char *const kEmulationHeader = R"(// ens: CUDA on the host.
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __launch_bounds__(...)
 #define __restrict__ __restrict
 struct dim3 { unsigned x = 1, y = 1, z = 1; };
 typedef dim3 uint3;

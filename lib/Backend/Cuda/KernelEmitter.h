@@ -45,6 +45,10 @@ struct KernelBuilder {
   std::string body;
   /// The plan buffers the kernel reads and writes.
   llvm::SetVector<int64_t> read, written;
+  /// Whether ptxas must fit two blocks of the launch's threads on an SM
+  /// (`__launch_bounds__`): tensor-core tiles would otherwise take over 160
+  /// registers a thread, one block of 256 threads per SM.
+  bool twoBlocksPerSm = false;
 };
 
 /// Writes the kernels and the launch plan of one bufferized function.

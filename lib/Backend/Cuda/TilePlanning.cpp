@@ -115,7 +115,9 @@ cuda::getMultiplyAddOperands(linalg::GenericOp generic) {
     return std::nullopt;
   auto lhs = dyn_cast<BlockArgument>(mul.getLhs());
   auto rhs = dyn_cast<BlockArgument>(mul.getRhs());
-  if (!lhs || !rhs || lhs == rhs || lhs == acc || rhs == acc)
+  // Both the body's own arguments (not captured ones), of inputs.
+  if (!lhs || !rhs || lhs.getOwner() != body || rhs.getOwner() != body ||
+      lhs == rhs || lhs == acc || rhs == acc)
     return std::nullopt;
   return std::make_pair(generic.getMatchingOpOperand(lhs),
                         generic.getMatchingOpOperand(rhs));

@@ -166,6 +166,7 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
          llvm::zip(section.launch.args, section.info.paramTypes))
       launch.bindParam(arg.value, cType);
     launch.read.insert(section.read.begin(), section.read.end());
+    launch.twoBlocksPerSm |= section.twoBlocksPerSm;
     launch.written.insert(section.written.begin(), section.written.end());
     launch.launch.grid[0] = end;
     launch.launch.block = section.launch.block;
