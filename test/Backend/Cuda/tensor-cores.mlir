@@ -58,6 +58,12 @@
 // RUN: ens-run %s --entry=odd --random-inputs=5 --backend=cuda-emu --cuda-strategy=tiled --gpu-precision=3xtf32 --expect=%t/odd/out0.npy
 // RUN: not ens-run %s --entry=odd --random-inputs=5 --backend=cuda-emu --cuda-strategy=tiled --gpu-precision=tf32 --expect=%t/odd/out0.npy 2>&1 | FileCheck %s --check-prefix=TF32-OFF
 // TF32-OFF: error: result 0 differs from
+// The same program exported with its precision (the artifact's options
+// say so) replays on cuda-emu to the same tolerance.
+// RUN: ens-run %s --entry=odd --random-inputs=5 --write-inputs=%t/odd-in > /dev/null
+// RUN: ens-export %s --entry=odd --gpu-precision=tf32 --emulator -o %t/odd.ens
+// RUN: ens-replay %t/odd.ens --backend=cuda-emu --input=%t/odd-in/in0.npy --input=%t/odd-in/in1.npy --atol=0.0128 --expect=%t/odd/out0.npy
+// RUN: grep -a -c '"gpu-precision": "tf32"' %t/odd.ens
 //
 // @epilogue (67x10 @ 10x61 + bias, tanh; 6 members): the bias and tanh
 //   are the fused epilogue, applied per accumulator inside its guard;
