@@ -85,6 +85,14 @@
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=tiled --gpu-precision=tf32 --atol=0.098 --expect=%t/transposed/out0.npy
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=tiled --gpu-precision=3xtf32 --expect=%t/transposed/out0.npy
 //
+// @batched ("bij,bjk->bik", 3 batches of 20x12 @ 12x70, 2 members): the
+//   batch is a parallel loop of the block tiles besides the rows and
+//   columns (3 * 1 * 2 = 6 block tiles per member with 128 threads' 64x64);
+//   K = 12, atol 12 (2^-10 + 2^-22 + 12 * 2^-24) = 0.0118.
+// RUN: ens-run %s --entry=batched --random-inputs=4 --output-dir=%t/batched
+// RUN: ens-run %s --entry=batched --random-inputs=4 --backend=cuda-emu --cuda-strategy=tiled --gpu-precision=tf32 --atol=0.0118 --expect=%t/batched/out0.npy
+// RUN: ens-run %s --entry=batched --random-inputs=4 --backend=cuda-emu --cuda-strategy=tiled --gpu-precision=3xtf32 --expect=%t/batched/out0.npy
+//
 // @one_row (1x24 @ 24x300, 4 members): one row, so no tile of rows and
 //   columns (planTile): points in FFMA, the same results as f32.
 // RUN: ens-run %s --entry=one_row --random-inputs=3 --output-dir=%t/one_row
@@ -153,4 +161,14 @@ func.func @one_row(%x: tensor<1x24xf32>, %w: tensor<4x24x300xf32>) -> tensor<4x1
   %y = ens.vmap @one_row_member(%x, %w) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 4 : i64}
       : (tensor<1x24xf32>, tensor<4x24x300xf32>) -> tensor<4x1x300xf32>
   return %y : tensor<4x1x300xf32>
+}
+
+func.func @batched_member(%x: tensor<3x20x12xf32>, %w: tensor<3x12x70xf32>) -> tensor<3x20x70xf32> {
+  %y = ens.einsum %x, %w {spec = "bij,bjk->bik"} : tensor<3x20x12xf32>, tensor<3x12x70xf32> -> tensor<3x20x70xf32>
+  return %y : tensor<3x20x70xf32>
+}
+func.func @batched(%x: tensor<3x20x12xf32>, %w: tensor<2x3x12x70xf32>) -> tensor<2x3x20x70xf32> {
+  %y = ens.vmap @batched_member(%x, %w) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 2 : i64}
+      : (tensor<3x20x12xf32>, tensor<2x3x12x70xf32>) -> tensor<2x3x20x70xf32>
+  return %y : tensor<2x3x20x70xf32>
 }
