@@ -15,10 +15,6 @@
 
 #include "GenericWriter.h"
 
-#include "llvm/ADT/StringExtras.h"
-
-#define DEBUG_TYPE "ens-cuda-emit"
-
 using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
