@@ -89,6 +89,21 @@ std::pair<int64_t, int64_t> cuda::getMmaBlockTile(const MmaConfig &mma,
   return {warpRows * mma.warpRows, warps / warpRows * mma.warpCols};
 }
 
+/// Padding of the staged rows, in floats, so that the fragment loads of a
+/// warp hit 32 different banks: a's (g, t) at g * (steps + 4) + t and b's
+/// at t * (columns + 8) + g, with steps and columns multiples of 32.
+static constexpr int64_t kPadA = 4, kPadB = 8;
+
+MmaStaging cuda::getMmaStaging(const MmaConfig &mma, unsigned threads) {
+  auto [rows, cols] = getMmaBlockTile(mma, threads);
+  MmaStaging staging;
+  staging.strideA = mma.stepsStaged + kPadA;
+  staging.strideB = cols + kPadB;
+  staging.bytes = (rows * staging.strideA + mma.stepsStaged * staging.strideB) *
+                  static_cast<int64_t>(sizeof(float));
+  return staging;
+}
+
 static StringRef getPhaseKindName(PhaseKind kind) {
   switch (kind) {
   case PhaseKind::Points:
@@ -164,7 +179,9 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
            << mma.warpRows << "x" << mma.warpCols << " per warp on "
            << stringifyPrecision(mma.precision)
            << " tensor cores (mma.sync m16n8k8, " << mma.stepsStaged
-           << " steps at a time through shared memory)";
+           << " steps at a time through "
+           << getMmaStaging(mma, phase.threads).bytes
+           << " bytes of shared memory)";
       } else if (!phase.tile.empty()) {
         os << " in " << phase.tile.sizes[0] << "x" << phase.tile.sizes[1]
            << " tiles of d" << phase.tile.loops[0] << ", d"

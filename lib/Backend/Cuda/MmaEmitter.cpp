@@ -21,10 +21,6 @@ using namespace mlir::ens::cuda;
 
 /// mma.sync m16n8k8's tile: m x n accumulators, k steps.
 static constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 8;
-/// Padding of the staged rows, in floats, so that the fragment loads of a
-/// warp hit 32 different banks: a's rows (g, t) at g * (steps + 4) + t and
-/// b's at t * (columns + 8) + g, with steps and columns multiples of 32.
-static constexpr int64_t kPadA = 4, kPadB = 8;
 
 llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
                                         GenericWriter &writer,
@@ -46,7 +42,8 @@ llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
   int64_t ranges[3] = {writer.ranges[rows], writer.ranges[cols],
                        writer.ranges[reduction]};
   auto [blockRows, blockCols] = getMmaBlockTile(mma, phase.threads);
-  int64_t steps = mma.stepsStaged, ldA = steps + kPadA, ldB = blockCols + kPadB;
+  MmaStaging staging = getMmaStaging(mma, phase.threads);
+  int64_t steps = mma.stepsStaged, ldA = staging.strideA, ldB = staging.strideB;
   int64_t fragRows = mma.warpRows / kMmaM, fragCols = mma.warpCols / kMmaN;
   bool split = mma.precision == Precision::Tf32x3;
   kernel.info.usesBarriers = true;
@@ -54,8 +51,7 @@ llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
   // ptxas meets without spilling (118 for wide_relu's first layer, sm_90),
   // where it would otherwise take 168 and fit one block.
   kernel.twoBlocksPerSm = true;
-  kernel.launch.sharedBytes = static_cast<unsigned>(
-      (blockRows * ldA + steps * ldB) * static_cast<int64_t>(sizeof(float)));
+  kernel.launch.sharedBytes = static_cast<unsigned>(staging.bytes);
   // Each thread loads its share of both staged operands before it waits.
   kernel.info.bytesInFlightPerThread =
       llvm::divideCeil((blockRows + blockCols) * steps, phase.threads) * 4;

@@ -158,6 +158,15 @@ struct MmaConfig {
 std::pair<int64_t, int64_t> getMmaBlockTile(const MmaConfig &mma,
                                             unsigned threads);
 
+/// Where a block of `threads` stages `mma`'s operands in its dynamic shared
+/// memory: a's block-tile rows of `strideA` floats (the staged steps and a
+/// padding), then b's staged steps of `strideB` floats (the block tile's
+/// columns and a padding); `bytes` in all.
+struct MmaStaging {
+  int64_t strideA, strideB, bytes;
+};
+MmaStaging getMmaStaging(const MmaConfig &mma, unsigned threads);
+
 /// How a block computes one op of the loop body.
 enum class PhaseKind {
   /// Each thread computes whole output elements in turn.
