@@ -101,9 +101,10 @@ ens_mma_tf32_m16n8k8(float d[4], const unsigned a[4], const unsigned b[2],
 }
 #endif
 #if defined(ENS_EMULATED_MMA) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800)
-/// `x` as the sum of two TF32 numbers, big = tf32(x) and small =
-/// tf32(x - big) (the subtraction is exact), for 3xTF32: a b is then
-/// a_big b_big + a_big b_small + a_small b_big, short of a_small b_small.
+/// `x` as two TF32 numbers whose sum is x to about 2^-22 of it, big =
+/// tf32(x) and small = tf32(x - big) (the subtraction is exact), for
+/// 3xTF32: a b is then a_big b_big + a_big b_small + a_small b_big, short
+/// of a_small b_small.
 static __device__ __forceinline__ void ens_split_tf32(float x, unsigned &big,
                                                       unsigned &small) {
   big = ens_cvt_tf32(x);
