@@ -27,6 +27,18 @@
 // RUN: ens-run %ens_src_root/examples/workloads/mnist_mlp.mlir --entry=train_step --backend=cuda-emu --gpu-precision=tf32 --atol=1e-3 --input=%t/state/out0.npy --input=%t/state/out1.npy --input=%t/state/out2.npy --input=%t/state/out3.npy --input=%t/state/out4.npy --input=%t/state/out5.npy --input=%t/state/out6.npy --input=%t/state/out7.npy --input=%t/state/out8.npy --input=%t/state/out9.npy --input=%t/state/out10.npy --input=%t/state/out11.npy --input=%t/state/out12.npy --input=%t/state/out13.npy --input=%t/state/out14.npy --input=%t/state/out15.npy --input=%t/state/out16.npy --input=%t/state/out17.npy --input=%t/state/out18.npy --input=%t/state/out19.npy --input=%t/state/out20.npy --input=%t/state/out21.npy --expect=%t/interp/out0.npy --expect=%t/interp/out1.npy --expect=%t/interp/out2.npy --expect=%t/interp/out3.npy --expect=%t/interp/out4.npy --expect=%t/interp/out5.npy --expect=%t/interp/out6.npy --expect=%t/interp/out7.npy --expect=%t/interp/out8.npy --expect=%t/interp/out9.npy --expect=%t/interp/out10.npy --expect=%t/interp/out11.npy --expect=%t/interp/out12.npy --expect=%t/interp/out13.npy --expect=%t/interp/out14.npy --expect=%t/interp/out15.npy --expect=%t/interp/out16.npy --expect=%t/interp/out17.npy --expect=%t/interp/out18.npy --summary | FileCheck %s --check-prefix=EMU
 // RUN: not ens-run %ens_src_root/examples/workloads/mnist_mlp.mlir --entry=train_step --backend=cuda-emu --gpu-precision=tf32 --input=%t/state/out0.npy --input=%t/state/out1.npy --input=%t/state/out2.npy --input=%t/state/out3.npy --input=%t/state/out4.npy --input=%t/state/out5.npy --input=%t/state/out6.npy --input=%t/state/out7.npy --input=%t/state/out8.npy --input=%t/state/out9.npy --input=%t/state/out10.npy --input=%t/state/out11.npy --input=%t/state/out12.npy --input=%t/state/out13.npy --input=%t/state/out14.npy --input=%t/state/out15.npy --input=%t/state/out16.npy --input=%t/state/out17.npy --input=%t/state/out18.npy --input=%t/state/out19.npy --input=%t/state/out20.npy --input=%t/state/out21.npy --expect=%t/interp/out0.npy --expect=%t/interp/out1.npy --expect=%t/interp/out2.npy --expect=%t/interp/out3.npy --expect=%t/interp/out4.npy --expect=%t/interp/out5.npy --expect=%t/interp/out6.npy --expect=%t/interp/out7.npy --expect=%t/interp/out8.npy --expect=%t/interp/out9.npy --expect=%t/interp/out10.npy --expect=%t/interp/out11.npy --expect=%t/interp/out12.npy --expect=%t/interp/out13.npy --expect=%t/interp/out14.npy --expect=%t/interp/out15.npy --expect=%t/interp/out16.npy --expect=%t/interp/out17.npy --expect=%t/interp/out18.npy 2>&1 | FileCheck %s --check-prefix=OFF
 //
+// The kernel report counts each kernel's FLOPs on tensor cores, worked out
+// by hand: the first layer's 10 members * 64 * 784 * 128 * 2 =
+// 128450560, the second's 10 * 64 * 128 * 128 * 2 = 20971520, the third's
+// 10 * 64 * 128 * 10 * 2 = 1638400; three passes with 3xtf32.
+// RUN: ens-run %ens_src_root/examples/workloads/mnist_mlp.mlir --entry=train_step --kernel-report=json --gpu-precision=3xtf32 | FileCheck %s --check-prefix=REPORT
+// REPORT:      "name": "k0_tiled",
+// REPORT:      "tensor_flops": 128450560,
+// REPORT-NEXT: "tensor_passes": 3,
+// REPORT:      "name": "k1_tiled",
+// REPORT:      "tensor_flops": 20971520,
+// REPORT:      "name": "k2_tiled",
+// REPORT:      "tensor_flops": 1638400,
 // PLAN: loop: tiled
 // PLAN: on tf32 tensor cores (mma.sync m16n8k8
 // PLAN: on tf32 tensor cores (mma.sync m16n8k8
