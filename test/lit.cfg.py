@@ -67,6 +67,9 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # (scripts/install-deps.sh installs it), and NVRTC; ens-sass knows whether
 # the build has both.
 ens_sass = os.path.join(config.ens_tools_dir, "ens-sass")
-if os.path.exists(ens_sass) and subprocess.run(
-        [ens_sass, "--print-cuobjdump"], capture_output=True).returncode == 0:
+found = subprocess.run([ens_sass, "--print-cuobjdump"], capture_output=True,
+                       text=True) if os.path.exists(ens_sass) else None
+if found and found.returncode == 0:
     config.available_features.add("cuobjdump")
+    # The disassembler itself, for tests that look for an instruction.
+    config.substitutions.append(("%cuobjdump", found.stdout.strip()))

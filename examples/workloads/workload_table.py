@@ -15,6 +15,7 @@ issue's target ratio. The estimates are the model's (docs/cuda.md,
 "Performance model"), not measurements.
 
     python3 examples/workloads/workload_table.py [--ens-run build/bin/ens-run]
+        [--gpu-precision=f32|tf32|3xtf32]
 """
 import argparse
 import json
@@ -58,9 +59,10 @@ def strategies(plan):
     return [f"{s} ({t} threads)" for s, _, t in found] or ["none"]
 
 
-def row(name, path, target, ens_run):
-    report = json.loads(run(ens_run, ROOT / path, "--kernel-report=json"))
-    plan = run(ens_run, ROOT / path, "--cuda-plan")
+def row(name, path, target, ens_run, precision):
+    flag = f"--gpu-precision={precision}"
+    report = json.loads(run(ens_run, ROOT / path, "--kernel-report=json", flag))
+    plan = run(ens_run, ROOT / path, "--cuda-plan", flag)
     launches = report["launches"]
     heaviest = max(launches, key=lambda launch: launch["flops"])
     blocks = heaviest["grid"][0] * heaviest["grid"][1] * heaviest["grid"][2]
@@ -82,6 +84,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ens-run", default=str(ROOT / "build/bin/ens-run"),
                         help="the ens-run to ask (default: build/bin/ens-run)")
+    parser.add_argument("--gpu-precision", default="f32",
+                        help="ens-run's --gpu-precision (default: f32)")
     args = parser.parse_args()
     print("| workload | kernels / launches | strategy | blocks of the "
           "kernel with the most FLOPs | H100 estimate (us) | H100 roofline "
@@ -89,7 +93,7 @@ def main():
           "roofline (us) | A100 ratio | A100 bound | target ratio |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, path, target in WORKLOADS:
-        print(row(name, path, target, args.ens_run))
+        print(row(name, path, target, args.ens_run, args.gpu_precision))
 
 
 if __name__ == "__main__":

@@ -133,6 +133,11 @@ struct ENS_API CompileOptions {
   /// for the performance model's pick (docs/cuda.md, "Vendor GEMM steps").
   /// Another name is refused by compile().
   std::string cudaGemm;
+  /// How the CUDA targets compute contractions' products: "f32" (or "",
+  /// the default), "tf32" (TF32 tensor cores) or "3xtf32" (three TF32
+  /// products each) (docs/cuda.md, "TF32 tensor cores"). Another name is
+  /// refused by compile().
+  std::string gpuPrecision;
 };
 
 /// A function compiled for a target.

@@ -86,9 +86,10 @@ Executable Module::compileAt(const std::string &function,
   if (options.maxBufferBytes < 0)
     throw Error("maxBufferBytes must be 0 (the default limit) or more, got " +
                 std::to_string(options.maxBufferBytes));
-  auto key =
-      std::make_tuple(keyName, target, options.threads, options.maxBufferBytes,
-                      options.cudaStrategy, options.cudaGemm, std::move(text));
+  auto key = std::make_tuple(keyName, target, options.threads,
+                             options.maxBufferBytes, options.cudaStrategy,
+                             options.cudaGemm, options.gpuPrecision,
+                             std::move(text));
   auto &compiled = impl_->context->compiled;
   if (auto it = compiled.find(key); it != compiled.end())
     if (std::shared_ptr<const Executable::Impl> live = it->second.lock())
@@ -99,6 +100,7 @@ Executable Module::compileAt(const std::string &function,
   executableOptions.cpu.threads = options.threads;
   executableOptions.cuda.strategy = options.cudaStrategy;
   executableOptions.cuda.gemm = options.cudaGemm;
+  executableOptions.cuda.precision = options.gpuPrecision;
   llvm::Expected<std::unique_ptr<me::Executable>> executable =
       me::compileExecutable(*finished, name, toInternal(target),
                             executableOptions);

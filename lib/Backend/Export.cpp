@@ -50,7 +50,8 @@ static llvm::Error exportCuda(ModuleOp module, StringRef entry,
     return error("a cuda artifact needs at least one architecture");
   llvm::Expected<cuda::CudaProgram> program = cuda::generateCuda(
       module, entry, options.compile.maxBufferBytes,
-      options.compile.cuda.strategy, options.compile.cuda.gemm);
+      options.compile.cuda.strategy, options.compile.cuda.gemm,
+      options.compile.cuda.precision);
   if (!program)
     return program.takeError();
   std::string name = (entry + ".cu").str();
@@ -86,6 +87,9 @@ static llvm::Error exportCuda(ModuleOp module, StringRef entry,
                                           : options.compile.cuda.strategy;
   artifact.options["cuda-gemm"] =
       options.compile.cuda.gemm.empty() ? "auto" : options.compile.cuda.gemm;
+  artifact.options["gpu-precision"] = options.compile.cuda.precision.empty()
+                                          ? "f32"
+                                          : options.compile.cuda.precision;
   artifact.options["arch"] = llvm::join(options.archs, ",");
   artifact.options["emulator"] = options.emulator ? "yes" : "no";
   return llvm::Error::success();

@@ -98,6 +98,8 @@ static json toJson(const LaunchPlan &plan, std::string &constants) {
          {"uses_barriers", kernel.usesBarriers},
          {"flops", kernel.flops},
          {"fma_flops", kernel.fmaFlops},
+         {"tensor_flops", kernel.tensorFlops},
+         {"tensor_passes", kernel.tensorPasses},
          {"bytes_in_flight_per_thread", kernel.bytesInFlightPerThread},
          {"dependent_loads_per_thread", kernel.dependentLoadsPerThread},
          {"bytes_read", kernel.bytesRead},
@@ -254,6 +256,9 @@ struct ManifestReader {
       kernel.usesBarriers = entry.at("uses_barriers").get<bool>();
       kernel.flops = entry.at("flops").get<int64_t>();
       kernel.fmaFlops = entry.at("fma_flops").get<int64_t>();
+      // Artifacts written before tensor cores have none.
+      kernel.tensorFlops = entry.value("tensor_flops", int64_t(0));
+      kernel.tensorPasses = entry.value("tensor_passes", 1);
       kernel.bytesInFlightPerThread =
           entry.at("bytes_in_flight_per_thread").get<int64_t>();
       // Artifacts written before the field have one round trip a thread.

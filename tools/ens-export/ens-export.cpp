@@ -68,6 +68,11 @@ cl::opt<std::string>
              cl::desc("Who computes contractions that are matrix products: "
                       "auto (the default), generated or cublas"),
              cl::value_desc("name"), cl::init("auto"));
+cl::opt<std::string> gpuPrecision(
+    cl::cat(category), "gpu-precision",
+    cl::desc("How CUDA contractions compute their products: f32 (the "
+             "default), tf32 or 3xtf32"),
+    cl::value_desc("name"), cl::init("f32"));
 cl::opt<int64_t> maxBufferBytes(
     cl::cat(category), "max-buffer-bytes",
     cl::desc("The largest buffer the code may allocate, and the most a CUDA "
@@ -116,6 +121,7 @@ int main(int argc, char **argv) {
   options.compile.maxBufferBytes = maxBufferBytes;
   options.compile.cuda.strategy = cudaStrategy;
   options.compile.cuda.gemm = cudaGemm;
+  options.compile.cuda.precision = gpuPrecision;
   llvm::Expected<rt::Artifact> artifact =
       exportFunction(*module, entry->getSymName(), options);
   if (!artifact)

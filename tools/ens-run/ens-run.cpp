@@ -241,13 +241,22 @@ cl::opt<std::string> cudaGemm(
              "cublas (vendor GEMM steps of the plan)"),
     cl::value_desc("name"), cl::init("auto"));
 
+cl::opt<std::string> gpuPrecision(
+    cl::cat(category), "gpu-precision",
+    cl::desc("How CUDA contractions compute their products: f32 (the "
+             "default: FP32 FMAs), tf32 (TF32 tensor cores) or 3xtf32 "
+             "(three TF32 products each, about f32's accuracy)"),
+    cl::value_desc("name"), cl::init("f32"));
+
 /// The CUDA program of `entry`, with the strategy that --cuda-strategy
-/// names and the GEMM choice of --cuda-gemm (main checks the names).
+/// names, the GEMM choice of --cuda-gemm and the precision --gpu-precision
+/// names (main checks the names).
 llvm::Expected<cuda::CudaProgram> generateCudaProgram(ModuleOp module,
                                                       func::FuncOp entry) {
   return cuda::generateCuda(module, entry.getSymName(), maxBufferBytes,
                             *cuda::parseStrategyChoice(cudaStrategy),
-                            *cuda::parseGemmChoice(cudaGemm));
+                            *cuda::parseGemmChoice(cudaGemm),
+                            *cuda::parsePrecision(gpuPrecision));
 }
 
 /// Prints the CUDA plan of `entry`.
@@ -302,6 +311,7 @@ ExecutableOptions getExecutableOptions() {
   options.cuda.useGraph = cudaGraph;
   options.cuda.strategy = cudaStrategy;
   options.cuda.gemm = cudaGemm;
+  options.cuda.precision = gpuPrecision;
   return options;
 }
 
@@ -411,6 +421,10 @@ int main(int argc, char **argv) {
   if (!cuda::parseGemmChoice(cudaGemm))
     return fail("unknown CUDA GEMM choice '" + cudaGemm +
                 "' for --cuda-gemm (known: " + cuda::getGemmChoiceNames() +
+                ")");
+  if (!cuda::parsePrecision(gpuPrecision))
+    return fail("unknown GPU precision '" + gpuPrecision +
+                "' for --gpu-precision (known: " + cuda::getPrecisionNames() +
                 ")");
   if (!cudaCompile.empty()) {
     auto source = llvm::MemoryBuffer::getFile(cudaCompile);

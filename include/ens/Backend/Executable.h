@@ -75,6 +75,9 @@ struct ExecutableOptions {
     /// (cuda::getGemmChoiceNames()): "generated" kernels, "cublas" (vendor
     /// GEMM steps), or empty or "auto" for the performance model's pick.
     std::string gemm;
+    /// How contractions compute their products, by name
+    /// (cuda::getPrecisionNames()): "f32" (or empty), "tf32" or "3xtf32".
+    std::string precision;
   } cuda;
 };
 

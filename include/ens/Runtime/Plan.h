@@ -109,6 +109,10 @@ struct KernelInfo {
   /// Floating-point operations of one launch, and the share of them done
   /// by fused multiply-adds (fmaf, two each).
   int64_t flops = 0, fmaFlops = 0;
+  /// Of `flops`, those of contractions on TF32 tensor cores, and the
+  /// tensor-core products per product: 1, or 3 with 3xTF32.
+  int64_t tensorFlops = 0;
+  int tensorPasses = 1;
   /// Bytes of global memory that each thread loads together, before it
   /// uses any of them, in its innermost loop: the operands of a register
   /// tile's step; one element when unknown.

@@ -83,9 +83,9 @@ mlir::ens::compileCudaExecutable(ModuleOp module, StringRef entry,
   if (target == Target::Cuda)
     if (llvm::Error failure = cuda::loadCudaDriver())
       return std::move(failure);
-  llvm::Expected<cuda::CudaProgram> program =
-      cuda::generateCuda(module, entry, options.maxBufferBytes,
-                         options.cuda.strategy, options.cuda.gemm);
+  llvm::Expected<cuda::CudaProgram> program = cuda::generateCuda(
+      module, entry, options.maxBufferBytes, options.cuda.strategy,
+      options.cuda.gemm, options.cuda.precision);
   if (!program)
     return program.takeError();
   // cuBLAS is loaded only for a plan that calls it, and before the device

@@ -56,6 +56,7 @@ static const char *const kEmulationHeader = R"(// ens: CUDA on the host.
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __launch_bounds__(...)
 #define __restrict__ __restrict
 struct dim3 { unsigned x = 1, y = 1, z = 1; };
 typedef dim3 uint3;
@@ -63,6 +64,8 @@ static thread_local uint3 threadIdx, blockIdx;
 static thread_local dim3 blockDim, gridDim;
 static inline int __float_as_int(float x) { int i; std::memcpy(&i, &x, 4); return i; }
 static inline float __int_as_float(int i) { float x; std::memcpy(&x, &i, 4); return x; }
+static inline unsigned __float_as_uint(float x) { unsigned i; std::memcpy(&i, &x, 4); return i; }
+static inline float __uint_as_float(unsigned i) { float x; std::memcpy(&x, &i, 4); return x; }
 static inline long long __double_as_longlong(double x) { long long i; std::memcpy(&i, &x, 8); return i; }
 static inline double __longlong_as_double(long long i) { double x; std::memcpy(&x, &i, 8); return x; }
 
@@ -83,6 +86,11 @@ static thread_local ucontext_t schedulerContext;
 static thread_local Fiber *running;
 /// One slot per thread of the running block for warp shuffles.
 static thread_local std::vector<unsigned long long> shuffleSlots;
+/// One slot per thread of the running block for the fragments of mma.sync.
+struct MmaFragments {
+  float a[4], b[2];
+};
+static thread_local std::vector<MmaFragments> mmaSlots;
 static thread_local const std::function<void()> *kernelBody;
 static void fiberMain() {
   (*kernelBody)();
@@ -101,6 +109,7 @@ static void releaseBlockState() {
   std::vector<Fiber>().swap(fibers);
   std::vector<std::vector<char>>().swap(stacks);
   std::vector<unsigned long long>().swap(shuffleSlots);
+  std::vector<MmaFragments>().swap(mmaSlots);
 }
 /// Runs `body` on every thread of the block `blockIdx`, as fibers: each
 /// runs until it reaches a barrier or ends, then the next one; a round
@@ -111,6 +120,7 @@ static void runBlock(const std::function<void()> &body) {
   fibers.assign(threads, Fiber());
   stacks.resize(threads);
   shuffleSlots.assign(threads, 0);
+  mmaSlots.assign(threads, MmaFragments());
   kernelBody = &body;
   for (unsigned i = 0; i < threads; ++i) {
     Fiber &fiber = fibers[i];
@@ -167,6 +177,56 @@ static inline T __shfl_down_sync(unsigned, T value, int delta) {
     std::memcpy(&result, &ens_emu::shuffleSlots[source], sizeof(T));
   __syncthreads();
   return result;
+}
+/// cvt.rna.tf32.f32: to nearest, ties away from zero (adding half a TF32
+/// ulp to the magnitude carries into bit 13 exactly when the dropped bits
+/// are at least half of it), the low 13 bits cleared; NaN stays NaN.
+#define ENS_EMULATED_MMA 1
+static inline unsigned ens_cvt_tf32(float x) {
+  unsigned bits;
+  std::memcpy(&bits, &x, 4);
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return 0x7fffffffu;
+  if ((bits & 0x7f800000u) != 0x7f800000u)
+    bits += 0x1000u;
+  return bits & 0xffffe000u;
+}
+/// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 over the warp: every
+/// thread posts its fragments of a and b, waits for all, computes its own
+/// four elements of d from its warp's fragments (PTX ISA, "Matrix
+/// Fragments for mma.m16n8k8": group g = lane / 4 and t = lane % 4 hold
+/// a[g][t], a[g+8][t], a[g][t+4], a[g+8][t+4], b[t][g], b[t+4][g] and
+/// d[g][2t], d[g][2t+1], d[g+8][2t], d[g+8][2t+1]), and waits again. The
+/// hardware reads only the TF32 bits of a and b; their products are exact
+/// in f32, and each is added to the accumulator in order of k, rounding
+/// to nearest (the order and rounding inside a tensor core are not
+/// specified). Kernels call it with every thread of the block, as the
+/// generated ones do.
+static inline void ens_mma_tf32_m16n8k8(float d[4], const unsigned a[4],
+                                        const unsigned b[2], const float c[4]) {
+  unsigned self = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  ens_emu::MmaFragments &mine = ens_emu::mmaSlots[self];
+  for (int i = 0; i < 4; ++i)
+    mine.a[i] = __uint_as_float(a[i] & 0xffffe000u);
+  for (int i = 0; i < 2; ++i)
+    mine.b[i] = __uint_as_float(b[i] & 0xffffe000u);
+  __syncthreads();
+  const ens_emu::MmaFragments *warp = &ens_emu::mmaSlots[self / 32 * 32];
+  unsigned g = self % 32 / 4, t = self % 4;
+  float result[4];
+  for (unsigned i = 0; i < 4; ++i) {
+    unsigned row = g + (i >= 2 ? 8 : 0), col = 2 * t + i % 2;
+    float sum = c[i];
+    for (unsigned k = 0; k < 8; ++k) {
+      float x = warp[row % 8 * 4 + k % 4].a[(row >= 8) + 2 * (k >= 4)];
+      float y = warp[col * 4 + k % 4].b[k >= 4];
+      sum += x * y;
+    }
+    result[i] = sum;
+  }
+  __syncthreads();
+  for (int i = 0; i < 4; ++i)
+    d[i] = result[i];
 }
 #define __shared__ static thread_local
 #define ENS_DYNAMIC_SHARED(name) unsigned char *name = ens_emu::sharedMemory

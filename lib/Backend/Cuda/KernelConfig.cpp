@@ -64,6 +64,60 @@ std::optional<GemmChoice> cuda::parseGemmChoice(StringRef name) {
 
 std::string cuda::getGemmChoiceNames() { return "auto, generated, cublas"; }
 
+StringRef cuda::stringifyPrecision(Precision precision) {
+  switch (precision) {
+  case Precision::F32:
+    return "f32";
+  case Precision::Tf32:
+    return "tf32";
+  case Precision::Tf32x3:
+    return "3xtf32";
+  }
+  llvm_unreachable("unknown precision");
+}
+
+/// Every precision, in the order of their names in messages.
+static constexpr Precision kPrecisions[] = {Precision::F32, Precision::Tf32,
+                                            Precision::Tf32x3};
+
+std::optional<Precision> cuda::parsePrecision(StringRef name) {
+  if (name.empty())
+    return Precision::F32;
+  for (Precision precision : kPrecisions)
+    if (stringifyPrecision(precision) == name)
+      return precision;
+  return std::nullopt;
+}
+
+std::string cuda::getPrecisionNames() {
+  std::string names;
+  for (Precision precision : kPrecisions)
+    names += (names.empty() ? "" : ", ") + stringifyPrecision(precision).str();
+  return names;
+}
+
+std::pair<int64_t, int64_t> cuda::getMmaBlockTile(const MmaConfig &mma,
+                                                  unsigned threads) {
+  int64_t warps = threads / 32;
+  int64_t warpRows = warps >= 4 ? 2 : 1;
+  return {warpRows * mma.warpRows, warps / warpRows * mma.warpCols};
+}
+
+/// Padding of the staged rows, in floats, so that the fragment loads of a
+/// warp hit 32 different banks: a's (g, t) at g * (steps + 4) + t and b's
+/// at t * (columns + 8) + g, with steps and columns multiples of 32.
+static constexpr int64_t kPadA = 4, kPadB = 8;
+
+MmaStaging cuda::getMmaStaging(const MmaConfig &mma, unsigned threads) {
+  auto [rows, cols] = getMmaBlockTile(mma, threads);
+  MmaStaging staging;
+  staging.strideA = mma.stepsStaged + kPadA;
+  staging.strideB = cols + kPadB;
+  staging.bytes = (rows * staging.strideA + mma.stepsStaged * staging.strideB) *
+                  static_cast<int64_t>(sizeof(float));
+  return staging;
+}
+
 static StringRef getPhaseKindName(PhaseKind kind) {
   switch (kind) {
   case PhaseKind::Points:
@@ -141,10 +195,24 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       os << getPhaseKindName(phase.kind);
       if (phase.kind == PhaseKind::BlockReduction)
         os << " (" << phase.combiner << ")";
-      if (!phase.tile.empty())
+      const MmaConfig &mma = phase.mma;
+      if (mma.enabled()) {
+        auto [rows, cols] = getMmaBlockTile(mma, phase.threads);
+        os << " in " << rows << "x" << cols << " block tiles of d"
+           << phase.tile.loops[0] << ", d" << phase.tile.loops[1] << ", "
+           << mma.warpRows << "x" << mma.warpCols << " per warp on "
+           << stringifyPrecision(mma.precision)
+           << " tensor cores (mma.sync m16n8k8, " << mma.stepsStaged
+           << " steps at a time through "
+           << getMmaStaging(mma, phase.threads).bytes
+           << " bytes of shared memory)";
+      } else if (!phase.tile.empty()) {
         os << " in " << phase.tile.sizes[0] << "x" << phase.tile.sizes[1]
            << " tiles of d" << phase.tile.loops[0] << ", d"
            << phase.tile.loops[1];
+      }
+      if (!mma.fallback.empty())
+        os << " (FFMA: " << mma.fallback << ")";
       if (phase.chunks > 1)
         os << " in " << phase.chunks << " chunks through global buffer "
            << phase.partials;

@@ -209,7 +209,11 @@ void KernelEmitter::finishKernel(KernelBuilder &kernel,
                                  std::vector<KernelSection> sections) {
   countTraffic(kernel);
   kernels += "\n// " + kernel.info.sourceOps + "\n";
-  kernels += "extern \"C\" __global__ void " + kernel.info.name + "(" +
+  std::string bounds;
+  if (kernel.twoBlocksPerSm)
+    bounds =
+        "__launch_bounds__(" + std::to_string(kernel.launch.block[0]) + ", 2) ";
+  kernels += "extern \"C\" __global__ void " + bounds + kernel.info.name + "(" +
              kernel.params + ") {\n" + kernel.body + "}\n";
   kernel.launch.kernel = program.plan.kernels.size();
   program.plan.kernels.push_back(std::move(kernel.info));

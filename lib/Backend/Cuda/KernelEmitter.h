@@ -56,15 +56,21 @@ struct KernelBuilder {
   StringRef getBarrier() const {
     return warp ? "__syncwarp()" : "__syncthreads()";
   }
+
+  /// Whether ptxas must fit two blocks of the launch's threads on an SM
+  /// (`__launch_bounds__`): tensor-core tiles would otherwise take over 160
+  /// registers a thread, one block of 256 threads per SM.
+  bool twoBlocksPerSm = false;
 };
 
 /// Writes the kernels and the launch plan of one bufferized function.
 class KernelEmitter {
 public:
   KernelEmitter(func::FuncOp function, int64_t maxBufferBytes,
-                StrategyChoice strategy, GemmChoice gemmChoice)
+                StrategyChoice strategy, GemmChoice gemmChoice,
+                Precision precision)
       : function(function), maxBufferBytes(maxBufferBytes), strategy(strategy),
-        gemmChoice(gemmChoice) {}
+        gemmChoice(gemmChoice), precision(precision) {}
 
   /// Writes `program` for the function, whose first `numInputs` arguments
   /// are its inputs and the others its results.
@@ -167,12 +173,15 @@ private:
   /// `step`, each thread computing whole output elements (or, with `tile`,
   /// register tiles of them, and with `split` a pass of a split reduction:
   /// see emitTiles and emitSplitCombine), and `epilogue` on the
-  /// accumulators of each.
+  /// accumulators of each. With `mma`, a phase on tensor cores, the loop is
+  /// over block tiles, `first` the block's number among the member's and
+  /// `step` the member's blocks (emitMmaTiles).
   llvm::Error emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
                          StringRef first, StringRef step, unsigned indent,
                          linalg::GenericOp epilogue = nullptr,
                          const TileConfig &tile = {},
-                         const ReductionSplit *split = nullptr);
+                         const ReductionSplit *split = nullptr,
+                         const PhaseConfig *mma = nullptr);
   /// Writes the loop over the register tiles of `writer`'s op from
   /// `first` by `step` (emitPoints with a tile): each thread computes the
   /// points of a tile together, loading each operand element once per
@@ -185,6 +194,17 @@ private:
                         std::optional<GenericWriter> &after,
                         const TileConfig &tile, StringRef first, StringRef step,
                         unsigned indent, const ReductionSplit *split = nullptr);
+  /// Writes the block tiles of `writer`'s contraction that `phase` puts
+  /// on tensor cores (MmaEmitter.cpp; emitPoints with a phase): the blocks
+  /// whose number among the member's is `block` compute every
+  /// `perMember`-th block tile, the warps of each its warp tiles with
+  /// mma.sync from operands staged in shared memory, and each thread
+  /// applies the epilogue that `after` writes, if any, to the points it
+  /// holds. Sets the kernel's barriers, shared memory and loads in flight.
+  llvm::Error emitMmaTiles(KernelBuilder &kernel, GenericWriter &writer,
+                           std::optional<GenericWriter> &after,
+                           const PhaseConfig &phase, StringRef block,
+                           StringRef perMember, unsigned indent);
   /// Writes the second pass of `writer`'s contraction split into chunks
   /// (emitPoints with a split that combines): a loop over its points from
   /// `first` by `step` that adds each point's partial results to the
@@ -284,6 +304,8 @@ private:
   StrategyChoice strategy;
   /// Who computes the contractions that are matrix products.
   GemmChoice gemmChoice;
+  /// How contractions in loops over members compute their products.
+  Precision precision;
   /// Where memrefs live.
   BufferViews views;
   FoldedFills fills;

@@ -136,6 +136,11 @@ static nlohmann::ordered_json buildReport(const CudaProgram &program,
                                     {"flops", kernel.flops},
                                     {"bytes_read", kernel.bytesRead},
                                     {"bytes_written", kernel.bytesWritten}};
+    // Of its FLOPs, those on tensor cores (--gpu-precision), if any.
+    if (kernel.tensorFlops) {
+      entry["tensor_flops"] = kernel.tensorFlops;
+      entry["tensor_passes"] = kernel.tensorPasses;
+    }
     Resources used = resources.lookup(kernel.name);
     if (compiled) {
       entry["registers"] = used.registers;

@@ -107,7 +107,7 @@ llvm::Error
 KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
                           StringRef first, StringRef step, unsigned indent,
                           linalg::GenericOp epilogue, const TileConfig &tile,
-                          const ReductionSplit *split) {
+                          const ReductionSplit *split, const PhaseConfig *mma) {
   BodyEmitter body(kernel.body, kernel.accesses);
   GenericWriter writer(generic, kernel, body);
   std::optional<GenericWriter> after;
@@ -116,6 +116,8 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
     return failure;
   if (split && split->combine)
     return emitSplitCombine(kernel, writer, after, *split, first, step, indent);
+  if (mma)
+    return emitMmaTiles(kernel, writer, after, *mma, first, step, indent);
   if (!tile.empty())
     return emitTiles(kernel, writer, after, tile, first, step, indent, split);
   llvm::raw_string_ostream &os = writer.os;

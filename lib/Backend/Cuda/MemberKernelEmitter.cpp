@@ -110,8 +110,8 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
 llvm::Error KernelEmitter::emitForallWith(scf::ForallOp forall,
                                           Strategy strategy) {
   llvm::Expected<MemberLoopPlan> plan =
-      planMemberLoop(forall, strategy, program.plan.kernels.size(), fills,
-                     views, [&](MemRefType type) {
+      planMemberLoop(forall, strategy, precision, program.plan.kernels.size(),
+                     fills, views, [&](MemRefType type) {
                        return addBuffer(type, BufferKind::Temporary, 0);
                      });
   if (!plan)

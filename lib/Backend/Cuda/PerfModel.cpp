@@ -191,24 +191,23 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
   estimate.waves = std::ceil(perSm / resident);
   double share = perSm / blocks; // Of each total, the busiest SM's part.
 
-  // Arithmetic: an FMA does two FLOPs per lane and issue, FADD/FMUL one.
+  // Arithmetic: an FMA does two FLOPs per lane and issue, FADD/FMUL one;
+  // the tensor cores' FLOPs take their own pipe, at the TF32 peak.
   // A warp issues from one scheduler of its SM: with fewer warps resident
   // than schedulers, the others idle, and arithmetic and issue take longer
   // by as much (a block of one warp alone on its SM uses a quarter of it).
   double warps = std::min(resident, perSm) *
                  std::ceil(std::max(kernel.threadsPerBlock, 1) / 32.0);
   double idle = std::max(1.0, gpu.issuePerClockPerSm / warps);
-  double fp32Instructions =
-      kernel.flops * (kernel.fmaShare / 2 + (1 - kernel.fmaShare)) / 32;
-  double seconds = 0;
-  if (kernel.tensorCores)
-    seconds = kernel.flops * share / (gpu.tf32Tflops * 1e12 / sms);
-  else
-    seconds = fp32Instructions * share * (32.0 / gpu.fp32LanesPerSm) / clock;
+  double tensorFlops = kernel.tensorFlops * kernel.tensorPasses;
+  double fp32Instructions = (kernel.flops - kernel.tensorFlops) *
+                            (kernel.fmaShare / 2 + (1 - kernel.fmaShare)) / 32;
+  double seconds =
+      fp32Instructions * share * (32.0 / gpu.fp32LanesPerSm) / clock +
+      tensorFlops * share / (gpu.tf32Tflops * 1e12 / sms);
   estimate.computeUs = seconds * idle * 1e6;
-  double instructions = kernel.warpInstructions > 0
-                            ? kernel.warpInstructions
-                            : (kernel.tensorCores ? 0 : fp32Instructions);
+  double instructions =
+      kernel.warpInstructions > 0 ? kernel.warpInstructions : fp32Instructions;
   estimate.issueUs =
       instructions * share * idle / (gpu.issuePerClockPerSm * clock) * 1e6;
   estimate.lsuUs = kernel.memoryInstructions * share *
@@ -248,10 +247,11 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
   estimate.launchUs = gpu.launchUs * launches;
   estimate.us = *binding->us + estimate.launchUs;
 
-  double peak = kernel.tensorCores ? gpu.tf32Tflops * 1e12 : gpu.getPeakFp32();
+  double peakSeconds = (kernel.flops - kernel.tensorFlops) / gpu.getPeakFp32() +
+                       tensorFlops / (gpu.tf32Tflops * 1e12);
   estimate.rooflineUs =
       launches * 1e6 *
-      std::max(kernel.flops / peak, kernel.dramBytes / (gpu.dramGBs * 1e9));
+      std::max(peakSeconds, kernel.dramBytes / (gpu.dramGBs * 1e9));
   return estimate;
 }
 
@@ -261,8 +261,11 @@ static Estimate estimateEvenLaunch(const KernelInfo &kernel,
                                    const GpuSpec &gpu) {
   KernelDescription description;
   description.flops = kernel.flops;
-  description.fmaShare =
-      kernel.flops ? double(kernel.fmaFlops) / kernel.flops : 0;
+  // The FMAs are among the FLOPs that do not run on tensor cores.
+  int64_t fp32Flops = kernel.flops - kernel.tensorFlops;
+  description.fmaShare = fp32Flops ? double(kernel.fmaFlops) / fp32Flops : 0;
+  description.tensorFlops = kernel.tensorFlops;
+  description.tensorPasses = kernel.tensorPasses;
   description.dramBytes = kernel.bytesRead + kernel.bytesWritten;
   description.dependentLoadsPerThread = kernel.dependentLoadsPerThread;
   description.bytesInFlightPerThread = kernel.bytesInFlightPerThread;

@@ -62,7 +62,8 @@ static LogicalResult generalize(func::FuncOp function) {
 llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
                                                int64_t maxBufferBytes,
                                                StringRef strategy,
-                                               StringRef gemm) {
+                                               StringRef gemm,
+                                               StringRef precision) {
   std::optional<StrategyChoice> strategyChoice = parseStrategyChoice(strategy);
   if (!strategyChoice)
     return error("unknown CUDA strategy '" + strategy +
@@ -71,14 +72,19 @@ llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
   if (!gemmChoice)
     return error("unknown CUDA GEMM choice '" + gemm +
                  "' (known: " + getGemmChoiceNames() + ")");
+  std::optional<Precision> precisionChoice = parsePrecision(precision);
+  if (!precisionChoice)
+    return error("unknown GPU precision '" + precision +
+                 "' (known: " + getPrecisionNames() + ")");
   return generateCuda(module, entry, maxBufferBytes, *strategyChoice,
-                      *gemmChoice);
+                      *gemmChoice, *precisionChoice);
 }
 
 llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
                                                int64_t maxBufferBytes,
                                                StrategyChoice strategy,
-                                               GemmChoice gemm) {
+                                               GemmChoice gemm,
+                                               Precision precision) {
   auto function = module.lookupSymbol<func::FuncOp>(entry);
   if (!function)
     return error("no function named '" + entry + "'");
@@ -113,7 +119,7 @@ llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
     return error("cannot compile @" + entry + " for CUDA: no function body");
   if (failed(generalize(lowered)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
-  KernelEmitter emitter(lowered, maxBufferBytes, strategy, gemm);
+  KernelEmitter emitter(lowered, maxBufferBytes, strategy, gemm, precision);
   if (llvm::Error failure = emitter.run(type.getNumInputs()))
     return std::move(failure);
   if (llvm::Error tooLarge = checkBufferBytes(

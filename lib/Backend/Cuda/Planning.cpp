@@ -245,8 +245,8 @@ namespace {
 class MemberLoopPlanner {
 public:
   MemberLoopPlanner(scf::ForallOp forall, const FoldedFills &fills,
-                    const BufferViews &views)
-      : forall(forall), fills(fills), views(views) {}
+                    const BufferViews &views, Precision precision)
+      : forall(forall), fills(fills), views(views), precision(precision) {}
 
   /// Decides which contractions apply their epilogue in registers.
   void planEpilogues();
@@ -283,6 +283,8 @@ private:
   scf::ForallOp forall;
   const FoldedFills &fills;
   const BufferViews &views;
+  /// The precision the program asks contractions for.
+  Precision precision;
   /// The contractions that apply an epilogue, and the position in the loop
   /// body where each op's memory is used: an epilogue's uses happen at its
   /// contraction's position, since the two run as one phase.
@@ -468,8 +470,11 @@ llvm::Error MemberLoopPlanner::planPhases() {
         phase.kind = PhaseKind::BlockReduction;
         phase.combiner = ir.combiner->getName().getStringRef().str();
       }
-      if (!ir.combiner)
+      if (!ir.combiner) {
         phase.tile = planTile(generic);
+        phase.mma =
+            planMma(generic, phase.tile, precision, plan.config.strategy);
+      }
       if (plan.config.strategy != Strategy::Tiled) {
         planStaging(generic, phase, staging);
       } else {
@@ -507,7 +512,8 @@ llvm::Error MemberLoopPlanner::planPhases() {
 }
 
 llvm::Expected<MemberLoopPlan>
-cuda::planMemberLoop(scf::ForallOp forall, Strategy strategy, unsigned kernel,
+cuda::planMemberLoop(scf::ForallOp forall, Strategy strategy,
+                     Precision precision, unsigned kernel,
                      const FoldedFills &fills, const BufferViews &views,
                      llvm::function_ref<llvm::Expected<int64_t>(MemRefType)>
                          addTemporaryBuffer) {
@@ -515,7 +521,7 @@ cuda::planMemberLoop(scf::ForallOp forall, Strategy strategy, unsigned kernel,
       forall.getStaticStep()[0] != 1 ||
       ShapedType::isDynamic(forall.getStaticUpperBound()[0]))
     return error("the CUDA backend needs loops over members from 0 by 1");
-  MemberLoopPlanner planner(forall, fills, views);
+  MemberLoopPlanner planner(forall, fills, views, precision);
   KernelConfig &config = planner.plan.config;
   config.kernel = kernel;
   config.strategy = strategy;

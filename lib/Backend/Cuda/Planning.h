@@ -168,6 +168,21 @@ Operation *getBlockCombiner(linalg::GenericOp generic, ReductionBlocks blocks,
 /// an output that changes along its reduction.
 TileConfig planTile(linalg::GenericOp generic);
 
+/// The two inputs whose elements a and b `generic`'s body multiplies and
+/// adds to its one output's, acc + a * b (either way round) in f32, if
+/// that is all it does: what a tensor core computes.
+std::optional<std::pair<OpOperand *, OpOperand *>>
+getMultiplyAddOperands(linalg::GenericOp generic);
+
+/// Whether the warps of a block compute contraction `generic`, in register
+/// tiles as `tile` says, on tensor cores at `precision` with `strategy`:
+/// only with the tiled strategy, and only an op with one reduction loop
+/// whose body is acc + a * b of f32 elements of two operands (the rows'
+/// and the columns'); otherwise, where `precision` asks for them, the
+/// config says why not.
+MmaConfig planMma(linalg::GenericOp generic, const TileConfig &tile,
+                  Precision precision, Strategy strategy);
+
 /// With the tiled strategy, splits the steps of `generic`, a block
 /// reduction or a contraction in register tiles with one reduction loop,
 /// into `phase.chunks` chunks, each of its own blocks, when the blocks of
@@ -234,10 +249,11 @@ void planTiledLaunches(
 /// `strategy`. `views` tells where memrefs from outside the loop live;
 /// `addTemporaryBuffer` adds a plan buffer for a temporary of all members
 /// that does not fit in shared memory, and returns its id. A loop without
-/// members is planned with no members and nothing else.
+/// members is planned with no members and nothing else. Contractions
+/// use tensor cores where `precision` asks for them and planMma allows.
 llvm::Expected<MemberLoopPlan> planMemberLoop(
-    scf::ForallOp forall, Strategy strategy, unsigned kernel,
-    const FoldedFills &fills, const BufferViews &views,
+    scf::ForallOp forall, Strategy strategy, Precision precision,
+    unsigned kernel, const FoldedFills &fills, const BufferViews &views,
     llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addTemporaryBuffer);
 
 } // namespace mlir::ens::cuda

@@ -80,6 +80,43 @@ static __device__ __forceinline__ T ens_block_reduce(T value, T identity,
   __syncthreads();
   return value;
 }
+/// TF32 tensor cores (sm_80 and later; --gpu-precision=tf32 or 3xtf32).
+/// The emulation defines its own versions of both (ENS_EMULATED_MMA), with
+/// the same rounding and the PTX ISA's fragment layout.
+#if !defined(ENS_EMULATED_MMA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/// `x` rounded to TF32 (10 mantissa bits) to nearest, ties away from zero,
+/// as the bits of an f32 whose low 13 bits are 0 (cvt.rna.tf32.f32).
+static __device__ __forceinline__ unsigned ens_cvt_tf32(float x) {
+  unsigned bits;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+  return bits;
+}
+/// d = a b + c for the 16x8 tile d and c, the 16x8 (row-major) a and the
+/// 8x8 (column-major) b, computed by the 32 threads of a warp together,
+/// each holding its fragments of a, b, c and d as the PTX ISA lays them
+/// out for mma.m16n8k8 with .tf32 ("Matrix Fragments for mma.m16n8k8").
+static __device__ __forceinline__ void
+ens_mma_tf32_m16n8k8(float d[4], const unsigned a[4], const unsigned b[2],
+                     const float c[4]) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+               "{%10, %11, %12, %13};"
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
+                 "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+}
+#endif
+#if defined(ENS_EMULATED_MMA) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800)
+/// `x` as two TF32 numbers whose sum is x to about 2^-22 of it, big =
+/// tf32(x) and small = tf32(x - big) (the subtraction is exact), for
+/// 3xTF32: a b is then a_big b_big + a_big b_small + a_small b_big, short
+/// of a_small b_small.
+static __device__ __forceinline__ void ens_split_tf32(float x, unsigned &big,
+                                                      unsigned &small) {
+  big = ens_cvt_tf32(x);
+  small = ens_cvt_tf32(x - __uint_as_float(big));
+}
+#endif
 /// Float to i32 toward zero, saturating, NaN to 0.
 static __device__ __forceinline__ int ens_fptosi32(double x) {
   if (x != x) return 0;

@@ -88,13 +88,81 @@ TileConfig cuda::planTile(linalg::GenericOp generic) {
   return tile;
 }
 
+/// A warp's tile on tensor cores: 2 x 4 mma.sync m16n8k8 tiles, 32
+/// accumulators per thread (twice the 4x4 FFMA tile's, where a thread's
+/// fragment loads serve 16 products each instead of 4).
+static constexpr int64_t kWarpTileRows = 32, kWarpTileCols = 32;
+/// Reduction steps staged in shared memory between two barriers: 4 mma
+/// steps.
+static constexpr int64_t kMmaStepsStaged = 32;
+
+std::optional<std::pair<OpOperand *, OpOperand *>>
+cuda::getMultiplyAddOperands(linalg::GenericOp generic) {
+  Block *body = generic.getBody();
+  if (generic.getNumDpsInits() != 1 || !llvm::hasNItems(*body, 3))
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add || !add.getType().isF32())
+    return std::nullopt;
+  BlockArgument acc =
+      generic.getMatchingBlockArgument(generic.getDpsInitOperand(0));
+  if (add.getLhs() != acc && add.getRhs() != acc)
+    return std::nullopt;
+  auto mul = (add.getLhs() == acc ? add.getRhs() : add.getLhs())
+                 .getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return std::nullopt;
+  auto lhs = dyn_cast<BlockArgument>(mul.getLhs());
+  auto rhs = dyn_cast<BlockArgument>(mul.getRhs());
+  // Both the body's own arguments (not captured ones), of inputs.
+  if (!lhs || !rhs || lhs.getOwner() != body || rhs.getOwner() != body ||
+      lhs == rhs || lhs == acc || rhs == acc)
+    return std::nullopt;
+  return std::make_pair(generic.getMatchingOpOperand(lhs),
+                        generic.getMatchingOpOperand(rhs));
+}
+
+MmaConfig cuda::planMma(linalg::GenericOp generic, const TileConfig &tile,
+                        Precision precision, Strategy strategy) {
+  MmaConfig mma;
+  if (precision == Precision::F32 || tile.empty())
+    return mma;
+  if (strategy != Strategy::Tiled)
+    mma.fallback = ("the " + stringifyStrategy(strategy) +
+                    " strategy has no tensor-core tiles")
+                       .str();
+  else if (generic.getNumReductionLoops() != 1)
+    mma.fallback = "more than one reduction loop";
+  else if (!getMultiplyAddOperands(generic))
+    mma.fallback = "not a multiply-add of two f32 operands";
+  if (!mma.fallback.empty()) {
+    LLVM_DEBUG(llvm::dbgs()
+               << "no tensor cores for " << getSourceOps(generic.getOperation())
+               << ": " << mma.fallback << "\n");
+    return mma;
+  }
+  // planTile found an operand along the rows but not the columns and
+  // another the other way round: in a multiply-add of two, the two.
+  mma.precision = precision;
+  mma.warpRows = kWarpTileRows;
+  mma.warpCols = kWarpTileCols;
+  mma.stepsStaged = kMmaStepsStaged;
+  LLVM_DEBUG(llvm::dbgs() << "tensor cores (" << stringifyPrecision(precision)
+                          << ") for " << getSourceOps(generic.getOperation())
+                          << "\n");
+  return mma;
+}
+
 void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,
                      int64_t members) {
   Operation *combiner = getReductionCombiner(generic);
   bool contraction = phase.kind == PhaseKind::Points;
-  // A contraction splits its one reduction loop, in register tiles.
-  if (!combiner || (contraction && (phase.tile.empty() ||
-                                    generic.getNumReductionLoops() != 1)))
+  // A contraction splits its one reduction loop, in register tiles (not
+  // on tensor cores).
+  if (!combiner || phase.mma.enabled() ||
+      (contraction &&
+       (phase.tile.empty() || generic.getNumReductionLoops() != 1)))
     return;
   auto [elements, steps] = countPointsAndSteps(generic);
   int64_t blocks = members * getBlocksPerMember(generic, phase, members);
@@ -122,18 +190,23 @@ void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,
 int64_t cuda::getBlocksPerMember(linalg::GenericOp generic,
                                  const PhaseConfig &phase, int64_t members) {
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
-  for (auto [loop, size] : llvm::zip(phase.tile.loops, phase.tile.sizes))
+  SmallVector<int64_t, 2> sizes = phase.tile.sizes;
+  if (phase.mma.enabled()) {
+    auto [rows, cols] = getMmaBlockTile(phase.mma, phase.threads);
+    sizes = {rows, cols};
+  }
+  for (auto [loop, size] : llvm::zip(phase.tile.loops, sizes))
     ranges[loop] = llvm::divideCeil(ranges[loop], size);
   int64_t points = 1;
   for (auto [range, iterator] :
        llvm::zip(ranges, generic.getIteratorTypesArray()))
     if (iterator == utils::IteratorType::parallel)
       points *= range; // At most the elements of a checked output.
-  // A block reduction gives each chunk of an output element a block;
-  // points a thread each (a tile of them, if the op has one; and each chunk
-  // of it, if it is split).
+  // A block reduction gives each chunk of an output element a block, and
+  // tensor cores each block tile a block; points a thread each (a tile of
+  // them, if the op has one; and each chunk of it, if it is split).
   int64_t blocks =
-      phase.kind == PhaseKind::BlockReduction
+      phase.kind == PhaseKind::BlockReduction || phase.mma.enabled()
           ? points * phase.chunks
           : llvm::divideCeil(points * phase.chunks, int64_t(phase.threads));
   // Blocks beyond what a grid can launch loop over the rest; a phase with

@@ -218,13 +218,19 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
          llvm::zip(section.launch.args, section.info.paramTypes))
       launch.bindParam(arg.value, cType);
     launch.read.insert(section.read.begin(), section.read.end());
+    launch.twoBlocksPerSm |= section.twoBlocksPerSm;
     launch.written.insert(section.written.begin(), section.written.end());
     launch.launch.grid[0] = end;
     launch.launch.block = section.launch.block;
+    // The sections share the dynamic shared memory of a block.
+    launch.launch.sharedBytes =
+        std::max(launch.launch.sharedBytes, section.launch.sharedBytes);
     KernelInfo &info = launch.info;
     info.sourceOps += (position ? "; " : "") + section.info.sourceOps;
     info.flops += section.info.flops;
     info.fmaFlops += section.info.fmaFlops;
+    info.tensorFlops += section.info.tensorFlops;
+    info.tensorPasses = std::max(info.tensorPasses, section.info.tensorPasses);
     info.usesBarriers |= section.info.usesBarriers;
     // The bytes in flight of a thread of any section, on average over the
     // blocks (all of one size).
@@ -311,6 +317,14 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
   auto generic = cast<linalg::GenericOp>(ir.op);
   if (llvm::Error failure = bindFused(kernel, generic, ir.epilogue))
     return failure;
+  if (phase.mma.enabled()) {
+    // The contraction's multiply-adds are tensor-core FLOPs, not fmaf.
+    kernel.info.tensorFlops = members * countFlops(generic);
+    kernel.info.fmaFlops -= members * countFmaFlops(generic);
+    kernel.info.tensorPasses = phase.mma.precision == Precision::Tf32x3 ? 3 : 1;
+    return emitPoints(kernel, generic, "b", perMember, indent, ir.epilogue,
+                      phase.tile, nullptr, &phase);
+  }
   std::string first = "b * blockDim.x + threadIdx.x";
   std::string step = perMember + " * blockDim.x";
   return phase.kind == PhaseKind::BlockReduction

@@ -498,6 +498,22 @@ TEST(ApiTest, CudaGemmIsACompileOption) {
               "cublas)");
 }
 
+TEST(ApiTest, GpuPrecisionIsACompileOption) {
+  ens::Context context;
+  ens::Module module = context.parse(kScale);
+  ens::CompileOptions f32, tf32;
+  f32.gpuPrecision = "f32";
+  tf32.gpuPrecision = "tf32";
+  // The precision is part of the key of compiled code.
+  EXPECT_FALSE(
+      module.compile("scale", ens::Target::CudaEmu, f32)
+          .sharesCodeWith(module.compile("scale", ens::Target::CudaEmu, tf32)));
+  ens::CompileOptions unknown;
+  unknown.gpuPrecision = "bogus";
+  expectError([&] { module.compile("scale", ens::Target::CudaEmu, unknown); },
+              "unknown GPU precision 'bogus' (known: f32, tf32, 3xtf32)");
+}
+
 TEST(ApiTest, SavesAnArtifactTheRuntimeRuns) {
   ens::Context context;
   ens::Module module = context.parse(kScale);

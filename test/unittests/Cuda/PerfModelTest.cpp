@@ -219,7 +219,7 @@ TEST(PerfModelTest, RooflineNeverExceedsEstimate) {
   for (const SgemmKernel &kernel : kSgemmKernels)
     kernels.push_back(describe(kernel, 64, 8192));
   KernelDescription tensor = describe(kSgemmKernels[5], 64, 8192);
-  tensor.tensorCores = true;
+  tensor.tensorFlops = tensor.flops;
   kernels.push_back(tensor);
   for (const GpuSpec *gpu : {&getH100Sxm(), &getA100Sxm4_40GB(),
                              &getA100Sxm4_80GB(), &getRtxA6000()})

@@ -25,18 +25,22 @@ namespace mlir::ens::cuda {
 /// plan, larger than `maxBufferBytes` (0: getDefaultMaxBufferBytes()).
 /// Loops over members are shared out with `strategy`, or as the
 /// performance model picks for each; contractions that are matrix
-/// products become vendor GEMM steps as `gemm` says.
+/// products become vendor GEMM steps as `gemm` says, and the others compute
+/// at `precision` where they can (docs/cuda.md, "TF32 tensor cores").
 llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
                                          int64_t maxBufferBytes = 0,
                                          StrategyChoice strategy = {},
-                                         GemmChoice gemm = GemmChoice::Auto);
+                                         GemmChoice gemm = GemmChoice::Auto,
+                                         Precision precision = Precision::F32);
 
-/// The same with the strategy and the GEMM choice by name, as
-/// ExecutableOptions holds them (getStrategyNames(), getGemmChoiceNames();
-/// empty for auto). An unknown name is an error that lists the known ones.
+/// The same with the strategy, the GEMM choice and the precision by name,
+/// as ExecutableOptions holds them (getStrategyNames(),
+/// getGemmChoiceNames(), getPrecisionNames(); empty for the default). An
+/// unknown name is an error that lists the known ones.
 llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
                                          int64_t maxBufferBytes,
-                                         StringRef strategy, StringRef gemm);
+                                         StringRef strategy, StringRef gemm,
+                                         StringRef precision);
 
 } // namespace mlir::ens::cuda
 

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir::ens::cuda {
@@ -85,6 +86,29 @@ std::optional<GemmChoice> parseGemmChoice(StringRef name);
 /// The names `parseGemmChoice` takes, separated by ", ", for messages.
 std::string getGemmChoiceNames();
 
+/// How a contraction's products are computed on the GPU
+/// (`--gpu-precision`, ExecutableOptions::cuda.precision).
+enum class Precision {
+  /// FP32 fused multiply-adds (the default).
+  F32,
+  /// TF32 tensor cores: each operand rounded to 10 mantissa bits, the
+  /// products accumulated in f32.
+  Tf32,
+  /// Three TF32 tensor-core products per product (3xTF32): each operand
+  /// split into two TF32 numbers, about f32's accuracy.
+  Tf32x3,
+};
+
+/// The name of `precision` ("tf32"), as `--gpu-precision` takes it.
+StringRef stringifyPrecision(Precision precision);
+
+/// The precision that `--gpu-precision=NAME` names: "f32" (or empty),
+/// "tf32" or "3xtf32"; none for another name.
+std::optional<Precision> parsePrecision(StringRef name);
+
+/// The names `parsePrecision` takes, separated by ", ", for messages.
+std::string getPrecisionNames();
+
 /// Where a temporary of one member lives while its kernel runs.
 enum class MemorySpace {
   /// The block's dynamic shared memory.
@@ -133,6 +157,42 @@ struct TileConfig {
   bool empty() const { return loops.empty(); }
 };
 
+/// A contraction's points that the warps of a block compute together on
+/// TF32 tensor cores (mma.sync m16n8k8), with the tiled strategy: each
+/// block a block tile of the rows and columns of its `TileConfig`, each
+/// warp a warp tile of it, from operands staged in shared memory a few
+/// reduction steps at a time.
+struct MmaConfig {
+  /// F32: no tensor cores; the threads compute register tiles in FFMA.
+  Precision precision = Precision::F32;
+  /// The points of a warp's tile along the rows and the columns (multiples
+  /// of 16 and 8, mma.sync's m and n).
+  int64_t warpRows = 0, warpCols = 0;
+  /// The reduction steps staged in shared memory at a time (a multiple of
+  /// mma.sync's k, 8).
+  int64_t stepsStaged = 0;
+  /// When the program asks for tensor cores and the contraction computes
+  /// in FFMA instead: why.
+  std::string fallback;
+
+  bool enabled() const { return precision != Precision::F32; }
+};
+
+/// The points (rows, columns) of the block tile of `mma` in blocks of
+/// `threads`: the block's warps side by side along the columns, in two
+/// rows of warps where there are at least four.
+std::pair<int64_t, int64_t> getMmaBlockTile(const MmaConfig &mma,
+                                            unsigned threads);
+
+/// Where a block of `threads` stages `mma`'s operands in its dynamic shared
+/// memory: a's block-tile rows of `strideA` floats (the staged steps and a
+/// padding), then b's staged steps of `strideB` floats (the block tile's
+/// columns and a padding); `bytes` in all.
+struct MmaStaging {
+  int64_t strideA, strideB, bytes;
+};
+MmaStaging getMmaStaging(const MmaConfig &mma, unsigned threads);
+
 /// How a block computes one op of the loop body.
 enum class PhaseKind {
   /// Each thread computes whole output elements in turn.
@@ -180,6 +240,9 @@ struct PhaseConfig {
   int64_t firstBlock = 0;
   /// The points each thread computes together.
   TileConfig tile;
+  /// Whether the warps compute the points of `tile`'s loops on tensor
+  /// cores instead.
+  MmaConfig mma;
   /// With the tiled strategy, a block reduction, or a contraction in
   /// register tiles, whose blocks are too few to fill the GPU splits each
   /// output element's steps into `chunks` (1: no split). Each chunk's

@@ -73,11 +73,16 @@ const GpuSpec &getRtxA6000();
 struct KernelDescription {
   /// Floating-point operations, an FMA counted as two.
   double flops = 0;
-  /// Share of `flops` done by FMA instructions: an FMA does two FLOPs in one
-  /// issue, an FADD or FMUL one. 1 when unknown (the roofline's assumption).
+  /// Share of `flops` (of those not on tensor cores) done by FMA instructions:
+  /// an FMA does two FLOPs in one issue, an FADD or FMUL one. 1 when unknown
+  /// (the roofline's assumption).
   double fmaShare = 1;
-  /// Whether the FLOPs run on TF32 tensor cores instead of the FP32 pipes.
-  bool tensorCores = false;
+  /// Of `flops`, those that run on TF32 tensor cores instead of the FP32
+  /// pipes (a contraction's multiply-adds).
+  double tensorFlops = 0;
+  /// Tensor-core products per product of `tensorFlops`: 1, or 3 with
+  /// 3xTF32.
+  double tensorPasses = 1;
   /// Bytes moved from DRAM: each byte the kernel needs once (unique).
   double dramBytes = 0;
   /// Bytes the SMs fetch from L2; never fewer than `dramBytes`, which pass

@@ -1,0 +1,256 @@
+//===- MmaEmitter.cpp - Contractions on TF32 tensor cores -----------------===//
+//
+// Writes a contraction of the tiled strategy that its MmaConfig puts on
+// tensor cores: each block computes block tiles of the contraction's rows
+// and columns, one after another; for each, the block stages a few
+// reduction steps of both operands in shared memory at a time (zero past
+// the op's ranges, so that edge tiles and a reduction that 8 does not
+// divide need no other code), and each warp multiplies its warp tile's
+// fragments with mma.sync m16n8k8 (the prelude's ens_mma_tf32_m16n8k8,
+// which the emulator implements warp-wide). Each thread then applies the
+// fused epilogue to, or stores, the accumulators it holds, those inside
+// the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GenericWriter.h"
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+/// mma.sync m16n8k8's tile: m x n accumulators, k steps.
+static constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 8;
+
+llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
+                                        GenericWriter &writer,
+                                        std::optional<GenericWriter> &after,
+                                        const PhaseConfig &phase,
+                                        StringRef block, StringRef perMember,
+                                        unsigned indent) {
+  linalg::GenericOp generic = writer.generic;
+  BodyEmitter &body = writer.body;
+  llvm::raw_string_ostream &os = writer.os;
+  const MmaConfig &mma = phase.mma;
+  // The operand along the rows is a (rows x steps), the other b (steps x
+  // columns).
+  auto [a, b] = *getMultiplyAddOperands(generic);
+  unsigned rows = phase.tile.loops[0], cols = phase.tile.loops[1];
+  if (!generic.getMatchingIndexingMap(a).isFunctionOfDim(rows))
+    std::swap(a, b);
+  unsigned reduction = writer.reduction[0];
+  int64_t ranges[3] = {writer.ranges[rows], writer.ranges[cols],
+                       writer.ranges[reduction]};
+  auto [blockRows, blockCols] = getMmaBlockTile(mma, phase.threads);
+  MmaStaging staging = getMmaStaging(mma, phase.threads);
+  int64_t steps = mma.stepsStaged, ldA = staging.strideA, ldB = staging.strideB;
+  int64_t fragRows = mma.warpRows / kMmaM, fragCols = mma.warpCols / kMmaN;
+  bool split = mma.precision == Precision::Tf32x3;
+  kernel.info.usesBarriers = true;
+  // Two blocks per SM cap a thread at 128 registers with 256 threads, which
+  // ptxas meets without spilling (118 for wide_relu's first layer, sm_90),
+  // where it would otherwise take 168 and fit one block.
+  kernel.twoBlocksPerSm = true;
+  kernel.launch.sharedBytes = static_cast<unsigned>(staging.bytes);
+  // Each thread loads its share of both staged operands before it waits.
+  kernel.info.bytesInFlightPerThread =
+      llvm::divideCeil((blockRows + blockCols) * steps, phase.threads) * 4;
+
+  os.indent(indent) << "// Tensor cores (" << stringifyPrecision(mma.precision)
+                    << "): " << blockRows << "x" << blockCols
+                    << " points a block, " << mma.warpRows << "x"
+                    << mma.warpCols << " a warp, " << steps
+                    << " steps at a time through shared memory.\n";
+  os.indent(indent) << "ENS_DYNAMIC_SHARED(ens_shared);\n";
+  os.indent(indent) << "float *ens_a = (float *)ens_shared;\n";
+  os.indent(indent) << "float *ens_b = ens_a + " << blockRows * ldA << ";\n";
+  os.indent(indent) << "const unsigned ens_g = threadIdx.x % 32u / 4u, "
+                       "ens_t = threadIdx.x % 4u;\n";
+  int64_t warpsAlongCols = blockCols / mma.warpCols;
+  os.indent(indent) << "const long long ens_wr = threadIdx.x / 32u / "
+                    << warpsAlongCols << "u * " << mma.warpRows
+                    << "LL, ens_wc = threadIdx.x / 32u % " << warpsAlongCols
+                    << "u * " << mma.warpCols << "LL;\n";
+  // Block tile q of the member: the parallel loops with the rows and
+  // columns counted in block tiles.
+  writer.ranges[rows] = llvm::divideCeil(ranges[0], blockRows);
+  writer.ranges[cols] = llvm::divideCeil(ranges[1], blockCols);
+  os.indent(indent) << "for (long long q = " << block << "; q < "
+                    << writer.count(writer.parallel) << "LL; q += " << perMember
+                    << ") {\n";
+  indent += 2;
+  writer.declareLoops(writer.parallel, "q", indent);
+  writer.ranges[rows] = ranges[0];
+  writer.ranges[cols] = ranges[1];
+  const std::string &rowTile = writer.dims[rows], &colTile = writer.dims[cols];
+  os.indent(indent) << "const long long ens_r0 = " << rowTile << " * "
+                    << blockRows << "LL, ens_c0 = " << colTile << " * "
+                    << blockCols << "LL;\n";
+  // The rows and columns of this thread's accumulators: fragment (i, j)'s
+  // element e is at row i_(e / 2), column j_(e % 2).
+  auto rowName = [](int64_t i, int64_t half) {
+    return "ens_row" + std::to_string(i) + "_" + std::to_string(half);
+  };
+  auto colName = [](int64_t j, int64_t odd) {
+    return "ens_col" + std::to_string(j) + "_" + std::to_string(odd);
+  };
+  for (int64_t i = 0; i < fragRows; ++i)
+    for (int64_t half = 0; half < 2; ++half)
+      os.indent(indent) << "const long long " << rowName(i, half)
+                        << " = ens_r0 + ens_wr + "
+                        << i * kMmaM + half * kMmaM / 2 << "LL + ens_g;\n";
+  for (int64_t j = 0; j < fragCols; ++j)
+    for (int64_t odd = 0; odd < 2; ++odd)
+      os.indent(indent) << "const long long " << colName(j, odd)
+                        << " = ens_c0 + ens_wc + " << j * kMmaN + odd
+                        << "LL + 2 * ens_t;\n";
+  auto accumulator = [](int64_t i, int64_t j) {
+    return "ens_acc" + std::to_string(i) + "_" + std::to_string(j);
+  };
+  auto pointDims = [&](int64_t i, int64_t j, int64_t e) {
+    SmallVector<std::string> dims = writer.dims;
+    dims[rows] = rowName(i, e / 2);
+    dims[cols] = colName(j, e % 2);
+    return dims;
+  };
+  auto inside = [&](int64_t i, int64_t j, int64_t e) {
+    return rowName(i, e / 2) + " < " + std::to_string(ranges[0]) + "LL && " +
+           colName(j, e % 2) + " < " + std::to_string(ranges[1]) + "LL";
+  };
+  // The accumulators start from the filled value, or from the output's
+  // value at points inside the op.
+  OpOperand &init = generic.getDpsInitsMutable()[0];
+  Value fill = fills.filledWith.lookup(&init);
+  for (int64_t i = 0; i < fragRows; ++i)
+    for (int64_t j = 0; j < fragCols; ++j) {
+      os.indent(indent) << "float " << accumulator(i, j) << "[4] = {";
+      for (int64_t e = 0; e < 4; ++e) {
+        os << (e ? ", " : "");
+        if (fill) {
+          os << body.get(fill);
+          continue;
+        }
+        llvm::Expected<std::string> element =
+            writer.elementAt(init, pointDims(i, j, e));
+        if (!element)
+          return element.takeError();
+        os << "(" << inside(i, j, e) << " ? " << *element << " : 0.0f)";
+      }
+      os << "};\n";
+    }
+  // Stages steps [k0, k0 + steps) of `operand`, `extent` rows or columns
+  // from the block tile's first, zero outside the op. Each thread's share
+  // is a fixed count, unrolled, so that its loads are all in flight at
+  // once and the loop over the stages is the innermost.
+  auto stage = [&](OpOperand *operand, StringRef buffer, bool alongRows,
+                   int64_t extent, int64_t ld) -> llvm::Error {
+    unsigned loop = alongRows ? rows : cols;
+    int64_t inner = alongRows ? steps : extent, total = extent * steps;
+    os.indent(indent + 2) << "#pragma unroll\n";
+    os.indent(indent + 2) << "for (int ens_u = 0; ens_u < "
+                          << llvm::divideCeil(total, phase.threads)
+                          << "; ++ens_u) {\n";
+    os.indent(indent + 4) << "const long long i = threadIdx.x + ens_u * "
+                          << phase.threads << "LL;\n";
+    std::string outer = "i / " + std::to_string(inner) + "LL",
+                innerIndex = "i % " + std::to_string(inner) + "LL";
+    std::string point =
+        (alongRows ? "ens_r0 + " + outer : "ens_c0 + " + innerIndex);
+    std::string step = "ens_k0 + " + (alongRows ? innerIndex : outer);
+    os.indent(indent + 4) << "const long long ens_p = " << point
+                          << ", ens_s = " << step << ";\n";
+    SmallVector<std::string> dims = writer.dims;
+    dims[loop] = "ens_p";
+    dims[reduction] = "ens_s";
+    llvm::Expected<std::string> element = writer.elementAt(*operand, dims);
+    if (!element)
+      return element.takeError();
+    os.indent(indent + 4);
+    if (total % phase.threads)
+      os << "if (i < " << total << "LL) ";
+    os << buffer << "[" << outer << " * " << ld << "LL + " << innerIndex
+       << "] = ens_p < " << ranges[alongRows ? 0 : 1] << "LL && ens_s < "
+       << ranges[2] << "LL ? " << *element << " : 0.0f;\n";
+    os.indent(indent + 2) << "}\n";
+    return llvm::Error::success();
+  };
+  os.indent(indent) << "for (long long ens_k0 = 0; ens_k0 < " << ranges[2]
+                    << "LL; ens_k0 += " << steps << "LL) {\n";
+  os.indent(indent + 2) << "__syncthreads();\n";
+  if (llvm::Error failure = stage(a, "ens_a", true, blockRows, ldA))
+    return failure;
+  if (llvm::Error failure = stage(b, "ens_b", false, blockCols, ldB))
+    return failure;
+  os.indent(indent + 2) << "__syncthreads();\n";
+  // The fragments of each mma step, as the PTX ISA lays them out:
+  // a[g][t], a[g+8][t], a[g][t+4], a[g+8][t+4] and b[t][g], b[t+4][g].
+  unsigned at = indent + 4;
+  os.indent(indent + 2) << "#pragma unroll\n";
+  os.indent(indent + 2) << "for (int ens_ks = 0; ens_ks < " << steps
+                        << "; ens_ks += " << kMmaK << ") {\n";
+  auto convert = [&](StringRef name, int64_t count,
+                     llvm::function_ref<std::string(int64_t)> element) {
+    os.indent(at) << "unsigned " << name << "[" << count << "]";
+    if (split)
+      os << ", " << name << "_small[" << count << "]";
+    os << ";\n";
+    for (int64_t r = 0; r < count; ++r) {
+      std::string target = name.str() + "[" + std::to_string(r) + "]";
+      if (split)
+        os.indent(at) << "ens_split_tf32(" << element(r) << ", " << target
+                      << ", " << name << "_small[" << r << "]);\n";
+      else
+        os.indent(at) << target << " = ens_cvt_tf32(" << element(r) << ");\n";
+    }
+  };
+  for (int64_t i = 0; i < fragRows; ++i)
+    convert("ens_fa" + std::to_string(i), 4, [&](int64_t r) {
+      return "ens_a[(ens_wr + " + std::to_string(i * kMmaM + r % 2 * 8) +
+             "LL + ens_g) * " + std::to_string(ldA) + "LL + ens_ks + ens_t + " +
+             std::to_string(r / 2 * 4) + "]";
+    });
+  for (int64_t j = 0; j < fragCols; ++j)
+    convert("ens_fb" + std::to_string(j), 2, [&](int64_t r) {
+      return "ens_b[(ens_ks + ens_t + " + std::to_string(r * 4) + ") * " +
+             std::to_string(ldB) + "LL + ens_wc + " +
+             std::to_string(j * kMmaN) + "LL + ens_g]";
+    });
+  // 3xTF32 adds the small products first, then the large one, so that the
+  // small ones are not lost to the accumulator's rounding of the large.
+  for (int64_t i = 0; i < fragRows; ++i)
+    for (int64_t j = 0; j < fragCols; ++j) {
+      std::string fa = "ens_fa" + std::to_string(i),
+                  fb = "ens_fb" + std::to_string(j), acc = accumulator(i, j);
+      SmallVector<std::pair<std::string, std::string>> products;
+      if (split)
+        products = {{fa + "_small", fb}, {fa, fb + "_small"}};
+      products.push_back({fa, fb});
+      for (auto [x, y] : products)
+        os.indent(at) << "ens_mma_tf32_m16n8k8(" << acc << ", " << x << ", "
+                      << y << ", " << acc << ");\n";
+    }
+  os.indent(indent + 2) << "}\n";
+  os.indent(indent) << "}\n";
+  // Each accumulator inside the op: its epilogue's result, or the output.
+  for (int64_t i = 0; i < fragRows; ++i)
+    for (int64_t j = 0; j < fragCols; ++j)
+      for (int64_t e = 0; e < 4; ++e) {
+        std::string value = accumulator(i, j) + "[" + std::to_string(e) + "]";
+        SmallVector<std::string> dims = pointDims(i, j, e);
+        os.indent(indent) << "if (" << inside(i, j, e) << ") {\n";
+        if (after) {
+          after->forgetInputs();
+          if (llvm::Error failure =
+                  emitEpilogue(writer, *after, dims, value, indent + 2))
+            return failure;
+        } else {
+          llvm::Expected<std::string> element = writer.elementAt(init, dims);
+          if (!element)
+            return element.takeError();
+          os.indent(indent + 2) << *element << " = " << value << ";\n";
+        }
+        os.indent(indent) << "}\n";
+      }
+  os.indent(indent - 2) << "}\n";
+  return llvm::Error::success();
+}
