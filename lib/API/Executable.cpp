@@ -86,10 +86,10 @@ Executable Module::compileAt(const std::string &function,
   if (options.maxBufferBytes < 0)
     throw Error("maxBufferBytes must be 0 (the default limit) or more, got " +
                 std::to_string(options.maxBufferBytes));
-  auto key = std::make_tuple(keyName, target, options.threads,
-                             options.maxBufferBytes, options.cudaStrategy,
-                             options.cudaGemm, options.gpuPrecision,
-                             std::move(text));
+  auto key =
+      std::make_tuple(keyName, target, options.threads, options.maxBufferBytes,
+                      options.cudaStrategy, options.cudaGemm,
+                      options.gpuPrecision, std::move(text));
   auto &compiled = impl_->context->compiled;
   if (auto it = compiled.find(key); it != compiled.end())
     if (std::shared_ptr<const Executable::Impl> live = it->second.lock())

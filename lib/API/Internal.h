@@ -31,11 +31,11 @@ struct Context::Impl {
   /// Serialises everything that creates or changes IR, and diagnostics.
   std::recursive_mutex mutex;
   /// Compiled functions by (function, target, threads, buffer limit, CUDA
-  /// strategy, CUDA GEMM choice, GPU precision, the module's text): a module compiled again
-  /// unchanged, with the same options, reuses its code while an Executable
-  /// holds it. Weak, since an Executable holds its Context: a strong reference
-  /// would make a cycle that kept every Context that ever compiled alive for
-  /// good.
+  /// strategy, CUDA GEMM choice, GPU precision, the module's text): a module
+  /// compiled again unchanged, with the same options, reuses its code while an
+  /// Executable holds it. Weak, since an Executable holds its Context: a strong
+  /// reference would make a cycle that kept every Context that ever compiled
+  /// alive for good.
   std::map<std::tuple<std::string, Target, int, int64_t, std::string,
                       std::string, std::string, std::string>,
            std::weak_ptr<const Executable::Impl>>

@@ -59,11 +59,9 @@ static LogicalResult generalize(func::FuncOp function) {
   return success();
 }
 
-llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
-                                               int64_t maxBufferBytes,
-                                               StringRef strategy,
-                                               StringRef gemm,
-                                               StringRef precision) {
+llvm::Expected<CudaProgram>
+cuda::generateCuda(ModuleOp module, StringRef entry, int64_t maxBufferBytes,
+                   StringRef strategy, StringRef gemm, StringRef precision) {
   std::optional<StrategyChoice> strategyChoice = parseStrategyChoice(strategy);
   if (!strategyChoice)
     return error("unknown CUDA strategy '" + strategy +
