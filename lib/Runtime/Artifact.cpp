@@ -181,8 +181,10 @@ std::string ens::runtime::serializeArtifact(const Artifact &artifact) {
   std::string text = manifest.dump(1);
 
   std::string out(kMagic, sizeof(kMagic));
+  uint32_t version = artifact.plan.gemms.empty() ? kArtifactVersionWithoutGemms
+                                                 : kArtifactVersion;
   for (int i = 0; i < 4; ++i)
-    out.push_back(static_cast<char>(kArtifactVersion >> (8 * i)));
+    out.push_back(static_cast<char>(version >> (8 * i)));
   out.append(4, '\0');
   putU64(out, text.size());
   putU64(out, hashBytes(text));
@@ -361,9 +363,10 @@ Expected<Artifact> ens::runtime::parseArtifact(std::string_view bytes,
   uint32_t version = 0;
   for (int i = 3; i >= 0; --i)
     version = version << 8 | static_cast<unsigned char>(bytes[8 + i]);
-  if (version != kArtifactVersion)
+  if (version != kArtifactVersion && version != kArtifactVersionWithoutGemms)
     return fail("artifact format version " + std::to_string(version) +
-                "; this runtime reads version " +
+                "; this runtime reads versions " +
+                std::to_string(kArtifactVersionWithoutGemms) + " and " +
                 std::to_string(kArtifactVersion) + " (export it again)");
   if (bytes.substr(12, 4) != std::string_view("\0\0\0\0", 4))
     return fail("the header's reserved bytes are not zero (corrupt?)");
@@ -392,6 +395,11 @@ Expected<Artifact> ens::runtime::parseArtifact(std::string_view bytes,
   } catch (const std::exception &error) {
     return fail(std::string("malformed manifest: ") + error.what());
   }
+  // Steps in an artifact of the version without them are what a runtime of
+  // that version would skip: the artifact is inconsistent.
+  if (version == kArtifactVersionWithoutGemms && !artifact.plan.gemms.empty())
+    return fail("a version " + std::to_string(version) +
+                " artifact with vendor GEMM steps (corrupt?)");
   if (artifact.target == ArtifactTarget::Cuda)
     if (Error failure = verifyPlan(artifact.plan, artifact.signature))
       return fail("invalid launch plan: " + failure.getMessage());

@@ -5,7 +5,8 @@
 // docs/runtime.md describes the format:
 //
 //   bytes 0-7    the magic "ENSPROG\0"
-//   bytes 8-11   the format version, little-endian (kArtifactVersion)
+//   bytes 8-11   the format version, little-endian (kArtifactVersion, or
+//                kArtifactVersionWithoutGemms)
 //   bytes 12-15  zero
 //   bytes 16-23  the manifest's length N
 //   bytes 24-31  the manifest's FNV-1a 64-bit hash
@@ -34,8 +35,15 @@
 
 namespace ens::runtime {
 
-/// The version of the artifact format this runtime reads and writes.
-constexpr uint32_t kArtifactVersion = 1;
+/// The newest version of the artifact format, which this runtime reads
+/// and writes: version 2 is version 1 with vendor GEMM steps in the plan.
+/// A runtime that reads version 1 only would skip those steps and compute
+/// wrong results, so an artifact whose plan has them is version 2, and any
+/// other stays version 1, which older runtimes still run.
+constexpr uint32_t kArtifactVersion = 2;
+
+/// The version of artifacts whose plan has no vendor GEMM steps.
+constexpr uint32_t kArtifactVersionWithoutGemms = 1;
 
 /// The largest artifact the runtime reads.
 constexpr int64_t kMaxArtifactBytes = int64_t(1) << 30;

@@ -70,6 +70,19 @@
 // RUN: ens-export %s --entry=weight_grad --target=cuda --emulator --cuda-strategy=tiled --cuda-gemm=cublas -o %t/weight_grad.ens
 // RUN: ens-replay %t/weight_grad.ens --backend=cuda-emu --input=%t/export/in0.npy --input=%t/export/in1.npy --expect=%t/export/out0.npy
 //
+// An artifact with GEMM steps is format version 2, which a runtime that
+// reads version 1 only refuses rather than skip the steps; one without
+// stays version 1, and one with steps marked version 1 is refused here.
+// RUN: od -An -tu1 -j8 -N4 %t/weight_grad.ens | FileCheck %s --check-prefix=VERSION2
+// VERSION2: 2 0 0 0
+// RUN: ens-export %s --entry=weight_grad --target=cuda --emulator --cuda-gemm=generated -o %t/generated.ens
+// RUN: od -An -tu1 -j8 -N4 %t/generated.ens | FileCheck %s --check-prefix=VERSION1
+// VERSION1: 1 0 0 0
+// RUN: cp %t/weight_grad.ens %t/marked1.ens
+// RUN: printf '\001' | dd of=%t/marked1.ens bs=1 seek=8 conv=notrunc 2> /dev/null
+// RUN: not ens-replay %t/marked1.ens 2>&1 | FileCheck %s --check-prefix=MARKED1
+// MARKED1: marked1.ens: a version 1 artifact with vendor GEMM steps (corrupt?)
+//
 // The steps run in the plan's order on the emulator: --cuda-dump's plan
 // lists the transpose's launch between the first two steps.
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=tiled --cuda-gemm=cublas --cuda-dump=%t/dump > /dev/null
