@@ -171,3 +171,26 @@ func.func @strided_convolution(%image: tensor<2x3x6x17xf32>, %w: tensor<8x3x3x3x
   } -> tensor<2x8x4x8xf32>
   return %g : tensor<2x8x4x8xf32>
 }
+
+// -----
+
+// A column sum reduces across the vector loop's rows: its tile holds 8
+// vectors of 4 lanes side by side (32 columns), so that each step reads 32
+// contiguous floats of a row into 8 accumulators.
+// CHECK-LABEL: func.func @column_sums
+// CHECK:         scf.for %[[J:.*]] = %c0 to %c64 step %c32
+// CHECK:           scf.for %[[K:.*]] = %c0 to %c64 step %c1
+// CHECK:             vector.transfer_read %{{.*}}[%[[K]], %[[J]]]{{.*}} : tensor<64x64xf32>, vector<1x32xf32>
+// CHECK:             vector.multi_reduction <add>, {{.*}} [0] : vector<1x32xf32> to vector<32xf32>
+func.func @column_sums(%x: tensor<64x64xf32>, %init: tensor<64xf32>)
+    -> tensor<64xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(k, j) -> (k, j)>,
+                                        affine_map<(k, j) -> (j)>],
+                       iterator_types = ["reduction", "parallel"]}
+      ins(%x : tensor<64x64xf32>) outs(%init : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}

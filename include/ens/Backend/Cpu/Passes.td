@@ -92,7 +92,9 @@ def EnsCpuTileAndVectorize
     reduction is then an outer product) and otherwise the innermost
     dimension of the largest operand; a register tile holds one vector
     along it, and for a contraction `8` rows of the result, so that 8
-    accumulators stay in registers while the reduction runs.
+    accumulators stay in registers while the reduction runs. A reduction
+    across the vector loop (a column sum) holds up to 8 vectors side by
+    side instead, so that each step reads 8 vectors of a row.
 
     A convolution (a multiply-accumulate whose first input is read at
     `position * stride + tap`, as EnsToLinalg lowers ens.conv) is tiled in
