@@ -48,6 +48,20 @@ llvm::SmallVector<int64_t, 4> getRowMajorStrides(llvm::ArrayRef<int64_t> shape);
 /// The number of elements of a tensor of `shape` (1 for rank 0).
 int64_t getNumElements(llvm::ArrayRef<int64_t> shape);
 
+/// Calls `fn(index, linear)` for every multi-index of `shape`, row-major.
+template <typename Fn> void forEachIndex(llvm::ArrayRef<int64_t> shape, Fn fn) {
+  int64_t count = getNumElements(shape);
+  llvm::SmallVector<int64_t, 8> index(shape.size(), 0);
+  for (int64_t linear = 0; linear < count; ++linear) {
+    fn(llvm::ArrayRef<int64_t>(index), linear);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
 /// Formats a tensor type as in MLIR, e.g. "tensor<2x3xf32>".
 std::string getTensorTypeString(DType dtype, llvm::ArrayRef<int64_t> shape);
 

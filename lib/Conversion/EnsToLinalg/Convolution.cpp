@@ -19,6 +19,7 @@
 
 #include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Dialect/Ens/IR/ShapeInference.h"
+#include "ens/Support/HostTensor.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -157,21 +158,13 @@ static Value combineTapSlices(OpBuilder &b, Location loc, Value x,
                               RankedTensorType type, const Window &window,
                               bool isMax, double identity) {
   MLIRContext *context = b.getContext();
-  int64_t rank = type.getRank();
   SmallVector<Value> slices;
-  SmallVector<int64_t> tap(rank, 0);
-  for (int64_t t = 0, taps = ShapedType::getNumElements(window.dimensions);
-       t < taps; ++t) {
+  forEachIndex(window.dimensions, [&](ArrayRef<int64_t> tap, int64_t) {
     slices.push_back(b.create<tensor::ExtractSliceOp>(
         loc, x, getAsIndexOpFoldResult(context, tap),
         getAsIndexOpFoldResult(context, type.getShape()),
         getAsIndexOpFoldResult(context, window.strides)));
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++tap[d] < window.dimensions[d])
-        break;
-      tap[d] = 0;
-    }
-  }
+  });
   return elementwise(
       b, loc, type, slices,
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
@@ -198,7 +191,7 @@ static FailureOr<Value> lowerReduceWindow(ReduceWindowOp op,
   int64_t rank = type.getRank();
   Value x = adaptor.getOperand();
   if (windowsTile(window, tensorType(x).getShape(), type.getShape()) &&
-      ShapedType::getNumElements(window.dimensions) <= kMaxSlicedTaps)
+      getNumElements(window.dimensions) <= kMaxSlicedTaps)
     return combineTapSlices(b, loc, x, type, window, isMax, identity);
   SmallVector<int64_t> low, paddedShape;
   for (int64_t d = 0; d < rank; ++d) {

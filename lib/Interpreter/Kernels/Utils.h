@@ -20,20 +20,6 @@
 
 namespace mlir::ens::ref::detail {
 
-/// Calls `fn(index, linear)` for every multi-index of `shape`, row-major.
-template <typename Fn> void forEachIndex(llvm::ArrayRef<int64_t> shape, Fn fn) {
-  int64_t count = getNumElements(shape);
-  llvm::SmallVector<int64_t, 8> index(shape.size(), 0);
-  for (int64_t linear = 0; linear < count; ++linear) {
-    fn(llvm::ArrayRef<int64_t>(index), linear);
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-      if (++index[d] < shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-}
-
 /// The offset of `index` in a tensor laid out with `strides`.
 inline int64_t linearize(llvm::ArrayRef<int64_t> index,
                          llvm::ArrayRef<int64_t> strides) {

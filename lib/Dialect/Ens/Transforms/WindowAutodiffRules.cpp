@@ -225,8 +225,7 @@ Grads reduceWindow(ReduceWindowOp op, Emitter &e, Value g) {
   }
   Value remaining = e.splat(y.getType(), 1);
   Value paddedGrad;
-  SmallVector<int64_t> tap(rank, 0);
-  for (int64_t t = 0, taps = getNumElements(window.dimensions); t < taps; ++t) {
+  forEachIndex(window.dimensions, [&](ArrayRef<int64_t> tap, int64_t) {
     SmallVector<int64_t> limit;
     for (int64_t d = 0; d < rank; ++d)
       limit.push_back(tap[d] + (shapeOf(y)[d] - 1) * window.strides[d] + 1);
@@ -242,13 +241,7 @@ Grads reduceWindow(ReduceWindowOp op, Emitter &e, Value g) {
     Value contribution =
         spread(e, e.mul(g, routed), tap, window.strides, padded);
     paddedGrad = paddedGrad ? e.add(paddedGrad, contribution) : contribution;
-    // The next tap in row-major order.
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++tap[d] < window.dimensions[d])
-        break;
-      tap[d] = 0;
-    }
-  }
+  });
   return SmallVector<Value>{unpad(paddedGrad)};
 }
 
