@@ -170,6 +170,26 @@ void clearGrads(std::vector<torch::Tensor> &params) {
     p.mutable_grad().reset();
 }
 
+/// One training step of each member in turn, as a Python loop over models
+/// runs it: the member's loss (`lossOf(m, its parameters)`), backward, and
+/// its own optimizer's step. The losses, if `wantLosses`.
+template <typename Optimizer, typename LossFn>
+std::vector<double>
+stepEachMember(std::vector<std::vector<torch::Tensor>> &params,
+               std::vector<std::unique_ptr<Optimizer>> &optimizers,
+               bool wantLosses, LossFn lossOf) {
+  std::vector<double> losses;
+  for (size_t m = 0; m < params.size(); ++m) {
+    torch::Tensor loss = lossOf(m, params[m]);
+    clearGrads(params[m]);
+    loss.backward();
+    optimizers[m]->step();
+    if (wantLosses)
+      losses.push_back(loss.item<double>());
+  }
+  return losses;
+}
+
 torch::optim::AdamOptions adamOptions(double lr) {
   return torch::optim::AdamOptions(lr).betas({0.9, 0.999}).eps(1e-8);
 }
@@ -210,20 +230,14 @@ public:
   }
 
   std::vector<double> run(bool wantLosses) override {
-    std::vector<double> losses;
-    for (int64_t m = 0; m < shape.members; ++m) {
-      std::vector<torch::Tensor> &p = params[m];
-      int64_t g = m / shape.perGroup();
-      torch::Tensor h = torch::tanh(torch::addmm(p[1], x[g], p[0]));
-      torch::Tensor y = torch::addmm(p[3], h, p[2]);
-      torch::Tensor loss = torch::mse_loss(y, t[g]);
-      clearGrads(p);
-      loss.backward();
-      optimizers[m]->step();
-      if (wantLosses)
-        losses.push_back(loss.item<double>());
-    }
-    return losses;
+    return stepEachMember(params, optimizers, wantLosses,
+                          [&](int64_t m, const std::vector<torch::Tensor> &p) {
+                            int64_t g = m / shape.perGroup();
+                            torch::Tensor h =
+                                torch::tanh(torch::addmm(p[1], x[g], p[0]));
+                            torch::Tensor y = torch::addmm(p[3], h, p[2]);
+                            return torch::mse_loss(y, t[g]);
+                          });
   }
 
 private:
@@ -358,19 +372,13 @@ public:
   }
 
   std::vector<double> run(bool wantLosses) override {
-    std::vector<double> losses;
-    for (int64_t m = 0; m < shape.members; ++m) {
-      std::vector<torch::Tensor> &p = params[m];
-      torch::Tensor h = cnnBlock(cnnBlock(x, p[0], p[1], 1), p[2], p[3], 1);
-      torch::Tensor z = torch::addmm(p[5], h.flatten(1), p[4]);
-      torch::Tensor loss = torch::cross_entropy_loss(z, t);
-      clearGrads(p);
-      loss.backward();
-      optimizers[m]->step();
-      if (wantLosses)
-        losses.push_back(loss.item<double>());
-    }
-    return losses;
+    return stepEachMember(
+        params, optimizers, wantLosses,
+        [&](int64_t, const std::vector<torch::Tensor> &p) {
+          torch::Tensor h = cnnBlock(cnnBlock(x, p[0], p[1], 1), p[2], p[3], 1);
+          torch::Tensor z = torch::addmm(p[5], h.flatten(1), p[4]);
+          return torch::cross_entropy_loss(z, t);
+        });
   }
 
 private:
