@@ -4,6 +4,7 @@
 
 #include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Support/Sizes.h"
+#include "ens/Support/SourceChunks.h"
 #include "ens/Support/SourceLimits.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -39,6 +40,100 @@ LogicalResult mlir::ens::verifyTypeSizes(Operation *root) {
   return failure(result.wasInterrupted());
 }
 
+namespace {
+/// A diagnostic held back to be reported later, or not at all.
+struct HeldDiagnostic {
+  Location location;
+  DiagnosticSeverity severity;
+  std::string message;
+  SmallVector<std::pair<Location, std::string>> notes;
+};
+} // namespace
+
+/// The offset in `text` of 1-based `line` and `column`, if they are in it.
+static std::optional<size_t> getOffset(StringRef text, unsigned line,
+                                       unsigned column) {
+  size_t lineStart = 0;
+  for (unsigned l = 1; l < line; ++l) {
+    lineStart = text.find('\n', lineStart);
+    if (lineStart == StringRef::npos)
+      return std::nullopt;
+    ++lineStart;
+  }
+  return lineStart + column - 1;
+}
+
+/// Whether a parse of `copy` that failed with `error` failed only because
+/// the functions after its own are blanked: the parser reports a missing
+/// token at the end of the input at the end of the last code before it,
+/// which blanking moves.
+static bool failedAtBlankedEnd(StringRef copy, const HeldDiagnostic &error) {
+  auto location = dyn_cast<FileLineColLoc>(error.location);
+  if (!location)
+    return false;
+  std::optional<size_t> offset =
+      getOffset(copy, location.getLine(), location.getColumn());
+  return offset && *offset == copy.rtrim(" \t\r\n").size();
+}
+
+/// Reports `diagnostics` through the context, to the handlers the caller
+/// installed.
+static void report(MLIRContext *context, ArrayRef<HeldDiagnostic> diagnostics) {
+  for (const HeldDiagnostic &held : diagnostics) {
+    InFlightDiagnostic diagnostic =
+        context->getDiagEngine().emit(held.location, held.severity);
+    diagnostic << held.message;
+    for (const auto &[location, message] : held.notes)
+      diagnostic.attachNote(location) << message;
+  }
+}
+
+LogicalResult mlir::ens::parseFunctionsApart(const llvm::MemoryBuffer &buffer,
+                                             MLIRContext *context) {
+  std::vector<std::string> copies = splitFunctionsApart(buffer.getBuffer());
+  std::optional<std::vector<HeldDiagnostic>> blankedEndFailure;
+  for (size_t i = 0; i < copies.size(); ++i) {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(
+                                     copies[i], buffer.getBufferIdentifier(),
+                                     /*RequiresNullTerminator=*/false),
+                                 llvm::SMLoc());
+    std::vector<HeldDiagnostic> held;
+    LogicalResult parsed = success();
+    {
+      ScopedDiagnosticHandler hold(context, [&](Diagnostic &diagnostic) {
+        HeldDiagnostic &copy =
+            held.emplace_back(HeldDiagnostic{diagnostic.getLocation(),
+                                             diagnostic.getSeverity(),
+                                             diagnostic.str(),
+                                             {}});
+        for (Diagnostic &note : diagnostic.getNotes())
+          copy.notes.push_back({note.getLocation(), note.str()});
+        return success();
+      });
+      // Unverified: a function may call one that this copy blanks.
+      Block block;
+      parsed = parseSourceFile(
+          sourceMgr, &block, ParserConfig(context, /*verifyAfterParse=*/false));
+    }
+    if (succeeded(parsed))
+      continue;
+    // A failure at the blanked end may only be blanking's: a later copy
+    // may report the error where the whole text has it.
+    if (i + 1 == copies.size() || held.empty() ||
+        !failedAtBlankedEnd(copies[i], held.front())) {
+      report(context, held);
+      return failure();
+    }
+    if (!blankedEndFailure)
+      blankedEndFailure = std::move(held);
+  }
+  if (!blankedEndFailure)
+    return success();
+  report(context, *blankedEndFailure);
+  return failure();
+}
+
 OwningOpRef<ModuleOp> mlir::ens::parseSourceSafely(llvm::SourceMgr &sourceMgr,
                                                    MLIRContext *context) {
   const llvm::MemoryBuffer *buffer =
@@ -52,6 +147,8 @@ OwningOpRef<ModuleOp> mlir::ens::parseSourceSafely(llvm::SourceMgr &sourceMgr,
   }
   OwningOpRef<ModuleOp> module;
   runWithLargeStack([&] {
+    if (failed(parseFunctionsApart(*buffer, context)))
+      return;
     module = parseSourceFile<ModuleOp>(sourceMgr, context);
     if (module && failed(verifyTypeSizes(*module)))
       module = nullptr;

@@ -76,9 +76,29 @@ Error ens::runtime::syncDirectory(const std::string &directory) {
   return Error::success();
 }
 
+/// Writes `contents` into the existing special file `path` (a device, a
+/// FIFO), which has no contents to keep and must not be replaced.
+static Error writeSpecialFile(const std::string &path,
+                              std::string_view contents) {
+  int rawFd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+  if (rawFd < 0)
+    return errnoError("cannot open", path);
+  FileDescriptor fd(rawFd);
+  if (!writeAll(fd.get(), contents) || !fd.close())
+    return errnoError("cannot write", path);
+  return Error::success();
+}
+
 Error ens::runtime::writeFileAtomically(const std::string &path,
                                         std::string_view contents,
                                         unsigned mode) {
+  struct stat existing;
+  if (::stat(path.c_str(), &existing) == 0) {
+    if (S_ISDIR(existing.st_mode))
+      return Error(path + " is a directory");
+    if (!S_ISREG(existing.st_mode))
+      return writeSpecialFile(path, contents);
+  }
   size_t slash = path.find_last_of('/');
   std::string directory = slash == std::string::npos
                               ? ""

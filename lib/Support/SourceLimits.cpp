@@ -1,15 +1,15 @@
 //===- SourceLimits.cpp - Bounds on what the IR parser is given -----------===//
 //
-// The check is a scan of the text, not a parse: it tracks string literals
-// and line comments the way MLIR's lexer does, so brackets inside them do
-// not count, and it treats "->" (function types, affine maps) and the
-// comparisons ">=" / "<=" as tokens, not as angle brackets.
+// The check is a scan of the text, not a parse (SourceScanner.h): brackets
+// inside string literals and comments do not count, and neither do "->"
+// (function types, affine maps) and the comparisons ">=" / "<=".
 //
 //===----------------------------------------------------------------------===//
 
 #include "ens/Support/SourceLimits.h"
 
 #include "ens/Support/FileSystem.h"
+#include "ens/Support/SourceScanner.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/thread.h"
@@ -24,40 +24,14 @@ using namespace mlir::ens;
 
 std::optional<SourceLimitViolation>
 mlir::ens::findSourceLimitViolation(llvm::StringRef text) {
-  int64_t depth = 0;
-  unsigned line = 1;
-  size_t lineStart = 0;
-  auto error = [&](size_t at, const llvm::Twine &message) {
-    return SourceLimitViolation{line, static_cast<unsigned>(at - lineStart + 1),
-                                message.str()};
-  };
-  for (size_t i = 0, e = text.size(); i < e; ++i) {
+  std::optional<SourceLimitViolation> violation;
+  scanSource(text, [&](const ScannedChar &at) {
+    auto fail = [&](const llvm::Twine &message) {
+      violation = SourceLimitViolation{at.line, at.column, message.str()};
+      return false;
+    };
+    size_t i = at.offset;
     char c = text[i];
-    if (c == '\n') {
-      ++line;
-      lineStart = i + 1;
-      continue;
-    }
-    if (c == '"') {
-      // A string literal; a backslash escapes the next character. An
-      // unterminated string ends at the end of the line, as in the lexer.
-      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
-        if (text[i] == '\\')
-          ++i;
-      if (i < e && text[i] == '\n')
-        --i;
-      continue;
-    }
-    if (c == '/' && i + 1 < e && text[i + 1] == '/') {
-      while (i + 1 < e && text[i + 1] != '\n')
-        ++i;
-      continue;
-    }
-    if ((c == '-' || c == '<' || c == '>') && i + 1 < e &&
-        ((c == '-' && text[i + 1] == '>') || text[i + 1] == '=')) {
-      ++i;
-      continue;
-    }
     if (c == '#' && i > 0 &&
         (std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
          text[i - 1] == '_' || text[i - 1] == '$' || text[i - 1] == '.' ||
@@ -65,7 +39,8 @@ mlir::ens::findSourceLimitViolation(llvm::StringRef text) {
       // A result number: `%name#N`. Compared digit by digit, so that no
       // length of digits can overflow.
       size_t start = i + 1, end = start;
-      while (end < e && std::isdigit(static_cast<unsigned char>(text[end])))
+      while (end < text.size() &&
+             std::isdigit(static_cast<unsigned char>(text[end])))
         ++end;
       llvm::StringRef digits = text.slice(start, end).ltrim('0');
       uint64_t number = 0;
@@ -73,22 +48,18 @@ mlir::ens::findSourceLimitViolation(llvm::StringRef text) {
                       (!digits.empty() && digits.getAsInteger(10, number)) ||
                       number > static_cast<uint64_t>(kMaxResultNumber);
       if (tooLarge)
-        return error(
-            i, llvm::formatv("result number #{0} is over the limit of {1}",
-                             text.slice(start, std::min(end, start + 24)),
-                             kMaxResultNumber));
-      i = end - 1;
-      continue;
+        return fail(llvm::formatv("result number #{0} is over the limit of {1}",
+                                  text.slice(start, std::min(end, start + 24)),
+                                  kMaxResultNumber));
+      return true;
     }
-    if (c == '(' || c == '[' || c == '{' || c == '<') {
-      if (++depth > kMaxSourceNesting)
-        return error(i, llvm::formatv("nesting deeper than {0} levels",
-                                      kMaxSourceNesting));
-    } else if (c == ')' || c == ']' || c == '}' || c == '>') {
-      depth = depth > 0 ? depth - 1 : 0;
-    }
-  }
-  return std::nullopt;
+    if ((c == '(' || c == '[' || c == '{' || c == '<') &&
+        at.depth + 1 > kMaxSourceNesting)
+      return fail(
+          llvm::formatv("nesting deeper than {0} levels", kMaxSourceNesting));
+    return true;
+  });
+  return violation;
 }
 
 llvm::Error mlir::ens::checkSourceLimits(llvm::StringRef text,

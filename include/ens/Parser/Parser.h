@@ -19,8 +19,18 @@
 
 namespace mlir::ens {
 
+/// Parses each function of `buffer` alone, without verifying it, as
+/// ens/Support/SourceChunks.h describes: a forward reference left open in
+/// one function then cannot bind to another's value, which MLIR 19's parser
+/// does and then corrupts the heap on a later error. Fails, after the parser
+/// has reported why, on the first function that does not parse. Run it on a
+/// large stack, and give the whole text to the parser only if it succeeds.
+LogicalResult parseFunctionsApart(const llvm::MemoryBuffer &buffer,
+                                  MLIRContext *context);
+
 /// Parses and verifies the main buffer of `sourceMgr` as a module, within
-/// the limits of ens/Support/SourceLimits.h. Returns null after emitting an
+/// the limits of ens/Support/SourceLimits.h, each function alone first
+/// (parseFunctionsApart). Returns null after emitting an
 /// error when the input is malformed, too deep or names sizes that overflow.
 OwningOpRef<ModuleOp> parseSourceSafely(llvm::SourceMgr &sourceMgr,
                                         MLIRContext *context);

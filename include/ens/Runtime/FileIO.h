@@ -25,7 +25,10 @@ namespace ens::runtime {
 /// written, fsynced and renamed over `path`, then the directory is fsynced.
 /// On any failure (a full disk, say) the temporary file is removed, `path`
 /// is untouched, and the error names the path and the reason. `mode` is the
-/// new file's permission bits (before the umask).
+/// new file's permission bits (before the umask). A `path` that names an
+/// existing device, FIFO or socket (such as /dev/null or /dev/stdout) is
+/// written in place instead: renaming over it would replace it with a
+/// regular file. A directory is an error.
 Error writeFileAtomically(const std::string &path, std::string_view contents,
                           unsigned mode = 0644);
 

@@ -56,6 +56,34 @@ TEST_F(FileSystemTest, AtomicWriteReplacesAndLeavesNoTemporary) {
   EXPECT_EQ(countEntries(), 1);
 }
 
+// Renaming a temporary over a FIFO or a device (ens-opt -o /dev/null as
+// root) would replace it with a regular file (issue #25).
+TEST_F(FileSystemTest, AtomicWriteToAFifoWritesIntoIt) {
+  std::string fifo = path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // A reader, so that opening it for writing does not wait.
+  int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(fifo, "through")));
+  char got[16] = {};
+  EXPECT_EQ(::read(reader, got, sizeof(got)), 7);
+  EXPECT_STREQ(got, "through");
+  ::close(reader);
+  struct stat status;
+  ASSERT_EQ(::stat(fifo.c_str(), &status), 0);
+  EXPECT_TRUE(S_ISFIFO(status.st_mode));
+  EXPECT_EQ(countEntries(), 1);
+}
+
+TEST_F(FileSystemTest, AtomicWriteToADirectoryIsAnError) {
+  std::string sub = path("sub");
+  ASSERT_FALSE(llvm::sys::fs::create_directory(sub));
+  llvm::Error error = writeFileAtomically(sub, "x");
+  ASSERT_TRUE(static_cast<bool>(error));
+  EXPECT_EQ(llvm::toString(std::move(error)), sub + " is a directory");
+  EXPECT_TRUE(llvm::sys::fs::is_directory(sub));
+}
+
 TEST_F(FileSystemTest, AtomicWriteFailureKeepsTheOldFile) {
   std::string file = path("out.bin");
   ASSERT_FALSE(static_cast<bool>(writeFileAtomically(file, "kept")));
