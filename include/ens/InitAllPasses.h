@@ -14,7 +14,8 @@
 namespace mlir::ens {
 
 /// Registers every ens pass and pipeline, and the upstream passes ens
-/// pipelines use.
+/// pipelines use, but the upstream inliner: ens-inline runs it within a
+/// bound on the ops inlining makes.
 inline void registerAllPasses() {
   registerEnsPasses();
   registerEnsFrontPipeline();
@@ -26,7 +27,6 @@ inline void registerAllPasses() {
   registerEnsCudaPipeline();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
-  mlir::registerInlinerPass();
   mlir::registerSymbolDCEPass();
 }
 

@@ -7,6 +7,7 @@
 
 #include "ens/Fusion/Passes.h"
 
+#include "ens/Dialect/Ens/Transforms/Passes.h"
 #include "ens/Support/BoundedRewrites.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -17,7 +18,7 @@ using namespace mlir::ens;
 
 void mlir::ens::buildLinalgFusionPipeline(OpPassManager &pm,
                                           int64_t minMemberWork) {
-  pm.addPass(createInlinerPass());
+  pm.addPass(createEnsInline());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createBoundedCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createEnsFuseElementwise());

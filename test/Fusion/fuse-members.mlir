@@ -1,6 +1,6 @@
 // RUN: ens-opt %s --split-input-file --ens-fuse-members | FileCheck %s
 // RUN: ens-opt %s --split-input-file --ens-fuse-members=min-work=64 | FileCheck %s --check-prefix=SMALL
-// RUN: ens-opt %ens_src_root/examples/ensemble_train_step.mlir --ens-stdlib --ens-autodiff --ens-batch --convert-ens-to-linalg --inline --symbol-dce --canonicalize --ens-fuse-elementwise --canonicalize --ens-fuse-members --canonicalize | FileCheck %s --check-prefix=STEP
+// RUN: ens-opt %ens_src_root/examples/ensemble_train_step.mlir --ens-stdlib --ens-autodiff --ens-batch --convert-ens-to-linalg --ens-inline --symbol-dce --canonicalize --ens-fuse-elementwise --canonicalize --ens-fuse-members --canonicalize | FileCheck %s --check-prefix=STEP
 
 // Member ops form loops over the 8 members; an op that reads the whole
 // result of the first group (a reduction over the members) ends it. That

@@ -11,6 +11,7 @@
 
 #include "ens/Dialect/Ens/Interfaces/AutodiffOpInterface.h"
 #include "ens/Dialect/Ens/Transforms/FunctionTransformer.h"
+#include "ens/Dialect/Ens/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -23,8 +24,9 @@ using namespace mlir;
 using namespace mlir::ens;
 
 /// Calls are inlined into the forward pass, so a call tree that branches at
-/// every level grows exponentially; stop beyond this many ops.
-static constexpr size_t kMaxTapeOps = size_t(1) << 20;
+/// every level grows exponentially; stop beyond kMaxInlinedOps ops, the
+/// bound of every pass that inlines.
+static constexpr size_t kMaxTapeOps = kMaxInlinedOps;
 
 static bool isFloatTensor(Value value) {
   return isa<FloatType>(getElementTypeOrSelf(value.getType()));

@@ -5,10 +5,23 @@
 
 #include "ens/Dialect/Ens/IR/EnsDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir::ens {
+
+/// The most ops a function may have once its calls are inlined, for every
+/// pass that inlines (ens-inline, ens-autodiff): beyond it a call tree that
+/// branches at every level would grow without bound.
+constexpr uint64_t kMaxInlinedOps = uint64_t(1) << 20;
+
+/// Emits an error on the first function of `module` that has more than
+/// `maxOps` ops once its calls (to functions of `module`) are inlined.
+/// Counting takes time linear in the module, however much inlining would
+/// make: each function's count is computed once. A recursive call counts
+/// as one op, as the inliner leaves it a call.
+LogicalResult checkInlinedSizes(ModuleOp module, uint64_t maxOps);
 
 #define GEN_PASS_DECL
 #include "ens/Dialect/Ens/Transforms/Passes.h.inc"

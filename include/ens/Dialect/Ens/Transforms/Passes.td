@@ -204,4 +204,24 @@ def EnsStdlib : Pass<"ens-stdlib", "::mlir::ModuleOp"> {
                            "::mlir::ens::EnsDialect"];
 }
 
+def EnsInline : Pass<"ens-inline", "::mlir::ModuleOp"> {
+  let summary = "Inline every call, within a bound on the ops that makes";
+  let description = [{
+    Runs the upstream inliner (`inline`) after checking, up front, that no
+    function grows beyond `max-ops` ops once its calls are inlined. A call
+    tree that branches at every level grows exponentially: 22 functions
+    that each call the next twice make 2^22 ops, which the inliner and the
+    backends after it would grind through without bound. Such a function is
+    an error instead, as it is for `ens-autodiff`, which inlines calls into
+    the forward pass under the same bound. Both backends' pipelines inline
+    through this pass; `ens-opt` offers it in place of `inline`.
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "uint64_t",
+           /*default=*/"::mlir::ens::kMaxInlinedOps",
+           "The most ops a function may have once its calls are inlined">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // ENS_DIALECT_ENS_TRANSFORMS_PASSES_TD
