@@ -51,6 +51,10 @@ std::string Checkpoint::manifestPath() const {
   return join(generation, kManifestFile);
 }
 
+std::string Checkpoint::statePath() const {
+  return join(generation, kStateFile);
+}
+
 static std::string generationName(int64_t step, uint64_t random) {
   char name[64];
   std::snprintf(name, sizeof(name), "gen-%012lld-%016llx",

@@ -101,6 +101,7 @@ struct Checkpoint {
   std::string note;
 
   std::string manifestPath() const;
+  std::string statePath() const;
 };
 
 /// Finds the newest complete checkpoint in `directory`; throws

@@ -6,6 +6,8 @@
 
 #include "ens/Support/FileSystem.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
@@ -41,6 +43,20 @@ void ens_train::writeOutputFile(const std::string &path,
   if (llvm::Error error = mlir::ens::writeFileAtomically(path, contents))
     throw Failure("cannot write " + what + " " + path + ": " +
                   reasonOf(std::move(error)));
+}
+
+void ens_train::refuseOutputOverInput(const std::string &path,
+                                      const std::string &what,
+                                      const std::vector<RunInput> &inputs) {
+  for (const RunInput &input : inputs) {
+    bool same = false;
+    if (input.path.empty() ||
+        llvm::sys::fs::equivalent(path, input.path, same) || !same)
+      continue;
+    throw Failure("the " + what + " " + path + " would replace the " +
+                  input.what + " " + input.path +
+                  ", the same file: write it elsewhere");
+  }
 }
 
 void ens_train::discardStandardOutput() {

@@ -14,6 +14,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ens_train {
 
@@ -27,6 +29,19 @@ std::string readInputFile(const std::string &path, const std::string &what,
 /// file if that fails.
 void writeOutputFile(const std::string &path, const std::string &contents,
                      const std::string &what);
+
+/// A file a run reads, and what it is, for messages ("data", "model").
+struct RunInput {
+  std::string what, path;
+};
+
+/// Throws Failure when `path`, where the run writes its `what`, is the same
+/// file as one of `inputs`, which writing would replace: compared by file
+/// identity (device and inode), so that another spelling of the path, a
+/// symbolic or a hard link is caught too. Inputs with an empty path are
+/// skipped.
+void refuseOutputOverInput(const std::string &path, const std::string &what,
+                           const std::vector<RunInput> &inputs);
 
 /// Sends what this process writes to stdout to /dev/null from now on (the
 /// processes of a distributed run but the first). Throws Failure if it

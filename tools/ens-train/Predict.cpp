@@ -155,6 +155,11 @@ void ens_train::runPredict(const PredictRequest &request,
     throw Failure("cannot predict from " + request.checkpointDir + ": " +
                   checkpoint.manifestPath() + ": " + failure.what());
   }
+  refuseOutputOverInput(request.outPath, "predictions",
+                        {{"data", request.dataPath},
+                         {"model", settings.model},
+                         {"checkpoint manifest", checkpoint.manifestPath()},
+                         {"checkpoint state", checkpoint.statePath()}});
   ens::Context context;
   std::string modelName = settings.model.empty() ? builtinName : settings.model;
   Model model = loadModel(

@@ -132,6 +132,17 @@ int run(Communicator &comm) {
                   "--val-split");
   std::string checkpointTo =
       checkpointDir.empty() ? std::string(resumeDir) : checkpointDir;
+  if (!plotPath.empty()) {
+    std::vector<RunInput> inputs = {
+        {"model", settings.model},
+        {"data", settings.data},
+        {"validation data", settings.validationData}};
+    if (resumed) {
+      inputs.push_back({"checkpoint manifest", resumed->manifestPath()});
+      inputs.push_back({"checkpoint state", resumed->statePath()});
+    }
+    refuseOutputOverInput(plotPath, "plot", inputs);
+  }
 
   ens::Context context;
   std::string modelName =
