@@ -37,18 +37,18 @@ static std::string describe(nb::handle object) {
 InArray toInArray(nb::handle object, const std::string &what) {
   InArray array;
   if (!nb::try_cast(object, array, /*convert=*/false))
-    throw Error(what + " is a " + describe(object) +
-                ", not an array ens can read (a DLPack producer such as a "
-                "NumPy array or a torch.Tensor)");
+    throw Error(what + " (of type " + describe(object) +
+                ") is not an array ens can read (a DLPack producer such as "
+                "a NumPy array or a torch.Tensor)");
   return array;
 }
 
 OutArray toOutArray(nb::handle object, const std::string &what) {
   OutArray array;
   if (!nb::try_cast(object, array, /*convert=*/false))
-    throw Error(what + " is a " + describe(object) +
-                ", not a writable array (a DLPack producer such as a NumPy "
-                "array or a torch.Tensor)");
+    throw Error(what + " (of type " + describe(object) +
+                ") is not a writable array (a DLPack producer such as a "
+                "NumPy array or a torch.Tensor)");
   return array;
 }
 

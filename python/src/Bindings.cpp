@@ -64,7 +64,12 @@ static TensorType toTensorType(nb::handle object, size_t i) {
   if (nb::try_cast(object, type, /*convert=*/false))
     return type;
   std::string what = "arg_types[" + std::to_string(i) + "]";
-  return typeOf(toInArray(object, what), what);
+  InArray array;
+  if (!nb::try_cast(object, array, /*convert=*/false))
+    throw Error(what + " (of type " +
+                std::string(nb::type_name(object.type()).c_str()) +
+                ") is neither an ens.TensorType nor a DLPack array");
+  return typeOf(array, what);
 }
 
 /// `out` as a list of arrays: a list or tuple of them, or one array.
