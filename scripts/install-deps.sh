@@ -2,9 +2,10 @@
 #===- scripts/install-deps.sh - Install ens build dependencies -----------===#
 #
 # Idempotent: installs the pinned Debian bookworm packages that ens needs to
-# build and test, and cuobjdump and nvdisasm from PyPI where the CUDA toolkit
-# lacks them. Run as root on a fresh machine. Packages already present at
-# the pinned version are left alone, so a second run costs one dpkg query.
+# build and test, cuobjdump and nvdisasm from PyPI where the CUDA toolkit
+# lacks them, and the venv the Python package is built for. Run as root on a
+# fresh machine. Packages already present at the pinned version are left
+# alone, so a second run costs one dpkg query.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -44,6 +45,9 @@ packages=(
   ccache
   g++
   python3
+  # The venv of the Python package (install_python_venv).
+  python3-dev
+  python3-venv
 )
 
 # cuobjdump and nvdisasm, which ens-sass (tools/ens-sass) runs on CUBINs.
@@ -71,6 +75,33 @@ install_cuda_tools() {
   echo "install-deps: installed cuobjdump and nvdisasm in $bin"
 }
 
+# The Python package `ens` (python/, docs/python.md) is built for this venv
+# of Debian's python3, which CMake picks by default (ENS_PYTHON): nanobind
+# for the bindings, NumPy and pytest for its tests. A stamp records what was
+# installed, so a second run costs one file read.
+PYTHON_VENV=/opt/ens/python
+PYTHON_REQUIREMENTS=(nanobind==3.1.0 numpy==2.4.6 pytest==9.2.0)
+
+install_python_venv() {
+  local stamp="$PYTHON_VENV/.ens-requirements"
+  local want="${PYTHON_REQUIREMENTS[*]}"
+  if [[ -x "$PYTHON_VENV/bin/python3" && -f "$stamp" &&
+        "$(cat "$stamp")" == "$want" ]]; then
+    echo "install-deps: Python venv $PYTHON_VENV present"
+    return 0
+  fi
+  if [[ "$(id -u)" != 0 ]]; then
+    echo "install-deps: Python venv $PYTHON_VENV missing or outdated; run" \
+      "this script as root to make it" >&2
+    return 1
+  fi
+  /usr/bin/python3 -m venv "$PYTHON_VENV"
+  "$PYTHON_VENV/bin/python3" -m pip install --quiet \
+    --disable-pip-version-check "${PYTHON_REQUIREMENTS[@]}"
+  echo "$want" >"$stamp"
+  echo "install-deps: made the Python venv $PYTHON_VENV ($want)"
+}
+
 missing=()
 for spec in "${packages[@]}"; do
   name="${spec%%=*}"
@@ -86,6 +117,7 @@ done
 if ((${#missing[@]} == 0)); then
   echo "install-deps: all dependencies present"
   install_cuda_tools
+  install_python_venv
   exit 0
 fi
 
@@ -100,3 +132,4 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
 echo "install-deps: installed ${missing[*]}"
 install_cuda_tools
+install_python_venv
