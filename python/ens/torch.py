@@ -1,0 +1,391 @@
+"""ens.torch: PyTorch modules in, trained as one compiled ensemble.
+
+Imports one member, an ``nn.Module`` traced with ``torch.export``, into the
+ens IR, lifts it over M members with ``ens.vmap`` and compiles a training
+step (forward, loss, backward and the optimizer for every member) as one
+program. This is the first slice of issue #27's ``ens.torch``: Linear,
+ReLU, Tanh, Sigmoid and elementwise add/sub/mul, the MSE loss and Adam,
+AdamW and SGD. Any other aten op raises :class:`UnsupportedOpError` naming
+it and the line of the module it came from.
+
+Importing this module imports torch; ``import ens`` does not.
+"""
+
+import copy
+import re
+
+import numpy as np
+import torch
+
+import ens
+
+__all__ = ["Adam", "AdamW", "Ensemble", "SGD", "UnsupportedOpError", "import_module"]
+
+
+class UnsupportedOpError(ens.Error, NotImplementedError):
+    """An op of the traced module that ens.torch cannot import."""
+
+
+class Adam:
+    """torch.optim.Adam's update; ``lr`` a float or a tensor of M rates."""
+
+    decoupled = False
+
+    def __init__(self, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
+        if weight_decay and not self.decoupled:
+            raise ens.Error("ens.torch.Adam: L2 weight_decay is not supported yet; use AdamW")
+        self.lr, self.betas, self.eps, self.weight_decay = lr, betas, eps, weight_decay
+
+
+class AdamW(Adam):
+    """torch.optim.AdamW's update: weight decay decoupled."""
+
+    decoupled = True
+
+    def __init__(self, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
+        super().__init__(lr, betas, eps, weight_decay)
+
+
+class SGD:
+    """torch.optim.SGD's update with momentum and L2 weight decay."""
+
+    def __init__(self, lr=1e-3, momentum=0.0, weight_decay=0.0):
+        self.lr, self.momentum, self.weight_decay = lr, momentum, weight_decay
+
+
+#===----------------------------------------------------------------------===#
+# torch.export -> ens IR
+#===----------------------------------------------------------------------===#
+
+_DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.int32: "i32"}
+
+
+def _type(shape, dtype="f32"):
+    dims = "".join(f"{d}x" for d in shape)
+    return f"tensor<{dims}{dtype}>"
+
+
+def _source_line(node):
+    """The module's source line that `node` came from, as torch recorded it."""
+    trace = node.meta.get("stack_trace") or ""
+    frames = re.findall(r'File "([^"]+)", line (\d+), in \w+\n\s*(.*)', trace)
+    if not frames:
+        return "an unknown line"
+    path, line, code = frames[-1]
+    return f"{path}:{line}: {code.strip()}"
+
+
+class _Function:
+    """One ens function being written as text, value by value."""
+
+    def __init__(self):
+        self.lines = []
+        self.count = 0
+
+    def emit(self, text, shape, dtype="f32"):
+        self.count += 1
+        name = f"%v{self.count}"
+        self.lines.append(f"  {name} = {text}")
+        return name, tuple(shape), dtype
+
+
+def _unary(op):
+    def lower(f, node, x):
+        name, shape, dtype = x
+        return f.emit(f"ens.{op} {name} : {_type(shape, dtype)}", shape, dtype)
+
+    return lower
+
+
+def _binary(op):
+    def lower(f, node, lhs, rhs, alpha=1):
+        if not isinstance(rhs, tuple) or lhs[1] != rhs[1] or alpha != 1:
+            raise _unsupported(node, "only on two tensors of one shape")
+        return f.emit(f"ens.{op} {lhs[0]}, {rhs[0]} : {_type(lhs[1])}", lhs[1])
+
+    return lower
+
+
+def _linear(f, node, x, w, b=None):
+    (xn, xs, _), (wn, ws, _) = x, w
+    lead = "abcdefgh"[: len(xs) - 1]
+    shape = xs[:-1] + (ws[0],)
+    y = f.emit(
+        f'ens.einsum {xn}, {wn} {{spec = "{lead}i,oi->{lead}o"}} : '
+        f"{_type(xs)}, {_type(ws)} -> {_type(shape)}",
+        shape,
+    )
+    if b is None:
+        return y
+    bias = f.emit(
+        f"ens.broadcast_in_dim {b[0]} {{dims = array<i64: {len(shape) - 1}>}} : "
+        f"{_type(b[1])} -> {_type(shape)}",
+        shape,
+    )
+    return f.emit(f"ens.add {y[0]}, {bias[0]} : {_type(shape)}", shape)
+
+
+_LOWERINGS = {
+    "aten.linear.default": _linear,
+    "aten.relu.default": _unary("relu"),
+    "aten.tanh.default": _unary("tanh"),
+    "aten.sigmoid.default": _unary("sigmoid"),
+    "aten.add.Tensor": _binary("add"),
+    "aten.sub.Tensor": _binary("sub"),
+    "aten.mul.Tensor": _binary("mul"),
+}
+
+
+def _unsupported(node, why=None):
+    what = f"ens.torch does not support {node.target}"
+    if why:
+        what += f" ({why})"
+    return UnsupportedOpError(f"{what}, from {_source_line(node)}")
+
+
+def import_module(module, example_inputs, name="forward"):
+    """One member's forward as an ens function.
+
+    Returns ``(text, parameter_names)``: the function ``@name`` takes the
+    parameters in ``named_parameters()`` order, then the inputs, at the
+    shapes of ``example_inputs``.
+    """
+    exported = torch.export.export(module, tuple(example_inputs))
+    signature = exported.graph_signature
+    if signature.inputs_to_buffers:
+        raise ens.Error("ens.torch: modules with buffers (batch norm's running "
+                        "statistics) are not supported yet")
+    to_parameter = signature.inputs_to_parameters
+    names = [n for n, _ in module.named_parameters()]
+    f = _Function()
+    values, params, inputs = {}, {}, []
+    for node in exported.graph.nodes:
+        if node.op == "placeholder":
+            val = node.meta["val"]
+            dtype = _DTYPES.get(val.dtype)
+            if dtype is None:
+                raise ens.Error(f"ens.torch: input {node.name} has dtype {val.dtype}, "
+                                "which ens does not support")
+            arg = (f"%{node.name}", tuple(val.shape), dtype)
+            values[node.name] = arg
+            if node.name in to_parameter:
+                params[to_parameter[node.name]] = arg
+            else:
+                inputs.append(arg)
+        elif node.op == "call_function":
+            lower = _LOWERINGS.get(str(node.target))
+            if lower is None:
+                raise _unsupported(node)
+            args = [values[a.name] if isinstance(a, torch.fx.Node) else a for a in node.args]
+            kwargs = {k: values[a.name] if isinstance(a, torch.fx.Node) else a
+                      for k, a in node.kwargs.items()}
+            values[node.name] = lower(f, node, *args, **kwargs)
+        elif node.op == "output":
+            outputs = node.args[0]
+            if len(outputs) != 1:
+                raise ens.Error("ens.torch: the module must return one tensor")
+            result = values[outputs[0].name]
+    ordered = [params[n] for n in names] + inputs
+    header = ", ".join(f"{n}: {_type(s, d)}" for n, s, d in ordered)
+    text = (f"func.func @{name}({header}) -> {_type(result[1], result[2])} {{\n"
+            + "\n".join(f.lines)
+            + f"\n  return {result[0]} : {_type(result[1], result[2])}\n}}\n")
+    return text, names
+
+
+#===----------------------------------------------------------------------===#
+# Ensembles
+#===----------------------------------------------------------------------===#
+
+_TARGETS = {"cpu": "cpu", "cuda": "cuda", "cuda-emu": "cuda-emu"}
+
+
+def _contiguous(tensor):
+    return tensor.detach().contiguous()
+
+
+class Ensemble:
+    """M members of one architecture, their parameters stacked [M, ...]."""
+
+    def __init__(self, module, members, example_inputs, seed=0, device="cpu"):
+        modules = []
+        for i in range(members):
+            member = copy.deepcopy(module)
+            torch.manual_seed(seed + i)
+            for sub in member.modules():
+                if hasattr(sub, "reset_parameters"):
+                    sub.reset_parameters()
+            modules.append(member)
+        self._setup(modules, example_inputs, device)
+
+    @classmethod
+    def from_modules(cls, modules, example_inputs, device="cpu"):
+        """Stacks the parameters of M existing modules of one architecture."""
+        ensemble = cls.__new__(cls)
+        ensemble._setup(list(modules), example_inputs, device)
+        return ensemble
+
+    def _setup(self, modules, example_inputs, device):
+        if device not in _TARGETS:
+            raise ens.Error(f"ens.torch: unknown device '{device}'; expected cpu, cuda or cuda-emu")
+        if not modules:
+            raise ens.Error("ens.torch: an ensemble needs at least one member")
+        self.members = len(modules)
+        self.device = device
+        self._template = copy.deepcopy(modules[0])
+        self._names = [n for n, _ in self._template.named_parameters()]
+        self.params = []
+        for name in self._names:
+            stacked = [dict(m.named_parameters())[name].detach() for m in modules]
+            self.params.append(torch.stack(stacked).to(torch.float32).contiguous())
+        self._example_inputs = tuple(example_inputs)
+        self._context = ens.Context()
+        self._forwards = {}
+
+    def _import(self, inputs):
+        member = copy.deepcopy(self._template)
+        return import_module(member, inputs)
+
+    def __call__(self, *inputs, member_inputs=False):
+        """The members' outputs [M, ...] for inputs shared by all members, or
+        with ``member_inputs=True`` for inputs of shape [M, ...], one per
+        member."""
+        inputs = [_contiguous(x) for x in inputs]
+        key = (tuple(tuple(x.shape) for x in inputs), member_inputs)
+        function = self._forwards.get(key)
+        if function is None:
+            one = [x[0] for x in inputs] if member_inputs else inputs
+            text, _ = self._import(one)
+            module = self._context.parse(text)
+            axis = 0 if member_inputs else -1
+            name = module.vmap("forward", [0] * len(self.params) + [axis] * len(inputs), [0], self.members)
+            function = module.compile(name, _TARGETS[self.device])
+            self._forwards[key] = function
+        return torch.from_numpy(function(*self.params, *inputs))
+
+    def train_step(self, loss="mse", optimizer=None):
+        """A compiled training step: ``step(x, y)`` trains every member on
+        the batch and returns the per-member losses [M]."""
+        return _TrainStep(self, loss, optimizer if optimizer is not None else Adam())
+
+    def to_modules(self):
+        """M modules holding the current weights."""
+        modules = []
+        for i in range(self.members):
+            member = copy.deepcopy(self._template)
+            with torch.no_grad():
+                for name, param in member.named_parameters():
+                    param.copy_(self.params[self._names.index(name)][i])
+            modules.append(member)
+        return modules
+
+    def state_dict(self):
+        """The stacked parameters by name."""
+        return {n: p.clone() for n, p in zip(self._names, self.params)}
+
+    def load_state_dict(self, state):
+        for i, name in enumerate(self._names):
+            if tuple(state[name].shape) != tuple(self.params[i].shape):
+                raise ens.Error(f"ens.torch: {name} has shape {tuple(state[name].shape)}, "
+                                f"expected {tuple(self.params[i].shape)}")
+            self.params[i].copy_(state[name])
+
+
+def _scalar(value):
+    return f"ens.constant dense<{float(value):.9e}> : tensor<f32>"
+
+
+class _TrainStep:
+    """forward, loss, backward and the optimizer for every member, as one
+    program, compiled per batch shape."""
+
+    def __init__(self, ensemble, loss, optimizer):
+        if loss != "mse":
+            raise ens.Error(f"ens.torch: loss {loss!r} is not supported yet; use 'mse'")
+        if not isinstance(optimizer, (Adam, SGD)):
+            raise ens.Error("ens.torch: the optimizer must be ens.torch.Adam, AdamW or SGD")
+        self.ensemble = ensemble
+        self.optimizer = optimizer
+        self._adam = isinstance(optimizer, Adam)
+        slots = 2 if self._adam else 1
+        self.state = [torch.zeros_like(p) for p in ensemble.params for _ in range(slots)]
+        self.steps = 0
+        lr = torch.as_tensor(optimizer.lr, dtype=torch.float32)
+        self._lr = _contiguous(lr.expand(ensemble.members))
+        self._programs = {}
+
+    def _program(self, x, y):
+        e = self.ensemble
+        text, _ = e._import([x])
+        shapes = [tuple(p.shape[1:]) for p in e.params]
+        n = len(shapes)
+        ptypes = [_type(s) for s in shapes]
+        xt, yt = _type(x.shape), _type(y.shape)
+        lines = [text,
+                 f'func.func private @ens_mse({yt}, {yt}) -> tensor<f32> attributes {{ens.stdlib = "mse"}}']
+        args = ", ".join(f"%p{i}: {t}" for i, t in enumerate(ptypes))
+        call_types = ", ".join(ptypes + [xt])
+        lines.append(
+            f"func.func @loss({args}, %x: {xt}, %y: {yt}) -> tensor<f32> {{\n"
+            f"  %out = call @forward({', '.join(f'%p{i}' for i in range(n))}, %x) : ({call_types}) -> {yt}\n"
+            f"  %l = call @ens_mse(%out, %y) : ({yt}, {yt}) -> tensor<f32>\n"
+            f"  return %l : tensor<f32>\n}}")
+        slots = 2 if self._adam else 1
+        for i, t in enumerate(ptypes):
+            if self._adam:
+                lines.append(f"func.func private @opt{i}({', '.join([t] * 4 + ['tensor<f32>'] * 6)}) "
+                             f"-> ({t}, {t}, {t}) attributes {{ens.stdlib = \"adam\"}}")
+            else:
+                lines.append(f"func.func private @opt{i}({', '.join([t] * 3 + ['tensor<f32>'] * 3)}) "
+                             f"-> ({t}, {t}) attributes {{ens.stdlib = \"sgd_momentum\"}}")
+        state_args = [f"%s{i}_{k}: {ptypes[i]}" for i in range(n) for k in range(slots)]
+        body = [f"  %l, {', '.join(f'%g{i}' for i in range(n))} = ens.value_and_grad "
+                f"@loss({', '.join(f'%p{i}' for i in range(n))}, %x, %y) "
+                f"{{wrt = array<i64: {', '.join(str(i) for i in range(n))}>}} : "
+                f"({', '.join(ptypes + [xt, yt])}) -> (tensor<f32>, {', '.join(ptypes)})"]
+        o = self.optimizer
+        if self._adam:
+            hyper = {"b1": o.betas[0], "b2": o.betas[1], "eps": o.eps, "wd": o.weight_decay}
+        else:
+            hyper = {"mom": o.momentum, "wd": o.weight_decay}
+        body += [f"  %{k} = {_scalar(v)}" for k, v in hyper.items()]
+        params_out, state_out = [], []
+        for i, t in enumerate(ptypes):
+            if self._adam:
+                body.append(f"  %np{i}, %ns{i}_0, %ns{i}_1 = call @opt{i}(%p{i}, %g{i}, %s{i}_0, %s{i}_1, "
+                            f"%step, %lr, %b1, %b2, %eps, %wd) : ({', '.join([t] * 4 + ['tensor<f32>'] * 6)}) "
+                            f"-> ({t}, {t}, {t})")
+            else:
+                body.append(f"  %np{i}, %ns{i}_0 = call @opt{i}(%p{i}, %g{i}, %s{i}_0, %lr, %mom, %wd) "
+                            f": ({', '.join([t] * 3 + ['tensor<f32>'] * 3)}) -> ({t}, {t})")
+            params_out.append((f"%np{i}", t))
+            state_out += [(f"%ns{i}_{k}", t) for k in range(slots)]
+        results = [("%l", "tensor<f32>")] + params_out + state_out
+        lines.append(
+            f"func.func @step({args}, {', '.join(state_args)}, %x: {xt}, %y: {yt}, "
+            f"%step: tensor<f32>, %lr: tensor<f32>) -> ({', '.join(t for _, t in results)}) {{\n"
+            + "\n".join(body)
+            + f"\n  return {', '.join(v for v, _ in results)} : {', '.join(t for _, t in results)}\n}}")
+        module = e._context.parse("\n".join(lines))
+        in_axes = [0] * (n + len(self.state)) + [-1, -1, -1, 0]
+        name = module.vmap("step", in_axes, [0] * len(results), e.members)
+        return module.compile(name, _TARGETS[e.device])
+
+    def __call__(self, x, y):
+        e = self.ensemble
+        x, y = _contiguous(x).to(torch.float32), _contiguous(y).to(torch.float32)
+        key = (tuple(x.shape), tuple(y.shape))
+        program = self._programs.get(key)
+        if program is None:
+            program = self._programs[key] = self._program(x, y)
+        step = torch.tensor(float(self.steps + 1), dtype=torch.float32)
+        losses = torch.empty(e.members, dtype=torch.float32)
+        new_params = [torch.empty_like(p) for p in e.params]
+        new_state = [torch.empty_like(s) for s in self.state]
+        program(*e.params, *self.state, x, y, step, self._lr, out=[losses] + new_params + new_state)
+        self.steps += 1
+        with torch.no_grad():
+            for p, q in zip(e.params, new_params):
+                p.copy_(q)
+        self.state = new_state
+        return losses

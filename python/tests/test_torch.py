@@ -1,0 +1,137 @@
+"""ens.torch against PyTorch itself: forward, and training with torch.optim."""
+
+import copy
+import inspect
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import ens  # noqa: E402
+import ens.torch as et  # noqa: E402
+
+MEMBERS = 4
+
+
+def mlp(seed, activation=torch.nn.Tanh):
+    torch.manual_seed(seed)
+    return torch.nn.Sequential(torch.nn.Linear(5, 16), activation(), torch.nn.Linear(16, 3))
+
+
+@pytest.fixture
+def data():
+    g = torch.Generator().manual_seed(7)
+    return torch.randn(32, 5, generator=g), torch.randn(32, 3, generator=g)
+
+
+def torch_loops(modules, optimizer, x, y, steps):
+    """The oracle: M independent torch.optim loops; returns losses [steps, M]."""
+    losses = []
+    optimizers = [optimizer(m.parameters()) for m in modules]
+    for _ in range(steps):
+        row = []
+        for m, opt in zip(modules, optimizers):
+            opt.zero_grad()
+            loss = torch.nn.functional.mse_loss(m(x), y)
+            loss.backward()
+            opt.step()
+            row.append(loss.item())
+        losses.append(row)
+    return torch.tensor(losses)
+
+
+def assert_same_parameters(ensemble, modules, atol=2e-4):
+    for i, (mine, theirs) in enumerate(zip(ensemble.to_modules(), modules)):
+        for (name, p), q in zip(mine.named_parameters(), theirs.parameters()):
+            torch.testing.assert_close(p, q.detach(), atol=atol, rtol=0,
+                                       msg=lambda m: f"member {i} {name}: {m}")
+
+
+@pytest.mark.parametrize("activation", [torch.nn.Tanh, torch.nn.ReLU, torch.nn.Sigmoid])
+def test_forward_matches_the_members(data, activation):
+    x, _ = data
+    modules = [mlp(s, activation) for s in range(MEMBERS)]
+    ensemble = et.Ensemble.from_modules(modules, example_inputs=(x,))
+    with torch.no_grad():
+        want = torch.stack([m(x) for m in modules])
+    torch.testing.assert_close(ensemble(x), want, atol=1e-5, rtol=1e-5)
+    xs = torch.randn(MEMBERS, 32, 5)
+    with torch.no_grad():
+        want = torch.stack([m(xs[i]) for i, m in enumerate(modules)])
+    torch.testing.assert_close(ensemble(xs, member_inputs=True), want, atol=1e-5, rtol=1e-5)
+
+
+def test_forward_on_cuda_emu(data):
+    x, _ = data
+    modules = [mlp(s) for s in range(2)]
+    ensemble = et.Ensemble.from_modules(modules, example_inputs=(x,), device="cuda-emu")
+    with torch.no_grad():
+        want = torch.stack([m(x) for m in modules])
+    torch.testing.assert_close(ensemble(x), want, atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "ours, theirs",
+    [
+        (et.Adam(lr=1e-2), lambda p: torch.optim.Adam(p, lr=1e-2)),
+        (et.AdamW(lr=1e-2, weight_decay=0.1), lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=0.1)),
+        (et.SGD(lr=5e-2, momentum=0.9), lambda p: torch.optim.SGD(p, lr=5e-2, momentum=0.9)),
+    ],
+)
+def test_train_step_matches_torch_optim(data, ours, theirs):
+    x, y = data
+    modules = [mlp(s) for s in range(MEMBERS)]
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(x,))
+    step = ensemble.train_step(loss="mse", optimizer=ours)
+    losses = torch.stack([step(x, y) for _ in range(5)])
+    want = torch_loops(modules, theirs, x, y, 5)
+    torch.testing.assert_close(losses, want, atol=2e-5, rtol=1e-4)
+    assert_same_parameters(ensemble, modules)
+
+
+def test_per_member_learning_rates(data):
+    x, y = data
+    rates = [1e-3, 3e-3, 1e-2, 3e-2]
+    modules = [mlp(s) for s in range(MEMBERS)]
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(x,))
+    step = ensemble.train_step(optimizer=et.Adam(lr=torch.tensor(rates)))
+    for _ in range(4):
+        step(x, y)
+    for m, lr in zip(modules, rates):
+        torch_loops([m], lambda p, lr=lr: torch.optim.Adam(p, lr=lr), x, y, 4)
+    assert_same_parameters(ensemble, modules)
+
+
+def test_ensemble_initialises_each_member_with_its_seed(data):
+    x, _ = data
+    ensemble = et.Ensemble(mlp(0), members=3, example_inputs=(x,), seed=10)
+    for i, member in enumerate(ensemble.to_modules()):
+        want = mlp(0)
+        torch.manual_seed(10 + i)
+        for sub in want.modules():
+            if hasattr(sub, "reset_parameters"):
+                sub.reset_parameters()
+        for p, q in zip(member.parameters(), want.parameters()):
+            torch.testing.assert_close(p, q)
+
+
+def test_state_dict_round_trips(data):
+    x, _ = data
+    a = et.Ensemble.from_modules([mlp(s) for s in range(MEMBERS)], example_inputs=(x,))
+    b = et.Ensemble.from_modules([mlp(s + 10) for s in range(MEMBERS)], example_inputs=(x,))
+    assert not torch.equal(a(x), b(x))
+    b.load_state_dict(a.state_dict())
+    torch.testing.assert_close(b(x), a(x))
+    with pytest.raises(ens.Error, match="expected"):
+        b.load_state_dict({k: v[:1] for k, v in a.state_dict().items()})
+
+
+class Sorts(torch.nn.Module):
+    def forward(self, x):
+        return torch.sort(x).values  # the line the error must name
+
+
+def test_an_unsupported_op_is_named_with_its_line(data):
+    x, _ = data
+    line = inspect.getsourcelines(Sorts.forward)[1] + 1
+    with pytest.raises(et.UnsupportedOpError, match=rf"aten\.sort.*test_torch\.py:{line}"):
+        et.Ensemble.from_modules([Sorts()], example_inputs=(x,))(x)
