@@ -4,13 +4,14 @@ Imports one member, an ``nn.Module`` traced with ``torch.export``, into the
 ens IR, lifts it over M members with ``ens.vmap`` and compiles a training
 step (forward, loss, backward and the optimizer for every member) as one
 program. This is the first slice of issue #27's ``ens.torch``: Linear,
-ReLU, Tanh, Sigmoid and elementwise add/sub/mul, the MSE loss and Adam,
+ReLU, Tanh, Sigmoid and elementwise add/sub/mul, the MSE and cross-entropy losses and Adam,
 AdamW and SGD. Any other aten op raises :class:`UnsupportedOpError` naming
 it and the line of the module it came from.
 
 Importing this module imports torch; ``import ens`` does not.
 """
 
+import collections
 import copy
 import re
 
@@ -19,7 +20,7 @@ import torch
 
 import ens
 
-__all__ = ["Adam", "AdamW", "Ensemble", "SGD", "UnsupportedOpError", "import_module"]
+__all__ = ["Adam", "AdamW", "Ensemble", "Imported", "SGD", "UnsupportedOpError", "import_module"]
 
 
 class UnsupportedOpError(ens.Error, NotImplementedError):
@@ -143,12 +144,15 @@ def _unsupported(node, why=None):
     return UnsupportedOpError(f"{what}, from {_source_line(node)}")
 
 
+Imported = collections.namedtuple("Imported", "text parameter_names result_type")
+
+
 def import_module(module, example_inputs, name="forward"):
     """One member's forward as an ens function.
 
-    Returns ``(text, parameter_names)``: the function ``@name`` takes the
-    parameters in ``named_parameters()`` order, then the inputs, at the
-    shapes of ``example_inputs``.
+    Returns an ``Imported(text, parameter_names, result_type)``: the
+    function ``@name`` takes the parameters in ``named_parameters()`` order,
+    then the inputs, at the shapes of ``example_inputs``.
     """
     exported = torch.export.export(module, tuple(example_inputs))
     signature = exported.graph_signature
@@ -190,7 +194,7 @@ def import_module(module, example_inputs, name="forward"):
     text = (f"func.func @{name}({header}) -> {_type(result[1], result[2])} {{\n"
             + "\n".join(f.lines)
             + f"\n  return {result[0]} : {_type(result[1], result[2])}\n}}\n")
-    return text, names
+    return Imported(text, names, _type(result[1], result[2]))
 
 
 #===----------------------------------------------------------------------===#
@@ -255,7 +259,7 @@ class Ensemble:
         function = self._forwards.get(key)
         if function is None:
             one = [x[0] for x in inputs] if member_inputs else inputs
-            text, _ = self._import(one)
+            text = self._import(one).text
             module = self._context.parse(text)
             axis = 0 if member_inputs else -1
             name = module.vmap("forward", [0] * len(self.params) + [axis] * len(inputs), [0], self.members)
@@ -291,6 +295,10 @@ class Ensemble:
             self.params[i].copy_(state[name])
 
 
+# Each loss: the stdlib function and the targets' element type.
+_LOSSES = {"mse": ("mse", "f32"), "cross_entropy": ("softmax_cross_entropy", "i32")}
+
+
 def _scalar(value):
     return f"ens.constant dense<{float(value):.9e}> : tensor<f32>"
 
@@ -300,8 +308,9 @@ class _TrainStep:
     program, compiled per batch shape."""
 
     def __init__(self, ensemble, loss, optimizer):
-        if loss != "mse":
-            raise ens.Error(f"ens.torch: loss {loss!r} is not supported yet; use 'mse'")
+        if loss not in _LOSSES:
+            raise ens.Error(f"ens.torch: loss {loss!r} is not supported yet; use 'mse' or 'cross_entropy'")
+        self.loss = loss
         if not isinstance(optimizer, (Adam, SGD)):
             raise ens.Error("ens.torch: the optimizer must be ens.torch.Adam, AdamW or SGD")
         self.ensemble = ensemble
@@ -316,19 +325,20 @@ class _TrainStep:
 
     def _program(self, x, y):
         e = self.ensemble
-        text, _ = e._import([x])
+        text, _, ot = e._import([x])
         shapes = [tuple(p.shape[1:]) for p in e.params]
         n = len(shapes)
         ptypes = [_type(s) for s in shapes]
-        xt, yt = _type(x.shape), _type(y.shape)
+        stdlib, ydtype = _LOSSES[self.loss]
+        xt, yt = _type(x.shape), _type(y.shape, ydtype)
         lines = [text,
-                 f'func.func private @ens_mse({yt}, {yt}) -> tensor<f32> attributes {{ens.stdlib = "mse"}}']
+                 f'func.func private @ens_loss({ot}, {yt}) -> tensor<f32> attributes {{ens.stdlib = "{stdlib}"}}']
         args = ", ".join(f"%p{i}: {t}" for i, t in enumerate(ptypes))
         call_types = ", ".join(ptypes + [xt])
         lines.append(
             f"func.func @loss({args}, %x: {xt}, %y: {yt}) -> tensor<f32> {{\n"
-            f"  %out = call @forward({', '.join(f'%p{i}' for i in range(n))}, %x) : ({call_types}) -> {yt}\n"
-            f"  %l = call @ens_mse(%out, %y) : ({yt}, {yt}) -> tensor<f32>\n"
+            f"  %out = call @forward({', '.join(f'%p{i}' for i in range(n))}, %x) : ({call_types}) -> {ot}\n"
+            f"  %l = call @ens_loss(%out, %y) : ({ot}, {yt}) -> tensor<f32>\n"
             f"  return %l : tensor<f32>\n}}")
         slots = 2 if self._adam else 1
         for i, t in enumerate(ptypes):
@@ -373,7 +383,8 @@ class _TrainStep:
 
     def __call__(self, x, y):
         e = self.ensemble
-        x, y = _contiguous(x).to(torch.float32), _contiguous(y).to(torch.float32)
+        x = _contiguous(x).to(torch.float32)
+        y = _contiguous(y).to(torch.float32 if self.loss == "mse" else torch.int32)
         key = (tuple(x.shape), tuple(y.shape))
         program = self._programs.get(key)
         if program is None:

@@ -135,3 +135,34 @@ def test_an_unsupported_op_is_named_with_its_line(data):
     line = inspect.getsourcelines(Sorts.forward)[1] + 1
     with pytest.raises(et.UnsupportedOpError, match=rf"aten\.sort.*test_torch\.py:{line}"):
         et.Ensemble.from_modules([Sorts()], example_inputs=(x,))(x)
+
+
+def test_cross_entropy_matches_torch_optim():
+    g = torch.Generator().manual_seed(3)
+    x, labels = torch.randn(24, 5, generator=g), torch.randint(0, 3, (24,), generator=g)
+    modules = [mlp(s, torch.nn.ReLU) for s in range(MEMBERS)]
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(x,))
+    step = ensemble.train_step(loss="cross_entropy", optimizer=et.Adam(lr=1e-2))
+    losses = torch.stack([step(x, labels) for _ in range(5)])
+    want = []
+    optimizers = [torch.optim.Adam(m.parameters(), lr=1e-2) for m in modules]
+    for _ in range(5):
+        row = []
+        for m, opt in zip(modules, optimizers):
+            opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(m(x), labels)
+            loss.backward()
+            opt.step()
+            row.append(loss.item())
+        want.append(row)
+    torch.testing.assert_close(losses, torch.tensor(want), atol=2e-5, rtol=1e-4)
+    assert_same_parameters(ensemble, modules)
+
+
+def test_unknown_loss_and_optimizer(data):
+    x, _ = data
+    ensemble = et.Ensemble.from_modules([mlp(0)], example_inputs=(x,))
+    with pytest.raises(ens.Error, match="loss 'hinge' is not supported"):
+        ensemble.train_step(loss="hinge")
+    with pytest.raises(ens.Error, match="must be ens.torch.Adam"):
+        ensemble.train_step(optimizer=torch.optim.Adam)
