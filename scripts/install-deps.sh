@@ -77,14 +77,24 @@ install_cuda_tools() {
 
 # The Python package `ens` (python/, docs/python.md) is built for this venv
 # of Debian's python3, which CMake picks by default (ENS_PYTHON): nanobind
-# for the bindings, NumPy and pytest for its tests. A stamp records what was
-# installed, so a second run costs one file read.
+# for the bindings, NumPy and pytest for its tests, and PyTorch (CPU) for
+# ens.torch and its tests. A stamp records what was installed, so a second
+# run costs one file read.
 PYTHON_VENV=/opt/ens/python
-PYTHON_REQUIREMENTS=(nanobind==3.1.0 numpy==2.4.6 pytest==9.2.0)
+PYTHON_REQUIREMENTS=(nanobind==3.1.0 numpy==2.4.6 pytest==9.2.0
+  filelock==4.3.1 typing_extensions==4.16.0 sympy==1.14.0 networkx==3.6.1
+  jinja2==3.1.6 fsspec==2026.9.0)
+# PyPI's torch is a CUDA build whose dependencies are about 3 GB of CUDA
+# wheels. Without them its CPU code still loads libtorch_cuda.so; the CUDA
+# 13 toolkit of this machine image has most of what that links, and these
+# four wheels the rest (docs/benchmarks.md, "Reproducing"): about 1.3 GB.
+PYTHON_NO_DEPS=(torch==2.15.0 nvidia-cufile==1.17.1.22
+  nvidia-cusparselt-cu13==0.8.1 nvidia-nvshmem-cu13==3.7.2
+  nvidia-nccl-cu13==2.30.7)
 
 install_python_venv() {
   local stamp="$PYTHON_VENV/.ens-requirements"
-  local want="${PYTHON_REQUIREMENTS[*]}"
+  local want="${PYTHON_REQUIREMENTS[*]} ${PYTHON_NO_DEPS[*]}"
   if [[ -x "$PYTHON_VENV/bin/python3" && -f "$stamp" &&
         "$(cat "$stamp")" == "$want" ]]; then
     echo "install-deps: Python venv $PYTHON_VENV present"
@@ -98,6 +108,8 @@ install_python_venv() {
   /usr/bin/python3 -m venv "$PYTHON_VENV"
   "$PYTHON_VENV/bin/python3" -m pip install --quiet \
     --disable-pip-version-check "${PYTHON_REQUIREMENTS[@]}"
+  "$PYTHON_VENV/bin/python3" -m pip install --quiet \
+    --disable-pip-version-check --no-deps "${PYTHON_NO_DEPS[@]}"
   echo "$want" >"$stamp"
   echo "install-deps: made the Python venv $PYTHON_VENV ($want)"
 }

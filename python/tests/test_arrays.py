@@ -65,3 +65,17 @@ def test_results_feed_the_next_call_without_copies(rng):
     c = np.empty_like(a)
     double(b, out=c)
     np.testing.assert_array_equal(c, 4 * a)
+
+
+def test_torch_tensors_in_and_out_in_place(rng):
+    torch = __import__("pytest").importorskip("torch")
+    double = ens.compile(DOUBLE)
+    a = torch.from_numpy(randn(rng, 2, 3))
+    assert ens.data_pointer(a) == a.data_ptr()
+    out = torch.full((2, 3), float("nan"))
+    before = out.data_ptr()
+    assert double(a, out=out) is out and out.data_ptr() == before
+    torch.testing.assert_close(out, 2 * a)
+    # A result shares its memory with the tensor torch makes of it.
+    b = double(a)
+    assert torch.from_dlpack(b).data_ptr() == address(b)
