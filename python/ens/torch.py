@@ -4,9 +4,12 @@ Imports one member, an ``nn.Module`` traced with ``torch.export``, into the
 ens IR, lifts it over M members with ``ens.vmap`` and compiles a training
 step (forward, loss, backward and the optimizer for every member) as one
 program. This is the first slice of issue #27's ``ens.torch``: Linear,
-ReLU, Tanh, Sigmoid and elementwise add/sub/mul, the MSE and cross-entropy losses and Adam,
-AdamW and SGD. Any other aten op raises :class:`UnsupportedOpError` naming
-it and the line of the module it came from.
+matmul/mm/bmm, ReLU, Tanh, Sigmoid, SiLU, GELU (tanh), softmax and
+log-softmax, elementwise arithmetic with NumPy broadcasting, sums, means
+and maxima, view/reshape/flatten/permute/cat and dropout in eval mode; the
+MSE and cross-entropy losses; Adam, AdamW and SGD. Any other aten op
+raises :class:`UnsupportedOpError` naming it and the line of the module it
+came from.
 
 Importing this module imports torch; ``import ens`` does not.
 """
@@ -98,13 +101,150 @@ def _unary(op):
     return lower
 
 
+def _result_shape(node):
+    return tuple(node.meta["val"].shape)
+
+
+def _constant(f, value, shape):
+    """A splat f32 constant of `shape`."""
+    return f.emit(f"ens.constant dense<{float(value):.9e}> : {_type(shape)}", shape)
+
+
+def _broadcast(f, x, shape):
+    """`x` broadcast to `shape` by NumPy's rules (a size 1 meets any)."""
+    name, xs, dtype = x
+    if xs == tuple(shape):
+        return x
+    offset = len(shape) - len(xs)
+    kept = [i for i in range(len(xs)) if xs[i] == shape[offset + i]]
+    if len(kept) != len(xs):
+        squeezed = tuple(xs[i] for i in kept)
+        name, xs, dtype = f.emit(
+            f"ens.reshape {name} : {_type(xs, dtype)} -> {_type(squeezed, dtype)}", squeezed, dtype)
+    dims = ", ".join(str(offset + i) for i in kept)
+    return f.emit(f"ens.broadcast_in_dim {name} {{dims = array<i64: {dims}>}} : "
+                  f"{_type(xs, dtype)} -> {_type(shape, dtype)}", shape, dtype)
+
+
 def _binary(op):
     def lower(f, node, lhs, rhs, alpha=1):
-        if not isinstance(rhs, tuple) or lhs[1] != rhs[1] or alpha != 1:
-            raise _unsupported(node, "only on two tensors of one shape")
-        return f.emit(f"ens.{op} {lhs[0]}, {rhs[0]} : {_type(lhs[1])}", lhs[1])
+        if alpha != 1:
+            raise _unsupported(node, "alpha other than 1")
+        shape = _result_shape(node)
+        operands = [_broadcast(f, v, shape) if isinstance(v, tuple) else _constant(f, v, shape)
+                    for v in (lhs, rhs)]
+        return f.emit(f"ens.{op} {operands[0][0]}, {operands[1][0]} : {_type(shape)}", shape)
 
     return lower
+
+
+def _reshape(f, node, x, *args):
+    shape = _result_shape(node)
+    return f.emit(f"ens.reshape {x[0]} : {_type(x[1])} -> {_type(shape)}", shape)
+
+
+def _transpose_to(f, x, permutation):
+    shape = tuple(x[1][p] for p in permutation)
+    perm = ", ".join(str(p) for p in permutation)
+    return f.emit(f"ens.transpose {x[0]} {{permutation = array<i64: {perm}>}} : "
+                  f"{_type(x[1])} -> {_type(shape)}", shape)
+
+
+def _permute(f, node, x, dims):
+    return _transpose_to(f, x, [d % len(x[1]) for d in dims])
+
+
+def _t(f, node, x):
+    return _transpose_to(f, x, list(range(len(x[1])))[::-1])
+
+
+def _swap(f, node, x, a, b):
+    perm = list(range(len(x[1])))
+    a, b = a % len(perm), b % len(perm)
+    perm[a], perm[b] = perm[b], perm[a]
+    return _transpose_to(f, x, perm)
+
+
+def _matmul(f, node, lhs, rhs):
+    (ln, ls, _), (rn, rs, _) = lhs, rhs
+    if len(ls) == 2 and len(rs) == 2:
+        spec = "ij,jk->ik"
+    elif len(ls) == 3 and len(rs) == 3:
+        spec = "bij,bjk->bik"
+    elif len(ls) >= 2 and len(rs) == 2:
+        lead = "abcdefgh"[: len(ls) - 1]
+        spec = f"{lead}j,jk->{lead}k"
+    else:
+        raise _unsupported(node, f"shapes {ls} and {rs}")
+    shape = _result_shape(node)
+    return f.emit(f'ens.einsum {ln}, {rn} {{spec = "{spec}"}} : {_type(ls)}, {_type(rs)} -> {_type(shape)}',
+                  shape)
+
+
+def _softmax(op):
+    def lower(f, node, x, dim, *rest):
+        return f.emit(f"ens.{op} {x[0]} {{dim = {dim % len(x[1])} : i64}} : {_type(x[1])}", x[1])
+
+    return lower
+
+
+def _reduce(op):
+    def lower(f, node, x, dims=None, keepdim=False, **kwargs):
+        if kwargs.get("dtype") is not None:
+            raise _unsupported(node, "a dtype")
+        rank = len(x[1])
+        dims = sorted({d % rank for d in dims}) if dims else list(range(rank))
+        reduced = tuple(n for i, n in enumerate(x[1]) if i not in dims)
+        listed = ", ".join(str(d) for d in dims)
+        y = f.emit(f"ens.{op} {x[0]} {{dims = array<i64: {listed}>}} : {_type(x[1])} -> {_type(reduced)}",
+                   reduced)
+        shape = _result_shape(node)
+        if shape == reduced:
+            return y
+        return f.emit(f"ens.reshape {y[0]} : {_type(reduced)} -> {_type(shape)}", shape)
+
+    return lower
+
+
+def _silu(f, node, x):
+    s = f.emit(f"ens.sigmoid {x[0]} : {_type(x[1])}", x[1])
+    return f.emit(f"ens.mul {x[0]}, {s[0]} : {_type(x[1])}", x[1])
+
+
+def _gelu(f, node, x, approximate="none"):
+    if approximate != "tanh":
+        raise _unsupported(node, "only approximate='tanh': ens has no erf")
+    # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
+    t = _type(x[1])
+    cube = f.emit(f"ens.mul {x[0]}, {f.emit(f'ens.square {x[0]} : {t}', x[1])[0]} : {t}", x[1])
+    inner = f.emit(f"ens.mul {cube[0]}, {_constant(f, 0.044715, x[1])[0]} : {t}", x[1])
+    inner = f.emit(f"ens.add {x[0]}, {inner[0]} : {t}", x[1])
+    inner = f.emit(f"ens.mul {inner[0]}, {_constant(f, 0.7978845608028654, x[1])[0]} : {t}", x[1])
+    one = f.emit(f"ens.add {f.emit(f'ens.tanh {inner[0]} : {t}', x[1])[0]}, "
+                 f"{_constant(f, 1.0, x[1])[0]} : {t}", x[1])
+    half = f.emit(f"ens.mul {x[0]}, {_constant(f, 0.5, x[1])[0]} : {t}", x[1])
+    return f.emit(f"ens.mul {half[0]}, {one[0]} : {t}", x[1])
+
+
+def _cat(f, node, tensors, dim=0):
+    shape = _result_shape(node)
+    dim %= len(shape)
+    names = ", ".join(v[0] for v in tensors)
+    types = ", ".join(_type(v[1]) for v in tensors)
+    return f.emit(f"ens.concat {names} {{dim = {dim} : i64}} : {types} -> {_type(shape)}", shape)
+
+
+def _dropout(f, node, x, p, train):
+    if train and p:
+        raise _unsupported(node, "dropout in training mode; call module.eval() first")
+    return x
+
+
+def _pow(f, node, x, exponent):
+    if exponent == 2:
+        return f.emit(f"ens.square {x[0]} : {_type(x[1])}", x[1])
+    c = _constant(f, exponent, x[1])
+    return f.emit(f"ens.pow {x[0]}, {c[0]} : {_type(x[1])}", x[1])
 
 
 def _linear(f, node, x, w, b=None):
@@ -131,9 +271,46 @@ _LOWERINGS = {
     "aten.relu.default": _unary("relu"),
     "aten.tanh.default": _unary("tanh"),
     "aten.sigmoid.default": _unary("sigmoid"),
+    "aten.silu.default": _silu,
+    "aten.gelu.default": _gelu,
+    "aten.exp.default": _unary("exp"),
+    "aten.log.default": _unary("log"),
+    "aten.neg.default": _unary("neg"),
+    "aten.sqrt.default": _unary("sqrt"),
+    "aten.rsqrt.default": _unary("rsqrt"),
+    "aten.abs.default": _unary("abs"),
+    "aten.pow.Tensor_Scalar": _pow,
     "aten.add.Tensor": _binary("add"),
     "aten.sub.Tensor": _binary("sub"),
     "aten.mul.Tensor": _binary("mul"),
+    "aten.div.Tensor": _binary("div"),
+    "aten.maximum.default": _binary("max"),
+    "aten.minimum.default": _binary("min"),
+    "aten.matmul.default": _matmul,
+    "aten.mm.default": _matmul,
+    "aten.bmm.default": _matmul,
+    "aten.view.default": _reshape,
+    "aten.reshape.default": _reshape,
+    "aten._unsafe_view.default": _reshape,
+    "aten.flatten.using_ints": _reshape,
+    "aten.unsqueeze.default": _reshape,
+    "aten.squeeze.dim": _reshape,
+    "aten.permute.default": _permute,
+    "aten.t.default": _t,
+    "aten.transpose.int": _swap,
+    "aten.softmax.int": _softmax("softmax"),
+    "aten._softmax.default": _softmax("softmax"),
+    "aten.log_softmax.int": _softmax("log_softmax"),
+    "aten._log_softmax.default": _softmax("log_softmax"),
+    "aten.sum.dim_IntList": _reduce("reduce_sum"),
+    "aten.sum.default": _reduce("reduce_sum"),
+    "aten.mean.dim": _reduce("reduce_mean"),
+    "aten.mean.default": _reduce("reduce_mean"),
+    "aten.amax.default": _reduce("reduce_max"),
+    "aten.cat.default": _cat,
+    "aten.dropout.default": _dropout,
+    "aten.clone.default": lambda f, node, x, **kwargs: x,
+    "aten.contiguous.default": lambda f, node, x, **kwargs: x,
 }
 
 
@@ -163,6 +340,13 @@ def import_module(module, example_inputs, name="forward"):
     names = [n for n, _ in module.named_parameters()]
     f = _Function()
     values, params, inputs = {}, {}, []
+
+    def resolve(arg):
+        if isinstance(arg, torch.fx.Node):
+            return values[arg.name]
+        if isinstance(arg, (list, tuple)):
+            return type(arg)(resolve(a) for a in arg)
+        return arg
     for node in exported.graph.nodes:
         if node.op == "placeholder":
             val = node.meta["val"]
@@ -180,9 +364,8 @@ def import_module(module, example_inputs, name="forward"):
             lower = _LOWERINGS.get(str(node.target))
             if lower is None:
                 raise _unsupported(node)
-            args = [values[a.name] if isinstance(a, torch.fx.Node) else a for a in node.args]
-            kwargs = {k: values[a.name] if isinstance(a, torch.fx.Node) else a
-                      for k, a in node.kwargs.items()}
+            args = [resolve(a) for a in node.args]
+            kwargs = {k: resolve(a) for k, a in node.kwargs.items()}
             values[node.name] = lower(f, node, *args, **kwargs)
         elif node.op == "output":
             outputs = node.args[0]

@@ -166,3 +166,47 @@ def test_unknown_loss_and_optimizer(data):
         ensemble.train_step(loss="hinge")
     with pytest.raises(ens.Error, match="must be ens.torch.Adam"):
         ensemble.train_step(optimizer=torch.optim.Adam)
+
+
+class Mixed(torch.nn.Module):
+    """Most of the ops ens.torch imports, in one member."""
+
+    def __init__(self, seed):
+        super().__init__()
+        torch.manual_seed(seed)
+        self.a = torch.nn.Linear(6, 8)
+        self.w = torch.nn.Parameter(torch.randn(8, 8) / 3)
+        self.b = torch.nn.Linear(8, 4)
+        self.scale = torch.nn.Parameter(torch.randn(4))
+        self.drop = torch.nn.Dropout(0.5)
+
+    def forward(self, x):                                  # [B, 2, 3]
+        h = torch.nn.functional.silu(self.a(torch.flatten(x, 1)))
+        h = torch.nn.functional.gelu(torch.matmul(h, self.w), approximate="tanh")
+        h = self.drop(torch.cat([h, h * 0.5 - 1.0], dim=1))  # [B, 16]
+        h = h.view(-1, 2, 8).permute(0, 2, 1).mean(dim=2)   # [B, 8]
+        y = self.b(torch.tanh(h) / 2) * self.scale + 1.0
+        y = torch.log_softmax(y, dim=-1) + torch.exp(y).sum(-1, keepdim=True) ** 2 / 100
+        return torch.softmax(y, dim=1) + torch.sigmoid(y).t().t()
+
+
+def test_many_ops_forward_and_training():
+    g = torch.Generator().manual_seed(5)
+    x, y = torch.randn(12, 2, 3, generator=g), torch.randn(12, 4, generator=g)
+    modules = [Mixed(s).eval() for s in range(3)]
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(x,))
+    with torch.no_grad():
+        want = torch.stack([m(x) for m in modules])
+    torch.testing.assert_close(ensemble(x), want, atol=1e-5, rtol=1e-5)
+    step = ensemble.train_step(optimizer=et.Adam(lr=1e-2))
+    losses = torch.stack([step(x, y) for _ in range(3)])
+    want = torch_loops(modules, lambda p: torch.optim.Adam(p, lr=1e-2), x, y, 3)
+    torch.testing.assert_close(losses, want, atol=2e-5, rtol=1e-4)
+    assert_same_parameters(ensemble, modules)
+
+
+def test_dropout_in_training_mode_is_refused(data):
+    x, _ = data
+    member = torch.nn.Sequential(torch.nn.Linear(5, 3), torch.nn.Dropout(0.1))
+    with pytest.raises(et.UnsupportedOpError, match=r"aten\.dropout.*eval"):
+        et.Ensemble.from_modules([member], example_inputs=(x,))(x)
