@@ -4,7 +4,7 @@ Imports one member, an ``nn.Module`` traced with ``torch.export``, into the
 ens IR, lifts it over M members with ``ens.vmap`` and compiles a training
 step (forward, loss, backward and the optimizer for every member) as one
 program. This is the first slice of issue #27's ``ens.torch``: Linear,
-matmul/mm/bmm, ReLU, Tanh, Sigmoid, SiLU, GELU (tanh), softmax and
+matmul/mm/bmm, Conv1d/Conv2d, max and average pooling without padding, ReLU, Tanh, Sigmoid, SiLU, GELU (tanh), softmax and
 log-softmax, elementwise arithmetic with NumPy broadcasting, sums, means
 and maxima, view/reshape/flatten/permute/cat and dropout in eval mode; the
 MSE and cross-entropy losses; Adam, AdamW and SGD. Any other aten op
@@ -266,7 +266,82 @@ def _linear(f, node, x, w, b=None):
     return f.emit(f"ens.add {y[0]}, {bias[0]} : {_type(shape)}", shape)
 
 
+def _ints(value, rank):
+    """A PyTorch int-or-list argument as `rank` ints."""
+    if isinstance(value, int):
+        return [value] * rank
+    value = list(value)
+    return value * rank if len(value) == 1 else value
+
+
+def _array(values):
+    return "array<i64: " + ", ".join(str(v) for v in values) + ">"
+
+
+def _conv(f, node, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+    if isinstance(padding, str):
+        raise _unsupported(node, f"padding={padding!r}; give the padding as numbers")
+    rank = len(x[1])
+    spatial = rank - 2
+    pads = [p for p in _ints(padding, spatial) for _ in (0, 1)]
+    dims = _array(range(rank))
+    shape = _result_shape(node)
+    y = f.emit(
+        f"ens.conv {x[0]}, {w[0]} {{lhs_dims = {dims}, rhs_dims = {dims}, out_dims = {dims}, "
+        f"window_strides = {_array(_ints(stride, spatial))}, padding = {_array(pads)}, "
+        f"rhs_dilation = {_array(_ints(dilation, spatial))}, feature_group_count = {groups} : i64}} : "
+        f"{_type(x[1])}, {_type(w[1])} -> {_type(shape)}",
+        shape,
+    )
+    if b is None:
+        return y
+    bias = _broadcast_dims(f, b, shape, [1])
+    return f.emit(f"ens.add {y[0]}, {bias[0]} : {_type(shape)}", shape)
+
+
+def _broadcast_dims(f, x, shape, dims):
+    return f.emit(f"ens.broadcast_in_dim {x[0]} {{dims = {_array(dims)}}} : "
+                  f"{_type(x[1])} -> {_type(shape)}", shape)
+
+
+def _pool(kind):
+    """max_pool(x, kernel, stride, padding, dilation, ceil_mode) or
+    avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad,
+    divisor_override), without padding."""
+
+    def lower(f, node, x, kernel, stride=None, padding=0, *rest):
+        spatial = len(x[1]) - 2
+        kernel = _ints(kernel, spatial)
+        stride = _ints(stride, spatial) if stride else kernel
+        if kind == "max":
+            dilation, ceil_mode = (list(rest) + [1, False])[:2]
+            plain = all(d == 1 for d in _ints(dilation, spatial)) and not ceil_mode
+        else:
+            ceil_mode, _, divisor = (list(rest) + [False, True, None])[:3]
+            plain = not ceil_mode and divisor is None
+        if any(_ints(padding, spatial)) or not plain:
+            raise _unsupported(node, "only without padding, dilation, ceil_mode or a divisor")
+        shape = _result_shape(node)
+        y = f.emit(f"ens.reduce_window {kind}, {x[0]} {{window_dimensions = {_array([1, 1] + kernel)}, "
+                   f"window_strides = {_array([1, 1] + stride)}}} : {_type(x[1])} -> {_type(shape)}", shape)
+        if kind == "max":
+            return y
+        size = 1
+        for k in kernel:
+            size *= k
+        scale = _constant(f, 1.0 / size, shape)
+        return f.emit(f"ens.mul {y[0]}, {scale[0]} : {_type(shape)}", shape)
+
+    return lower
+
+
 _LOWERINGS = {
+    "aten.conv1d.default": _conv,
+    "aten.conv2d.default": _conv,
+    "aten.max_pool1d.default": _pool("max"),
+    "aten.max_pool2d.default": _pool("max"),
+    "aten.avg_pool1d.default": _pool("add"),
+    "aten.avg_pool2d.default": _pool("add"),
     "aten.linear.default": _linear,
     "aten.relu.default": _unary("relu"),
     "aten.tanh.default": _unary("tanh"),

@@ -210,3 +210,48 @@ def test_dropout_in_training_mode_is_refused(data):
     member = torch.nn.Sequential(torch.nn.Linear(5, 3), torch.nn.Dropout(0.1))
     with pytest.raises(et.UnsupportedOpError, match=r"aten\.dropout.*eval"):
         et.Ensemble.from_modules([member], example_inputs=(x,))(x)
+
+
+def cnn(seed):
+    torch.manual_seed(seed)
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(1, 4, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+        torch.nn.Conv2d(4, 6, 3, stride=1, dilation=1), torch.nn.Tanh(), torch.nn.AvgPool2d(2),
+        torch.nn.Flatten(), torch.nn.Linear(6, 3))
+
+
+def test_cnn_trains_as_torch_optim_adam():
+    g = torch.Generator().manual_seed(9)
+    x, labels = torch.randn(8, 1, 8, 8, generator=g), torch.randint(0, 3, (8,), generator=g)
+    modules = [cnn(s) for s in range(3)]
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(x,))
+    with torch.no_grad():
+        want = torch.stack([m(x) for m in modules])
+    torch.testing.assert_close(ensemble(x), want, atol=1e-5, rtol=1e-5)
+    step = ensemble.train_step(loss="cross_entropy", optimizer=et.Adam(lr=1e-2))
+    for _ in range(3):
+        step(x, labels)
+    optimizers = [torch.optim.Adam(m.parameters(), lr=1e-2) for m in modules]
+    for _ in range(3):
+        for m, opt in zip(modules, optimizers):
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(m(x), labels).backward()
+            opt.step()
+    assert_same_parameters(ensemble, modules)
+
+
+def test_conv1d_with_stride_and_groups_forward():
+    torch.manual_seed(4)
+    x = torch.randn(5, 4, 11)
+    modules = [torch.nn.Sequential(torch.nn.Conv1d(4, 6, 3, stride=2, padding=1, groups=2),
+                                   torch.nn.MaxPool1d(2)) for _ in range(2)]
+    ensemble = et.Ensemble.from_modules(modules, example_inputs=(x,))
+    with torch.no_grad():
+        want = torch.stack([m(x) for m in modules])
+    torch.testing.assert_close(ensemble(x), want, atol=1e-5, rtol=1e-5)
+
+
+def test_pooling_with_padding_is_refused():
+    x = torch.randn(2, 1, 6, 6)
+    with pytest.raises(et.UnsupportedOpError, match=r"aten\.max_pool2d.*padding"):
+        et.Ensemble.from_modules([torch.nn.MaxPool2d(2, padding=1)], example_inputs=(x,))(x)
