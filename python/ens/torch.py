@@ -4,10 +4,11 @@ Imports one member, an ``nn.Module`` traced with ``torch.export``, into the
 ens IR, lifts it over M members with ``ens.vmap`` and compiles a training
 step (forward, loss, backward and the optimizer for every member) as one
 program. This is the first slice of issue #27's ``ens.torch``: Linear,
-matmul/mm/bmm, Conv1d/Conv2d, max and average pooling without padding, ReLU, Tanh, Sigmoid, SiLU, GELU (tanh), softmax and
-log-softmax, elementwise arithmetic with NumPy broadcasting, sums, means
-and maxima, view/reshape/flatten/permute/cat and dropout in eval mode; the
-MSE and cross-entropy losses; Adam, AdamW and SGD. Any other aten op
+matmul/mm/bmm, Conv1d/Conv2d, max and average pooling without padding,
+ReLU, Tanh, Sigmoid, SiLU, GELU (tanh), softmax and log-softmax,
+elementwise arithmetic with NumPy broadcasting, sums, means and maxima,
+view/reshape/flatten/permute/cat and dropout in eval mode; the MSE and
+cross-entropy losses; Adam (with L2 weight decay too), AdamW and SGD. Any other aten op
 raises :class:`UnsupportedOpError` naming it and the line of the module it
 came from.
 
@@ -36,8 +37,6 @@ class Adam:
     decoupled = False
 
     def __init__(self, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
-        if weight_decay and not self.decoupled:
-            raise ens.Error("ens.torch.Adam: L2 weight_decay is not supported yet; use AdamW")
         self.lr, self.betas, self.eps, self.weight_decay = lr, betas, eps, weight_decay
 
 
@@ -612,15 +611,26 @@ class _TrainStep:
                 f"{{wrt = array<i64: {', '.join(str(i) for i in range(n))}>}} : "
                 f"({', '.join(ptypes + [xt, yt])}) -> (tensor<f32>, {', '.join(ptypes)})"]
         o = self.optimizer
+        grads = [f"%g{i}" for i in range(n)]
         if self._adam:
-            hyper = {"b1": o.betas[0], "b2": o.betas[1], "eps": o.eps, "wd": o.weight_decay}
+            # The stdlib's decay is decoupled (AdamW); Adam's L2 decay adds
+            # weight_decay * param to the gradient first, as torch does.
+            coupled = 0.0 if o.decoupled else o.weight_decay
+            hyper = {"b1": o.betas[0], "b2": o.betas[1], "eps": o.eps,
+                     "wd": o.weight_decay if o.decoupled else 0.0}
+            for i, t in enumerate(ptypes):
+                if coupled:
+                    body.append(f"  %l2_{i} = ens.constant dense<{coupled:.9e}> : {t}")
+                    body.append(f"  %decay{i} = ens.mul %l2_{i}, %p{i} : {t}")
+                    body.append(f"  %gd{i} = ens.add %g{i}, %decay{i} : {t}")
+                    grads[i] = f"%gd{i}"
         else:
             hyper = {"mom": o.momentum, "wd": o.weight_decay}
         body += [f"  %{k} = {_scalar(v)}" for k, v in hyper.items()]
         params_out, state_out = [], []
         for i, t in enumerate(ptypes):
             if self._adam:
-                body.append(f"  %np{i}, %ns{i}_0, %ns{i}_1 = call @opt{i}(%p{i}, %g{i}, %s{i}_0, %s{i}_1, "
+                body.append(f"  %np{i}, %ns{i}_0, %ns{i}_1 = call @opt{i}(%p{i}, {grads[i]}, %s{i}_0, %s{i}_1, "
                             f"%step, %lr, %b1, %b2, %eps, %wd) : ({', '.join([t] * 4 + ['tensor<f32>'] * 6)}) "
                             f"-> ({t}, {t}, {t})")
             else:

@@ -73,6 +73,7 @@ def test_forward_on_cuda_emu(data):
     "ours, theirs",
     [
         (et.Adam(lr=1e-2), lambda p: torch.optim.Adam(p, lr=1e-2)),
+        (et.Adam(lr=1e-2, weight_decay=0.1), lambda p: torch.optim.Adam(p, lr=1e-2, weight_decay=0.1)),
         (et.AdamW(lr=1e-2, weight_decay=0.1), lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=0.1)),
         (et.SGD(lr=5e-2, momentum=0.9), lambda p: torch.optim.SGD(p, lr=5e-2, momentum=0.9)),
     ],
