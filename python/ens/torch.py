@@ -7,8 +7,9 @@ program. This is the first slice of issue #27's ``ens.torch``: Linear,
 matmul/mm/bmm, Conv1d/Conv2d, max and average pooling without padding,
 ReLU, Tanh, Sigmoid, SiLU, GELU (tanh), softmax and log-softmax,
 elementwise arithmetic with NumPy broadcasting, sums, means and maxima,
-view/reshape/flatten/permute/cat and dropout in eval mode; the MSE and
-cross-entropy losses; Adam (with L2 weight decay too), AdamW and SGD. Any other aten op
+view/reshape/flatten/permute/cat, einsum, layer norm and dropout in eval
+mode; the MSE and cross-entropy losses or a traced callable; Adam (with L2
+weight decay too), AdamW and SGD. Any other aten op
 raises :class:`UnsupportedOpError` naming it and the line of the module it
 came from.
 
@@ -17,6 +18,7 @@ Importing this module imports torch; ``import ens`` does not.
 
 import collections
 import copy
+import operator
 import re
 
 import numpy as np
@@ -72,17 +74,20 @@ def _source_line(node):
     """The module's source line that `node` came from, as torch recorded it."""
     trace = node.meta.get("stack_trace") or ""
     frames = re.findall(r'File "([^"]+)", line (\d+), in \w+\n\s*(.*)', trace)
+    theirs = [frame for frame in frames if frame[0] != __file__]
     if not frames:
         return "an unknown line"
-    path, line, code = frames[-1]
+    path, line, code = (theirs or frames)[-1]
     return f"{path}:{line}: {code.strip()}"
 
 
 class _Function:
     """One ens function being written as text, value by value."""
 
-    def __init__(self):
+    def __init__(self, name):
+        self.name = name
         self.lines = []
+        self.declarations = []
         self.count = 0
 
     def emit(self, text, shape, dtype="f32"):
@@ -90,6 +95,16 @@ class _Function:
         name = f"%v{self.count}"
         self.lines.append(f"  {name} = {text}")
         return name, tuple(shape), dtype
+
+    def call_stdlib(self, function, args, shape):
+        """Calls the standard library's `function` on `args` (values),
+        declaring it for their types; returns its one result, of `shape`."""
+        callee = f"@{self.name}_{function}{len(self.declarations)}"
+        types = ", ".join(_type(a[1], a[2]) for a in args)
+        self.declarations.append(f"func.func private {callee}({types}) -> {_type(shape)} "
+                                 f'attributes {{ens.stdlib = "{function}"}}')
+        names = ", ".join(a[0] for a in args)
+        return self.emit(f"call {callee}({names}) : ({types}) -> {_type(shape)}", shape)
 
 
 def _unary(op):
@@ -334,7 +349,39 @@ def _pool(kind):
     return lower
 
 
+def _layer_norm(f, node, x, normalized_shape, weight=None, bias=None, eps=1e-5, *rest):
+    if len(normalized_shape) != 1 or weight is None or bias is None:
+        raise _unsupported(node, "only over the last dim, with weight and bias")
+    eps = f.emit(f"ens.constant dense<{float(eps):.9e}> : tensor<f32>", ())
+    return f.call_stdlib("layer_norm", [x, weight, bias, eps], x[1])
+
+
+def _einsum(f, node, equation, operands):
+    if len(operands) != 2:
+        raise _unsupported(node, "only of two operands")
+    (ln, ls, _), (rn, rs, _) = operands
+    shape = _result_shape(node)
+    spec = equation.replace(" ", "")
+    return f.emit(f'ens.einsum {ln}, {rn} {{spec = "{spec}"}} : {_type(ls)}, {_type(rs)} -> {_type(shape)}',
+                  shape)
+
+
+def _mse_loss(f, node, x, y, reduction=1):
+    if reduction != 1:
+        raise _unsupported(node, "only reduction='mean'")
+    return f.call_stdlib("mse", [x, y], ())
+
+
+def _broadcast_tensors(f, node, tensors):
+    shape = tuple(node.meta["val"][0].shape)
+    return [_broadcast(f, t, shape) for t in tensors]
+
+
 _LOWERINGS = {
+    "aten.broadcast_tensors.default": _broadcast_tensors,
+    "aten.layer_norm.default": _layer_norm,
+    "aten.einsum.default": _einsum,
+    "aten.mse_loss.default": _mse_loss,
     "aten.conv1d.default": _conv,
     "aten.conv2d.default": _conv,
     "aten.max_pool1d.default": _pool("max"),
@@ -412,7 +459,7 @@ def import_module(module, example_inputs, name="forward"):
                         "statistics) are not supported yet")
     to_parameter = signature.inputs_to_parameters
     names = [n for n, _ in module.named_parameters()]
-    f = _Function()
+    f = _Function(name)
     values, params, inputs = {}, {}, []
 
     def resolve(arg):
@@ -434,6 +481,8 @@ def import_module(module, example_inputs, name="forward"):
                 params[to_parameter[node.name]] = arg
             else:
                 inputs.append(arg)
+        elif node.op == "call_function" and node.target is operator.getitem:
+            values[node.name] = resolve(node.args[0])[node.args[1]]
         elif node.op == "call_function":
             lower = _LOWERINGS.get(str(node.target))
             if lower is None:
@@ -448,7 +497,8 @@ def import_module(module, example_inputs, name="forward"):
             result = values[outputs[0].name]
     ordered = [params[n] for n in names] + inputs
     header = ", ".join(f"{n}: {_type(s, d)}" for n, s, d in ordered)
-    text = (f"func.func @{name}({header}) -> {_type(result[1], result[2])} {{\n"
+    text = ("".join(d + "\n" for d in f.declarations)
+            + f"func.func @{name}({header}) -> {_type(result[1], result[2])} {{\n"
             + "\n".join(f.lines)
             + f"\n  return {result[0]} : {_type(result[1], result[2])}\n}}\n")
     return Imported(text, names, _type(result[1], result[2]))
@@ -556,6 +606,17 @@ class Ensemble:
 _LOSSES = {"mse": ("mse", "f32"), "cross_entropy": ("softmax_cross_entropy", "i32")}
 
 
+class _Loss(torch.nn.Module):
+    """A loss callable as a module, for torch.export."""
+
+    def __init__(self, function):
+        super().__init__()
+        self.function = function
+
+    def forward(self, prediction, target):
+        return self.function(prediction, target)
+
+
 def _scalar(value):
     return f"ens.constant dense<{float(value):.9e}> : tensor<f32>"
 
@@ -565,8 +626,9 @@ class _TrainStep:
     program, compiled per batch shape."""
 
     def __init__(self, ensemble, loss, optimizer):
-        if loss not in _LOSSES:
-            raise ens.Error(f"ens.torch: loss {loss!r} is not supported yet; use 'mse' or 'cross_entropy'")
+        if not callable(loss) and loss not in _LOSSES:
+            raise ens.Error(f"ens.torch: loss {loss!r} is not supported; use 'mse', 'cross_entropy' "
+                            "or a callable (prediction, target) -> loss")
         self.loss = loss
         if not isinstance(optimizer, (Adam, SGD)):
             raise ens.Error("ens.torch: the optimizer must be ens.torch.Adam, AdamW or SGD")
@@ -580,16 +642,27 @@ class _TrainStep:
         self._lr = _contiguous(lr.expand(ensemble.members))
         self._programs = {}
 
+    def _loss_function(self, x, y, ot, yt):
+        """@ens_loss(prediction, target) -> tensor<f32>: the stdlib's loss,
+        or the callable traced with torch.export."""
+        if not callable(self.loss):
+            stdlib = _LOSSES[self.loss][0]
+            return f'func.func private @ens_loss({ot}, {yt}) -> tensor<f32> attributes {{ens.stdlib = "{stdlib}"}}'
+        with torch.no_grad():
+            prediction = self.ensemble._template(x)
+        imported = import_module(_Loss(self.loss), (prediction, y), name="ens_loss")
+        if imported.result_type != "tensor<f32>":
+            raise ens.Error(f"ens.torch: the loss returns {imported.result_type}, not one f32 number")
+        return imported.text
+
     def _program(self, x, y):
         e = self.ensemble
         text, _, ot = e._import([x])
         shapes = [tuple(p.shape[1:]) for p in e.params]
         n = len(shapes)
         ptypes = [_type(s) for s in shapes]
-        stdlib, ydtype = _LOSSES[self.loss]
-        xt, yt = _type(x.shape), _type(y.shape, ydtype)
-        lines = [text,
-                 f'func.func private @ens_loss({ot}, {yt}) -> tensor<f32> attributes {{ens.stdlib = "{stdlib}"}}']
+        xt, yt = _type(x.shape), _type(y.shape, _DTYPES[y.dtype])
+        lines = [text, self._loss_function(x, y, ot, yt)]
         args = ", ".join(f"%p{i}: {t}" for i, t in enumerate(ptypes))
         call_types = ", ".join(ptypes + [xt])
         lines.append(
@@ -652,7 +725,8 @@ class _TrainStep:
     def __call__(self, x, y):
         e = self.ensemble
         x = _contiguous(x).to(torch.float32)
-        y = _contiguous(y).to(torch.float32 if self.loss == "mse" else torch.int32)
+        integral = self.loss == "cross_entropy" or not y.dtype.is_floating_point
+        y = _contiguous(y).to(torch.int32 if integral else torch.float32)
         key = (tuple(x.shape), tuple(y.shape))
         program = self._programs.get(key)
         if program is None:
