@@ -77,13 +77,14 @@ install_cuda_tools() {
 
 # The Python package `ens` (python/, docs/python.md) is built for this venv
 # of Debian's python3, which CMake picks by default (ENS_PYTHON): nanobind
-# for the bindings, NumPy and pytest for its tests, and PyTorch (CPU) for
-# ens.torch and its tests. A stamp records what was installed, so a second
+# for the bindings, NumPy and pytest for its tests, PyTorch (CPU) for
+# ens.torch and its tests, and JAX as another DLPack producer. A stamp records what was installed, so a second
 # run costs one file read.
 PYTHON_VENV=/opt/ens/python
 PYTHON_REQUIREMENTS=(nanobind==3.1.0 numpy==2.4.6 pytest==9.2.0
   filelock==4.3.1 typing_extensions==4.16.0 sympy==1.14.0 networkx==3.6.1
-  jinja2==3.1.6 fsspec==2026.9.0)
+  jinja2==3.1.6 fsspec==2026.9.0 jax==0.10.2 jaxlib==0.10.2 ml_dtypes==0.6.0
+  opt_einsum==3.4.0 scipy==1.17.1)
 # PyPI's torch is a CUDA build whose dependencies are about 3 GB of CUDA
 # wheels. Without them its CPU code still loads libtorch_cuda.so; the CUDA
 # 13 toolkit of this machine image has most of what that links, and these

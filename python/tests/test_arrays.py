@@ -79,3 +79,14 @@ def test_torch_tensors_in_and_out_in_place(rng):
     # A result shares its memory with the tensor torch makes of it.
     b = double(a)
     assert torch.from_dlpack(b).data_ptr() == address(b)
+
+
+def test_jax_arrays_in_place(rng):
+    jax = __import__("pytest").importorskip("jax")
+    double = ens.compile(DOUBLE)
+    a = jax.numpy.asarray(randn(rng, 2, 3))
+    assert ens.data_pointer(a) == a.unsafe_buffer_pointer()
+    b = double(a)
+    np.testing.assert_array_equal(b, 2 * np.asarray(a))
+    # JAX reads a result through DLPack.
+    np.testing.assert_array_equal(np.asarray(jax.numpy.from_dlpack(b)), b)
