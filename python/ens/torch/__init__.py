@@ -1,0 +1,24 @@
+"""ens.torch: PyTorch modules in, trained as one compiled ensemble.
+
+Imports one member, an ``nn.Module`` traced with ``torch.export``, into the
+ens IR, lifts it over M members with ``ens.vmap`` and compiles a training
+step (forward, loss, backward and the optimizer for every member) as one
+program. This is the first slice of issue #27's ``ens.torch``: Linear,
+matmul/mm/bmm, Conv1d/Conv2d, max and average pooling without padding,
+ReLU, Tanh, Sigmoid, SiLU, GELU (tanh), softmax and log-softmax,
+elementwise arithmetic with NumPy broadcasting, sums, means and maxima,
+view/reshape/flatten/permute/cat, einsum, layer norm and dropout in eval
+mode; the MSE and cross-entropy losses or a traced callable; Adam (with L2
+weight decay too), AdamW and SGD. Any other aten op
+raises :class:`UnsupportedOpError` naming it and the line of the module it
+came from.
+
+Importing this module imports torch; ``import ens`` does not.
+"""
+
+from ._ensemble import Ensemble
+from ._importer import Imported, import_module
+from ._ir import UnsupportedOpError
+from ._optim import SGD, Adam, AdamW
+
+__all__ = ["Adam", "AdamW", "Ensemble", "Imported", "SGD", "UnsupportedOpError", "import_module"]

@@ -1,0 +1,249 @@
+"""Ensembles of M members of one nn.Module: forward and training steps."""
+
+import copy
+
+import torch
+
+import ens
+
+from ._importer import import_module
+from ._ir import _DTYPES, _type
+from ._optim import SGD, Adam
+
+
+_TARGETS = {"cpu": "cpu", "cuda": "cuda", "cuda-emu": "cuda-emu"}
+
+
+def _contiguous(tensor):
+    return tensor.detach().contiguous()
+
+
+class Ensemble:
+    """M members of one architecture, their parameters stacked [M, ...]."""
+
+    def __init__(self, module, members, example_inputs, seed=0, device="cpu"):
+        modules = []
+        for i in range(members):
+            member = copy.deepcopy(module)
+            torch.manual_seed(seed + i)
+            for sub in member.modules():
+                if hasattr(sub, "reset_parameters"):
+                    sub.reset_parameters()
+            modules.append(member)
+        self._setup(modules, example_inputs, device)
+
+    @classmethod
+    def from_modules(cls, modules, example_inputs, device="cpu"):
+        """Stacks the parameters of M existing modules of one architecture."""
+        ensemble = cls.__new__(cls)
+        ensemble._setup(list(modules), example_inputs, device)
+        return ensemble
+
+    def _setup(self, modules, example_inputs, device):
+        if device not in _TARGETS:
+            raise ens.Error(f"ens.torch: unknown device '{device}'; expected cpu, cuda or cuda-emu")
+        if not modules:
+            raise ens.Error("ens.torch: an ensemble needs at least one member")
+        self.members = len(modules)
+        self.device = device
+        self._template = copy.deepcopy(modules[0])
+        self._names = [n for n, _ in self._template.named_parameters()]
+        self.params = []
+        for name in self._names:
+            stacked = [dict(m.named_parameters())[name].detach() for m in modules]
+            self.params.append(torch.stack(stacked).to(torch.float32).contiguous())
+        self._example_inputs = tuple(example_inputs)
+        self._context = ens.Context()
+        self._forwards = {}
+
+    def _import(self, inputs):
+        member = copy.deepcopy(self._template)
+        return import_module(member, inputs)
+
+    def __call__(self, *inputs, member_inputs=False):
+        """The members' outputs [M, ...] for inputs shared by all members, or
+        with ``member_inputs=True`` for inputs of shape [M, ...], one per
+        member."""
+        inputs = [_contiguous(x) for x in inputs]
+        key = (tuple(tuple(x.shape) for x in inputs), member_inputs)
+        function = self._forwards.get(key)
+        if function is None:
+            one = [x[0] for x in inputs] if member_inputs else inputs
+            text = self._import(one).text
+            module = self._context.parse(text)
+            axis = 0 if member_inputs else -1
+            name = module.vmap("forward", [0] * len(self.params) + [axis] * len(inputs), [0], self.members)
+            function = module.compile(name, _TARGETS[self.device])
+            self._forwards[key] = function
+        return torch.from_numpy(function(*self.params, *inputs))
+
+    def train_step(self, loss="mse", optimizer=None):
+        """A compiled training step: ``step(x, y)`` trains every member on
+        the batch and returns the per-member losses [M]."""
+        return _TrainStep(self, loss, optimizer if optimizer is not None else Adam())
+
+    def to_modules(self):
+        """M modules holding the current weights."""
+        modules = []
+        for i in range(self.members):
+            member = copy.deepcopy(self._template)
+            with torch.no_grad():
+                for name, param in member.named_parameters():
+                    param.copy_(self.params[self._names.index(name)][i])
+            modules.append(member)
+        return modules
+
+    def state_dict(self):
+        """The stacked parameters by name."""
+        return {n: p.clone() for n, p in zip(self._names, self.params)}
+
+    def load_state_dict(self, state):
+        for i, name in enumerate(self._names):
+            if tuple(state[name].shape) != tuple(self.params[i].shape):
+                raise ens.Error(f"ens.torch: {name} has shape {tuple(state[name].shape)}, "
+                                f"expected {tuple(self.params[i].shape)}")
+            self.params[i].copy_(state[name])
+
+
+# Each loss: the stdlib function and the targets' element type.
+
+
+_LOSSES = {"mse": ("mse", "f32"), "cross_entropy": ("softmax_cross_entropy", "i32")}
+
+
+class _Loss(torch.nn.Module):
+    """A loss callable as a module, for torch.export."""
+
+    def __init__(self, function):
+        super().__init__()
+        self.function = function
+
+    def forward(self, prediction, target):
+        return self.function(prediction, target)
+
+
+def _scalar(value):
+    return f"ens.constant dense<{float(value):.9e}> : tensor<f32>"
+
+
+class _TrainStep:
+    """forward, loss, backward and the optimizer for every member, as one
+    program, compiled per batch shape."""
+
+    def __init__(self, ensemble, loss, optimizer):
+        if not callable(loss) and loss not in _LOSSES:
+            raise ens.Error(f"ens.torch: loss {loss!r} is not supported; use 'mse', 'cross_entropy' "
+                            "or a callable (prediction, target) -> loss")
+        self.loss = loss
+        if not isinstance(optimizer, (Adam, SGD)):
+            raise ens.Error("ens.torch: the optimizer must be ens.torch.Adam, AdamW or SGD")
+        self.ensemble = ensemble
+        self.optimizer = optimizer
+        self._adam = isinstance(optimizer, Adam)
+        slots = 2 if self._adam else 1
+        self.state = [torch.zeros_like(p) for p in ensemble.params for _ in range(slots)]
+        self.steps = 0
+        lr = torch.as_tensor(optimizer.lr, dtype=torch.float32)
+        self._lr = _contiguous(lr.expand(ensemble.members))
+        self._programs = {}
+
+    def _loss_function(self, x, y, ot, yt):
+        """@ens_loss(prediction, target) -> tensor<f32>: the stdlib's loss,
+        or the callable traced with torch.export."""
+        if not callable(self.loss):
+            stdlib = _LOSSES[self.loss][0]
+            return f'func.func private @ens_loss({ot}, {yt}) -> tensor<f32> attributes {{ens.stdlib = "{stdlib}"}}'
+        with torch.no_grad():
+            prediction = self.ensemble._template(x)
+        imported = import_module(_Loss(self.loss), (prediction, y), name="ens_loss")
+        if imported.result_type != "tensor<f32>":
+            raise ens.Error(f"ens.torch: the loss returns {imported.result_type}, not one f32 number")
+        return imported.text
+
+    def _program(self, x, y):
+        e = self.ensemble
+        text, _, ot = e._import([x])
+        shapes = [tuple(p.shape[1:]) for p in e.params]
+        n = len(shapes)
+        ptypes = [_type(s) for s in shapes]
+        xt, yt = _type(x.shape), _type(y.shape, _DTYPES[y.dtype])
+        lines = [text, self._loss_function(x, y, ot, yt)]
+        args = ", ".join(f"%p{i}: {t}" for i, t in enumerate(ptypes))
+        call_types = ", ".join(ptypes + [xt])
+        lines.append(
+            f"func.func @loss({args}, %x: {xt}, %y: {yt}) -> tensor<f32> {{\n"
+            f"  %out = call @forward({', '.join(f'%p{i}' for i in range(n))}, %x) : ({call_types}) -> {ot}\n"
+            f"  %l = call @ens_loss(%out, %y) : ({ot}, {yt}) -> tensor<f32>\n"
+            f"  return %l : tensor<f32>\n}}")
+        slots = 2 if self._adam else 1
+        for i, t in enumerate(ptypes):
+            if self._adam:
+                lines.append(f"func.func private @opt{i}({', '.join([t] * 4 + ['tensor<f32>'] * 6)}) "
+                             f"-> ({t}, {t}, {t}) attributes {{ens.stdlib = \"adam\"}}")
+            else:
+                lines.append(f"func.func private @opt{i}({', '.join([t] * 3 + ['tensor<f32>'] * 3)}) "
+                             f"-> ({t}, {t}) attributes {{ens.stdlib = \"sgd_momentum\"}}")
+        state_args = [f"%s{i}_{k}: {ptypes[i]}" for i in range(n) for k in range(slots)]
+        body = [f"  %l, {', '.join(f'%g{i}' for i in range(n))} = ens.value_and_grad "
+                f"@loss({', '.join(f'%p{i}' for i in range(n))}, %x, %y) "
+                f"{{wrt = array<i64: {', '.join(str(i) for i in range(n))}>}} : "
+                f"({', '.join(ptypes + [xt, yt])}) -> (tensor<f32>, {', '.join(ptypes)})"]
+        o = self.optimizer
+        grads = [f"%g{i}" for i in range(n)]
+        if self._adam:
+            # The stdlib's decay is decoupled (AdamW); Adam's L2 decay adds
+            # weight_decay * param to the gradient first, as torch does.
+            coupled = 0.0 if o.decoupled else o.weight_decay
+            hyper = {"b1": o.betas[0], "b2": o.betas[1], "eps": o.eps,
+                     "wd": o.weight_decay if o.decoupled else 0.0}
+            for i, t in enumerate(ptypes):
+                if coupled:
+                    body.append(f"  %l2_{i} = ens.constant dense<{coupled:.9e}> : {t}")
+                    body.append(f"  %decay{i} = ens.mul %l2_{i}, %p{i} : {t}")
+                    body.append(f"  %gd{i} = ens.add %g{i}, %decay{i} : {t}")
+                    grads[i] = f"%gd{i}"
+        else:
+            hyper = {"mom": o.momentum, "wd": o.weight_decay}
+        body += [f"  %{k} = {_scalar(v)}" for k, v in hyper.items()]
+        params_out, state_out = [], []
+        for i, t in enumerate(ptypes):
+            if self._adam:
+                body.append(f"  %np{i}, %ns{i}_0, %ns{i}_1 = call @opt{i}(%p{i}, {grads[i]}, %s{i}_0, %s{i}_1, "
+                            f"%step, %lr, %b1, %b2, %eps, %wd) : ({', '.join([t] * 4 + ['tensor<f32>'] * 6)}) "
+                            f"-> ({t}, {t}, {t})")
+            else:
+                body.append(f"  %np{i}, %ns{i}_0 = call @opt{i}(%p{i}, %g{i}, %s{i}_0, %lr, %mom, %wd) "
+                            f": ({', '.join([t] * 3 + ['tensor<f32>'] * 3)}) -> ({t}, {t})")
+            params_out.append((f"%np{i}", t))
+            state_out += [(f"%ns{i}_{k}", t) for k in range(slots)]
+        results = [("%l", "tensor<f32>")] + params_out + state_out
+        lines.append(
+            f"func.func @step({args}, {', '.join(state_args)}, %x: {xt}, %y: {yt}, "
+            f"%step: tensor<f32>, %lr: tensor<f32>) -> ({', '.join(t for _, t in results)}) {{\n"
+            + "\n".join(body)
+            + f"\n  return {', '.join(v for v, _ in results)} : {', '.join(t for _, t in results)}\n}}")
+        module = e._context.parse("\n".join(lines))
+        in_axes = [0] * (n + len(self.state)) + [-1, -1, -1, 0]
+        name = module.vmap("step", in_axes, [0] * len(results), e.members)
+        return module.compile(name, _TARGETS[e.device])
+
+    def __call__(self, x, y):
+        e = self.ensemble
+        x = _contiguous(x).to(torch.float32)
+        integral = self.loss == "cross_entropy" or not y.dtype.is_floating_point
+        y = _contiguous(y).to(torch.int32 if integral else torch.float32)
+        key = (tuple(x.shape), tuple(y.shape))
+        program = self._programs.get(key)
+        if program is None:
+            program = self._programs[key] = self._program(x, y)
+        step = torch.tensor(float(self.steps + 1), dtype=torch.float32)
+        losses = torch.empty(e.members, dtype=torch.float32)
+        new_params = [torch.empty_like(p) for p in e.params]
+        new_state = [torch.empty_like(s) for s in self.state]
+        program(*e.params, *self.state, x, y, step, self._lr, out=[losses] + new_params + new_state)
+        self.steps += 1
+        with torch.no_grad():
+            for p, q in zip(e.params, new_params):
+                p.copy_(q)
+        self.state = new_state
+        return losses

@@ -1,0 +1,298 @@
+"""The lowering of each aten op that ens.torch imports, into ens IR."""
+
+from ._ir import (
+    _array,
+    _broadcast,
+    _broadcast_dims,
+    _constant,
+    _ints,
+    _result_shape,
+    _type,
+    _unsupported,
+)
+
+
+def _unary(op):
+    def lower(f, node, x):
+        name, shape, dtype = x
+        return f.emit(f"ens.{op} {name} : {_type(shape, dtype)}", shape, dtype)
+
+    return lower
+
+
+def _binary(op):
+    def lower(f, node, lhs, rhs, alpha=1):
+        if alpha != 1:
+            raise _unsupported(node, "alpha other than 1")
+        shape = _result_shape(node)
+        operands = [_broadcast(f, v, shape) if isinstance(v, tuple) else _constant(f, v, shape)
+                    for v in (lhs, rhs)]
+        return f.emit(f"ens.{op} {operands[0][0]}, {operands[1][0]} : {_type(shape)}", shape)
+
+    return lower
+
+
+def _reshape(f, node, x, *args):
+    shape = _result_shape(node)
+    return f.emit(f"ens.reshape {x[0]} : {_type(x[1])} -> {_type(shape)}", shape)
+
+
+def _transpose_to(f, x, permutation):
+    shape = tuple(x[1][p] for p in permutation)
+    perm = ", ".join(str(p) for p in permutation)
+    return f.emit(f"ens.transpose {x[0]} {{permutation = array<i64: {perm}>}} : "
+                  f"{_type(x[1])} -> {_type(shape)}", shape)
+
+
+def _permute(f, node, x, dims):
+    return _transpose_to(f, x, [d % len(x[1]) for d in dims])
+
+
+def _t(f, node, x):
+    return _transpose_to(f, x, list(range(len(x[1])))[::-1])
+
+
+def _swap(f, node, x, a, b):
+    perm = list(range(len(x[1])))
+    a, b = a % len(perm), b % len(perm)
+    perm[a], perm[b] = perm[b], perm[a]
+    return _transpose_to(f, x, perm)
+
+
+def _matmul(f, node, lhs, rhs):
+    (ln, ls, _), (rn, rs, _) = lhs, rhs
+    if len(ls) == 2 and len(rs) == 2:
+        spec = "ij,jk->ik"
+    elif len(ls) == 3 and len(rs) == 3:
+        spec = "bij,bjk->bik"
+    elif len(ls) >= 2 and len(rs) == 2:
+        lead = "abcdefgh"[: len(ls) - 1]
+        spec = f"{lead}j,jk->{lead}k"
+    else:
+        raise _unsupported(node, f"shapes {ls} and {rs}")
+    shape = _result_shape(node)
+    return f.emit(f'ens.einsum {ln}, {rn} {{spec = "{spec}"}} : {_type(ls)}, {_type(rs)} -> {_type(shape)}',
+                  shape)
+
+
+def _softmax(op):
+    def lower(f, node, x, dim, *rest):
+        return f.emit(f"ens.{op} {x[0]} {{dim = {dim % len(x[1])} : i64}} : {_type(x[1])}", x[1])
+
+    return lower
+
+
+def _reduce(op):
+    def lower(f, node, x, dims=None, keepdim=False, **kwargs):
+        if kwargs.get("dtype") is not None:
+            raise _unsupported(node, "a dtype")
+        rank = len(x[1])
+        dims = sorted({d % rank for d in dims}) if dims else list(range(rank))
+        reduced = tuple(n for i, n in enumerate(x[1]) if i not in dims)
+        listed = ", ".join(str(d) for d in dims)
+        y = f.emit(f"ens.{op} {x[0]} {{dims = array<i64: {listed}>}} : {_type(x[1])} -> {_type(reduced)}",
+                   reduced)
+        shape = _result_shape(node)
+        if shape == reduced:
+            return y
+        return f.emit(f"ens.reshape {y[0]} : {_type(reduced)} -> {_type(shape)}", shape)
+
+    return lower
+
+
+def _silu(f, node, x):
+    s = f.emit(f"ens.sigmoid {x[0]} : {_type(x[1])}", x[1])
+    return f.emit(f"ens.mul {x[0]}, {s[0]} : {_type(x[1])}", x[1])
+
+
+def _gelu(f, node, x, approximate="none"):
+    if approximate != "tanh":
+        raise _unsupported(node, "only approximate='tanh': ens has no erf")
+    # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
+    t = _type(x[1])
+    cube = f.emit(f"ens.mul {x[0]}, {f.emit(f'ens.square {x[0]} : {t}', x[1])[0]} : {t}", x[1])
+    inner = f.emit(f"ens.mul {cube[0]}, {_constant(f, 0.044715, x[1])[0]} : {t}", x[1])
+    inner = f.emit(f"ens.add {x[0]}, {inner[0]} : {t}", x[1])
+    inner = f.emit(f"ens.mul {inner[0]}, {_constant(f, 0.7978845608028654, x[1])[0]} : {t}", x[1])
+    one = f.emit(f"ens.add {f.emit(f'ens.tanh {inner[0]} : {t}', x[1])[0]}, "
+                 f"{_constant(f, 1.0, x[1])[0]} : {t}", x[1])
+    half = f.emit(f"ens.mul {x[0]}, {_constant(f, 0.5, x[1])[0]} : {t}", x[1])
+    return f.emit(f"ens.mul {half[0]}, {one[0]} : {t}", x[1])
+
+
+def _cat(f, node, tensors, dim=0):
+    shape = _result_shape(node)
+    dim %= len(shape)
+    names = ", ".join(v[0] for v in tensors)
+    types = ", ".join(_type(v[1]) for v in tensors)
+    return f.emit(f"ens.concat {names} {{dim = {dim} : i64}} : {types} -> {_type(shape)}", shape)
+
+
+def _dropout(f, node, x, p, train):
+    if train and p:
+        raise _unsupported(node, "dropout in training mode; call module.eval() first")
+    return x
+
+
+def _pow(f, node, x, exponent):
+    if exponent == 2:
+        return f.emit(f"ens.square {x[0]} : {_type(x[1])}", x[1])
+    c = _constant(f, exponent, x[1])
+    return f.emit(f"ens.pow {x[0]}, {c[0]} : {_type(x[1])}", x[1])
+
+
+def _linear(f, node, x, w, b=None):
+    (xn, xs, _), (wn, ws, _) = x, w
+    lead = "abcdefgh"[: len(xs) - 1]
+    shape = xs[:-1] + (ws[0],)
+    y = f.emit(
+        f'ens.einsum {xn}, {wn} {{spec = "{lead}i,oi->{lead}o"}} : '
+        f"{_type(xs)}, {_type(ws)} -> {_type(shape)}",
+        shape,
+    )
+    if b is None:
+        return y
+    bias = f.emit(
+        f"ens.broadcast_in_dim {b[0]} {{dims = array<i64: {len(shape) - 1}>}} : "
+        f"{_type(b[1])} -> {_type(shape)}",
+        shape,
+    )
+    return f.emit(f"ens.add {y[0]}, {bias[0]} : {_type(shape)}", shape)
+
+
+def _conv(f, node, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+    if isinstance(padding, str):
+        raise _unsupported(node, f"padding={padding!r}; give the padding as numbers")
+    rank = len(x[1])
+    spatial = rank - 2
+    pads = [p for p in _ints(padding, spatial) for _ in (0, 1)]
+    dims = _array(range(rank))
+    shape = _result_shape(node)
+    y = f.emit(
+        f"ens.conv {x[0]}, {w[0]} {{lhs_dims = {dims}, rhs_dims = {dims}, out_dims = {dims}, "
+        f"window_strides = {_array(_ints(stride, spatial))}, padding = {_array(pads)}, "
+        f"rhs_dilation = {_array(_ints(dilation, spatial))}, feature_group_count = {groups} : i64}} : "
+        f"{_type(x[1])}, {_type(w[1])} -> {_type(shape)}",
+        shape,
+    )
+    if b is None:
+        return y
+    bias = _broadcast_dims(f, b, shape, [1])
+    return f.emit(f"ens.add {y[0]}, {bias[0]} : {_type(shape)}", shape)
+
+
+def _pool(kind):
+    """max_pool(x, kernel, stride, padding, dilation, ceil_mode) or
+    avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad,
+    divisor_override), without padding."""
+
+    def lower(f, node, x, kernel, stride=None, padding=0, *rest):
+        spatial = len(x[1]) - 2
+        kernel = _ints(kernel, spatial)
+        stride = _ints(stride, spatial) if stride else kernel
+        if kind == "max":
+            dilation, ceil_mode = (list(rest) + [1, False])[:2]
+            plain = all(d == 1 for d in _ints(dilation, spatial)) and not ceil_mode
+        else:
+            ceil_mode, _, divisor = (list(rest) + [False, True, None])[:3]
+            plain = not ceil_mode and divisor is None
+        if any(_ints(padding, spatial)) or not plain:
+            raise _unsupported(node, "only without padding, dilation, ceil_mode or a divisor")
+        shape = _result_shape(node)
+        y = f.emit(f"ens.reduce_window {kind}, {x[0]} {{window_dimensions = {_array([1, 1] + kernel)}, "
+                   f"window_strides = {_array([1, 1] + stride)}}} : {_type(x[1])} -> {_type(shape)}", shape)
+        if kind == "max":
+            return y
+        size = 1
+        for k in kernel:
+            size *= k
+        scale = _constant(f, 1.0 / size, shape)
+        return f.emit(f"ens.mul {y[0]}, {scale[0]} : {_type(shape)}", shape)
+
+    return lower
+
+
+def _layer_norm(f, node, x, normalized_shape, weight=None, bias=None, eps=1e-5, *rest):
+    if len(normalized_shape) != 1 or weight is None or bias is None:
+        raise _unsupported(node, "only over the last dim, with weight and bias")
+    eps = f.emit(f"ens.constant dense<{float(eps):.9e}> : tensor<f32>", ())
+    return f.call_stdlib("layer_norm", [x, weight, bias, eps], x[1])
+
+
+def _einsum(f, node, equation, operands):
+    if len(operands) != 2:
+        raise _unsupported(node, "only of two operands")
+    (ln, ls, _), (rn, rs, _) = operands
+    shape = _result_shape(node)
+    spec = equation.replace(" ", "")
+    return f.emit(f'ens.einsum {ln}, {rn} {{spec = "{spec}"}} : {_type(ls)}, {_type(rs)} -> {_type(shape)}',
+                  shape)
+
+
+def _mse_loss(f, node, x, y, reduction=1):
+    if reduction != 1:
+        raise _unsupported(node, "only reduction='mean'")
+    return f.call_stdlib("mse", [x, y], ())
+
+
+def _broadcast_tensors(f, node, tensors):
+    shape = tuple(node.meta["val"][0].shape)
+    return [_broadcast(f, t, shape) for t in tensors]
+
+
+_LOWERINGS = {
+    "aten.broadcast_tensors.default": _broadcast_tensors,
+    "aten.layer_norm.default": _layer_norm,
+    "aten.einsum.default": _einsum,
+    "aten.mse_loss.default": _mse_loss,
+    "aten.conv1d.default": _conv,
+    "aten.conv2d.default": _conv,
+    "aten.max_pool1d.default": _pool("max"),
+    "aten.max_pool2d.default": _pool("max"),
+    "aten.avg_pool1d.default": _pool("add"),
+    "aten.avg_pool2d.default": _pool("add"),
+    "aten.linear.default": _linear,
+    "aten.relu.default": _unary("relu"),
+    "aten.tanh.default": _unary("tanh"),
+    "aten.sigmoid.default": _unary("sigmoid"),
+    "aten.silu.default": _silu,
+    "aten.gelu.default": _gelu,
+    "aten.exp.default": _unary("exp"),
+    "aten.log.default": _unary("log"),
+    "aten.neg.default": _unary("neg"),
+    "aten.sqrt.default": _unary("sqrt"),
+    "aten.rsqrt.default": _unary("rsqrt"),
+    "aten.abs.default": _unary("abs"),
+    "aten.pow.Tensor_Scalar": _pow,
+    "aten.add.Tensor": _binary("add"),
+    "aten.sub.Tensor": _binary("sub"),
+    "aten.mul.Tensor": _binary("mul"),
+    "aten.div.Tensor": _binary("div"),
+    "aten.maximum.default": _binary("max"),
+    "aten.minimum.default": _binary("min"),
+    "aten.matmul.default": _matmul,
+    "aten.mm.default": _matmul,
+    "aten.bmm.default": _matmul,
+    "aten.view.default": _reshape,
+    "aten.reshape.default": _reshape,
+    "aten._unsafe_view.default": _reshape,
+    "aten.flatten.using_ints": _reshape,
+    "aten.unsqueeze.default": _reshape,
+    "aten.squeeze.dim": _reshape,
+    "aten.permute.default": _permute,
+    "aten.t.default": _t,
+    "aten.transpose.int": _swap,
+    "aten.softmax.int": _softmax("softmax"),
+    "aten._softmax.default": _softmax("softmax"),
+    "aten.log_softmax.int": _softmax("log_softmax"),
+    "aten._log_softmax.default": _softmax("log_softmax"),
+    "aten.sum.dim_IntList": _reduce("reduce_sum"),
+    "aten.sum.default": _reduce("reduce_sum"),
+    "aten.mean.dim": _reduce("reduce_mean"),
+    "aten.mean.default": _reduce("reduce_mean"),
+    "aten.amax.default": _reduce("reduce_max"),
+    "aten.cat.default": _cat,
+    "aten.dropout.default": _dropout,
+    "aten.clone.default": lambda f, node, x, **kwargs: x,
+    "aten.contiguous.default": lambda f, node, x, **kwargs: x,
+}
