@@ -146,6 +146,7 @@ class _TrainStep:
         lr = torch.as_tensor(optimizer.lr, dtype=torch.float32)
         self._lr = _contiguous(lr.expand(ensemble.members))
         self._programs = {}
+        self._spare = None
 
     def _loss_function(self, x, y, ot, yt):
         """@ens_loss(prediction, target) -> tensor<f32>: the stdlib's loss,
@@ -238,12 +239,15 @@ class _TrainStep:
             program = self._programs[key] = self._program(x, y)
         step = torch.tensor(float(self.steps + 1), dtype=torch.float32)
         losses = torch.empty(e.members, dtype=torch.float32)
-        new_params = [torch.empty_like(p) for p in e.params]
-        new_state = [torch.empty_like(s) for s in self.state]
-        program(*e.params, *self.state, x, y, step, self._lr, out=[losses] + new_params + new_state)
+        # The step reads one set of buffers and writes the other (ens never
+        # writes over an argument), then the two swap: nothing is allocated
+        # or copied from step to step.
+        if self._spare is None:
+            self._spare = [torch.empty_like(t) for t in e.params + self.state]
+        spare_params, spare_state = self._spare[: len(e.params)], self._spare[len(e.params):]
+        program(*e.params, *self.state, x, y, step, self._lr, out=[losses] + self._spare)
         self.steps += 1
-        with torch.no_grad():
-            for p, q in zip(e.params, new_params):
-                p.copy_(q)
-        self.state = new_state
+        self._spare = e.params + self.state
+        e.params[:] = spare_params
+        self.state = spare_state
         return losses
