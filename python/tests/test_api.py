@@ -92,3 +92,15 @@ def test_integer_and_boolean_arrays(rng):
     p = ens.compile(text)(a)
     assert p.dtype == np.bool_
     np.testing.assert_array_equal(p, a > 0)
+
+
+def test_runs_from_threads_at_once(module, rng):
+    import concurrent.futures
+
+    w, b = randn(rng, 4, 3), randn(rng, 3)
+    xs = [randn(rng, 64, 4) for _ in range(16)]
+    exe = module.compile("predict", "cpu", [xs[0], w, b], threads=1)
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda x: exe(x, w, b), xs))
+    for x, y in zip(xs, results):
+        np.testing.assert_allclose(y, np_predict(x, w, b), rtol=1e-5, atol=1e-6)

@@ -119,3 +119,43 @@ def test_cuda_without_a_device_raises(module):
 def test_compile_needs_an_entry_among_several():
     with pytest.raises(ens.Error, match="name one with entry="):
         ens.compile(MLP)
+
+
+# Every prefix of a valid program, and the program with one character
+# changed, either parses or raises ens.Error: run in a child so that a
+# crash fails the test rather than the suite.
+TRUNCATIONS = """
+import ens, sys
+sys.path.insert(0, {tests!r})
+from conftest import MLP
+context = ens.Context()
+variants = [MLP[:n] for n in range(0, len(MLP), 3)]
+variants += [MLP[:n] + c + MLP[n + 1:] for n in range(0, len(MLP), 11) for c in "%(<?x"]
+outcomes = {{"parsed": 0, "refused": 0}}
+for text in variants:
+    try:
+        module = context.parse(text)
+        for name in module.function_names:
+            try:
+                module.compile(name, "interp")
+            except ens.Error:
+                pass
+        outcomes["parsed"] += 1
+    except ens.Error as error:
+        assert str(error), text
+        outcomes["refused"] += 1
+print(outcomes["parsed"], outcomes["refused"])
+"""
+
+
+def test_mangled_programs_never_crash():
+    import os
+    import subprocess
+    import sys
+
+    tests = os.path.dirname(os.path.abspath(__file__))
+    result = subprocess.run([sys.executable, "-c", TRUNCATIONS.format(tests=tests)],
+                            capture_output=True, text=True, env=dict(os.environ))
+    assert result.returncode == 0, result.stderr[-2000:]
+    parsed, refused = map(int, result.stdout.split())
+    assert parsed >= 1 and refused > 100

@@ -312,3 +312,15 @@ def test_a_callable_loss(data):
         want.append(row)
     torch.testing.assert_close(losses, torch.tensor(want), atol=2e-5, rtol=1e-4)
     assert_same_parameters(ensemble, modules)
+
+
+def test_the_same_shapes_never_recompile(data):
+    x, y = data
+    ensemble = et.Ensemble.from_modules([mlp(s) for s in range(2)], example_inputs=(x,))
+    step = ensemble.train_step()
+    for _ in range(3):
+        step(x, y)
+        ensemble(x)
+    assert len(step._programs) == 1 and len(ensemble._forwards) == 1
+    step(x[:7], y[:7])
+    assert len(step._programs) == 2
