@@ -56,6 +56,7 @@ class Function:
         signature = module.signature(entry)
         static = all(-1 not in t.shape for t in signature.inputs)
         self._executable = None
+        self._specialised = {}
         if arg_types is not None or static:
             self._executable = module.compile(entry, target, arg_types, **options)
 
@@ -63,7 +64,13 @@ class Function:
         """The Executable that a call on ``args`` runs."""
         if self._executable is not None:
             return self._executable
-        return self.module.compile(self.entry, self.target, list(args), **self._options)
+        types = [TensorType.of(a) for a in args]
+        key = tuple(str(t) for t in types)
+        executable = self._specialised.get(key)
+        if executable is None:
+            executable = self.module.compile(self.entry, self.target, types, **self._options)
+            self._specialised[key] = executable
+        return executable
 
     def __call__(self, *args, out=None):
         """Runs on ``args``; returns the one result or a tuple of them."""

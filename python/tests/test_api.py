@@ -39,8 +39,10 @@ def test_question_sizes_take_each_call_shape(rng):
     for batch in (1, 7, 7, 32):
         x = randn(rng, batch, 4)
         np.testing.assert_allclose(predict(x, w, b), np_predict(x, w, b), rtol=1e-5, atol=1e-6)
-    # The same shape again reuses the compiled code.
-    assert predict.executable(x, w, b) is not None
+    # The same shape again reuses the compiled code; another compiles anew.
+    assert predict.executable(x, w, b) is predict.executable(randn(rng, 32, 4), w, b)
+    assert predict.executable(x[:5], w, b) is not predict.executable(x, w, b)
+    assert predict.executable(x[:5], w, b).signature.inputs[0].shape == (5, 4)
 
 
 def test_value_and_grad_against_numpy(module, rng):
