@@ -206,11 +206,42 @@ def test_many_ops_forward_and_training():
     assert_same_parameters(ensemble, modules)
 
 
-def test_dropout_in_training_mode_is_refused(data):
-    x, _ = data
-    member = torch.nn.Sequential(torch.nn.Linear(5, 3), torch.nn.Dropout(0.1))
-    with pytest.raises(et.UnsupportedOpError, match=r"aten\.dropout.*eval"):
-        et.Ensemble.from_modules([member], example_inputs=(x,))(x)
+def test_dropout_in_training_mode_draws_a_mask_per_member_and_call():
+    x = torch.randn(32, 5)
+    torch.manual_seed(1)
+    linear = torch.nn.Linear(5, 64)
+    member = torch.nn.Sequential(linear, torch.nn.Dropout(0.25))  # train mode
+    ensemble = et.Ensemble.from_modules([copy.deepcopy(member) for _ in range(4)], example_inputs=(x,))
+    with torch.no_grad():
+        dense = linear(x)
+    first, second = ensemble(x), ensemble(x)
+    for out in (first, second):
+        kept = out != 0
+        # Kept elements are scaled by 1 / (1 - p), the rest are zero.
+        torch.testing.assert_close(out[kept], (dense / 0.75).expand_as(out)[kept], atol=1e-5, rtol=1e-5)
+        for m in range(4):
+            assert 0.2 < 1 - kept[m].float().mean().item() < 0.3
+    masks = [(first[m] != 0) for m in range(4)] + [second[0] != 0]
+    for i in range(len(masks)):
+        for j in range(i):
+            assert not torch.equal(masks[i], masks[j])
+
+
+def test_training_with_dropout_uses_one_mask_for_loss_and_gradient():
+    # With dropout before the only layer's output, a unit dropped in the
+    # loss gets no gradient: its weights stay as they were with SGD.
+    torch.manual_seed(2)
+    x, y = torch.randn(1, 5), torch.randn(1, 64)
+    member = torch.nn.Sequential(torch.nn.Linear(5, 64), torch.nn.Dropout(0.5))
+    ensemble = et.Ensemble.from_modules([member], example_inputs=(x,))
+    before = ensemble.params[0].clone()
+    loss = ensemble.train_step(optimizer=et.SGD(lr=0.1))(x, y)
+    kept = (ensemble.params[0] != before).any(dim=2)[0]
+    assert 10 < kept.sum().item() < 54
+    # The loss is the one of the mask that the gradient saw.
+    with torch.no_grad():
+        out = member[0](x) / 0.5 * kept
+    torch.testing.assert_close(loss[0], torch.nn.functional.mse_loss(out, y), atol=1e-5, rtol=1e-5)
 
 
 def cnn(seed):

@@ -30,16 +30,16 @@ class Ensemble:
                 if hasattr(sub, "reset_parameters"):
                     sub.reset_parameters()
             modules.append(member)
-        self._setup(modules, example_inputs, device)
+        self._setup(modules, example_inputs, device, seed)
 
     @classmethod
     def from_modules(cls, modules, example_inputs, device="cpu"):
         """Stacks the parameters of M existing modules of one architecture."""
         ensemble = cls.__new__(cls)
-        ensemble._setup(list(modules), example_inputs, device)
+        ensemble._setup(list(modules), example_inputs, device, seed=0)
         return ensemble
 
-    def _setup(self, modules, example_inputs, device):
+    def _setup(self, modules, example_inputs, device, seed):
         if device not in _TARGETS:
             raise ens.Error(f"ens.torch: unknown device '{device}'; expected cpu, cuda or cuda-emu")
         if not modules:
@@ -55,6 +55,14 @@ class Ensemble:
         self._example_inputs = tuple(example_inputs)
         self._context = ens.Context()
         self._forwards = {}
+        self._seed = seed
+        self._draws = 0
+
+    def _key(self):
+        """A new key for dropout in training mode: members draw their own
+        masks from it, and every call and step draws anew."""
+        self._draws += 1
+        return torch.tensor([self._seed, self._draws], dtype=torch.int32)
 
     def _import(self, inputs):
         member = copy.deepcopy(self._template)
@@ -66,16 +74,19 @@ class Ensemble:
         member."""
         inputs = [_contiguous(x) for x in inputs]
         key = (tuple(tuple(x.shape) for x in inputs), member_inputs)
-        function = self._forwards.get(key)
-        if function is None:
+        compiled = self._forwards.get(key)
+        if compiled is None:
             one = [x[0] for x in inputs] if member_inputs else inputs
-            text = self._import(one).text
-            module = self._context.parse(text)
+            imported = self._import(one)
+            module = self._context.parse(imported.text)
             axis = 0 if member_inputs else -1
-            name = module.vmap("forward", [0] * len(self.params) + [axis] * len(inputs), [0], self.members)
-            function = module.compile(name, _TARGETS[self.device])
-            self._forwards[key] = function
-        return torch.from_numpy(function(*self.params, *inputs))
+            in_axes = [0] * len(self.params) + [axis] * len(inputs) + [-1] * imported.random
+            name = module.vmap("forward", in_axes, [0], self.members)
+            compiled = (module.compile(name, _TARGETS[self.device]), imported.random)
+            self._forwards[key] = compiled
+        function, random = compiled
+        keys = [self._key()] if random else []
+        return torch.from_numpy(function(*self.params, *inputs, *keys))
 
     def train_step(self, loss="mse", optimizer=None):
         """A compiled training step: ``step(x, y)`` trains every member on
@@ -163,17 +174,20 @@ class _TrainStep:
 
     def _program(self, x, y):
         e = self.ensemble
-        text, _, ot = e._import([x])
+        text, _, ot, random = e._import([x])
+        # With dropout in training mode, every function takes a key last.
+        kt, kin = ([", tensor<2xi32>"], ", %key") if random else ([], "")
+        karg = ", %key: tensor<2xi32>" if random else ""
         shapes = [tuple(p.shape[1:]) for p in e.params]
         n = len(shapes)
         ptypes = [_type(s) for s in shapes]
         xt, yt = _type(x.shape), _type(y.shape, _DTYPES[y.dtype])
         lines = [text, self._loss_function(x, y, ot, yt)]
         args = ", ".join(f"%p{i}: {t}" for i, t in enumerate(ptypes))
-        call_types = ", ".join(ptypes + [xt])
+        call_types = ", ".join(ptypes + [xt]) + "".join(kt)
         lines.append(
-            f"func.func @loss({args}, %x: {xt}, %y: {yt}) -> tensor<f32> {{\n"
-            f"  %out = call @forward({', '.join(f'%p{i}' for i in range(n))}, %x) : ({call_types}) -> {ot}\n"
+            f"func.func @loss({args}, %x: {xt}, %y: {yt}{karg}) -> tensor<f32> {{\n"
+            f"  %out = call @forward({', '.join(f'%p{i}' for i in range(n))}, %x{kin}) : ({call_types}) -> {ot}\n"
             f"  %l = call @ens_loss(%out, %y) : ({ot}, {yt}) -> tensor<f32>\n"
             f"  return %l : tensor<f32>\n}}")
         slots = 2 if self._adam else 1
@@ -186,9 +200,9 @@ class _TrainStep:
                              f"-> ({t}, {t}) attributes {{ens.stdlib = \"sgd_momentum\"}}")
         state_args = [f"%s{i}_{k}: {ptypes[i]}" for i in range(n) for k in range(slots)]
         body = [f"  %l, {', '.join(f'%g{i}' for i in range(n))} = ens.value_and_grad "
-                f"@loss({', '.join(f'%p{i}' for i in range(n))}, %x, %y) "
+                f"@loss({', '.join(f'%p{i}' for i in range(n))}, %x, %y{kin}) "
                 f"{{wrt = array<i64: {', '.join(str(i) for i in range(n))}>}} : "
-                f"({', '.join(ptypes + [xt, yt])}) -> (tensor<f32>, {', '.join(ptypes)})"]
+                f"({', '.join(ptypes + [xt, yt])}{''.join(kt)}) -> (tensor<f32>, {', '.join(ptypes)})"]
         o = self.optimizer
         grads = [f"%g{i}" for i in range(n)]
         if self._adam:
@@ -220,13 +234,13 @@ class _TrainStep:
         results = [("%l", "tensor<f32>")] + params_out + state_out
         lines.append(
             f"func.func @step({args}, {', '.join(state_args)}, %x: {xt}, %y: {yt}, "
-            f"%step: tensor<f32>, %lr: tensor<f32>) -> ({', '.join(t for _, t in results)}) {{\n"
+            f"%step: tensor<f32>, %lr: tensor<f32>{karg}) -> ({', '.join(t for _, t in results)}) {{\n"
             + "\n".join(body)
             + f"\n  return {', '.join(v for v, _ in results)} : {', '.join(t for _, t in results)}\n}}")
         module = e._context.parse("\n".join(lines))
-        in_axes = [0] * (n + len(self.state)) + [-1, -1, -1, 0]
+        in_axes = [0] * (n + len(self.state)) + [-1, -1, -1, 0] + [-1] * random
         name = module.vmap("step", in_axes, [0] * len(results), e.members)
-        return module.compile(name, _TARGETS[e.device])
+        return module.compile(name, _TARGETS[e.device]), random
 
     def __call__(self, x, y):
         e = self.ensemble
@@ -237,6 +251,8 @@ class _TrainStep:
         program = self._programs.get(key)
         if program is None:
             program = self._programs[key] = self._program(x, y)
+        program, random = program
+        keys = [e._key()] if random else []
         step = torch.tensor(float(self.steps + 1), dtype=torch.float32)
         losses = torch.empty(e.members, dtype=torch.float32)
         # The step reads one set of buffers and writes the other (ens never
@@ -245,7 +261,7 @@ class _TrainStep:
         if self._spare is None:
             self._spare = [torch.empty_like(t) for t in e.params + self.state]
         spare_params, spare_state = self._spare[: len(e.params)], self._spare[len(e.params):]
-        program(*e.params, *self.state, x, y, step, self._lr, out=[losses] + self._spare)
+        program(*e.params, *self.state, x, y, step, self._lr, *keys, out=[losses] + self._spare)
         self.steps += 1
         self._spare = e.params + self.state
         e.params[:] = spare_params

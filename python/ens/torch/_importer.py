@@ -11,15 +11,16 @@ from ._ir import _DTYPES, _Function, _type, _unsupported
 from ._ops import _LOWERINGS
 
 
-Imported = collections.namedtuple("Imported", "text parameter_names result_type")
+Imported = collections.namedtuple("Imported", "text parameter_names result_type random")
 
 
 def import_module(module, example_inputs, name="forward"):
     """One member's forward as an ens function.
 
-    Returns an ``Imported(text, parameter_names, result_type)``: the
+    Returns an ``Imported(text, parameter_names, result_type, random)``: the
     function ``@name`` takes the parameters in ``named_parameters()`` order,
-    then the inputs, at the shapes of ``example_inputs``.
+    then the inputs, at the shapes of ``example_inputs``, and when
+    ``random`` (dropout in training mode) a last ``tensor<2xi32>`` key.
     """
     exported = torch.export.export(module, tuple(example_inputs))
     signature = exported.graph_signature
@@ -65,9 +66,11 @@ def import_module(module, example_inputs, name="forward"):
                 raise ens.Error("ens.torch: the module must return one tensor")
             result = values[outputs[0].name]
     ordered = [params[n] for n in names] + inputs
+    if f.dropouts:
+        ordered.append(("%key", (2,), "i32"))
     header = ", ".join(f"{n}: {_type(s, d)}" for n, s, d in ordered)
     text = ("".join(d + "\n" for d in f.declarations)
             + f"func.func @{name}({header}) -> {_type(result[1], result[2])} {{\n"
             + "\n".join(f.lines)
             + f"\n  return {result[0]} : {_type(result[1], result[2])}\n}}\n")
-    return Imported(text, names, _type(result[1], result[2]))
+    return Imported(text, names, _type(result[1], result[2]), f.dropouts > 0)

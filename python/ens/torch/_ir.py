@@ -49,6 +49,8 @@ class _Function:
         self.lines = []
         self.declarations = []
         self.count = 0
+        # Dropouts so far; with any, the function takes a %key argument.
+        self.dropouts = 0
 
     def emit(self, text, shape, dtype="f32"):
         self.count += 1

@@ -129,9 +129,16 @@ def _cat(f, node, tensors, dim=0):
 
 
 def _dropout(f, node, x, p, train):
-    if train and p:
-        raise _unsupported(node, "dropout in training mode; call module.eval() first")
-    return x
+    """The stdlib's inverted dropout on a key of its own, folded from the
+    function's key; identity in eval mode. Members draw their own masks."""
+    if not train or not p:
+        return x
+    index = f.emit(f"ens.constant dense<{f.dropouts}> : tensor<i32>", (), "i32")
+    f.dropouts += 1
+    key = f.emit(f"ens.random_fold_in %key, {index[0]} : tensor<2xi32>, tensor<i32> -> tensor<2xi32>",
+                 (2,), "i32")
+    rate = f.emit(f"ens.constant dense<{float(p):.9e}> : tensor<f32>", ())
+    return f.call_stdlib("dropout", [key, x, rate], x[1])
 
 
 def _pow(f, node, x, exponent):
