@@ -355,3 +355,56 @@ def test_the_same_shapes_never_recompile(data):
     assert len(step._programs) == 1 and len(ensemble._forwards) == 1
     step(x[:7], y[:7])
     assert len(step._programs) == 2
+
+
+def bn_cnn(seed):
+    torch.manual_seed(seed)
+    net = torch.nn.Sequential(
+        # No bias before a batch norm: its gradient is zero up to rounding,
+        # which Adam would blow up to steps of lr in any direction.
+        torch.nn.Conv2d(2, 4, 3, padding=1, bias=False), torch.nn.BatchNorm2d(4), torch.nn.ReLU(),
+        torch.nn.AvgPool2d(2), torch.nn.Flatten(), torch.nn.Linear(4 * 3 * 3, 5, bias=False),
+        torch.nn.BatchNorm1d(5), torch.nn.Tanh(), torch.nn.Linear(5, 2))
+    for m in net.modules():  # batch norm starts at ones and zeros: make them count
+        if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
+            with torch.no_grad():
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.5, 0.5)
+    return net
+
+
+def assert_same_buffers(ensemble, modules):
+    for i, (mine, theirs) in enumerate(zip(ensemble.to_modules(), modules)):
+        for (name, b), c in zip(mine.named_buffers(), theirs.buffers()):
+            torch.testing.assert_close(b, c, atol=2e-4, rtol=1e-4, msg=lambda m: f"member {i} {name}: {m}")
+
+
+def test_batch_norm_in_training_mode_matches_torch():
+    g = torch.Generator().manual_seed(11)
+    x, y = torch.randn(6, 2, 6, 6, generator=g), torch.randn(6, 2, generator=g)
+    modules = [bn_cnn(s) for s in range(3)]
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(x,))
+    # A forward in training mode uses the batch's statistics and updates
+    # the running ones, as torch's does.
+    want = torch.stack([m(x) for m in modules]).detach()
+    torch.testing.assert_close(ensemble(x), want, atol=1e-5, rtol=1e-5)
+    assert_same_buffers(ensemble, modules)
+    step = ensemble.train_step(optimizer=et.Adam(lr=1e-2))
+    losses = torch.stack([step(x, y) for _ in range(3)])
+    want = torch_loops(modules, lambda p: torch.optim.Adam(p, lr=1e-2), x, y, 3)
+    torch.testing.assert_close(losses, want, atol=2e-5, rtol=1e-4)
+    assert_same_parameters(ensemble, modules)
+    assert_same_buffers(ensemble, modules)
+
+
+def test_batch_norm_in_eval_mode_uses_the_running_statistics():
+    x = torch.randn(6, 2, 6, 6)
+    modules = [bn_cnn(s) for s in range(2)]
+    for m in modules:
+        m(torch.randn(6, 2, 6, 6))  # move the running statistics
+        m.eval()
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(x,))
+    with torch.no_grad():
+        want = torch.stack([m(x) for m in modules])
+    torch.testing.assert_close(ensemble(x), want, atol=1e-5, rtol=1e-5)
+    assert_same_buffers(ensemble, modules)

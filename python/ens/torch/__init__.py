@@ -7,11 +7,12 @@ program. This is the first slice of issue #27's ``ens.torch``: Linear,
 matmul/mm/bmm, Conv1d/Conv2d, max and average pooling without padding,
 ReLU, Tanh, Sigmoid, SiLU, GELU (tanh), softmax and log-softmax,
 elementwise arithmetic with NumPy broadcasting, sums, means and maxima,
-view/reshape/flatten/permute/cat, einsum, layer norm and dropout (a mask
-per member, call and step); the MSE and cross-entropy losses or a traced
-callable; Adam (with L2 weight decay too), AdamW and SGD. Any other aten
-op raises :class:`UnsupportedOpError` naming it and the line of the module
-it came from.
+view/reshape/flatten/permute/cat, einsum, layer and batch norm (running
+statistics kept and updated) and dropout (a mask per member, call and
+step); the MSE and cross-entropy losses or a traced callable; Adam (with
+L2 weight decay too), AdamW and SGD. Any other aten op raises
+:class:`UnsupportedOpError` naming it and the line of the module it came
+from.
 
 Importing this module imports torch; ``import ens`` does not.
 """

@@ -52,6 +52,14 @@ class Ensemble:
         for name in self._names:
             stacked = [dict(m.named_parameters())[name].detach() for m in modules]
             self.params.append(torch.stack(stacked).to(torch.float32).contiguous())
+        # Float buffers (batch norm's running statistics), stacked too; the
+        # steps in training mode that updated them, for num_batches_tracked.
+        self._buffer_names = [n for n, b in self._template.named_buffers() if b.dtype in _DTYPES]
+        self.buffers = []
+        for name in self._buffer_names:
+            stacked = [dict(m.named_buffers())[name] for m in modules]
+            self.buffers.append(torch.stack(stacked).contiguous())
+        self._batches = 0
         self._example_inputs = tuple(example_inputs)
         self._context = ens.Context()
         self._forwards = {}
@@ -80,13 +88,24 @@ class Ensemble:
             imported = self._import(one)
             module = self._context.parse(imported.text)
             axis = 0 if member_inputs else -1
-            in_axes = [0] * len(self.params) + [axis] * len(inputs) + [-1] * imported.random
-            name = module.vmap("forward", in_axes, [0], self.members)
-            compiled = (module.compile(name, _TARGETS[self.device]), imported.random)
+            in_axes = [0] * (len(self.params) + len(self.buffers)) + [axis] * len(inputs)
+            in_axes += [-1] * imported.random
+            out_axes = [0] * (1 + len(imported.mutated_buffers))
+            name = module.vmap("forward", in_axes, out_axes, self.members)
+            compiled = (module.compile(name, _TARGETS[self.device]), imported)
             self._forwards[key] = compiled
-        function, random = compiled
-        keys = [self._key()] if random else []
-        return torch.from_numpy(function(*self.params, *inputs, *keys))
+        function, imported = compiled
+        keys = [self._key()] if imported.random else []
+        results = function.run([*self.params, *self.buffers, *inputs, *keys])
+        self._update_buffers(imported.mutated_buffers, results[1:])
+        return torch.from_numpy(results[0])
+
+    def _update_buffers(self, names, values):
+        """Takes the new values of buffers `names` (updated in training mode)."""
+        for name, value in zip(names, values):
+            self.buffers[self._buffer_names.index(name)].copy_(torch.from_dlpack(value))
+        if names:
+            self._batches += 1
 
     def train_step(self, loss="mse", optimizer=None):
         """A compiled training step: ``step(x, y)`` trains every member on
@@ -101,24 +120,30 @@ class Ensemble:
             with torch.no_grad():
                 for name, param in member.named_parameters():
                     param.copy_(self.params[self._names.index(name)][i])
+                for name, buffer in member.named_buffers():
+                    if name in self._buffer_names:
+                        buffer.copy_(self.buffers[self._buffer_names.index(name)][i])
+                    elif name.endswith("num_batches_tracked"):
+                        buffer.add_(self._batches)
             modules.append(member)
         return modules
 
     def state_dict(self):
-        """The stacked parameters by name."""
-        return {n: p.clone() for n, p in zip(self._names, self.params)}
+        """The stacked parameters and float buffers by name."""
+        names, tensors = self._names + self._buffer_names, self.params + self.buffers
+        return {n: t.clone() for n, t in zip(names, tensors)}
 
     def load_state_dict(self, state):
-        for i, name in enumerate(self._names):
-            if tuple(state[name].shape) != tuple(self.params[i].shape):
+        names, tensors = self._names + self._buffer_names, self.params + self.buffers
+        for name, tensor in zip(names, tensors):
+            if tuple(state[name].shape) != tuple(tensor.shape):
                 raise ens.Error(f"ens.torch: {name} has shape {tuple(state[name].shape)}, "
-                                f"expected {tuple(self.params[i].shape)}")
-            self.params[i].copy_(state[name])
+                                f"expected {tuple(tensor.shape)}")
+        for name, tensor in zip(names, tensors):
+            tensor.copy_(state[name])
 
 
 # Each loss: the stdlib function and the targets' element type.
-
-
 _LOSSES = {"mse": ("mse", "f32"), "cross_entropy": ("softmax_cross_entropy", "i32")}
 
 
@@ -174,7 +199,17 @@ class _TrainStep:
 
     def _program(self, x, y):
         e = self.ensemble
-        text, _, ot, random = e._import([x])
+        imported = e._import([x])
+        text, ot, random = imported.text, imported.result_type, imported.random
+        # Buffers go in after the parameters; the forward returns the new
+        # values of those it updates after its result.
+        btypes = [_type(b.shape[1:]) for b in e.buffers]
+        mtypes = [btypes[e._buffer_names.index(m)] for m in imported.mutated_buffers]
+        bin_ = "".join(f", %buf{j}" for j in range(len(btypes)))
+        bargs = "".join(f", %buf{j}: {t}" for j, t in enumerate(btypes))
+        fresults = "(" + ", ".join([ot] + mtypes) + ")"
+        out0 = "%out#0" if mtypes else "%out"
+        outk = f"%out:{1 + len(mtypes)}" if mtypes else "%out"
         # With dropout in training mode, every function takes a key last.
         kt, kin = ([", tensor<2xi32>"], ", %key") if random else ([], "")
         karg = ", %key: tensor<2xi32>" if random else ""
@@ -184,11 +219,12 @@ class _TrainStep:
         xt, yt = _type(x.shape), _type(y.shape, _DTYPES[y.dtype])
         lines = [text, self._loss_function(x, y, ot, yt)]
         args = ", ".join(f"%p{i}: {t}" for i, t in enumerate(ptypes))
-        call_types = ", ".join(ptypes + [xt]) + "".join(kt)
+        call_types = ", ".join(ptypes + btypes + [xt]) + "".join(kt)
+        pin = ", ".join(f"%p{i}" for i in range(n))
         lines.append(
-            f"func.func @loss({args}, %x: {xt}, %y: {yt}{karg}) -> tensor<f32> {{\n"
-            f"  %out = call @forward({', '.join(f'%p{i}' for i in range(n))}, %x{kin}) : ({call_types}) -> {ot}\n"
-            f"  %l = call @ens_loss(%out, %y) : ({ot}, {yt}) -> tensor<f32>\n"
+            f"func.func @loss({args}{bargs}, %x: {xt}, %y: {yt}{karg}) -> tensor<f32> {{\n"
+            f"  {outk} = call @forward({pin}{bin_}, %x{kin}) : ({call_types}) -> {fresults}\n"
+            f"  %l = call @ens_loss({out0}, %y) : ({ot}, {yt}) -> tensor<f32>\n"
             f"  return %l : tensor<f32>\n}}")
         slots = 2 if self._adam else 1
         for i, t in enumerate(ptypes):
@@ -200,9 +236,14 @@ class _TrainStep:
                              f"-> ({t}, {t}) attributes {{ens.stdlib = \"sgd_momentum\"}}")
         state_args = [f"%s{i}_{k}: {ptypes[i]}" for i in range(n) for k in range(slots)]
         body = [f"  %l, {', '.join(f'%g{i}' for i in range(n))} = ens.value_and_grad "
-                f"@loss({', '.join(f'%p{i}' for i in range(n))}, %x, %y{kin}) "
+                f"@loss({pin}{bin_}, %x, %y{kin}) "
                 f"{{wrt = array<i64: {', '.join(str(i) for i in range(n))}>}} : "
-                f"({', '.join(ptypes + [xt, yt])}{''.join(kt)}) -> (tensor<f32>, {', '.join(ptypes)})"]
+                f"({', '.join(ptypes + btypes + [xt, yt])}{''.join(kt)}) -> (tensor<f32>, {', '.join(ptypes)})"]
+        if mtypes:
+            # The buffers' new values, from the forward of the same batch
+            # (and key) as the loss.
+            body.append(f"  %fw:{1 + len(mtypes)} = call @forward({pin}{bin_}, %x{kin}) : "
+                        f"({call_types}) -> {fresults}")
         o = self.optimizer
         grads = [f"%g{i}" for i in range(n)]
         if self._adam:
@@ -232,15 +273,16 @@ class _TrainStep:
             params_out.append((f"%np{i}", t))
             state_out += [(f"%ns{i}_{k}", t) for k in range(slots)]
         results = [("%l", "tensor<f32>")] + params_out + state_out
+        results += [(f"%fw#{j + 1}", t) for j, t in enumerate(mtypes)]
         lines.append(
-            f"func.func @step({args}, {', '.join(state_args)}, %x: {xt}, %y: {yt}, "
+            f"func.func @step({args}, {', '.join(state_args)}{bargs}, %x: {xt}, %y: {yt}, "
             f"%step: tensor<f32>, %lr: tensor<f32>{karg}) -> ({', '.join(t for _, t in results)}) {{\n"
             + "\n".join(body)
             + f"\n  return {', '.join(v for v, _ in results)} : {', '.join(t for _, t in results)}\n}}")
         module = e._context.parse("\n".join(lines))
-        in_axes = [0] * (n + len(self.state)) + [-1, -1, -1, 0] + [-1] * random
+        in_axes = [0] * (n + len(self.state) + len(btypes)) + [-1, -1, -1, 0] + [-1] * random
         name = module.vmap("step", in_axes, [0] * len(results), e.members)
-        return module.compile(name, _TARGETS[e.device]), random
+        return module.compile(name, _TARGETS[e.device]), imported
 
     def __call__(self, x, y):
         e = self.ensemble
@@ -251,8 +293,10 @@ class _TrainStep:
         program = self._programs.get(key)
         if program is None:
             program = self._programs[key] = self._program(x, y)
-        program, random = program
-        keys = [e._key()] if random else []
+        program, imported = program
+        keys = [e._key()] if imported.random else []
+        mutated = imported.mutated_buffers
+        new_buffers = [torch.empty_like(e.buffers[e._buffer_names.index(m)]) for m in mutated]
         step = torch.tensor(float(self.steps + 1), dtype=torch.float32)
         losses = torch.empty(e.members, dtype=torch.float32)
         # The step reads one set of buffers and writes the other (ens never
@@ -261,7 +305,9 @@ class _TrainStep:
         if self._spare is None:
             self._spare = [torch.empty_like(t) for t in e.params + self.state]
         spare_params, spare_state = self._spare[: len(e.params)], self._spare[len(e.params):]
-        program(*e.params, *self.state, x, y, step, self._lr, *keys, out=[losses] + self._spare)
+        program(*e.params, *self.state, *e.buffers, x, y, step, self._lr, *keys,
+                out=[losses] + self._spare + new_buffers)
+        e._update_buffers(mutated, new_buffers)
         self.steps += 1
         self._spare = e.params + self.state
         e.params[:] = spare_params

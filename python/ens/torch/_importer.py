@@ -11,26 +11,31 @@ from ._ir import _DTYPES, _Function, _type, _unsupported
 from ._ops import _LOWERINGS
 
 
-Imported = collections.namedtuple("Imported", "text parameter_names result_type random")
+Imported = collections.namedtuple(
+    "Imported", "text parameter_names result_type random buffer_names mutated_buffers")
 
 
 def import_module(module, example_inputs, name="forward"):
     """One member's forward as an ens function.
 
-    Returns an ``Imported(text, parameter_names, result_type, random)``: the
-    function ``@name`` takes the parameters in ``named_parameters()`` order,
-    then the inputs, at the shapes of ``example_inputs``, and when
-    ``random`` (dropout in training mode) a last ``tensor<2xi32>`` key.
+    Returns an ``Imported(text, parameter_names, result_type, random,
+    buffer_names, mutated_buffers)``: the function ``@name`` takes the
+    parameters in ``named_parameters()`` order, the float buffers
+    (``buffer_names``, batch norm's running statistics), the inputs at the
+    shapes of ``example_inputs``, and when ``random`` (dropout in training
+    mode) a last ``tensor<2xi32>`` key. It returns the module's result and
+    then the new values of ``mutated_buffers``, those that the module
+    updates in place. Integer buffers (``num_batches_tracked``) are left to
+    the caller.
     """
     exported = torch.export.export(module, tuple(example_inputs))
     signature = exported.graph_signature
-    if signature.inputs_to_buffers:
-        raise ens.Error("ens.torch: modules with buffers (batch norm's running "
-                        "statistics) are not supported yet")
     to_parameter = signature.inputs_to_parameters
+    to_buffer = signature.inputs_to_buffers
     names = [n for n, _ in module.named_parameters()]
+    buffer_names = [n for n, b in module.named_buffers() if b.dtype in _DTYPES]
     f = _Function(name)
-    values, params, inputs = {}, {}, []
+    values, params, buffers, inputs = {}, {}, {}, []
 
     def resolve(arg):
         if isinstance(arg, torch.fx.Node):
@@ -42,6 +47,9 @@ def import_module(module, example_inputs, name="forward"):
         if node.op == "placeholder":
             val = node.meta["val"]
             dtype = _DTYPES.get(val.dtype)
+            if dtype is None and node.name in to_buffer:
+                values[node.name] = None
+                continue
             if dtype is None:
                 raise ens.Error(f"ens.torch: input {node.name} has dtype {val.dtype}, "
                                 "which ens does not support")
@@ -49,6 +57,8 @@ def import_module(module, example_inputs, name="forward"):
             values[node.name] = arg
             if node.name in to_parameter:
                 params[to_parameter[node.name]] = arg
+            elif node.name in to_buffer:
+                buffers[to_buffer[node.name]] = arg
             else:
                 inputs.append(arg)
         elif node.op == "call_function" and node.target is operator.getitem:
@@ -65,12 +75,15 @@ def import_module(module, example_inputs, name="forward"):
             if len(outputs) != 1:
                 raise ens.Error("ens.torch: the module must return one tensor")
             result = values[outputs[0].name]
-    ordered = [params[n] for n in names] + inputs
+    ordered = [params[n] for n in names] + [buffers[n] for n in buffer_names] + inputs
     if f.dropouts:
         ordered.append(("%key", (2,), "i32"))
+    mutated = [n for n in buffer_names if buffers[n][0] in f.mutations]
+    results = [result] + [f.mutations[buffers[n][0]] for n in mutated]
     header = ", ".join(f"{n}: {_type(s, d)}" for n, s, d in ordered)
+    types = ", ".join(_type(s, d) for _, s, d in results)
     text = ("".join(d + "\n" for d in f.declarations)
-            + f"func.func @{name}({header}) -> {_type(result[1], result[2])} {{\n"
+            + f"func.func @{name}({header}) -> ({types}) {{\n"
             + "\n".join(f.lines)
-            + f"\n  return {result[0]} : {_type(result[1], result[2])}\n}}\n")
-    return Imported(text, names, _type(result[1], result[2]), f.dropouts > 0)
+            + f"\n  return {', '.join(v for v, _, _ in results)} : {types}\n}}\n")
+    return Imported(text, names, _type(result[1], result[2]), f.dropouts > 0, buffer_names, mutated)

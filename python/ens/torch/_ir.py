@@ -51,6 +51,9 @@ class _Function:
         self.count = 0
         # Dropouts so far; with any, the function takes a %key argument.
         self.dropouts = 0
+        # The new value of each buffer updated in place (batch norm's
+        # running statistics), by the buffer's value name.
+        self.mutations = {}
 
     def emit(self, text, shape, dtype="f32"):
         self.count += 1
@@ -58,15 +61,24 @@ class _Function:
         self.lines.append(f"  {name} = {text}")
         return name, tuple(shape), dtype
 
-    def call_stdlib(self, function, args, shape):
+    def call_stdlib(self, function, args, shape, more=()):
         """Calls the standard library's `function` on `args` (values),
-        declaring it for their types; returns its one result, of `shape`."""
+        declaring it for their types; returns its result, of `shape`, or
+        with `more` result shapes a list of all results."""
         callee = f"@{self.name}_{function}{len(self.declarations)}"
         types = ", ".join(_type(a[1], a[2]) for a in args)
-        self.declarations.append(f"func.func private {callee}({types}) -> {_type(shape)} "
+        shapes = [tuple(shape)] + [tuple(s) for s in more]
+        results = ", ".join(_type(s) for s in shapes)
+        self.declarations.append(f"func.func private {callee}({types}) -> ({results}) "
                                  f'attributes {{ens.stdlib = "{function}"}}')
         names = ", ".join(a[0] for a in args)
-        return self.emit(f"call {callee}({names}) : ({types}) -> {_type(shape)}", shape)
+        call = f"call {callee}({names}) : ({types}) -> ({results})"
+        if not more:
+            return self.emit(call, shape)
+        self.count += 1
+        name = f"%v{self.count}"
+        self.lines.append(f"  {name}:{len(shapes)} = {call}")
+        return [(f"{name}#{i}", s, "f32") for i, s in enumerate(shapes)]
 
 
 def _result_shape(node):

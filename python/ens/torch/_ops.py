@@ -247,7 +247,40 @@ def _broadcast_tensors(f, node, tensors):
     return [_broadcast(f, t, shape) for t in tensors]
 
 
+def _batch_norm(f, node, x, weight, bias, mean, var, training, momentum, eps, *rest):
+    """The stdlib's batch_norm (training: batch statistics, and the running
+    ones updated) or batch_norm_inference, over the channel dim 1, which
+    goes last for them."""
+    if weight is None or bias is None or mean is None or momentum is None:
+        raise _unsupported(node, "only affine, with running statistics and a momentum")
+    rank = len(x[1])
+    to_last = [0] + list(range(2, rank)) + [1]
+    xc = _transpose_to(f, x, to_last) if rank > 2 else x
+    eps = _constant(f, eps, ())
+    if training:
+        momentum = _constant(f, momentum, ())
+        y, new_mean, new_var = f.call_stdlib("batch_norm", [xc, weight, bias, mean, var, momentum, eps],
+                                             xc[1], more=[mean[1], var[1]])
+        f.mutations[mean[0]] = new_mean
+        f.mutations[var[0]] = new_var
+    else:
+        y = f.call_stdlib("batch_norm_inference", [xc, weight, bias, mean, var, eps], xc[1])
+    if rank == 2:
+        return y
+    back = [to_last.index(i) for i in range(rank)]
+    return _transpose_to(f, y, back)
+
+
+def _counter_increment(f, node, counter, *args):
+    """A buffer ens does not keep (num_batches_tracked) counted up."""
+    if counter is not None:
+        raise _unsupported(node, "in-place updates of tensors")
+    return None
+
+
 _LOWERINGS = {
+    "aten.batch_norm.default": _batch_norm,
+    "aten.add_.Tensor": _counter_increment,
     "aten.broadcast_tensors.default": _broadcast_tensors,
     "aten.layer_norm.default": _layer_norm,
     "aten.einsum.default": _einsum,
