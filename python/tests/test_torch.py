@@ -283,10 +283,38 @@ def test_conv1d_with_stride_and_groups_forward():
     torch.testing.assert_close(ensemble(x), want, atol=1e-5, rtol=1e-5)
 
 
-def test_pooling_with_padding_is_refused():
-    x = torch.randn(2, 1, 6, 6)
-    with pytest.raises(et.UnsupportedOpError, match=r"aten\.max_pool2d.*padding"):
-        et.Ensemble.from_modules([torch.nn.MaxPool2d(2, padding=1)], example_inputs=(x,))(x)
+@pytest.mark.parametrize("pool", [
+    torch.nn.MaxPool2d(3, stride=2, padding=1),
+    torch.nn.AvgPool2d(3, stride=2, padding=1),
+    torch.nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False),
+    torch.nn.MaxPool1d(2, padding=1),
+])
+def test_padded_pooling_forward_and_gradient(pool):
+    one_d = isinstance(pool, torch.nn.MaxPool1d)
+    x = torch.randn(3, 2, 7) if one_d else torch.randn(3, 2, 7, 7)
+    torch.manual_seed(0)
+    conv = torch.nn.Conv1d(2, 2, 1) if one_d else torch.nn.Conv2d(2, 2, 1)
+    modules = [torch.nn.Sequential(copy.deepcopy(conv), pool, torch.nn.Flatten(), torch.nn.LazyLinear(1))
+               for _ in range(2)]
+    for m in modules:
+        m(x)  # materialise the lazy layer
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(x,))
+    with torch.no_grad():
+        want = torch.stack([m(x) for m in modules])
+    torch.testing.assert_close(ensemble(x), want, atol=1e-5, rtol=1e-5)
+    y = torch.randn(3, 1)
+    step = ensemble.train_step(optimizer=et.SGD(lr=0.1))
+    for _ in range(2):
+        step(x, y)
+    torch_loops(modules, lambda p: torch.optim.SGD(p, lr=0.1), x, y, 2)
+    assert_same_parameters(ensemble, modules)
+
+
+def test_pooling_with_ceil_mode_is_refused():
+    x = torch.randn(2, 1, 7, 7)
+    # No frame of the caller: the line is torch's own.
+    with pytest.raises(et.UnsupportedOpError, match=r"aten\.max_pool2d.*ceil_mode.*pooling\.py:\d+"):
+        et.Ensemble.from_modules([torch.nn.MaxPool2d(2, ceil_mode=True)], example_inputs=(x,))(x)
 
 
 def test_layer_norm_and_einsum_train_as_torch_optim_adam(data):

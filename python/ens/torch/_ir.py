@@ -12,8 +12,10 @@ class UnsupportedOpError(ens.Error, NotImplementedError):
     """An op of the traced module that ens.torch cannot import."""
 
 
-# Frames of ens.torch itself, which an error never names.
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# Frames of ens.torch and of torch itself, which an error names only when
+# there are no others.
+_INTERNAL = (os.path.dirname(os.path.abspath(__file__)) + os.sep,
+             os.path.dirname(os.path.abspath(torch.__file__)) + os.sep)
 
 _DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.int32: "i32"}
 
@@ -27,7 +29,7 @@ def _source_line(node):
     """The module's source line that `node` came from, as torch recorded it."""
     trace = node.meta.get("stack_trace") or ""
     frames = re.findall(r'File "([^"]+)", line (\d+), in \w+\n\s*(.*)', trace)
-    theirs = [frame for frame in frames if not frame[0].startswith(_PACKAGE)]
+    theirs = [frame for frame in frames if not frame[0].startswith(_INTERNAL)]
     if not frames:
         return "an unknown line"
     path, line, code = (theirs or frames)[-1]

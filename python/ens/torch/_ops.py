@@ -188,33 +188,50 @@ def _conv(f, node, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
     return f.emit(f"ens.add {y[0]}, {bias[0]} : {_type(shape)}", shape)
 
 
+def _defaults(given, defaults):
+    """Trailing arguments `given`, the rest filled from `defaults`."""
+    return list(given) + defaults[len(given):]
+
+
 def _pool(kind):
     """max_pool(x, kernel, stride, padding, dilation, ceil_mode) or
     avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad,
-    divisor_override), without padding."""
+    divisor_override)."""
 
     def lower(f, node, x, kernel, stride=None, padding=0, *rest):
         spatial = len(x[1]) - 2
         kernel = _ints(kernel, spatial)
         stride = _ints(stride, spatial) if stride else kernel
+        pads = [0, 0, 0, 0] + [p for p in _ints(padding, spatial) for _ in (0, 1)]
         if kind == "max":
-            dilation, ceil_mode = (list(rest) + [1, False])[:2]
+            dilation, ceil_mode = _defaults(rest, [1, False])
             plain = all(d == 1 for d in _ints(dilation, spatial)) and not ceil_mode
+            count_pad = True
         else:
-            ceil_mode, _, divisor = (list(rest) + [False, True, None])[:3]
+            ceil_mode, count_pad, divisor = _defaults(rest, [False, True, None])
             plain = not ceil_mode and divisor is None
-        if any(_ints(padding, spatial)) or not plain:
-            raise _unsupported(node, "only without padding, dilation, ceil_mode or a divisor")
+        if not plain:
+            raise _unsupported(node, "only without dilation, ceil_mode or a divisor")
         shape = _result_shape(node)
-        y = f.emit(f"ens.reduce_window {kind}, {x[0]} {{window_dimensions = {_array([1, 1] + kernel)}, "
-                   f"window_strides = {_array([1, 1] + stride)}}} : {_type(x[1])} -> {_type(shape)}", shape)
+        window = (f"{{window_dimensions = {_array([1, 1] + kernel)}, "
+                  f"window_strides = {_array([1, 1] + stride)}, padding = {_array(pads)}}}")
+
+        def reduce(value):
+            return f.emit(f"ens.reduce_window {kind}, {value[0]} {window} : "
+                          f"{_type(value[1])} -> {_type(shape)}", shape)
+
+        y = reduce(x)
         if kind == "max":
             return y
-        size = 1
-        for k in kernel:
-            size *= k
-        scale = _constant(f, 1.0 / size, shape)
-        return f.emit(f"ens.mul {y[0]}, {scale[0]} : {_type(shape)}", shape)
+        if count_pad or not any(pads):
+            size = 1
+            for k in kernel:
+                size *= k
+            scale = _constant(f, 1.0 / size, shape)
+            return f.emit(f"ens.mul {y[0]}, {scale[0]} : {_type(shape)}", shape)
+        # Divide by the operand elements each window holds.
+        counts = reduce(_constant(f, 1.0, x[1]))
+        return f.emit(f"ens.div {y[0]}, {counts[0]} : {_type(shape)}", shape)
 
     return lower
 
