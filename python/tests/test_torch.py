@@ -436,3 +436,20 @@ def test_batch_norm_in_eval_mode_uses_the_running_statistics():
         want = torch.stack([m(x) for m in modules])
     torch.testing.assert_close(ensemble(x), want, atol=1e-5, rtol=1e-5)
     assert_same_buffers(ensemble, modules)
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_forward_and_training(data, approximate):
+    x, y = data
+    x = x * 3  # reach the tails
+    modules = [torch.nn.Sequential(torch.nn.Linear(5, 16), torch.nn.GELU(approximate), torch.nn.Linear(16, 3))
+               for _ in range(2)]
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(x,))
+    with torch.no_grad():
+        want = torch.stack([m(x) for m in modules])
+    torch.testing.assert_close(ensemble(x), want, atol=1e-5, rtol=1e-5)
+    step = ensemble.train_step(optimizer=et.Adam(lr=1e-2))
+    for _ in range(3):
+        step(x, y)
+    torch_loops(modules, lambda p: torch.optim.Adam(p, lr=1e-2), x, y, 3)
+    assert_same_parameters(ensemble, modules)

@@ -5,7 +5,7 @@ ens IR, lifts it over M members with ``ens.vmap`` and compiles a training
 step (forward, loss, backward and the optimizer for every member) as one
 program. This is the first slice of issue #27's ``ens.torch``: Linear,
 matmul/mm/bmm, Conv1d/Conv2d, max and average pooling (not ceil_mode),
-ReLU, Tanh, Sigmoid, SiLU, GELU (tanh), softmax and log-softmax,
+ReLU, Tanh, Sigmoid, SiLU, GELU, softmax and log-softmax,
 elementwise arithmetic with NumPy broadcasting, sums, means and maxima,
 view/reshape/flatten/permute/cat, einsum, layer and batch norm (running
 statistics kept and updated) and dropout (a mask per member, call and

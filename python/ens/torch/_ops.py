@@ -105,19 +105,42 @@ def _silu(f, node, x):
     return f.emit(f"ens.mul {x[0]}, {s[0]} : {_type(x[1])}", x[1])
 
 
-def _gelu(f, node, x, approximate="none"):
-    if approximate != "tanh":
-        raise _unsupported(node, "only approximate='tanh': ens has no erf")
-    # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
+def _arith(f, op, lhs, rhs):
+    """`lhs op rhs` for values of one shape or a value and a number."""
+    shape = lhs[1] if isinstance(lhs, tuple) else rhs[1]
+    lhs, rhs = (v if isinstance(v, tuple) else _constant(f, v, shape) for v in (lhs, rhs))
+    return f.emit(f"ens.{op} {lhs[0]}, {rhs[0]} : {_type(shape)}", shape)
+
+
+def _erf(f, x):
+    """erf by Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7):
+    ens has no erf op."""
     t = _type(x[1])
-    cube = f.emit(f"ens.mul {x[0]}, {f.emit(f'ens.square {x[0]} : {t}', x[1])[0]} : {t}", x[1])
-    inner = f.emit(f"ens.mul {cube[0]}, {_constant(f, 0.044715, x[1])[0]} : {t}", x[1])
-    inner = f.emit(f"ens.add {x[0]}, {inner[0]} : {t}", x[1])
-    inner = f.emit(f"ens.mul {inner[0]}, {_constant(f, 0.7978845608028654, x[1])[0]} : {t}", x[1])
-    one = f.emit(f"ens.add {f.emit(f'ens.tanh {inner[0]} : {t}', x[1])[0]}, "
-                 f"{_constant(f, 1.0, x[1])[0]} : {t}", x[1])
-    half = f.emit(f"ens.mul {x[0]}, {_constant(f, 0.5, x[1])[0]} : {t}", x[1])
-    return f.emit(f"ens.mul {half[0]}, {one[0]} : {t}", x[1])
+    z = f.emit(f"ens.abs {x[0]} : {t}", x[1])
+    u = _arith(f, "div", 1.0, _arith(f, "add", 1.0, _arith(f, "mul", z, 0.3275911)))
+    poly = _constant(f, 1.061405429, x[1])
+    for a in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        poly = _arith(f, "add", _arith(f, "mul", poly, u), a)
+    poly = _arith(f, "mul", poly, u)
+    minus_z2 = f.emit(f"ens.neg {_arith(f, 'mul', z, z)[0]} : {t}", x[1])
+    gauss = f.emit(f"ens.exp {minus_z2[0]} : {t}", x[1])
+    e = _arith(f, "sub", 1.0, _arith(f, "mul", poly, gauss))
+    negative = f.emit(f"ens.neg {e[0]} : {t}", x[1])
+    zero = _constant(f, 0.0, x[1])
+    sign = f.emit(f"ens.cmp ge, {x[0]}, {zero[0]} : {t}", x[1], "i1")
+    return f.emit(f"ens.select {sign[0]}, {e[0]}, {negative[0]} : {_type(x[1], 'i1')}, {t}", x[1])
+
+
+def _gelu(f, node, x, approximate="none"):
+    if approximate == "tanh":
+        # 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
+        cube = _arith(f, "mul", x, _arith(f, "mul", x, x))
+        inner = _arith(f, "mul", _arith(f, "add", x, _arith(f, "mul", cube, 0.044715)), 0.7978845608028654)
+        squashed = f.emit(f"ens.tanh {inner[0]} : {_type(x[1])}", x[1])
+    else:
+        # 0.5 x (1 + erf(x / sqrt(2)))
+        squashed = _erf(f, _arith(f, "mul", x, 0.7071067811865476))
+    return _arith(f, "mul", _arith(f, "mul", x, 0.5), _arith(f, "add", squashed, 1.0))
 
 
 def _cat(f, node, tensors, dim=0):
