@@ -453,3 +453,44 @@ def test_gelu_forward_and_training(data, approximate):
         step(x, y)
     torch_loops(modules, lambda p: torch.optim.Adam(p, lr=1e-2), x, y, 3)
     assert_same_parameters(ensemble, modules)
+
+
+def test_an_unsupported_op_is_refused_when_the_ensemble_is_made(data):
+    x, _ = data
+    with pytest.raises(et.UnsupportedOpError, match=r"aten\.sort"):
+        et.Ensemble.from_modules([Sorts()], example_inputs=(x,))
+
+
+def test_the_model_ensembling_tutorial():
+    """PyTorch's model-ensembling tutorial: 10 members of 784-128-128-10,
+    stacked with torch.func.stack_module_state and run with vmap."""
+    from torch.func import functional_call, stack_module_state
+
+    def member(seed):
+        torch.manual_seed(seed)
+        return torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(784, 128), torch.nn.ReLU(),
+                                   torch.nn.Linear(128, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
+
+    modules = [member(s) for s in range(10)]
+    g = torch.Generator().manual_seed(12)
+    data, targets = torch.randn(64, 1, 28, 28, generator=g), torch.randint(0, 10, (64,), generator=g)
+    params, buffers = stack_module_state(modules)
+    base = copy.deepcopy(modules[0]).to("meta")
+
+    def call(p, b, x):
+        return functional_call(base, (p, b), (x,))
+
+    with torch.no_grad():
+        want = torch.vmap(call, in_dims=(0, 0, None))(params, buffers, data)
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(data,))
+    torch.testing.assert_close(ensemble(data), want, atol=1e-5, rtol=1e-5)
+    step = ensemble.train_step(loss="cross_entropy", optimizer=et.Adam(lr=1e-3))
+    for _ in range(3):
+        step(data, targets)
+    optimizers = [torch.optim.Adam(m.parameters(), lr=1e-3) for m in modules]
+    for _ in range(3):
+        for m, opt in zip(modules, optimizers):
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(m(data), targets).backward()
+            opt.step()
+    assert_same_parameters(ensemble, modules)

@@ -60,7 +60,9 @@ class Ensemble:
             stacked = [dict(m.named_buffers())[name] for m in modules]
             self.buffers.append(torch.stack(stacked).contiguous())
         self._batches = 0
-        self._example_inputs = tuple(example_inputs)
+        # Trace one member now, so that an op ens cannot import is reported
+        # here rather than at the first call.
+        self._import([_contiguous(x) for x in example_inputs])
         self._context = ens.Context()
         self._forwards = {}
         self._seed = seed
