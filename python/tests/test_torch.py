@@ -494,3 +494,26 @@ def test_the_model_ensembling_tutorial():
             torch.nn.functional.cross_entropy(m(data), targets).backward()
             opt.step()
     assert_same_parameters(ensemble, modules)
+
+
+def test_the_multi_head_q_network():
+    """The seed's multi-head Q-network: 128 heads of Linear-Tanh-Linear,
+    each trained on its own, their predictions averaged."""
+    heads = 128
+    g = torch.Generator().manual_seed(13)
+    states, returns = torch.randn(32, 6, generator=g), torch.randn(32, 4, generator=g)
+
+    def head(seed):
+        torch.manual_seed(seed)
+        return torch.nn.Sequential(torch.nn.Linear(6, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4))
+
+    modules = [head(s) for s in range(heads)]
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(states,))
+    step = ensemble.train_step(optimizer=et.Adam(lr=3e-3))
+    for _ in range(4):
+        step(states, returns)
+    torch_loops(modules, lambda p: torch.optim.Adam(p, lr=3e-3), states, returns, 4)
+    assert_same_parameters(ensemble, modules)
+    with torch.no_grad():
+        want = torch.stack([m(states) for m in modules]).mean(0)
+    torch.testing.assert_close(ensemble(states).mean(0), want, atol=1e-5, rtol=1e-5)
