@@ -11,9 +11,12 @@ from ._ens import (
     Context,
     Error,
     Executable,
+    FunctionBuilder,
     Module,
+    Scalar,
     Signature,
     TensorType,
+    Value,
     data_pointer,
 )
 
@@ -22,9 +25,12 @@ __all__ = [
     "Error",
     "Executable",
     "Function",
+    "FunctionBuilder",
     "Module",
+    "Scalar",
     "Signature",
     "TensorType",
+    "Value",
     "compile",
     "data_pointer",
 ]

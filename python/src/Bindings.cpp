@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Arrays.h"
+#include "Builder.h"
 
 #include <nanobind/operators.h>
 #include <nanobind/stl/optional.h>
@@ -192,8 +193,14 @@ NB_MODULE(_ens, m) {
       .def("save", &Executable::save, "path"_a,
            "Saves the compiled function as a libens-runtime artifact.");
 
+  bindBuilder(m, parseDType);
+
   nb::class_<Module>(m, "Module", "A set of functions in the ens IR.")
       .def("__str__", &Module::str)
+      .def("function", &Module::function, "name"_a, "arg_types"_a,
+           nb::keep_alive<0, 1>(),
+           "Starts a new function taking `arg_types`; finish it with "
+           "FunctionBuilder.ret.")
       .def_prop_ro("function_names", &Module::functionNames)
       .def("signature", &Module::signature, "function"_a)
       .def("vmap", &Module::vmap, "function"_a, "in_axes"_a, "out_axes"_a,
@@ -236,7 +243,9 @@ NB_MODULE(_ens, m) {
                       "Owns everything ens needs to parse and compile.")
       .def(nb::init<>())
       .def("parse", &Context::parse, "text"_a, nb::keep_alive<0, 1>(),
-           "Parses and verifies a module in the ens IR.");
+           "Parses and verifies a module in the ens IR.")
+      .def("create_module", &Context::createModule, nb::keep_alive<0, 1>(),
+           "An empty module, to build functions in.");
 
   m.def("data_pointer", &dataPointer, "array"_a,
         "The address of a DLPack array's first element as ens reads it.");
