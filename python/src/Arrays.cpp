@@ -30,14 +30,14 @@ static const DTypeEntry dtypeTable[] = {
     {DType::I32, dtype_code::Int, 32},   {DType::I1, dtype_code::Bool, 8},
 };
 
-static std::string describe(nb::handle object) {
+std::string typeName(nb::handle object) {
   return nb::type_name(object.type()).c_str();
 }
 
 InArray toInArray(nb::handle object, const std::string &what) {
   InArray array;
   if (!nb::try_cast(object, array, /*convert=*/false))
-    throw Error(what + " (of type " + describe(object) +
+    throw Error(what + " (of type " + typeName(object) +
                 ") is not an array ens can read (a DLPack producer such as "
                 "a NumPy array or a torch.Tensor)");
   return array;
@@ -46,7 +46,7 @@ InArray toInArray(nb::handle object, const std::string &what) {
 OutArray toOutArray(nb::handle object, const std::string &what) {
   OutArray array;
   if (!nb::try_cast(object, array, /*convert=*/false))
-    throw Error(what + " (of type " + describe(object) +
+    throw Error(what + " (of type " + typeName(object) +
                 ") is not a writable array (a DLPack producer such as a "
                 "NumPy array or a torch.Tensor)");
   return array;

@@ -16,6 +16,7 @@
 #include <nanobind/ndarray.h>
 
 #include <cstddef>
+#include <string>
 
 namespace ens::python {
 
@@ -26,6 +27,9 @@ using OutArray = nanobind::ndarray<>;
 /// A result allocated by the bindings, returned as a NumPy array (which is
 /// itself a DLPack producer).
 using NewArray = nanobind::ndarray<nanobind::numpy>;
+
+/// The Python type name of `object`, for messages.
+std::string typeName(nanobind::handle object);
 
 /// `object` as an array, or an ens::Error naming `what` (e.g. "argument 2")
 /// when it is no DLPack producer (or is read-only and `writable` is asked).

@@ -67,8 +67,7 @@ static TensorType toTensorType(nb::handle object, size_t i) {
   std::string what = "arg_types[" + std::to_string(i) + "]";
   InArray array;
   if (!nb::try_cast(object, array, /*convert=*/false))
-    throw Error(what + " (of type " +
-                std::string(nb::type_name(object.type()).c_str()) +
+    throw Error(what + " (of type " + typeName(object) +
                 ") is neither an ens.TensorType nor a DLPack array");
   return typeOf(array, what);
 }
