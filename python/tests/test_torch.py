@@ -167,6 +167,8 @@ def test_unknown_loss_and_optimizer(data):
         ensemble.train_step(loss="hinge")
     with pytest.raises(ens.Error, match="must be ens.torch.Adam"):
         ensemble.train_step(optimizer=torch.optim.Adam)
+    with pytest.raises(ens.Error, match=r"lr has shape \(3,\); give one rate or 1"):
+        ensemble.train_step(optimizer=et.Adam(lr=torch.ones(3)))
 
 
 class Mixed(torch.nn.Module):

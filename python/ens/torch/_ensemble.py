@@ -136,6 +136,8 @@ class Ensemble:
         return {n: t.clone() for n, t in zip(names, tensors)}
 
     def load_state_dict(self, state):
+        """Takes stacked parameters and float buffers from `state`, as
+        state_dict() gives them; a wrong shape is refused before any is."""
         names, tensors = self._names + self._buffer_names, self.params + self.buffers
         for name, tensor in zip(names, tensors):
             if tuple(state[name].shape) != tuple(tensor.shape):
@@ -182,6 +184,9 @@ class _TrainStep:
         self.state = [torch.zeros_like(p) for p in ensemble.params for _ in range(slots)]
         self.steps = 0
         lr = torch.as_tensor(optimizer.lr, dtype=torch.float32)
+        if lr.shape not in ((), (ensemble.members,)):
+            raise ens.Error(f"ens.torch: lr has shape {tuple(lr.shape)}; give one rate or "
+                            f"{ensemble.members}, one per member")
         self._lr = _contiguous(lr.expand(ensemble.members))
         self._programs = {}
         self._spare = None
@@ -192,8 +197,8 @@ class _TrainStep:
         if not callable(self.loss):
             stdlib = _LOSSES[self.loss][0]
             return f'func.func private @ens_loss({ot}, {yt}) -> tensor<f32> attributes {{ens.stdlib = "{stdlib}"}}'
-        with torch.no_grad():
-            prediction = self.ensemble._template(x)
+        with torch.no_grad():  # on a copy: a forward may update buffers
+            prediction = copy.deepcopy(self.ensemble._template)(x)
         imported = import_module(_Loss(self.loss), (prediction, y), name="ens_loss")
         if imported.result_type != "tensor<f32>":
             raise ens.Error(f"ens.torch: the loss returns {imported.result_type}, not one f32 number")
