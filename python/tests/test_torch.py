@@ -519,3 +519,18 @@ def test_the_multi_head_q_network():
     with torch.no_grad():
         want = torch.stack([m(states) for m in modules]).mean(0)
     torch.testing.assert_close(ensemble(states).mean(0), want, atol=1e-5, rtol=1e-5)
+
+
+def test_a_training_step_with_a_batch_per_member():
+    g = torch.Generator().manual_seed(14)
+    xs, ys = torch.randn(MEMBERS, 16, 5, generator=g), torch.randn(MEMBERS, 16, 3, generator=g)
+    modules = [mlp(s) for s in range(MEMBERS)]
+    ensemble = et.Ensemble.from_modules(copy.deepcopy(modules), example_inputs=(xs[0],))
+    step = ensemble.train_step(optimizer=et.Adam(lr=1e-2), member_inputs=True)
+    losses = torch.stack([step(xs, ys) for _ in range(3)])
+    want = torch.cat([torch_loops([m], lambda p: torch.optim.Adam(p, lr=1e-2), xs[i], ys[i], 3)
+                      for i, m in enumerate(modules)], dim=1)
+    torch.testing.assert_close(losses, want, atol=2e-5, rtol=1e-4)
+    assert_same_parameters(ensemble, modules)
+    with pytest.raises(ens.Error, match="lead with the 4 members"):
+        step(xs[:2], ys[:2])

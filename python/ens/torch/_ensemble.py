@@ -109,10 +109,12 @@ class Ensemble:
         if names:
             self._batches += 1
 
-    def train_step(self, loss="mse", optimizer=None):
+    def train_step(self, loss="mse", optimizer=None, member_inputs=False):
         """A compiled training step: ``step(x, y)`` trains every member on
-        the batch and returns the per-member losses [M]."""
-        return _TrainStep(self, loss, optimizer if optimizer is not None else Adam())
+        the batch (with ``member_inputs=True``, member m on ``x[m]`` and
+        ``y[m]``) and returns the per-member losses [M]."""
+        optimizer = optimizer if optimizer is not None else Adam()
+        return _TrainStep(self, loss, optimizer, member_inputs)
 
     def to_modules(self):
         """M modules holding the current weights."""
@@ -170,7 +172,7 @@ class _TrainStep:
     """forward, loss, backward and the optimizer for every member, as one
     program, compiled per batch shape."""
 
-    def __init__(self, ensemble, loss, optimizer):
+    def __init__(self, ensemble, loss, optimizer, member_inputs):
         if not callable(loss) and loss not in _LOSSES:
             raise ens.Error(f"ens.torch: loss {loss!r} is not supported; use 'mse', 'cross_entropy' "
                             "or a callable (prediction, target) -> loss")
@@ -179,6 +181,7 @@ class _TrainStep:
             raise ens.Error("ens.torch: the optimizer must be ens.torch.Adam, AdamW or SGD")
         self.ensemble = ensemble
         self.optimizer = optimizer
+        self.member_inputs = member_inputs
         self._adam = isinstance(optimizer, Adam)
         slots = 2 if self._adam else 1
         self.state = [torch.zeros_like(p) for p in ensemble.params for _ in range(slots)]
@@ -206,6 +209,11 @@ class _TrainStep:
 
     def _program(self, x, y):
         e = self.ensemble
+        if self.member_inputs:
+            if x.shape[0] != e.members or y.shape[0] != e.members:
+                raise ens.Error(f"ens.torch: with member_inputs, x and y lead with the "
+                                f"{e.members} members, got {tuple(x.shape)} and {tuple(y.shape)}")
+            x, y = x[0], y[0]
         imported = e._import([x])
         text, ot, random = imported.text, imported.result_type, imported.random
         # Buffers go in after the parameters; the forward returns the new
@@ -287,7 +295,8 @@ class _TrainStep:
             + "\n".join(body)
             + f"\n  return {', '.join(v for v, _ in results)} : {', '.join(t for _, t in results)}\n}}")
         module = e._context.parse("\n".join(lines))
-        in_axes = [0] * (n + len(self.state) + len(btypes)) + [-1, -1, -1, 0] + [-1] * random
+        data_axis = 0 if self.member_inputs else -1
+        in_axes = [0] * (n + len(self.state) + len(btypes)) + [data_axis, data_axis, -1, 0] + [-1] * random
         name = module.vmap("step", in_axes, [0] * len(results), e.members)
         return module.compile(name, _TARGETS[e.device]), imported
 
