@@ -191,7 +191,8 @@ struct PeerProgram {
 /// The peers that apply to `workload`, in the table's order.
 std::vector<std::pair<PeerSpec, std::string>>
 peersFor(const Workload &workload, const PeerProgram &libtorch,
-         const PeerProgram &torch, const PeerProgram &jax) {
+         const PeerProgram &torch, const PeerProgram &jax,
+         const PeerProgram &ensTorch) {
   bool members = workload.kind != Workload::Kind::Tensordot;
   std::vector<std::pair<PeerSpec, std::string>> peers;
   auto add = [&](const std::string &impl, const PeerProgram &program,
@@ -208,6 +209,9 @@ peersFor(const Workload &workload, const PeerProgram &libtorch,
   add("torch-func-vmap", torch, "vmap");
   add("torch-compile", torch, "compile");
   add("jax-jit-vmap", jax, "jit-vmap");
+  // ens's own Python path (ens.torch), beside its C++ path.
+  if (members)
+    add("ens-torch", ensTorch, "train-step");
   return peers;
 }
 
@@ -255,6 +259,7 @@ WorkloadResult runWorkload(const ens::Context &context,
                            const std::set<std::string> &wanted,
                            const PeerProgram &libtorch,
                            const PeerProgram &torch, const PeerProgram &jax,
+                           const PeerProgram &ensTorch,
                            const std::string &workDir) {
   std::cerr << "[" << workload.name << "] " << workload.description << "\n";
   std::string dataDir = workDir + "/" + workload.name;
@@ -279,7 +284,8 @@ WorkloadResult runWorkload(const ens::Context &context,
   env["JAX_PLATFORMS"] = "cpu";
   env["PYTHONUNBUFFERED"] = "1";
   env["TF_CPP_MIN_LOG_LEVEL"] = "2";
-  for (auto &[spec, unavailable] : peersFor(workload, libtorch, torch, jax)) {
+  for (auto &[spec, unavailable] :
+       peersFor(workload, libtorch, torch, jax, ensTorch)) {
     if (!wanted.empty() && !wanted.count(spec.impl))
       continue;
     std::map<std::string, std::string> peerEnv = env;
@@ -373,7 +379,8 @@ int run(int argc, char **argv) {
       std::cout << workload.name << ": " << workload.description << " ("
                 << workload.flopsPerStep() << " FLOP per step)\n";
     std::cout << "peers: libtorch-loop libtorch-bmm (libtorch-batched) "
-                 "torch-loop torch-func-vmap torch-compile jax-jit-vmap\n";
+                 "torch-loop torch-func-vmap torch-compile jax-jit-vmap "
+                 "ens-torch\n";
     return 0;
   }
   std::vector<Workload> workloads;
@@ -425,6 +432,9 @@ int run(int argc, char **argv) {
         "ens-bench was built without libtorch (no " + torchPeer + ")";
   PeerProgram torch = pythonPeer(options, "torch", "torch_peer.py");
   PeerProgram jax = pythonPeer(options, "jax", "jax_peer.py");
+  // The ens package this build made (python/), which the peer imports.
+  PeerProgram ensTorch = pythonPeer(options, "torch", "ens_torch_peer.py");
+  ensTorch.env["ENS_PYTHON_PATH"] = ownDirectory() + "/../python";
   std::set<std::string> wanted(options.impls.begin(), options.impls.end());
 
   std::string workDir = options.workDir;
@@ -446,7 +456,7 @@ int run(int argc, char **argv) {
   std::vector<WorkloadResult> results;
   for (const Workload &workload : workloads)
     results.push_back(runWorkload(context, workload, options, wanted, libtorch,
-                                  torch, jax, workDir));
+                                  torch, jax, ensTorch, workDir));
 
   std::cout << "\n";
   printTable(std::cout, results);

@@ -21,7 +21,7 @@ def _contiguous(tensor):
 class Ensemble:
     """M members of one architecture, their parameters stacked [M, ...]."""
 
-    def __init__(self, module, members, example_inputs, seed=0, device="cpu"):
+    def __init__(self, module, members, example_inputs, seed=0, device="cpu", threads=0):
         modules = []
         for i in range(members):
             member = copy.deepcopy(module)
@@ -30,22 +30,24 @@ class Ensemble:
                 if hasattr(sub, "reset_parameters"):
                     sub.reset_parameters()
             modules.append(member)
-        self._setup(modules, example_inputs, device, seed)
+        self._setup(modules, example_inputs, device, seed, threads)
 
     @classmethod
-    def from_modules(cls, modules, example_inputs, device="cpu"):
-        """Stacks the parameters of M existing modules of one architecture."""
+    def from_modules(cls, modules, example_inputs, device="cpu", threads=0):
+        """Stacks the parameters of M existing modules of one architecture.
+        ``threads`` is the cpu device's (0: one per core)."""
         ensemble = cls.__new__(cls)
-        ensemble._setup(list(modules), example_inputs, device, seed=0)
+        ensemble._setup(list(modules), example_inputs, device, 0, threads)
         return ensemble
 
-    def _setup(self, modules, example_inputs, device, seed):
+    def _setup(self, modules, example_inputs, device, seed, threads):
         if device not in _TARGETS:
             raise ens.Error(f"ens.torch: unknown device '{device}'; expected cpu, cuda or cuda-emu")
         if not modules:
             raise ens.Error("ens.torch: an ensemble needs at least one member")
         self.members = len(modules)
         self.device = device
+        self._threads = threads
         self._template = copy.deepcopy(modules[0])
         self._names = [n for n, _ in self._template.named_parameters()]
         self.params = []
@@ -94,7 +96,7 @@ class Ensemble:
             in_axes += [-1] * imported.random
             out_axes = [0] * (1 + len(imported.mutated_buffers))
             name = module.vmap("forward", in_axes, out_axes, self.members)
-            compiled = (module.compile(name, _TARGETS[self.device]), imported)
+            compiled = (module.compile(name, _TARGETS[self.device], threads=self._threads), imported)
             self._forwards[key] = compiled
         function, imported = compiled
         keys = [self._key()] if imported.random else []
@@ -298,7 +300,7 @@ class _TrainStep:
         data_axis = 0 if self.member_inputs else -1
         in_axes = [0] * (n + len(self.state) + len(btypes)) + [data_axis, data_axis, -1, 0] + [-1] * random
         name = module.vmap("step", in_axes, [0] * len(results), e.members)
-        return module.compile(name, _TARGETS[e.device]), imported
+        return module.compile(name, _TARGETS[e.device], threads=e._threads), imported
 
     def __call__(self, x, y):
         e = self.ensemble
