@@ -214,6 +214,27 @@ Error verifyGemmSteps(const LaunchPlan &plan);
 /// (verifyGemmSteps). The message names what is wrong.
 Error verifyPlan(const LaunchPlan &plan, const Signature &signature);
 
+/// The name of an empty kernel through which generated CUDA source states
+/// the plan it was written for: "ens_plan_" and 16 hex digits of a hash of
+/// everything in `plan` that the kernels rely on (buffers, kernels'
+/// parameters, launches' grids, blocks, shared memory and arguments, vendor
+/// GEMM steps; not the constants' bytes). An artifact's plan is metadata
+/// that could be edited apart from its code; a runner looks this kernel up
+/// in the code and refuses a plan whose name it does not find, since a
+/// grid or a buffer other than the one the kernels index would make them
+/// read and write out of bounds.
+std::string getPlanKernelName(const LaunchPlan &plan);
+
+/// Error unless `hasKernel(getPlanKernelName(plan))`: the message says that
+/// the plan and the code disagree.
+Error checkPlanMatchesCode(
+    const LaunchPlan &plan,
+    const std::function<bool(const std::string &)> &hasKernel);
+
+/// The arguments and results of `signature` as MLIR types,
+/// "(tensor<2x3xf32>, tensor<f32>) -> (tensor<f32>)", without names.
+std::string getSignatureString(const Signature &signature);
+
 } // namespace ens::runtime
 
 #endif // ENS_RUNTIME_PLAN_H
