@@ -105,8 +105,8 @@ int main(int argc, char **argv) {
     llvm::outs().flush();
     return llvm::outs().has_error() ? 1 : 0;
   }
-  if (llvm::Error error =
-          mlir::ens::writeFileAtomically(outputFilename, output))
+  if (llvm::Error error = mlir::ens::writeFileAtomically(
+          outputFilename, output, 0644, ens::runtime::FifoPolicy::WriteInto))
     return fail(std::move(error));
   return 0;
 }

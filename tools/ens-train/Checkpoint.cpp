@@ -37,6 +37,8 @@ static constexpr const char *kManifestFile = "manifest.json";
 static constexpr const char *kStateFile = "state.npz";
 /// Far above any manifest (a hundred bytes per array) and any pointer.
 static constexpr uint64_t kMaxManifestBytes = uint64_t(16) << 20;
+static_assert(kMaxManifestBytes > 2 * kMaxCheckpointModelBytes,
+              "a manifest holds the model's text, escaped, and the settings");
 static constexpr uint64_t kMaxPointerBytes = 256;
 /// A manifest nests four levels ("arrays", a name, "shape", the sizes).
 static constexpr int kMaxManifestDepth = 16;

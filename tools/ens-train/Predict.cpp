@@ -155,17 +155,21 @@ void ens_train::runPredict(const PredictRequest &request,
     throw Failure("cannot predict from " + request.checkpointDir + ": " +
                   checkpoint.manifestPath() + ": " + failure.what());
   }
-  refuseOutputOverInput(request.outPath, "predictions",
-                        {{"data", request.dataPath},
-                         {"model", settings.model},
-                         {"checkpoint manifest", checkpoint.manifestPath()},
-                         {"checkpoint state", checkpoint.statePath()}});
+  refuseOutputOverInput(
+      request.outPath, "predictions",
+      {{"data", request.dataPath},
+       {"model", settings.modelText.empty() ? settings.model : std::string()},
+       {"checkpoint manifest", checkpoint.manifestPath()},
+       {"checkpoint state", checkpoint.statePath()}});
   ens::Context context;
   std::string modelName = settings.model.empty() ? builtinName : settings.model;
+  // The checkpoint's copy of the model; a checkpoint from before copies
+  // were kept names the file.
   Model model = loadModel(
       context, modelName,
-      settings.model.empty()
-          ? builtinText
+      settings.model.empty() ? builtinText
+      : !settings.modelText.empty()
+          ? settings.modelText
           : readInputFile(settings.model, "model", mlir::ens::kMaxSourceBytes),
       settings.task);
   TrainState state = readCheckpoint(checkpoint, model, settings.patience > 0);

@@ -24,7 +24,7 @@ std::string ens_train::absolutePath(const std::string &path) {
 }
 
 json Settings::toJson() const {
-  return {
+  json settings = {
       {"model", model.empty() ? "builtin" : absolutePath(model)},
       {"task", getTaskName(task)},
       {"ensembles", ensembles},
@@ -47,6 +47,9 @@ json Settings::toJson() const {
        {{"data", validationData.empty() ? "" : absolutePath(validationData)},
         {"split", validationSplit},
         {"patience", patience}}}};
+  if (!modelText.empty())
+    settings["model_text"] = modelText;
+  return settings;
 }
 
 const char *ens_train::getTaskName(Task task) {
@@ -120,6 +123,8 @@ Settings ens_train::readSettings(const json &manifest) {
   Settings settings;
   std::string model = getString(manifest, "model");
   settings.model = model == "builtin" ? "" : model;
+  if (manifest.contains("model_text"))
+    settings.modelText = getString(manifest, "model_text");
   std::string data = getString(manifest, "data");
   settings.data = data == "builtin" ? "" : data;
   settings.members = getInteger(manifest, "members", 1, kMaxMembers);

@@ -106,11 +106,15 @@ void checkMemory(const Model &model, int64_t members, int64_t rows) {
                 "ENS_MAX_BUFFER_BYTES sets it); train fewer --members");
 }
 
-/// The model's text: the built-in one or the file's.
-std::string readModel(const Settings &settings) {
+/// The model's text: the built-in one, the copy a resumed checkpoint
+/// holds, or the file's, which checkpoints then keep (settings.modelText).
+std::string readModel(Settings &settings) {
   if (settings.model.empty())
     return kDefaultModel;
-  return readInputFile(settings.model, "model", mlir::ens::kMaxSourceBytes);
+  if (settings.modelText.empty())
+    settings.modelText =
+        readInputFile(settings.model, "model", mlir::ens::kMaxSourceBytes);
+  return settings.modelText;
 }
 
 //===----------------------------------------------------------------------===//
@@ -157,6 +161,13 @@ int run(Communicator &comm) {
                   "model and problem are a regression)");
   Model model =
       loadModel(context, modelName, readModel(settings), settings.task);
+  if (!checkpointTo.empty() &&
+      settings.modelText.size() > kMaxCheckpointModelBytes)
+    throw Failure("the model has " + std::to_string(settings.modelText.size()) +
+                  " bytes, more than the " +
+                  std::to_string(kMaxCheckpointModelBytes) +
+                  " a checkpoint keeps a copy of; train it without "
+                  "--checkpoint");
   Batching &batching = settings.batching;
   if (model.openBatch()) {
     if (!batching.batchSize)
