@@ -46,7 +46,12 @@ struct WorkCounts {
 /// Adds the counts of `section`, which runs side by side with the other
 /// sections of a launch in blocks of its own, to those of the whole
 /// launch `whole`: its throughput counts add up, its round trips do not.
-void addSideBySide(KernelInfo &whole, const KernelInfo &section);
+/// Returns false, adding nothing, if `section` is not counted.
+bool addSideBySide(KernelInfo &whole, const KernelInfo &section);
+
+/// Clears the counts of `info`: the model then describes it by its FLOPs
+/// and traffic (a launch with a section that is not counted).
+void dropCounts(KernelInfo &info);
 
 /// Who runs a phase: the strategy, the threads that share one member's
 /// work (a block's, a warp's with members-per-block, or with the tiled

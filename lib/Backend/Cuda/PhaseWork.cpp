@@ -53,11 +53,18 @@ void WorkCounts::store(KernelInfo &info) const {
   info.hotLoops = hotLoops;
 }
 
-void cuda::addSideBySide(KernelInfo &whole, const KernelInfo &section) {
-  // A section not counted leaves the launch uncounted.
-  bool first = whole.hotLoops.empty() && whole.warpInstructions == 0;
-  if (section.warpInstructions == 0 || (!first && whole.warpInstructions == 0))
-    return;
+void cuda::dropCounts(KernelInfo &info) {
+  info.warpInstructions = info.fp32WarpInstructions = 0;
+  info.memoryInstructions = info.wavefrontBytes = info.l2Bytes = 0;
+  info.countedDependentLoadsPerThread = info.l2DependentLoadsPerThread = 0;
+  info.barriersPerBlock = 0;
+  info.activeLaneShare = 0;
+  info.hotLoops.clear();
+}
+
+bool cuda::addSideBySide(KernelInfo &whole, const KernelInfo &section) {
+  if (section.warpInstructions == 0)
+    return false;
   double lanes = whole.activeLaneShare * whole.warpInstructions +
                  section.activeLaneShare * section.warpInstructions;
   whole.warpInstructions += section.warpInstructions;
@@ -75,6 +82,7 @@ void cuda::addSideBySide(KernelInfo &whole, const KernelInfo &section) {
       std::max(whole.barriersPerBlock, section.barriersPerBlock);
   whole.hotLoops.insert(whole.hotLoops.end(), section.hotLoops.begin(),
                         section.hotLoops.end());
+  return true;
 }
 
 Space phase::getSpace(Value memref, const BufferViews &views) {

@@ -205,6 +205,7 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
   KernelBuilder launch = beginKernel({}, "tiled");
   launch.info.sourceOps.clear();
   int64_t blocks = 0, bytesInFlight = 0;
+  bool counted = true;
   std::vector<KernelSection> sections;
   llvm::raw_string_ostream os(launch.body);
   for (auto [position, i] : llvm::enumerate(phases)) {
@@ -247,7 +248,9 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
     info.tensorFlops += section.info.tensorFlops;
     info.tensorPasses = std::max(info.tensorPasses, section.info.tensorPasses);
     info.usesBarriers |= section.info.usesBarriers;
-    addSideBySide(info, section.info);
+    // A launch with a section the model does not count (tensor-core
+    // tiles) is not counted: its counts would leave that section out.
+    counted = counted && addSideBySide(info, section.info);
     // The bytes in flight of a thread of any section, on average over the
     // blocks (all of one size).
     blocks += section.launch.grid[0];
@@ -258,6 +261,8 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
     sections.push_back({std::move(section.info), section.launch.grid[0]});
   }
   os << "  }\n";
+  if (!counted)
+    dropCounts(launch.info);
   for (unsigned i : phases)
     config.phases[i].kernel = program.plan.kernels.size();
   LLVM_DEBUG(llvm::dbgs() << "one launch runs " << phases.size()
