@@ -246,10 +246,9 @@ Work GenericCounter::countEpilogue(
     work.add(getOperandCost(epilogue, init, epilogueDims, space, false), 1,
              true);
   }
+  // An elementwise epilogue runs its body once per point.
   auto [fp, ffma] = getFloatInstructions(
-      epilogue,
-      std::max<int64_t>(
-          1, llvm::divideCeil(countPointsAndSteps(epilogue).first, 1)));
+      epilogue, std::max<int64_t>(1, countPointsAndSteps(epilogue).first));
   work.fp += fp;
   work.ffma += ffma;
   return work;
@@ -274,8 +273,11 @@ WorkCounts GenericCounter::countPoints() const {
         copies *= size;
     return copies;
   };
-  auto [items, steps] = countPointsAndSteps(generic);
-  items = 1;
+  auto [points, steps] = countPointsAndSteps(generic);
+  // The body runs once per point and step.
+  auto [fp, ffma] =
+      getFloatInstructions(generic, std::max<int64_t>(1, points * steps));
+  int64_t items = 1;
   for (unsigned d : parallel)
     items *= walked[d];
   int64_t chunks = std::max<int64_t>(phase.chunks, 1);
@@ -303,9 +305,6 @@ WorkCounts GenericCounter::countPoints() const {
     }
     step.add(access, times, false);
   }
-  auto [fp, ffma] = getFloatInstructions(
-      generic, std::max<int64_t>(1, countPointsAndSteps(generic).first *
-                                        countPointsAndSteps(generic).second));
   step.fp += fp * tilePoints;
   step.ffma += ffma * tilePoints;
   // Outputs indexed by the reduction are read and written at each step.
