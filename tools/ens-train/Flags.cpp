@@ -2,9 +2,10 @@
 
 #include "Flags.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 using namespace ens_train;
+using ens_tools::Failure;
 using nlohmann::json;
 
 namespace ens_train {

@@ -6,7 +6,7 @@
 
 #include "Model.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include "ens/Support/Sizes.h"
 
@@ -18,6 +18,7 @@
 #include <set>
 
 using namespace ens_train;
+using ens_tools::Failure;
 
 uint64_t ens_train::estimateTrainingBytes(const Model &model, int64_t members,
                                           int64_t batchRows) {
