@@ -8,8 +8,10 @@
 # folder), and paths in code spans or plain text that start with one of the
 # repository's top-level folders (`lib/...`, `test/...`). A trailing `...`
 # names a folder, `*` is a glob, and a path with a placeholder (`<name>`,
-# `NAME`, `{...}`, `%t`) or one under a build folder is not checked. Prints
-# each missing path as doc:line: path and exits 1 if there is any.
+# `NAME`, `{...}`, `%t`) or one under a build folder is not checked. It also
+# checks that docs/README.md, the index, links every other document. Prints
+# each missing path as doc:line: path, each unindexed document, and exits 1
+# if there is any.
 #
 # ===----------------------------------------------------------------------=== #
 
@@ -43,7 +45,7 @@ def exists(root, path):
 
 def check(root, doc):
     """The missing paths of `doc` as (line number, path)."""
-    missing = []
+    missing = {}
     folder = os.path.dirname(os.path.relpath(doc, root))
     with open(doc, encoding="utf-8") as file:
         for number, line in enumerate(file, 1):
@@ -53,13 +55,13 @@ def check(root, doc):
                     continue
                 if not exists(root, os.path.normpath(
                         os.path.join(folder, target))):
-                    missing.append((number, target))
+                    missing[(number, target)] = None
             for path in PATH.findall(line):
                 if placeholder(path) or path.rstrip(".,:;)") in TOP:
                     continue
                 if not exists(root, path):
-                    missing.append((number, path))
-    return missing
+                    missing[(number, path)] = None
+    return list(missing)
 
 
 def main():
@@ -67,13 +69,22 @@ def main():
     docs = [os.path.join(root, "README.md")] + sorted(
         glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True))
     failed = False
+    index = os.path.join(root, "docs", "README.md")
+    with open(index, encoding="utf-8") as file:
+        indexed = {os.path.normpath(os.path.join(root, "docs", link))
+                   for link in LINK.findall(file.read())}
+    for doc in docs[1:]:
+        if doc != index and doc not in indexed:
+            print(f"docs/README.md: does not link "
+                  f"{os.path.relpath(doc, root)}")
+            failed = True
     for doc in docs:
         for number, path in check(root, doc):
             print(f"{os.path.relpath(doc, root)}:{number}: {path}")
             failed = True
     if failed:
-        print("doc-paths.py: the paths above do not exist in the repository",
-              file=sys.stderr)
+        print("doc-paths.py: the paths above do not exist in the repository, "
+              "or the documents are not in the index", file=sys.stderr)
     return 1 if failed else 0
 
 

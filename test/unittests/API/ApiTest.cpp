@@ -156,7 +156,7 @@ TEST(ApiTest, FreesAContextThatCompiled) {
   // Compiled code in a Context's cache must not keep the Context (its
   // MLIR context, every module and all compiled code) alive once nothing
   // else refers to it: a program that makes contexts in a loop would grow
-  // by about 1.6 MB each (docs/reliability.md).
+  // by about 1.6 MB each (docs/notes/reliability-runs.md).
   auto compileOnce = [] {
     ens::Context context;
     ens::Executable scale = context.parse(kScale).compile("scale");
