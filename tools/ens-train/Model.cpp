@@ -127,7 +127,7 @@ Model ens_train::loadModel(const ens::Context &context, const std::string &name,
   model.task = task;
   ens::Module module = [&] {
     try {
-      return context.parse(text);
+      return context.parse(text, name);
     } catch (const ens::Error &error) {
       throw Failure("model " + name +
                     " is not a valid ens program: " + error.what());

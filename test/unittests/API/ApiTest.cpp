@@ -292,6 +292,10 @@ TEST(ApiTest, ReportsBadModulesTransformsAndTargets) {
   ens::Context context;
   expectError([&] { context.parse("func.func @f("); },
               "cannot parse the module");
+  // Named, as a tool names the file it read: located as MLIR locates it.
+  expectError([&] { context.parse("func.func @f(", "f.mlir"); },
+              "cannot parse the module: f.mlir:1:13: error: expected "
+              "non-function type");
   ens::Module module = context.parse(kScale);
   expectError([&] { module.compile("nope"); }, "no function named 'nope'");
   expectError([&] { module.vmap("scale", {0}, {0}, 4); },
