@@ -12,8 +12,8 @@
 #
 #   bin/ens-replay, lib/libens-runtime.so   the runtime alone (no LLVM)
 #   run.sh                                  the one command to run there
-#   torch_peer.py, common.py, state_files.py  the PyTorch peer (ens-bench's,
-#                                           run in its `check` mode)
+#   torch_peer.py, common.py,               the PyTorch peer (ens-bench's,
+#   state_files.py                          run in its `check` mode)
 #   programs/NAME/                          one program each:
 #     step.ens        its cuda artifact (sm_80, sm_90, PTX, emulator build)
 #     meta.sh         what it is, its tolerances, the peers' model, the
