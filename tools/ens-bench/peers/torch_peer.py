@@ -1,4 +1,4 @@
-# ===- torch_peer.py - The PyTorch training-step peer ----------------------=== #
+# ===- torch_peer.py - The PyTorch training-step peer ---------------------=== #
 #
 # The ensemble training step in PyTorch, as its users write it: the one
 # PyTorch peer, used by ens-bench and by the GPU check kit.
