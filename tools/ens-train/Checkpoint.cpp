@@ -2,10 +2,10 @@
 
 #include "Checkpoint.h"
 
-#include "Failure.h"
 #include "Files.h"
 #include "JsonFields.h"
 #include "Settings.h"
+#include "common/Failure.h"
 
 #include "ens/Support/FileSystem.h"
 #include "ens/Support/Npz.h"
@@ -24,6 +24,7 @@
 #include <random>
 
 using namespace ens_train;
+using ens_tools::Failure;
 using mlir::ens::DType;
 using mlir::ens::HostTensor;
 using mlir::ens::NamedArray;

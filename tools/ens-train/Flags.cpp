@@ -2,12 +2,13 @@
 
 #include "Flags.h"
 
-#include "Failure.h"
 #include "Files.h"
+#include "common/Failure.h"
 
 #include "ens/Support/SourceLimits.h"
 
 using namespace ens_train;
+using ens_tools::Failure;
 using nlohmann::json;
 
 namespace ens_train {

@@ -6,11 +6,11 @@
 #include "Data.h"
 #include "EarlyStopping.h"
 #include "Evaluation.h"
-#include "Failure.h"
 #include "Files.h"
 #include "Metrics.h"
 #include "Report.h"
 #include "Settings.h"
+#include "common/Failure.h"
 
 #include "ens/Support/Npz.h"
 #include "ens/Support/SourceLimits.h"
@@ -23,6 +23,7 @@
 #include <cmath>
 
 using namespace ens_train;
+using ens_tools::Failure;
 
 /// `values` as an f32 array of `shape`.
 template <typename T>

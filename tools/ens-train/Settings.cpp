@@ -2,8 +2,8 @@
 
 #include "Settings.h"
 
-#include "Failure.h"
 #include "JsonFields.h"
+#include "common/Failure.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -14,6 +14,7 @@
 #include <optional>
 
 using namespace ens_train;
+using ens_tools::Failure;
 using nlohmann::json;
 
 std::string ens_train::absolutePath(const std::string &path) {

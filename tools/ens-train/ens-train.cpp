@@ -36,7 +36,6 @@
 #include "Data.h"
 #include "EarlyStopping.h"
 #include "Evaluation.h"
-#include "Failure.h"
 #include "Files.h"
 #include "Flags.h"
 #include "Plot.h"
@@ -47,6 +46,7 @@
 #include "Settings.h"
 #include "Sharding.h"
 #include "Training.h"
+#include "common/Failure.h"
 
 #include "ens/Support/CommandLine.h"
 #include "ens/Support/Sizes.h"
@@ -74,6 +74,7 @@
 #include <type_traits>
 
 using namespace ens_train;
+using ens_tools::Failure;
 using nlohmann::json;
 namespace cl = llvm::cl;
 

@@ -179,7 +179,8 @@ llvm::Error KernelEmitter::emitMembersPerBlock(scf::ForallOp forall,
   for (int64_t perBlock = 1;
        perBlock * kWarpSize <= kMaxBlockThreads &&
        perBlock * slice <= kSharedMemoryBudget &&
-       llvm::divideCeil(config.members, perBlock) >= minBlocks;
+       static_cast<int64_t>(llvm::divideCeil(config.members, perBlock)) >=
+           minBlocks;
        perBlock *= 2)
     counts.insert(counts.begin(), perBlock);
   SmallVector<std::function<llvm::Error()>> ways;

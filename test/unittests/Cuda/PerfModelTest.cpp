@@ -357,7 +357,7 @@ makeComputeLaunch(unsigned blocks, int64_t flops = int64_t(1e7)) {
   KernelInfo info;
   info.flops = flops * blocks;
   info.fmaFlops = info.flops;
-  KernelLaunch launch;
+  KernelLaunch launch{};
   launch.grid = {blocks, 1, 1};
   launch.block = {1024, 1, 1};
   return {info, launch};
