@@ -3,6 +3,8 @@
 #
 # Installs the dependencies, then configures and builds ens in ./build (or
 # $ENS_BUILD_DIR). Extra arguments are build targets; none builds everything.
+# ENS_WERROR=ON (as scripts/test-all.sh and CI set it) makes warnings in
+# ens's own sources errors; unset, the build keeps its configured choice.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -14,5 +16,6 @@ generator=()
 if [[ ! -f "$build/CMakeCache.txt" ]] && command -v ninja >/dev/null; then
   generator=(-G Ninja)
 fi
-cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release
+cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  ${ENS_WERROR:+-DENS_WERROR="$ENS_WERROR"}
 cmake --build "$build" --parallel "$(nproc)" ${1:+--target "$@"}

@@ -12,7 +12,8 @@
 #
 #   bin/ens-replay, lib/libens-runtime.so   the runtime alone (no LLVM)
 #   run.sh                                  the one command to run there
-#   torch_peers.py                          the PyTorch peers
+#   torch_peer.py, common.py,               the PyTorch peer (ens-bench's,
+#   state_files.py                          run in its `check` mode)
 #   programs/NAME/                          one program each:
 #     step.ens        its cuda artifact (sm_80, sm_90, PTX, emulator build)
 #     meta.sh         what it is, its tolerances, the peers' model, the
@@ -46,8 +47,9 @@ fi
 rm -rf "$kit"
 mkdir -p "$kit/programs"
 cmake --install "$build" --component runtime --prefix "$kit" > /dev/null
-cp "$root/scripts/gpu-kit/run.sh" "$root/scripts/gpu-kit/torch_peers.py" \
-  "$kit/"
+peers="$root/tools/ens-bench/peers"
+cp "$root/scripts/gpu-kit/run.sh" "$peers/torch_peer.py" "$peers/common.py" \
+  "$peers/state_files.py" "$kit/"
 
 # export NAME FILE ENTRY: the artifact of FILE's @ENTRY as NAME/step.ens.
 export_program() {

@@ -443,6 +443,9 @@ public:
 
   /// Parses and verifies a module in the ens IR.
   Module parse(const std::string &text) const;
+  /// As parse(text), for the text of the file `fileName`: an error located
+  /// in it reads "<fileName>:<line>:<col>: error: <message>".
+  Module parse(const std::string &text, const std::string &fileName) const;
   /// An empty module, to build functions in.
   Module createModule() const;
 

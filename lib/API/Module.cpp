@@ -28,9 +28,22 @@ DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext *context)
     : context(context) {
   handler = context->getDiagEngine().registerHandler(
       [this](mlir::Diagnostic &diagnostic) {
-        if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error ||
-            diagnostic.getSeverity() == mlir::DiagnosticSeverity::Warning)
-          messages += (messages.empty() ? "" : "; ") + diagnostic.str();
+        mlir::DiagnosticSeverity severity = diagnostic.getSeverity();
+        if (severity != mlir::DiagnosticSeverity::Error &&
+            severity != mlir::DiagnosticSeverity::Warning)
+          return mlir::success();
+        // A diagnostic located in the text reads as MLIR prints it:
+        // "file:line:col: error: message".
+        std::string located;
+        if (auto location =
+                llvm::dyn_cast<mlir::FileLineColLoc>(diagnostic.getLocation()))
+          located =
+              (location.getFilename().str() + ":" +
+               std::to_string(location.getLine()) + ":" +
+               std::to_string(location.getColumn()) + ": " +
+               (severity == mlir::DiagnosticSeverity::Error ? "error: "
+                                                            : "warning: "));
+        messages += (messages.empty() ? "" : "; ") + located + diagnostic.str();
         return mlir::success();
       });
 }
@@ -71,12 +84,17 @@ Context::Context() : impl_(std::make_shared<Impl>()) {}
 Context::~Context() = default;
 
 Module Context::parse(const std::string &text) const {
+  return parse(text, "module");
+}
+
+Module Context::parse(const std::string &text,
+                      const std::string &fileName) const {
   std::lock_guard<std::recursive_mutex> lock(impl_->mutex);
   DiagnosticCollector diagnostics(&impl_->context);
   auto module = std::make_shared<Module::Impl>();
   module->context = impl_;
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, "module"),
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, fileName),
                                llvm::SMLoc());
   module->module = mlir::ens::parseSourceSafely(sourceMgr, &impl_->context);
   if (!module->module)

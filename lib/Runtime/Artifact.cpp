@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstring>
 
 using namespace ens::runtime;
@@ -200,6 +202,47 @@ Error ens::runtime::writeArtifact(const std::string &path,
 // Reading
 //===----------------------------------------------------------------------===//
 
+/// Throws std::invalid_argument on the first number of `value`, under
+/// object key `key`, that the reader could not convert to its field's type
+/// exactly: nlohmann converts with a plain cast, which is undefined for a
+/// floating-point value outside the target's range and silently wraps an
+/// integer. Only "alpha" and "beta" (a GEMM step's factors) are floats, and
+/// only "fnv1a64" (a section's hash) uses the whole range of uint64_t; the
+/// fields of unsigned type hold 32 bits.
+static void checkNumbers(const json &value, const std::string &key) {
+  if (value.is_object()) {
+    for (const auto &[name, item] : value.items())
+      checkNumbers(item, name);
+    return;
+  }
+  if (value.is_array()) {
+    for (const json &item : value)
+      checkNumbers(item, key);
+    return;
+  }
+  auto fail = [&] {
+    throw std::invalid_argument("\"" + key + "\" is " + value.dump() +
+                                ", out of its range");
+  };
+  if (value.is_number_float()) {
+    double number = value.get<double>();
+    if ((key != "alpha" && key != "beta") || !std::isfinite(number) ||
+        std::fabs(number) > FLT_MAX)
+      fail();
+    return;
+  }
+  static const char *const kUnsigned[] = {"index", "kernel", "grid", "block",
+                                          "shared_bytes"};
+  if (value.is_number_unsigned() && key != "fnv1a64" &&
+      value.get<uint64_t>() > uint64_t(INT64_MAX))
+    fail();
+  if (value.is_number_integer() &&
+      std::find(std::begin(kUnsigned), std::end(kUnsigned), key) !=
+          std::end(kUnsigned) &&
+      (value.get<int64_t>() < 0 || value.get<int64_t>() > int64_t(UINT32_MAX)))
+    fail();
+}
+
 namespace {
 /// Reads the manifest's JSON into an Artifact; nlohmann's exceptions (a
 /// missing key, a wrong type) are caught by the caller.
@@ -383,6 +426,7 @@ Expected<Artifact> ens::runtime::parseArtifact(std::string_view bytes,
   Artifact artifact;
   try {
     json manifest = json::parse(text);
+    checkNumbers(manifest, "");
     ManifestReader{artifact}.read(manifest);
     if (Error failure = readSections(
             manifest, bytes.substr(kHeaderBytes + manifestBytes), artifact))

@@ -101,6 +101,18 @@ ens::runtime::createCpuRunner(const Signature &signature,
     return Error("the CPU code defines no ens_cpu_init and ens_cpu_entry: it "
                  "was not built by ens for this runtime");
   }
+  // The descriptors passed to the code are made from `signature`: one that
+  // differs from the code's own would let it read and write out of bounds.
+  auto *compiledFor =
+      static_cast<const char *>(::dlsym(*handle, "ens_cpu_signature"));
+  std::string expected = getSignatureString(signature);
+  if (!compiledFor || expected != compiledFor) {
+    std::string code = compiledFor ? compiledFor : "none";
+    ::dlclose(*handle);
+    return Error("the artifact's signature " + expected +
+                 " disagrees with the one its CPU code was compiled for, " +
+                 code + " (export the program again with this ens)");
+  }
   init(&allocateBuffer, &freeBuffer);
   return std::unique_ptr<Runner>(new CpuRunner(signature, *handle, entry));
 }

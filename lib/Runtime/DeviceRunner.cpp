@@ -294,6 +294,12 @@ Error DeviceRunner::load(std::string_view image) {
   if (Error failure = d.check(d.cuModuleLoadData(&module, copy.c_str()),
                               "cuModuleLoadData"))
     return failure;
+  if (Error mismatch = checkPlanMatchesCode(plan, [&](const std::string &name) {
+        CUfunction function;
+        return d.cuModuleGetFunction(&function, module, name.c_str()) ==
+               CUDA_SUCCESS;
+      }))
+    return mismatch;
   for (const KernelInfo &kernel : plan.kernels) {
     CUfunction function;
     if (Error failure = d.check(

@@ -134,6 +134,12 @@ ens::runtime::createEmulatedRunner(LaunchPlan plan, std::string_view object) {
   Expected<void *> handle = loadSharedObject(object, "the emulated kernels");
   if (!handle)
     return handle.takeError();
+  if (Error mismatch = checkPlanMatchesCode(plan, [&](const std::string &name) {
+        return ::dlsym(*handle, name.c_str()) != nullptr;
+      })) {
+    ::dlclose(*handle);
+    return mismatch;
+  }
   std::vector<Launcher> launchers;
   for (const KernelInfo &kernel : plan.kernels) {
     void *launcher = ::dlsym(*handle, ("ens_emu_" + kernel.name).c_str());

@@ -91,12 +91,13 @@ static Error writeSpecialFile(const std::string &path,
 
 Error ens::runtime::writeFileAtomically(const std::string &path,
                                         std::string_view contents,
-                                        unsigned mode) {
+                                        unsigned mode, FifoPolicy fifos) {
   struct stat existing;
   if (::stat(path.c_str(), &existing) == 0) {
     if (S_ISDIR(existing.st_mode))
       return Error(path + " is a directory");
-    if (!S_ISREG(existing.st_mode))
+    if (S_ISCHR(existing.st_mode) || S_ISBLK(existing.st_mode) ||
+        (fifos == FifoPolicy::WriteInto && !S_ISREG(existing.st_mode)))
       return writeSpecialFile(path, contents);
   }
   size_t slash = path.find_last_of('/');

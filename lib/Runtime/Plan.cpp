@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 using namespace ens::runtime;
@@ -272,4 +273,111 @@ Error ens::runtime::verifyPlan(const LaunchPlan &plan,
     }
   }
   return verifyGemmSteps(plan);
+}
+
+namespace {
+/// FNV-1a over the fields fed to it, each as 8 little-endian bytes or as
+/// its length and bytes, so that no two sequences of fields collide by
+/// concatenation.
+class PlanHasher {
+public:
+  void add(uint64_t value) {
+    for (int i = 0; i < 8; ++i)
+      addByte(static_cast<unsigned char>(value >> (8 * i)));
+  }
+  void add(const std::string &text) {
+    add(text.size());
+    for (unsigned char byte : text)
+      addByte(byte);
+  }
+  template <typename Range> void addAll(const Range &values) {
+    add(values.size());
+    for (const auto &value : values)
+      add(static_cast<uint64_t>(value));
+  }
+  uint64_t get() const { return hash; }
+
+private:
+  void addByte(unsigned char byte) { hash = (hash ^ byte) * 0x100000001b3ull; }
+  uint64_t hash = 0xcbf29ce484222325ull;
+};
+
+void addOperand(PlanHasher &hasher, const GemmOperand &operand) {
+  for (int64_t field :
+       {operand.buffer, operand.offset, operand.ld, operand.stride})
+    hasher.add(static_cast<uint64_t>(field));
+}
+} // namespace
+
+std::string ens::runtime::getPlanKernelName(const LaunchPlan &plan) {
+  PlanHasher hasher;
+  hasher.add(plan.buffers.size());
+  for (const BufferInfo &buffer : plan.buffers) {
+    for (uint64_t field :
+         {uint64_t(buffer.kind), uint64_t(buffer.index), uint64_t(buffer.dtype),
+          uint64_t(buffer.bytes), uint64_t(buffer.arenaOffset),
+          uint64_t(buffer.init.size())})
+      hasher.add(field);
+    hasher.addAll(buffer.shape);
+  }
+  hasher.add(plan.arenaBytes);
+  hasher.add(plan.kernels.size());
+  for (const KernelInfo &kernel : plan.kernels) {
+    hasher.add(kernel.name);
+    hasher.add(kernel.paramTypes.size());
+    for (const std::string &type : kernel.paramTypes)
+      hasher.add(type);
+  }
+  hasher.add(plan.launches.size());
+  for (const KernelLaunch &launch : plan.launches) {
+    hasher.add(launch.kernel);
+    hasher.addAll(launch.grid);
+    hasher.addAll(launch.block);
+    hasher.add(launch.sharedBytes);
+    hasher.add(launch.args.size());
+    for (const KernelArg &arg : launch.args) {
+      hasher.add(arg.isBuffer);
+      hasher.add(static_cast<uint64_t>(arg.value));
+    }
+  }
+  hasher.add(plan.gemms.size());
+  for (const GemmStep &gemm : plan.gemms) {
+    for (int64_t field :
+         {int64_t(gemm.after), int64_t(gemm.transA), int64_t(gemm.transB),
+          gemm.m, gemm.n, gemm.k, gemm.batch})
+      hasher.add(static_cast<uint64_t>(field));
+    uint32_t alpha, beta;
+    std::memcpy(&alpha, &gemm.alpha, sizeof(alpha));
+    std::memcpy(&beta, &gemm.beta, sizeof(beta));
+    hasher.add(alpha);
+    hasher.add(beta);
+    addOperand(hasher, gemm.a);
+    addOperand(hasher, gemm.b);
+    addOperand(hasher, gemm.c);
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx",
+                static_cast<unsigned long long>(hasher.get()));
+  return std::string("ens_plan_") + hex;
+}
+
+Error ens::runtime::checkPlanMatchesCode(
+    const LaunchPlan &plan,
+    const std::function<bool(const std::string &)> &hasKernel) {
+  if (hasKernel(getPlanKernelName(plan)))
+    return Error::success();
+  return Error("the launch plan is not the one its kernels were written "
+               "for (they declare no " +
+               getPlanKernelName(plan) +
+               "): the artifact's metadata disagrees with its code");
+}
+
+std::string ens::runtime::getSignatureString(const Signature &signature) {
+  std::string text = "(";
+  for (size_t i = 0; i < signature.args.size(); ++i)
+    text += (i ? ", " : "") + signature.args[i].getTypeString();
+  text += ") -> (";
+  for (size_t i = 0; i < signature.results.size(); ++i)
+    text += (i ? ", " : "") + signature.results[i].getTypeString();
+  return text + ")";
 }

@@ -27,8 +27,10 @@ llvm::Error mlir::ens::syncDirectory(llvm::StringRef directory) {
 
 llvm::Error mlir::ens::writeFileAtomically(llvm::StringRef path,
                                            llvm::StringRef contents,
-                                           unsigned mode) {
-  return toLlvmError(rt::writeFileAtomically(path.str(), contents, mode));
+                                           unsigned mode,
+                                           rt::FifoPolicy fifos) {
+  return toLlvmError(
+      rt::writeFileAtomically(path.str(), contents, mode, fifos));
 }
 
 llvm::Expected<std::string>

@@ -69,7 +69,7 @@ llvm::Error mlir::ens::checkSourceLimits(llvm::StringRef text,
   if (!violation)
     return llvm::Error::success();
   return llvm::createStringError(
-      llvm::formatv("{0}:{1}:{2}: {3}", bufferName, violation->line,
+      llvm::formatv("{0}:{1}:{2}: error: {3}", bufferName, violation->line,
                     violation->column, violation->message));
 }
 

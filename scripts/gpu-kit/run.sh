@@ -115,7 +115,7 @@ for program in "$kit"/programs/*/; do
   for impl in loop vmap vmap-graph; do
     cell=-
     if ((torch)) && [[ "$PEER" != none ]]; then
-      peer="$(python3 "$kit/torch_peers.py" --state="$dir" \
+      peer="$(python3 "$kit/torch_peer.py" check --state="$dir" \
         --want="$program/want" --activation="$ACTIVATION" --impl="$impl" \
         --runs="$runs" --atol="$ATOL" --rtol="$RTOL" 2> /dev/null)"
       median="$(json_field "$peer" median_s)"

@@ -1,8 +1,8 @@
 // ens-bench's CNN workload (examples/cnn.mlir's member, 8 members, SGD) on
 // ens's side only: the harness generates the member, lifts it with
 // Module::vmap, compiles it for the CPU and times a few steps. The peers
-// need Python (torch, jax), which CI does not have; docs/benchmarks.md has
-// the measured table.
+// need Python (torch, jax), which CI does not have;
+// docs/notes/benchmark-results.md has the measured table.
 //
 // RUN: ens-bench --no-python --workloads=cnn --impls=torch-func-vmap \
 // RUN:   --repeats=1 --warmup-ms=0 --block-ms=1 --settle-ms=0 --threads=1 \

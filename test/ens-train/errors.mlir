@@ -26,7 +26,7 @@
 // RUN: not ens-train --model=%t/missing.mlir 2>&1 | FileCheck %s --check-prefix=NOMODEL
 // NOMODEL: {{^}}ens-train: error: cannot read model {{.*}}missing.mlir: No such file or directory
 // RUN: not ens-train --model=%S/Inputs/bad-model.mlir 2>&1 | FileCheck %s --check-prefix=MALFORMED
-// MALFORMED: {{^}}ens-train: error: model {{.*}}bad-model.mlir is not a valid ens program: cannot parse the module: custom op 'ens.bogus' is unknown
+// MALFORMED: {{^}}ens-train: error: model {{.*}}bad-model.mlir is not a valid ens program: cannot parse the module: {{.*}}bad-model.mlir:4:8: error: custom op 'ens.bogus' is unknown
 // RUN: not ens-train --model=%S/Inputs/no-targets.mlir 2>&1 | FileCheck %s --check-prefix=SIGNATURE
 // SIGNATURE: {{^}}ens-train: error: model {{.*}}no-targets.mlir: @loss must take @forward's arguments, then the targets, and return the loss: (tensor<4x2xf32>, tensor<2x1xf32>, tensor<4x1xf32>) -> (tensor<f32>); it is (tensor<4x2xf32>, tensor<2x1xf32>) -> (tensor<f32>)
 // RUN: not ens-train --model=%ens_src_root/examples/tensordot.mlir 2>&1 | FileCheck %s --check-prefix=NOFORWARD

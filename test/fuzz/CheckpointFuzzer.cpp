@@ -16,8 +16,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Checkpoint.h"
-#include "Failure.h"
 #include "FuzzSupport.h"
+#include "common/Failure.h"
 
 #include "Program.h"
 #include "ens/Support/Npz.h"
@@ -30,6 +30,7 @@
 #include <cstdlib>
 
 using namespace ens_train;
+using ens_tools::Failure;
 using mlir::ens::NamedArray;
 
 namespace {

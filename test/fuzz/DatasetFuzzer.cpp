@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Data.h"
-#include "Failure.h"
 #include "FuzzSupport.h"
+#include "common/Failure.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -20,6 +20,7 @@
 #include <cstdlib>
 
 using namespace ens_train;
+using ens_tools::Failure;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size == 0)

@@ -1,9 +1,13 @@
 """Writes the seed corpora of the fuzz targets (test/fuzz/corpus/<target>)
 with the Python standard library only. The checkpoint seeds need an
 ens-train binary: they are a real checkpoint of Inputs/checkpoint-model.mlir,
-packed as the checkpoint target reads it.
+packed as the checkpoint target reads it. The artifact seeds need ens-export:
+examples/tensordot.mlir exported for cpu and, with its emulator build, for
+cuda (the fuzz target runs the code of both on this host); the seeds fma-,
+init-member- and tensordot-sm_80.ens, without code for the host, came
+before them.
 
-    python3 make_seeds.py CORPUS_DIR ENS_TRAIN
+    python3 make_seeds.py CORPUS_DIR ENS_TRAIN ENS_EXPORT
 """
 
 import os
@@ -65,10 +69,14 @@ def checkpoint(ens_train):
              "--members=2", "--steps=2", "--plot=",
              "--checkpoint=" + os.path.join(work, "ckpt")],
             check=True, stdout=subprocess.DEVNULL)
-        with open(os.path.join(work, "ckpt", "manifest.json"), "rb") as f:
+        # The newest generation, which CURRENT names.
+        ckpt = os.path.join(work, "ckpt")
+        with open(os.path.join(ckpt, "CURRENT")) as f:
+            generation = os.path.join(ckpt, f.read().strip())
+        with open(os.path.join(generation, "manifest.json"), "rb") as f:
             manifest = f.read()
         packed = struct.pack("<I", len(manifest)) + manifest
-        with zipfile.ZipFile(os.path.join(work, "ckpt", "state.npz")) as z:
+        with zipfile.ZipFile(os.path.join(generation, "state.npz")) as z:
             for entry in z.namelist():
                 data = z.read(entry)
                 packed += (entry[:-len(".npy")].encode() + b"\0" +
@@ -76,8 +84,19 @@ def checkpoint(ens_train):
     return packed
 
 
+def artifacts(directory, ens_export):
+    """Exports examples/tensordot.mlir for cpu and for cuda-emu."""
+    os.makedirs(directory, exist_ok=True)
+    program = os.path.join(ROOT, "examples", "tensordot.mlir")
+    for name, flags in [("tensordot-cpu.ens", ["--target=cpu"]),
+                        ("tensordot-emulator.ens",
+                         ["--target=cuda", "--arch=sm_80", "--emulator"])]:
+        subprocess.run([ens_export, program, *flags, "-o",
+                        os.path.join(directory, name)], check=True)
+
+
 def main():
-    out, ens_train = sys.argv[1], sys.argv[2]
+    out, ens_train, ens_export = sys.argv[1], sys.argv[2], sys.argv[3]
 
     mlir = os.path.join(out, "mlir")
     for name in ["tensordot.mlir", "ensemble_tensordot.mlir", "mlp.mlir"]:
@@ -85,6 +104,14 @@ def main():
         shutil.copy(os.path.join(ROOT, "examples", name), mlir)
     shutil.copy(os.path.join(ROOT, "test", "ens-run", "Inputs",
                              "invalid.mlir"), mlir)
+    # A forward reference bound across functions, then a parse error: MLIR
+    # 19's parser corrupted the heap on it (issue #25).
+    for name in ["forward-reference-then-error.mlir",
+                 "forward-reference-then-error-module.mlir"]:
+        shutil.copy(os.path.join(ROOT, "test", "ens-opt", "Inputs", name),
+                    mlir)
+
+    artifacts(os.path.join(out, "artifact"), ens_export)
 
     d = os.path.join(out, "npy")
     write(d, "f32-2x3.npy", npy("<f4", [2, 3], f32(1, 2, 3, 4, 5, 6)))

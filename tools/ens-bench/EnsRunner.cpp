@@ -7,12 +7,13 @@
 #include "EnsRunner.h"
 
 #include "EnsProgram.h"
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include <chrono>
 #include <cstring>
 
 using namespace ens_bench;
+using ens_tools::Failure;
 
 std::vector<double> ens_bench::timeBlock(const std::function<void()> &step,
                                          const BlockSpec &spec) {

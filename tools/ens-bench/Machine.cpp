@@ -6,7 +6,7 @@
 
 #include "Machine.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include <fstream>
 #include <sched.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 using namespace ens_bench;
+using ens_tools::Failure;
 
 std::string ens_bench::cpuModel() {
   std::ifstream cpuinfo("/proc/cpuinfo");

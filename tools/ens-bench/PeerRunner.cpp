@@ -7,7 +7,7 @@
 
 #include "PeerRunner.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +15,7 @@
 #include <sstream>
 
 using namespace ens_bench;
+using ens_tools::Failure;
 using nlohmann::json;
 
 namespace {

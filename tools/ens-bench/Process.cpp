@@ -7,7 +7,7 @@
 
 #include "Process.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include <cerrno>
 #include <csignal>
@@ -20,6 +20,7 @@
 extern char **environ;
 
 using namespace ens_bench;
+using ens_tools::Failure;
 
 namespace {
 /// The environment of this process with `extra` set over it.

@@ -7,13 +7,14 @@
 
 #include "Workload.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include <cmath>
 #include <cstdio>
 #include <memory>
 
 using namespace ens_bench;
+using ens_tools::Failure;
 
 double Workload::flopsPerStep() const {
   // 2 M N K per contraction; forward once, backward twice.

@@ -25,12 +25,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "EnsRunner.h"
-#include "Failure.h"
 #include "Machine.h"
 #include "PeerRunner.h"
 #include "Process.h"
 #include "Report.h"
 #include "Workload.h"
+#include "common/Failure.h"
 
 #include "ens/ens.h"
 
@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 using namespace ens_bench;
+using ens_tools::Failure;
 
 namespace {
 

@@ -81,9 +81,12 @@ int main(int argc, char **argv) {
       mlir::ens::readSourceFile(inputFilename);
   if (!file)
     return fail(file.takeError());
+  // Printed as MLIR prints a parse error: "file:line:col: error: message".
   if (llvm::Error error =
-          mlir::ens::checkSourceLimits((*file)->getBuffer(), inputFilename))
-    return fail(std::move(error));
+          mlir::ens::checkSourceLimits((*file)->getBuffer(), inputFilename)) {
+    llvm::errs() << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
   std::string output;
   llvm::raw_string_ostream outputStream(output);
   mlir::LogicalResult result = mlir::failure();
@@ -105,8 +108,8 @@ int main(int argc, char **argv) {
     llvm::outs().flush();
     return llvm::outs().has_error() ? 1 : 0;
   }
-  if (llvm::Error error =
-          mlir::ens::writeFileAtomically(outputFilename, output))
+  if (llvm::Error error = mlir::ens::writeFileAtomically(
+          outputFilename, output, 0644, ens::runtime::FifoPolicy::WriteInto))
     return fail(std::move(error));
   return 0;
 }

@@ -208,7 +208,8 @@ cl::opt<int64_t> maxBufferBytes(
 cl::opt<std::string> cudaDump(
     cl::cat(category), "cuda-dump", cl::Hidden,
     cl::desc("With --backend=cuda-emu, write the CUDA source, launch plan, "
-             "and NVRTC logs and CUBINs for sm_80 and sm_90 to DIR"),
+             "and NVRTC logs and CUBINs for sm_80 and sm_90 to DIR; with "
+             "--kernel-report, the source and the sm_90 CUBIN it reports"),
     cl::value_desc("DIR"));
 cl::opt<std::string> cudaCompile(
     cl::cat(category), "cuda-nvrtc-compile", cl::Hidden,
@@ -293,6 +294,23 @@ llvm::Error printKernelReport(ModuleOp module, func::FuncOp entry) {
     if (!sm90)
       return sm90.takeError();
     compiled = std::move(*sm90);
+  }
+  // The source and the CUBIN the report describes, for ens-sass
+  // (test/Backend/Cuda/model-vs-sass.test).
+  if (!cudaDump.empty()) {
+    llvm::sys::fs::create_directories(cudaDump);
+    std::string base = (cudaDump + "/" + entry.getSymName()).str();
+    auto write = [](const std::string &path, StringRef text) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(path, ec);
+      os << text;
+      return ec;
+    };
+    if (std::error_code ec = write(base + ".cu", program->source))
+      return llvm::createStringError(ec, "cannot write " + base + ".cu");
+    if (compiled)
+      if (std::error_code ec = write(base + ".sm_90.cubin", compiled->image))
+        return llvm::createStringError(ec, "cannot write the CUBIN");
   }
   const cuda::CompiledCuda *log = compiled ? &*compiled : nullptr;
   llvm::outs() << (kernelReport == ReportFormat::Json

@@ -19,6 +19,7 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -55,6 +56,12 @@ cl::opt<bool>
     check("check", cl::desc("Exit with 1 if a contraction's hot loop (one that "
                             "multiplies and stores nothing) misses a "
                             "threshold, or a kernel spills"));
+cl::opt<bool>
+    json("json",
+         cl::desc("Print, instead of the text report, per kernel and per "
+                  "innermost loop the instructions, FFMAs, float arithmetic, "
+                  "and global and shared loads and stores, as JSON (what "
+                  "the performance model's counts are checked against)"));
 cl::opt<double>
     minFmaShare("min-fma-share",
                 cl::desc("--check: least share of float arithmetic in fused "
@@ -80,6 +87,7 @@ struct Counts {
   /// Multiplies, fused or not, and global and shared stores.
   int64_t multiplies = 0, stores = 0;
   int64_t globalLoads = 0, sharedLoads = 0, localLoads = 0, localStores = 0;
+  int64_t globalStores = 0, sharedStores = 0;
 
   double getFmaShare() const {
     return floatArithmetic ? double(fusedMultiplyAdds) / floatArithmetic : 0;
@@ -132,6 +140,8 @@ static Counts count(ArrayRef<Instruction> code) {
     counts.globalLoads += op == "LDG";
     counts.sharedLoads += op == "LDS" || op == "LDSM";
     counts.stores += op == "STG" || op == "STS";
+    counts.globalStores += op == "STG";
+    counts.sharedStores += op == "STS";
     counts.localLoads += op == "LDL";
     counts.localStores += op == "STL";
   }
@@ -247,6 +257,36 @@ static bool report(const Kernel &kernel, llvm::raw_ostream &os) {
   return meets;
 }
 
+/// The counts of `counts` as a JSON object's members.
+static void printJsonCounts(llvm::json::OStream &os, const Counts &counts) {
+  os.attribute("instructions", counts.instructions);
+  os.attribute("float_arithmetic", counts.floatArithmetic);
+  os.attribute("ffma", counts.fusedMultiplyAdds);
+  os.attribute("ldg", counts.globalLoads);
+  os.attribute("lds", counts.sharedLoads);
+  os.attribute("stg", counts.globalStores);
+  os.attribute("sts", counts.sharedStores);
+  os.attribute("ldl", counts.localLoads);
+  os.attribute("stl", counts.localStores);
+}
+
+/// Writes `kernel` and its innermost loops as a JSON object.
+static void reportJson(const Kernel &kernel, llvm::json::OStream &os) {
+  os.object([&] {
+    os.attribute("name", kernel.name);
+    printJsonCounts(os, count(kernel.code));
+    os.attributeArray("loops", [&] {
+      for (auto [first, last] : findInnermostLoops(kernel))
+        os.object([&] {
+          os.attribute("first", int64_t(kernel.code[first].address));
+          os.attribute("last", int64_t(kernel.code[last].address));
+          printJsonCounts(
+              os, count(ArrayRef(kernel.code).slice(first, last - first + 1)));
+        });
+    });
+  });
+}
+
 static llvm::Error error(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -331,6 +371,11 @@ int main(int argc, char **argv) {
     return 0;
   }
   bool meets = true;
+  std::optional<llvm::json::OStream> jsonOs;
+  if (json) {
+    jsonOs.emplace(llvm::outs(), /*IndentSize=*/1);
+    jsonOs->arrayBegin();
+  }
   for (const std::string &input : inputs) {
     llvm::FileRemover remover;
     llvm::Expected<std::string> cubin = getCubin(input, remover);
@@ -340,8 +385,16 @@ int main(int argc, char **argv) {
       llvm::WithColor::error() << llvm::toString(sass.takeError()) << "\n";
       return 2;
     }
-    for (const Kernel &kernel : parseSass(*sass))
-      meets &= report(kernel, llvm::outs());
+    for (const Kernel &kernel : parseSass(*sass)) {
+      if (jsonOs)
+        reportJson(kernel, *jsonOs);
+      else
+        meets &= report(kernel, llvm::outs());
+    }
+  }
+  if (jsonOs) {
+    jsonOs->arrayEnd();
+    llvm::outs() << "\n";
   }
   if (check && !meets) {
     llvm::outs() << llvm::format("thresholds missed: FMA share >= %g, loads "

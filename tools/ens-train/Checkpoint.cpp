@@ -2,10 +2,10 @@
 
 #include "Checkpoint.h"
 
-#include "Failure.h"
 #include "Files.h"
 #include "JsonFields.h"
 #include "Settings.h"
+#include "common/Failure.h"
 
 #include "ens/Support/FileSystem.h"
 #include "ens/Support/Npz.h"
@@ -24,6 +24,7 @@
 #include <random>
 
 using namespace ens_train;
+using ens_tools::Failure;
 using mlir::ens::DType;
 using mlir::ens::HostTensor;
 using mlir::ens::NamedArray;
@@ -37,6 +38,8 @@ static constexpr const char *kManifestFile = "manifest.json";
 static constexpr const char *kStateFile = "state.npz";
 /// Far above any manifest (a hundred bytes per array) and any pointer.
 static constexpr uint64_t kMaxManifestBytes = uint64_t(16) << 20;
+static_assert(kMaxManifestBytes > 2 * kMaxCheckpointModelBytes,
+              "a manifest holds the model's text, escaped, and the settings");
 static constexpr uint64_t kMaxPointerBytes = 256;
 /// A manifest nests four levels ("arrays", a name, "shape", the sizes).
 static constexpr int kMaxManifestDepth = 16;

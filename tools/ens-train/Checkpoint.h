@@ -87,6 +87,9 @@ struct TrainState {
 void writeCheckpoint(const std::string &directory, const Model &model,
                      const TrainState &state, nlohmann::json settings);
 
+/// The largest model text a checkpoint embeds (Settings::modelText).
+inline constexpr uint64_t kMaxCheckpointModelBytes = uint64_t(4) << 20;
+
 /// A checkpoint found in a directory, whose state file matched its
 /// manifest.
 struct Checkpoint {

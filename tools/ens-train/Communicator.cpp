@@ -8,7 +8,7 @@
 
 #include "Communicator.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,6 +28,7 @@
 #endif
 
 using namespace ens_train;
+using ens_tools::Failure;
 
 Communicator::~Communicator() = default;
 

@@ -2,9 +2,9 @@
 
 #include "Data.h"
 
-#include "Failure.h"
 #include "Files.h"
 #include "Settings.h"
+#include "common/Failure.h"
 
 #include "ens/Support/Npy.h"
 #include "ens/Support/Npz.h"
@@ -17,6 +17,7 @@
 #include <tuple>
 
 using namespace ens_train;
+using ens_tools::Failure;
 using mlir::ens::HostTensor;
 
 /// The stream of Random::stream that the validation split draws from.

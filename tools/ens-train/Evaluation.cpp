@@ -2,13 +2,14 @@
 
 #include "Evaluation.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
 using namespace ens_train;
+using ens_tools::Failure;
 
 ens::Tensor ens_train::makeTensor(std::vector<int64_t> shape,
                                   const std::vector<float> &values) {

@@ -2,7 +2,7 @@
 
 #include "Files.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include "ens/Support/FileSystem.h"
 
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 using namespace ens_train;
+using ens_tools::Failure;
 
 /// The reason of a readFileBounded or writeFileAtomically error, whose
 /// messages end with ": <reason>" after a path.

@@ -2,9 +2,13 @@
 
 #include "Flags.h"
 
-#include "Failure.h"
+#include "Files.h"
+#include "common/Failure.h"
+
+#include "ens/Support/SourceLimits.h"
 
 using namespace ens_train;
+using ens_tools::Failure;
 using nlohmann::json;
 
 namespace ens_train {
@@ -250,8 +254,17 @@ void adoptCheckpoint(Settings &settings, const Checkpoint &checkpoint,
     throw Failure("cannot resume from " + directory + ": " +
                   checkpoint.manifestPath() + ": " + failure.what());
   }
-  if (!modelPath.getNumOccurrences())
+  if (!modelPath.getNumOccurrences()) {
     settings.model = saved.model;
+  } else if (!saved.modelText.empty() &&
+             readInputFile(settings.model, "model",
+                           mlir::ens::kMaxSourceBytes) != saved.modelText) {
+    throw Failure("--model " + settings.model +
+                  " is not the model the checkpoint in " + directory +
+                  " was trained with; leave it out to resume with the "
+                  "checkpoint's own copy");
+  }
+  settings.modelText = saved.modelText;
   if (dataPath.getNumOccurrences() &&
       (settings.data.empty() ? "" : absolutePath(settings.data)) != saved.data)
     throw Failure("--data does not match the checkpoint in " + directory +

@@ -2,11 +2,12 @@
 
 #include "JsonFields.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include <limits>
 
 using namespace ens_train;
+using ens_tools::Failure;
 using nlohmann::json;
 
 /// `value` as the manifest spells it, shortened for a one-line message.

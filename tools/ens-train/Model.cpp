@@ -6,7 +6,7 @@
 
 #include "Model.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include "ens/Support/Sizes.h"
 
@@ -18,6 +18,7 @@
 #include <set>
 
 using namespace ens_train;
+using ens_tools::Failure;
 
 uint64_t ens_train::estimateTrainingBytes(const Model &model, int64_t members,
                                           int64_t batchRows) {
@@ -126,7 +127,7 @@ Model ens_train::loadModel(const ens::Context &context, const std::string &name,
   model.task = task;
   ens::Module module = [&] {
     try {
-      return context.parse(text);
+      return context.parse(text, name);
     } catch (const ens::Error &error) {
       throw Failure("model " + name +
                     " is not a valid ens program: " + error.what());

@@ -6,11 +6,11 @@
 #include "Data.h"
 #include "EarlyStopping.h"
 #include "Evaluation.h"
-#include "Failure.h"
 #include "Files.h"
 #include "Metrics.h"
 #include "Report.h"
 #include "Settings.h"
+#include "common/Failure.h"
 
 #include "ens/Support/Npz.h"
 #include "ens/Support/SourceLimits.h"
@@ -23,6 +23,7 @@
 #include <cmath>
 
 using namespace ens_train;
+using ens_tools::Failure;
 
 /// `values` as an f32 array of `shape`.
 template <typename T>
@@ -155,17 +156,21 @@ void ens_train::runPredict(const PredictRequest &request,
     throw Failure("cannot predict from " + request.checkpointDir + ": " +
                   checkpoint.manifestPath() + ": " + failure.what());
   }
-  refuseOutputOverInput(request.outPath, "predictions",
-                        {{"data", request.dataPath},
-                         {"model", settings.model},
-                         {"checkpoint manifest", checkpoint.manifestPath()},
-                         {"checkpoint state", checkpoint.statePath()}});
+  refuseOutputOverInput(
+      request.outPath, "predictions",
+      {{"data", request.dataPath},
+       {"model", settings.modelText.empty() ? settings.model : std::string()},
+       {"checkpoint manifest", checkpoint.manifestPath()},
+       {"checkpoint state", checkpoint.statePath()}});
   ens::Context context;
   std::string modelName = settings.model.empty() ? builtinName : settings.model;
+  // The checkpoint's copy of the model; a checkpoint from before copies
+  // were kept names the file.
   Model model = loadModel(
       context, modelName,
-      settings.model.empty()
-          ? builtinText
+      settings.model.empty() ? builtinText
+      : !settings.modelText.empty()
+          ? settings.modelText
           : readInputFile(settings.model, "model", mlir::ens::kMaxSourceBytes),
       settings.task);
   TrainState state = readCheckpoint(checkpoint, model, settings.patience > 0);

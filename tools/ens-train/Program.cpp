@@ -7,7 +7,7 @@
 
 #include "Program.h"
 
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include "ens/Support/Sizes.h"
 
@@ -23,6 +23,7 @@
 #include <sstream>
 
 using namespace ens_train;
+using ens_tools::Failure;
 
 bool ens_train::isXavierInitialised(const ens::TensorType &param) {
   return param.shape.size() >= 2;

@@ -2,8 +2,8 @@
 
 #include "Settings.h"
 
-#include "Failure.h"
 #include "JsonFields.h"
+#include "common/Failure.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -14,6 +14,7 @@
 #include <optional>
 
 using namespace ens_train;
+using ens_tools::Failure;
 using nlohmann::json;
 
 std::string ens_train::absolutePath(const std::string &path) {
@@ -24,7 +25,7 @@ std::string ens_train::absolutePath(const std::string &path) {
 }
 
 json Settings::toJson() const {
-  return {
+  json settings = {
       {"model", model.empty() ? "builtin" : absolutePath(model)},
       {"task", getTaskName(task)},
       {"ensembles", ensembles},
@@ -47,6 +48,9 @@ json Settings::toJson() const {
        {{"data", validationData.empty() ? "" : absolutePath(validationData)},
         {"split", validationSplit},
         {"patience", patience}}}};
+  if (!modelText.empty())
+    settings["model_text"] = modelText;
+  return settings;
 }
 
 const char *ens_train::getTaskName(Task task) {
@@ -120,6 +124,8 @@ Settings ens_train::readSettings(const json &manifest) {
   Settings settings;
   std::string model = getString(manifest, "model");
   settings.model = model == "builtin" ? "" : model;
+  if (manifest.contains("model_text"))
+    settings.modelText = getString(manifest, "model_text");
   std::string data = getString(manifest, "data");
   settings.data = data == "builtin" ? "" : data;
   settings.members = getInteger(manifest, "members", 1, kMaxMembers);

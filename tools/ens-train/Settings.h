@@ -33,6 +33,10 @@ inline constexpr int64_t kMaxPatience = UINT32_MAX;
 /// The settings that a checkpoint records and a resumed run keeps.
 struct Settings {
   std::string model; // A path, or empty for the built-in model.
+  /// The model's text, which checkpoints embed so that predicting and
+  /// resuming never read a model file that may have changed or moved; empty
+  /// for the built-in model (and in checkpoints from before it was kept).
+  std::string modelText;
   Task task = Task::Regress;
   int64_t members = 0;
   /// Independent ensembles of `members` each, ensemble k on the k-th

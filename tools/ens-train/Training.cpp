@@ -4,16 +4,17 @@
 
 #include "DataParallel.h"
 #include "EarlyStopping.h"
-#include "Failure.h"
 #include "Flags.h"
 #include "Progress.h"
 #include "Report.h"
+#include "common/Failure.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <tuple>
 
 using namespace ens_train;
+using ens_tools::Failure;
 
 double ens_train::trainSteps(TrainingRun &run, TrainState &state,
                              int64_t toRun) {

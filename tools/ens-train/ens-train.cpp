@@ -36,7 +36,6 @@
 #include "Data.h"
 #include "EarlyStopping.h"
 #include "Evaluation.h"
-#include "Failure.h"
 #include "Files.h"
 #include "Flags.h"
 #include "Plot.h"
@@ -47,6 +46,7 @@
 #include "Settings.h"
 #include "Sharding.h"
 #include "Training.h"
+#include "common/Failure.h"
 
 #include "ens/Support/CommandLine.h"
 #include "ens/Support/Sizes.h"
@@ -74,6 +74,7 @@
 #include <type_traits>
 
 using namespace ens_train;
+using ens_tools::Failure;
 using nlohmann::json;
 namespace cl = llvm::cl;
 
@@ -106,11 +107,15 @@ void checkMemory(const Model &model, int64_t members, int64_t rows) {
                 "ENS_MAX_BUFFER_BYTES sets it); train fewer --members");
 }
 
-/// The model's text: the built-in one or the file's.
-std::string readModel(const Settings &settings) {
+/// The model's text: the built-in one, the copy a resumed checkpoint
+/// holds, or the file's, which checkpoints then keep (settings.modelText).
+std::string readModel(Settings &settings) {
   if (settings.model.empty())
     return kDefaultModel;
-  return readInputFile(settings.model, "model", mlir::ens::kMaxSourceBytes);
+  if (settings.modelText.empty())
+    settings.modelText =
+        readInputFile(settings.model, "model", mlir::ens::kMaxSourceBytes);
+  return settings.modelText;
 }
 
 //===----------------------------------------------------------------------===//
@@ -157,6 +162,13 @@ int run(Communicator &comm) {
                   "model and problem are a regression)");
   Model model =
       loadModel(context, modelName, readModel(settings), settings.task);
+  if (!checkpointTo.empty() &&
+      settings.modelText.size() > kMaxCheckpointModelBytes)
+    throw Failure("the model has " + std::to_string(settings.modelText.size()) +
+                  " bytes, more than the " +
+                  std::to_string(kMaxCheckpointModelBytes) +
+                  " a checkpoint keeps a copy of; train it without "
+                  "--checkpoint");
   Batching &batching = settings.batching;
   if (model.openBatch()) {
     if (!batching.batchSize)

@@ -90,11 +90,15 @@ namespace cpu {
 /// host's CPU (AVX-512 where it has it), so it runs only on CPUs that have
 /// them all.
 ///
-/// The object exports two functions and nothing else:
+/// The object exports two functions and a string, and nothing else:
 ///
 ///   void ens_cpu_init(void *(*allocate)(uint64_t), void (*free)(void *));
 ///   void ens_cpu_entry(void **descriptors);
+///   const char ens_cpu_signature[];
 ///
+/// ens_cpu_signature holds the types the code was compiled for, as
+/// ens::runtime::getSignatureString writes them; the runtime refuses to
+/// call code whose signature differs from the one it was given.
 /// ens_cpu_init must be called once, before any other call, with the
 /// functions through which the code allocates and frees its temporary
 /// buffers, aligned at least as malloc aligns (the runtime passes its

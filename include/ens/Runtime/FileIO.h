@@ -26,11 +26,17 @@ namespace ens::runtime {
 /// On any failure (a full disk, say) the temporary file is removed, `path`
 /// is untouched, and the error names the path and the reason. `mode` is the
 /// new file's permission bits (before the umask). A `path` that names an
-/// existing device, FIFO or socket (such as /dev/null or /dev/stdout) is
-/// written in place instead: renaming over it would replace it with a
-/// regular file. A directory is an error.
+/// existing device (such as /dev/null) is written in place instead:
+/// renaming over it would replace the device with a regular file. A FIFO or
+/// a socket is replaced, as a file that someone put in place of one ens
+/// manages (a checkpoint's, a cache's), unless `fifos` says to write into
+/// it, as a tool does with an output its user named (`ens-opt -o FIFO`,
+/// `-o /dev/stdout` into a pipe); that waits for a reader, as any write to
+/// a FIFO does. A directory is an error.
+enum class FifoPolicy { Replace, WriteInto };
 Error writeFileAtomically(const std::string &path, std::string_view contents,
-                          unsigned mode = 0644);
+                          unsigned mode = 0644,
+                          FifoPolicy fifos = FifoPolicy::Replace);
 
 /// Flushes the directory entry changes of `directory` to disk.
 Error syncDirectory(const std::string &directory);

@@ -124,6 +124,30 @@ struct KernelInfo {
   /// Bytes of global memory one launch reads and writes: each buffer it
   /// reads counted once, and each buffer it writes counted once.
   int64_t bytesRead = 0, bytesWritten = 0;
+
+  /// What the performance model counts of one launch from the plan and the
+  /// kernel's phases (lib/Backend/Cuda/PhaseCounts.cpp): warp instructions
+  /// issued, of them the FP32 ones and the global and shared loads and
+  /// stores; bytes through the L1/shared-memory data path in 128-byte
+  /// wavefronts; bytes fetched from L2 (each block's footprint, so
+  /// re-reads by other blocks included); barriers per block; the share of the
+  /// lanes of issuing warps that work; the round trips each thread waits
+  /// for one after another, and of them those that hit in L2. All 0 where
+  /// the kernel is not counted: the model then falls back to its FLOPs,
+  /// traffic and dependentLoadsPerThread.
+  double warpInstructions = 0, fp32WarpInstructions = 0, memoryInstructions = 0,
+         wavefrontBytes = 0, l2Bytes = 0;
+  int64_t countedDependentLoadsPerThread = 0, l2DependentLoadsPerThread = 0;
+  int64_t barriersPerBlock = 0;
+  double activeLaneShare = 0;
+  /// The loop a thread spends most steps in, per phase in the order of the
+  /// kernel's source: warp load and store instructions (global and shared),
+  /// FFMAs and instructions of one iteration (docs/cuda.md, "Performance
+  /// model"; ens-sass --json reports the same of the CUBIN).
+  struct HotLoop {
+    int64_t loads = 0, stores = 0, ffma = 0, instructions = 0;
+  };
+  std::vector<HotLoop> hotLoops;
 };
 
 /// One launch: the kernel and its grid, block and arguments.
@@ -213,6 +237,27 @@ Error verifyGemmSteps(const LaunchPlan &plan);
 /// the parameter is a pointer; and its vendor GEMM steps
 /// (verifyGemmSteps). The message names what is wrong.
 Error verifyPlan(const LaunchPlan &plan, const Signature &signature);
+
+/// The name of an empty kernel through which generated CUDA source states
+/// the plan it was written for: "ens_plan_" and 16 hex digits of a hash of
+/// everything in `plan` that the kernels rely on (buffers, kernels'
+/// parameters, launches' grids, blocks, shared memory and arguments, vendor
+/// GEMM steps; not the constants' bytes). An artifact's plan is metadata
+/// that could be edited apart from its code; a runner looks this kernel up
+/// in the code and refuses a plan whose name it does not find, since a
+/// grid or a buffer other than the one the kernels index would make them
+/// read and write out of bounds.
+std::string getPlanKernelName(const LaunchPlan &plan);
+
+/// Error unless `hasKernel(getPlanKernelName(plan))`: the message says that
+/// the plan and the code disagree.
+Error checkPlanMatchesCode(
+    const LaunchPlan &plan,
+    const std::function<bool(const std::string &)> &hasKernel);
+
+/// The arguments and results of `signature` as MLIR types,
+/// "(tensor<2x3xf32>, tensor<f32>) -> (tensor<f32>)", without names.
+std::string getSignatureString(const Signature &signature);
 
 } // namespace ens::runtime
 

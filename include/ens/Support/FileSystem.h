@@ -22,8 +22,9 @@ namespace mlir::ens {
 llvm::Error toLlvmError(::ens::runtime::Error error);
 
 /// ens::runtime::writeFileAtomically (ens/Runtime/FileIO.h).
-llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef contents,
-                                unsigned mode = 0644);
+llvm::Error writeFileAtomically(
+    llvm::StringRef path, llvm::StringRef contents, unsigned mode = 0644,
+    ::ens::runtime::FifoPolicy fifos = ::ens::runtime::FifoPolicy::Replace);
 
 /// Flushes the directory entry changes of `directory` to disk.
 llvm::Error syncDirectory(llvm::StringRef directory);

@@ -49,7 +49,8 @@ struct SourceLimitViolation {
 std::optional<SourceLimitViolation>
 findSourceLimitViolation(llvm::StringRef text);
 
-/// findSourceLimitViolation as an error "<bufferName>:<line>:<col>: <message>".
+/// findSourceLimitViolation as an error in MLIR's diagnostic form,
+/// "<bufferName>:<line>:<col>: error: <message>".
 llvm::Error checkSourceLimits(llvm::StringRef text, llvm::StringRef bufferName);
 
 /// Reads the IR file at `path` ("-" for standard input) into a buffer

@@ -21,6 +21,7 @@
 
 #include "ens/Backend/CpuBackend.h"
 #include "ens/Support/HostCompiler.h"
+#include "ens/Support/TensorTypes.h"
 
 #include "CpuLowering.h"
 
@@ -44,6 +45,7 @@ static llvm::Error error(const Twine &message) {
 /// The symbols the object exports (see compileCpuObject).
 static constexpr StringLiteral kInitSymbol = "ens_cpu_init";
 static constexpr StringLiteral kEntrySymbol = "ens_cpu_entry";
+static constexpr StringLiteral kSignatureSymbol = "ens_cpu_signature";
 
 /// Defines the declared function `name` of `module`, if the code calls it,
 /// as a call through the pointer `hook` with the same arguments.
@@ -69,10 +71,11 @@ static llvm::Error defineThroughHook(llvm::Module &module, StringRef name,
   return llvm::Error::success();
 }
 
-/// Adds ens_cpu_init, the allocation functions and ens_cpu_entry to
-/// `module`, the translated code of `entry`, and makes everything else
-/// internal.
-static llvm::Error addEntryPoints(llvm::Module &module, StringRef entry) {
+/// Adds ens_cpu_init, the allocation functions, ens_cpu_entry and
+/// ens_cpu_signature (`signature`) to `module`, the translated code of
+/// `entry`, and makes everything else internal.
+static llvm::Error addEntryPoints(llvm::Module &module, StringRef entry,
+                                  StringRef signature) {
   llvm::LLVMContext &context = module.getContext();
   std::string cInterface = ("_mlir_ciface_" + entry).str();
   llvm::Function *function = module.getFunction(cInterface);
@@ -127,10 +130,19 @@ static llvm::Error addEntryPoints(llvm::Module &module, StringRef entry) {
   builder.CreateCall(function, descriptors);
   builder.CreateRetVoid();
 
+  // The types the code was compiled for, which the runtime checks an
+  // artifact's signature against before it calls the entry.
+  auto *signatureText = new llvm::GlobalVariable(
+      module,
+      llvm::ArrayType::get(llvm::Type::getInt8Ty(context),
+                           signature.size() + 1),
+      /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantDataArray::getString(context, signature), kSignatureSymbol);
+
   for (llvm::GlobalValue &global : module.global_values()) {
     if (global.isDeclaration() || global.hasAppendingLinkage() ||
         global.getName().starts_with("llvm.") || &global == init ||
-        &global == wrapper)
+        &global == wrapper || &global == signatureText)
       continue;
     global.setLinkage(llvm::GlobalValue::InternalLinkage);
   }
@@ -166,7 +178,13 @@ emitObject(const cpu::CpuLowering &lowering) {
     return machine.takeError();
   module->setDataLayout((*machine)->createDataLayout());
   module->setTargetTriple((*machine)->getTargetTriple().str());
-  if (llvm::Error failure = addEntryPoints(*module, lowering.entry))
+  llvm::Expected<::ens::runtime::Signature> signature =
+      getRuntimeSignature(lowering.type);
+  if (!signature)
+    return signature.takeError();
+  if (llvm::Error failure =
+          addEntryPoints(*module, lowering.entry,
+                         ::ens::runtime::getSignatureString(*signature)))
     return std::move(failure);
   if (llvm::Error failure =
           cpu::optimizeForHost(*module, **machine, lowering.vectorBytes))

@@ -38,7 +38,7 @@ ArrayRef<Strategy> cuda::getAllStrategies() { return kStrategies; }
 
 std::optional<StrategyChoice> cuda::parseStrategyChoice(StringRef name) {
   if (name.empty() || name == "auto")
-    return StrategyChoice();
+    return std::optional<StrategyChoice>(std::in_place);
   for (Strategy strategy : kStrategies)
     if (stringifyStrategy(strategy) == name)
       return StrategyChoice(strategy);

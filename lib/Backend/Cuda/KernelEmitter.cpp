@@ -18,6 +18,7 @@
 #include "KernelEmitter.h"
 
 #include "KernelCost.h"
+#include "PhaseCounts.h"
 
 #include "ens/Backend/Cuda/PerfModel.h"
 #include "ens/Support/Sizes.h"
@@ -25,6 +26,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -43,6 +45,18 @@ using namespace mlir::ens::cuda;
 #include "Prelude.inc"
 
 /// The bytes of a constant buffer from its initial value.
+/// Whether the planner's picks (strategies, splits, vendor GEMMs) weigh
+/// each kernel by what PhaseCounts.cpp counts of it, as the kernel report
+/// does; by default they weigh its FLOPs and traffic alone, so that the
+/// counts describe the kernels as they were planned before them (issue
+/// #31: a baseline before any change to the code).
+static llvm::cl::opt<bool> planWithCounts(
+    "cuda-plan-with-counts", llvm::cl::Hidden,
+    llvm::cl::desc("Let the CUDA planner's estimates use the performance "
+                   "model's counts of each kernel (instructions, wavefronts, "
+                   "L2 bytes, round trips) instead of its FLOPs and traffic"),
+    llvm::cl::init(false));
+
 static FailureOr<std::vector<uint8_t>> getConstantBytes(ElementsAttr value) {
   auto dense = dyn_cast<DenseElementsAttr>(value);
   if (!dense)
@@ -176,7 +190,7 @@ llvm::Expected<KernelEmitter::Choice> KernelEmitter::emitCheapest(
          ArrayRef(program.plan.launches).drop_front(launches))
       us += estimateLaunch(program.plan.kernels[launch.kernel], launch,
                            /*registers=*/0, getH100Sxm(),
-                           program.getSections(launch.kernel))
+                           program.getSections(launch.kernel), planWithCounts)
                 .us;
     for (const GemmStep &gemm :
          ArrayRef(program.plan.gemms).drop_front(before.gemms))
@@ -433,6 +447,7 @@ llvm::Error KernelEmitter::emitGeneratedGeneric(linalg::GenericOp generic) {
     if (llvm::Error failure = emitBlockReduction(kernel, generic, combiner,
                                                  "blockIdx.x", "gridDim.x", 2))
       return failure;
+    storeGenericCounts(kernel, generic, nullptr, combiner);
     finishKernel(kernel);
     return llvm::Error::success();
   }
@@ -446,8 +461,23 @@ llvm::Error KernelEmitter::emitGeneratedGeneric(linalg::GenericOp generic) {
           kernel, generic, "(long long)blockIdx.x * blockDim.x + threadIdx.x",
           "(long long)gridDim.x * blockDim.x", 2, epilogue))
     return failure;
+  storeGenericCounts(kernel, generic, epilogue, nullptr);
   finishKernel(kernel);
   return llvm::Error::success();
+}
+
+void KernelEmitter::storeGenericCounts(KernelBuilder &kernel,
+                                       linalg::GenericOp generic,
+                                       linalg::GenericOp epilogue,
+                                       Operation *combiner) const {
+  // Outside a loop over members: one "member", whose points the grid's
+  // blocks share as a tiled phase's do.
+  PhaseConfig phase;
+  phase.kind = combiner ? PhaseKind::BlockReduction : PhaseKind::Points;
+  unsigned threads = kernel.launch.block[0];
+  PhaseContext context{views,   Strategy::Tiled, threads, kernel.launch.grid[0],
+                       threads, /*members=*/1};
+  countPhase({generic, epilogue, combiner}, phase, context).store(kernel.info);
 }
 
 llvm::Error KernelEmitter::emitSerial(Operation *op) {

@@ -134,6 +134,12 @@ private:
   /// Writes top-level `generic` as a grid-wide kernel (or a block per
   /// element, for a reduction of few elements).
   llvm::Error emitGeneratedGeneric(linalg::GenericOp generic);
+  /// Stores in `kernel`'s info what the performance model counts of its
+  /// grid-wide `generic` (PhaseCounts.cpp), with `epilogue` fused into it
+  /// or, for a block per element, `combiner`.
+  void storeGenericCounts(KernelBuilder &kernel, linalg::GenericOp generic,
+                          linalg::GenericOp epilogue,
+                          Operation *combiner) const;
   /// Adds vendor GEMM step `gemm` to the plan, after the launches so far.
   void emitGemm(GemmStep gemm);
   /// Writes the ops that `generated` writes, or `gemm`, a vendor GEMM step

@@ -103,9 +103,17 @@ estimateStep(llvm::function_ref<Estimate(const GpuSpec &)> estimateOn,
   nlohmann::ordered_json estimates;
   for (const GpuSpec *gpu : {&getH100Sxm(), &getA100Sxm4_40GB()}) {
     Estimate estimate = estimateOn(*gpu);
+    // Each term of the model in microseconds for all launches; the
+    // estimate is the largest (the bound) plus the launch cost.
+    nlohmann::ordered_json terms = {
+        {"compute", estimate.computeUs}, {"issue", estimate.issueUs},
+        {"lsu", estimate.lsuUs},         {"shared", estimate.sharedUs},
+        {"l2", estimate.l2Us},           {"dram", estimate.dramUs},
+        {"latency", estimate.latencyUs}, {"launch", estimate.launchUs}};
     estimates[gpu->key.str()] = {{"us", estimate.us},
                                  {"roofline_us", estimate.rooflineUs},
-                                 {"bound", estimate.bound.str()}};
+                                 {"bound", estimate.bound.str()},
+                                 {"terms", std::move(terms)}};
     nlohmann::ordered_json &total = totals[gpu->key.str()];
     if (total.is_null())
       total = {{"us", 0.0}, {"roofline_us", 0.0}};
@@ -114,6 +122,29 @@ estimateStep(llvm::function_ref<Estimate(const GpuSpec &)> estimateOn,
         total["roofline_us"].get<double>() + estimate.rooflineUs;
   }
   return estimates;
+}
+
+/// What the performance model counts of `kernel` (PhaseCounts.cpp): its
+/// totals over a launch and, per thread, one iteration of each phase's
+/// hot loop, which test/Backend/Cuda/model-vs-sass.test compares with
+/// `ens-sass --json` on the CUBIN.
+static nlohmann::ordered_json describeCounts(const KernelInfo &kernel) {
+  nlohmann::ordered_json loops = nlohmann::ordered_json::array();
+  for (const KernelInfo::HotLoop &loop : kernel.hotLoops)
+    loops.push_back({{"loads", loop.loads},
+                     {"stores", loop.stores},
+                     {"ffma", loop.ffma},
+                     {"instructions", loop.instructions}});
+  return {{"warp_instructions", kernel.warpInstructions},
+          {"fp32_warp_instructions", kernel.fp32WarpInstructions},
+          {"memory_instructions", kernel.memoryInstructions},
+          {"wavefront_bytes", kernel.wavefrontBytes},
+          {"l2_bytes", kernel.l2Bytes},
+          {"dependent_loads_per_thread", kernel.countedDependentLoadsPerThread},
+          {"l2_dependent_loads_per_thread", kernel.l2DependentLoadsPerThread},
+          {"barriers_per_block", kernel.barriersPerBlock},
+          {"active_lane_share", kernel.activeLaneShare},
+          {"hot_loops", std::move(loops)}};
 }
 
 /// The report as data; both formats print it.
@@ -151,6 +182,8 @@ static nlohmann::ordered_json buildReport(const CudaProgram &program,
     entry["estimate"] =
         estimateLaunch(kernel, launch, program.getSections(launch.kernel),
                        used.registers, estimates);
+    if (kernel.warpInstructions > 0)
+      entry["model"] = describeCounts(kernel);
     kernels.push_back(std::move(entry));
     flops += kernel.flops;
     read += kernel.bytesRead;

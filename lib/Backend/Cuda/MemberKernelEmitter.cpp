@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+#include "PhaseCounts.h"
 
 #include "SharedMemory.h"
 
@@ -178,7 +179,8 @@ llvm::Error KernelEmitter::emitMembersPerBlock(scf::ForallOp forall,
   for (int64_t perBlock = 1;
        perBlock * kWarpSize <= kMaxBlockThreads &&
        perBlock * slice <= kSharedMemoryBudget &&
-       llvm::divideCeil(config.members, perBlock) >= minBlocks;
+       static_cast<int64_t>(llvm::divideCeil(config.members, perBlock)) >=
+           minBlocks;
        perBlock *= 2)
     counts.insert(counts.begin(), perBlock);
   SmallVector<std::function<llvm::Error()>> ways;
@@ -291,6 +293,23 @@ llvm::Error KernelEmitter::emitMemberKernel(scf::ForallOp forall,
     }
     os << "  }\n";
   }
+  // What the model counts of the kernel: its phases one after another,
+  // each after a barrier.
+  unsigned memberThreads = config.strategy == Strategy::MembersPerBlock
+                               ? kWarpSize
+                               : config.threadsPerBlock;
+  PhaseContext context{views,
+                       config.strategy,
+                       memberThreads,
+                       /*blocksPerMember=*/1,
+                       memberThreads,
+                       config.members};
+  WorkCounts counts;
+  for (auto [i, phase, ir] : llvm::enumerate(config.phases, plan.phases)) {
+    counts.append(countPhase(ir, phase, context));
+    counts.barriersPerBlock += i ? 1 : 0;
+  }
+  counts.store(kernel.info);
   finishKernel(kernel);
   return llvm::Error::success();
 }

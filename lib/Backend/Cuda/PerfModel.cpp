@@ -64,6 +64,7 @@ static GpuSpec makeA100(StringRef key, StringRef name, double dramGBs) {
   spec.l2GBs = 5120 * 1.410;
   spec.dramGBs = dramGBs;
   spec.dramLatencyNs = 500;              // Assumption (see docs/cuda.md).
+  spec.l2LatencyNs = 200;                // Assumption (see docs/cuda.md).
   spec.sharedPerSm = 164 * 1024;         // [CUDA-PG]
   spec.sharedPerBlockOptin = 163 * 1024; // [CUDA-PG]
   return spec;
@@ -96,6 +97,7 @@ const GpuSpec &cuda::getH100Sxm() {
     spec.l2GBs = 5120 * 1.98;
     spec.dramGBs = 3350;                   // HBM3 [H100-DS].
     spec.dramLatencyNs = 500;              // Assumption.
+    spec.l2LatencyNs = 200;                // Assumption.
     spec.sharedPerSm = 228 * 1024;         // [CUDA-PG]
     spec.sharedPerBlockOptin = 227 * 1024; // [CUDA-PG]
     return spec;
@@ -121,6 +123,7 @@ const GpuSpec &cuda::getRtxA6000() {
     spec.l2GBs = 2560 * 1.80;
     spec.dramGBs = 768;                   // GDDR6 [A6000-DS].
     spec.dramLatencyNs = 500;             // Assumption.
+    spec.l2LatencyNs = 200;               // Assumption.
     spec.maxThreadsPerSm = 1536;          // [CUDA-PG], 8.6.
     spec.maxBlocksPerSm = 16;             // [CUDA-PG], 8.6.
     spec.sharedPerSm = 100 * 1024;        // [CUDA-PG], 8.6.
@@ -200,8 +203,13 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
                  std::ceil(std::max(kernel.threadsPerBlock, 1) / 32.0);
   double idle = std::max(1.0, gpu.issuePerClockPerSm / warps);
   double tensorFlops = kernel.tensorFlops * kernel.tensorPasses;
-  double fp32Instructions = (kernel.flops - kernel.tensorFlops) *
-                            (kernel.fmaShare / 2 + (1 - kernel.fmaShare)) / 32;
+  // Counted instructions are those of the warps that issue them, whatever
+  // share of their lanes works; FLOPs alone are spread over all lanes.
+  double fp32Instructions =
+      kernel.fp32WarpInstructions > 0
+          ? kernel.fp32WarpInstructions
+          : (kernel.flops - kernel.tensorFlops) *
+                (kernel.fmaShare / 2 + (1 - kernel.fmaShare)) / 32;
   double seconds =
       fp32Instructions * share * (32.0 / gpu.fp32LanesPerSm) / clock +
       tensorFlops * share / (gpu.tf32Tflops * 1e12 / sms);
@@ -225,7 +233,11 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
                     kernel.bytesInFlightPerThread;
   double hidden =
       inFlight > 0 ? kernel.dramBytes * share * latency / inFlight : 0;
-  double chain = estimate.waves * kernel.dependentLoadsPerThread * latency;
+  double l2Loads = std::min(kernel.l2DependentLoadsPerThread,
+                            kernel.dependentLoadsPerThread);
+  double chain =
+      estimate.waves * ((kernel.dependentLoadsPerThread - l2Loads) * latency +
+                        l2Loads * gpu.l2LatencyNs * 1e-9);
   estimate.latencyUs = std::max(hidden, chain) * 1e6;
 
   // The slowest term binds; every term scales with the launches.
@@ -258,7 +270,7 @@ Estimate cuda::estimateKernel(const KernelDescription &kernel,
 /// Estimates a launch whose blocks share its work evenly.
 static Estimate estimateEvenLaunch(const KernelInfo &kernel,
                                    const KernelLaunch &launch, int registers,
-                                   const GpuSpec &gpu) {
+                                   const GpuSpec &gpu, bool useCounts) {
   KernelDescription description;
   description.flops = kernel.flops;
   // The FMAs are among the FLOPs that do not run on tensor cores.
@@ -268,6 +280,16 @@ static Estimate estimateEvenLaunch(const KernelInfo &kernel,
   description.tensorPasses = kernel.tensorPasses;
   description.dramBytes = kernel.bytesRead + kernel.bytesWritten;
   description.dependentLoadsPerThread = kernel.dependentLoadsPerThread;
+  // What the plan's phases count (PhaseCounts.cpp), where counted.
+  if (useCounts && kernel.warpInstructions > 0) {
+    description.dependentLoadsPerThread = kernel.countedDependentLoadsPerThread;
+    description.l2DependentLoadsPerThread = kernel.l2DependentLoadsPerThread;
+    description.warpInstructions = kernel.warpInstructions;
+    description.fp32WarpInstructions = kernel.fp32WarpInstructions;
+    description.memoryInstructions = kernel.memoryInstructions;
+    description.sharedBytes = kernel.wavefrontBytes;
+    description.l2Bytes = kernel.l2Bytes;
+  }
   description.bytesInFlightPerThread = kernel.bytesInFlightPerThread;
   description.gridBlocks =
       int64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
@@ -281,8 +303,10 @@ static Estimate estimateEvenLaunch(const KernelInfo &kernel,
 Estimate cuda::estimateLaunch(const KernelInfo &kernel,
                               const KernelLaunch &launch, int registers,
                               const GpuSpec &gpu,
-                              ArrayRef<KernelSection> sections) {
-  Estimate whole = estimateEvenLaunch(kernel, launch, registers, gpu);
+                              ArrayRef<KernelSection> sections,
+                              bool useCounts) {
+  Estimate whole =
+      estimateEvenLaunch(kernel, launch, registers, gpu, useCounts);
   if (sections.empty())
     return whole;
   // Throughput adds up over the sections: the whole's throughput terms are
@@ -296,7 +320,8 @@ Estimate cuda::estimateLaunch(const KernelInfo &kernel,
   // which are taken to fill them perfectly.
   KernelLaunch spread = launch;
   spread.grid = {static_cast<unsigned>(gpu.smCount), 1, 1};
-  Estimate throughput = estimateEvenLaunch(kernel, spread, registers, gpu);
+  Estimate throughput =
+      estimateEvenLaunch(kernel, spread, registers, gpu, useCounts);
   Estimate result = whole;
   double us = 0;
   StringRef bound = "launch";
@@ -312,14 +337,16 @@ Estimate cuda::estimateLaunch(const KernelInfo &kernel,
   raise(throughput.sharedUs, "shared");
   raise(throughput.l2Us, "l2");
   raise(throughput.dramUs, "dram");
-  double slots = 0;
+  double slots = 0, latency = 0;
   StringRef slowestBound;
   double slowest = 0;
   for (const KernelSection &section : sections) {
     KernelLaunch alone = launch;
     alone.grid = {static_cast<unsigned>(section.blocks), 1, 1};
-    Estimate part = estimateEvenLaunch(section.info, alone, registers, gpu);
+    Estimate part =
+        estimateEvenLaunch(section.info, alone, registers, gpu, useCounts);
     double time = part.us - part.launchUs;
+    latency = std::max(latency, part.latencyUs);
     double capacity = double(gpu.smCount) * std::max(part.blocksPerSm, 1);
     slots += std::min(1.0, section.blocks / capacity) * time;
     if (time > slowest) {
@@ -330,6 +357,17 @@ Estimate cuda::estimateLaunch(const KernelInfo &kernel,
   raise(std::max(slowest, slots), slowestBound);
   result.us = us + whole.launchUs;
   result.bound = bound;
+  // The terms as charged: the throughput of all the work spread evenly,
+  // and the latency of the section that waits longest (the sections'
+  // packing, which may bind instead, is not a term of its own: `bound`
+  // then names the slowest section's).
+  result.computeUs = throughput.computeUs;
+  result.issueUs = throughput.issueUs;
+  result.lsuUs = throughput.lsuUs;
+  result.sharedUs = throughput.sharedUs;
+  result.l2Us = throughput.l2Us;
+  result.dramUs = throughput.dramUs;
+  result.latencyUs = latency;
   return result;
 }
 

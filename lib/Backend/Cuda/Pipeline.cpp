@@ -13,6 +13,7 @@
 #include "ens/Backend/Cuda/Passes.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
+#include "ens/Runtime/Plan.h"
 #include "ens/Support/Sizes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -127,5 +128,10 @@ llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
               "temporaries together)"))
     return std::move(tooLarge);
   emitter.program.type = type;
+  // The plan the kernels are written for, for runners to check an
+  // artifact's plan against (getPlanKernelName).
+  emitter.program.source +=
+      "\nextern \"C\" __global__ void " +
+      ::ens::runtime::getPlanKernelName(emitter.program.plan) + "() {}\n";
   return std::move(emitter.program);
 }

@@ -103,8 +103,7 @@ llvm::Error cuda::checkGeneric(linalg::GenericOp generic) {
 /// null.
 static Value getFilledValue(linalg::GenericOp op) {
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
-      !op.getIndexingMaps()[op.getNumDpsInputs()]
-           .cast<AffineMapAttr>()
+      !llvm::cast<AffineMapAttr>(op.getIndexingMaps()[op.getNumDpsInputs()])
            .getValue()
            .isIdentity())
     return nullptr;

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+#include "PhaseCounts.h"
 
 #include "KernelCost.h"
 
@@ -46,6 +47,19 @@ static void beginPhaseKernel(KernelBuilder &kernel, int64_t members,
                     << "LL;\n";
   os.indent(indent) << "long long b = " << block << " % " << blocksPerMember
                     << "LL;\n";
+}
+
+/// Stores in `info` what the model counts of tiled phase `phase` of
+/// `members` members, in blocks of `threads`.
+static void storeCounts(KernelInfo &info, const BufferViews &views,
+                        const PhaseConfig &phase,
+                        const MemberLoopPlan::Phase &ir, int64_t members,
+                        unsigned threads) {
+  unsigned perBlock = phase.kind == PhaseKind::Serial ? 1u : threads;
+  PhaseContext context{views,    Strategy::Tiled,
+                       perBlock, phase.blocksPerMember,
+                       perBlock, members};
+  countPhase(ir, phase, context).store(info);
 }
 
 /// The ops that a phase's kernel computes: its op, and the epilogue fused
@@ -191,6 +205,7 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
   KernelBuilder launch = beginKernel({}, "tiled");
   launch.info.sourceOps.clear();
   int64_t blocks = 0, bytesInFlight = 0;
+  bool counted = true;
   std::vector<KernelSection> sections;
   llvm::raw_string_ostream os(launch.body);
   for (auto [position, i] : llvm::enumerate(phases)) {
@@ -206,6 +221,7 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
             writeTiledPhase(section, phase, ir, config.members, phase.threads,
                             block, /*indent=*/4))
       return failure;
+    storeCounts(section.info, views, phase, ir, config.members, phase.threads);
     int64_t end = phase.firstBlock + section.launch.grid[0];
     if (position == 0)
       os << "  if (blockIdx.x < " << end << "u) {\n";
@@ -232,6 +248,9 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
     info.tensorFlops += section.info.tensorFlops;
     info.tensorPasses = std::max(info.tensorPasses, section.info.tensorPasses);
     info.usesBarriers |= section.info.usesBarriers;
+    // A launch with a section the model does not count (tensor-core
+    // tiles) is not counted: its counts would leave that section out.
+    counted = counted && addSideBySide(info, section.info);
     // The bytes in flight of a thread of any section, on average over the
     // blocks (all of one size).
     blocks += section.launch.grid[0];
@@ -242,6 +261,8 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
     sections.push_back({std::move(section.info), section.launch.grid[0]});
   }
   os << "  }\n";
+  if (!counted)
+    dropCounts(launch.info);
   for (unsigned i : phases)
     config.phases[i].kernel = program.plan.kernels.size();
   LLVM_DEBUG(llvm::dbgs() << "one launch runs " << phases.size()
@@ -261,6 +282,7 @@ llvm::Error KernelEmitter::emitTiledPhase(PhaseConfig &phase,
   if (llvm::Error failure = writeTiledPhase(kernel, phase, ir, members, threads,
                                             "blockIdx.x", /*indent=*/2))
     return failure;
+  storeCounts(kernel.info, views, phase, ir, members, threads);
   finishKernel(kernel);
   return llvm::Error::success();
 }
@@ -367,6 +389,7 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
                                        perMember, 2, &split);
   if (emitted)
     return emitted;
+  storeCounts(kernel.info, views, phase, ir, members, kernel.launch.block[0]);
   finishKernel(kernel);
   // The second combines each element's partial results with the value that
   // its output held or was filled with: a contraction's a thread per
@@ -402,6 +425,9 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
                                      perMemberCombine, 2, &split, ir.epilogue);
   if (emitted)
     return emitted;
+  PhaseContext context{views,  Strategy::Tiled, kBlockSize,
+                       blocks, kBlockSize,      members};
+  countSplitCombine(ir, phase, context).store(combine.info);
   finishKernel(combine);
   return llvm::Error::success();
 }

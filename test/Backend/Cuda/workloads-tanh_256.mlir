@@ -49,7 +49,17 @@
 // REPORT-NEXT:     "h100": {
 // REPORT-NEXT:       "us": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
 // REPORT-NEXT:       "roofline_us": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
-// REPORT-NEXT:       "bound": "{{compute|issue|lsu|shared|l2|dram|latency|launch}}"
+// REPORT-NEXT:       "bound": "{{compute|issue|lsu|shared|l2|dram|latency|launch}}",
+// REPORT-NEXT:       "terms": {
+// REPORT-NEXT:         "compute": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:         "issue": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:         "lsu": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:         "shared": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:         "l2": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:         "dram": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:         "latency": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},
+// REPORT-NEXT:         "launch": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}}
+// REPORT-NEXT:       }
 // REPORT-NEXT:     },
 // REPORT-NEXT:     "a100": {
 // REPORT-NEXT:       "us": {{[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?}},

@@ -156,7 +156,7 @@ TEST(ApiTest, FreesAContextThatCompiled) {
   // Compiled code in a Context's cache must not keep the Context (its
   // MLIR context, every module and all compiled code) alive once nothing
   // else refers to it: a program that makes contexts in a loop would grow
-  // by about 1.6 MB each (docs/reliability.md).
+  // by about 1.6 MB each (docs/notes/reliability-runs.md).
   auto compileOnce = [] {
     ens::Context context;
     ens::Executable scale = context.parse(kScale).compile("scale");
@@ -292,6 +292,10 @@ TEST(ApiTest, ReportsBadModulesTransformsAndTargets) {
   ens::Context context;
   expectError([&] { context.parse("func.func @f("); },
               "cannot parse the module");
+  // Named, as a tool names the file it read: located as MLIR locates it.
+  expectError([&] { context.parse("func.func @f(", "f.mlir"); },
+              "cannot parse the module: f.mlir:1:13: error: expected "
+              "non-function type");
   ens::Module module = context.parse(kScale);
   expectError([&] { module.compile("nope"); }, "no function named 'nope'");
   expectError([&] { module.vmap("scale", {0}, {0}, 4); },

@@ -289,6 +289,67 @@ TEST(PerfModelTest, EachBarrierSeparatedPhaseWaitsForItsLoads) {
               2 * 8 * 0.5 + h100.launchUs, 1e-9);
 }
 
+TEST(PerfModelTest, CountedKernelIsDescribedByItsCounts) {
+  // One wave of 1056 blocks of 256 threads (8 per SM at 32 registers) on an
+  // H100: the busiest SM does 1/132 of each count. Worked out by hand from
+  // the constants (docs/cuda.md, "Performance model").
+  const GpuSpec &h100 = getH100Sxm();
+  ASSERT_EQ(h100.smCount, 132);
+  double clocks = 1980; // 1 us at 1.98 GHz.
+  KernelInfo info;
+  info.flops = 1000;
+  // 1.5 us of issue at 4 warp instructions per clock.
+  info.warpInstructions = 132 * 4 * clocks * 1.5;
+  info.fp32WarpInstructions = 1;
+  // 2 us of load/store units, 32 per SM: a warp instruction a clock.
+  info.memoryInstructions = 132 * clocks * 2;
+  // 1 us of 128-byte wavefronts a clock.
+  info.wavefrontBytes = 132 * 128 * clocks;
+  // 0.5 us of L2 bandwidth (5120 bytes per clock for the GPU).
+  info.l2Bytes = 5120 * clocks * 0.5;
+  // Three round trips, two of them hitting in L2: 0.5 + 2 x 0.2 us.
+  info.countedDependentLoadsPerThread = 3;
+  info.l2DependentLoadsPerThread = 2;
+  KernelLaunch launch;
+  launch.grid = {1056, 1, 1};
+  launch.block = {256, 1, 1};
+  Estimate counted = estimateLaunch(info, launch, /*registers=*/32, h100);
+  EXPECT_EQ(counted.blocksPerSm, 8);
+  EXPECT_NEAR(counted.issueUs, 1.5, 1e-9);
+  EXPECT_NEAR(counted.lsuUs, 2, 1e-9);
+  EXPECT_NEAR(counted.sharedUs, 1, 1e-9);
+  EXPECT_NEAR(counted.l2Us, 0.5, 1e-9);
+  EXPECT_NEAR(counted.latencyUs, 0.5 + 2 * 0.2, 1e-9);
+  EXPECT_EQ(counted.bound, "lsu");
+  EXPECT_NEAR(counted.us, 2 + h100.launchUs, 1e-9);
+  // Without the counts (the planner's picks): FLOPs, traffic and one DRAM
+  // round trip a thread, as before them.
+  Estimate plain = estimateLaunch(info, launch, 32, h100, {},
+                                  /*useCounts=*/false);
+  EXPECT_EQ(plain.lsuUs, 0);
+  EXPECT_EQ(plain.sharedUs, 0);
+  EXPECT_EQ(plain.bound, "latency");
+  EXPECT_NEAR(plain.us, 0.5 + h100.launchUs, 1e-9);
+}
+
+TEST(PerfModelTest, IdleLanesStillIssue) {
+  // 16 working lanes of each warp: the counted FP32 instructions are those
+  // of the warps that issue, twice what the FLOPs spread over all lanes
+  // make of them, and the compute term doubles.
+  const GpuSpec &h100 = getH100Sxm();
+  KernelInfo info;
+  info.flops = 2 * 32 * 132 * int64_t(1e6); // One FMA per lane and issue.
+  info.fmaFlops = info.flops;
+  KernelLaunch launch;
+  launch.grid = {132 * 8, 1, 1};
+  launch.block = {256, 1, 1};
+  Estimate spread = estimateLaunch(info, launch, 32, h100);
+  info.warpInstructions = 2 * 132e6;
+  info.fp32WarpInstructions = 2 * 132e6;
+  Estimate counted = estimateLaunch(info, launch, 32, h100);
+  EXPECT_NEAR(counted.computeUs, 2 * spread.computeUs, 1e-9);
+}
+
 /// A launch of `blocks` compute-bound blocks of 1024 threads, one per SM,
 /// of `flops` each.
 static std::pair<KernelInfo, KernelLaunch>
@@ -296,7 +357,7 @@ makeComputeLaunch(unsigned blocks, int64_t flops = int64_t(1e7)) {
   KernelInfo info;
   info.flops = flops * blocks;
   info.fmaFlops = info.flops;
-  KernelLaunch launch;
+  KernelLaunch launch{};
   launch.grid = {blocks, 1, 1};
   launch.block = {1024, 1, 1};
   return {info, launch};

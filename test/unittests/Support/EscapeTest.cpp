@@ -17,7 +17,7 @@ TEST(EscapeTest, EscapesEverythingThatCouldEndAComment) {
   EXPECT_EQ(escapeForComment("a\nb"), "a\\x0ab");
   EXPECT_EQ(escapeForComment("*/"), "\\x2a\\x2f");
   EXPECT_EQ(escapeForComment("end\\"), "end\\x5c");
-  EXPECT_EQ(escapeForComment("??/"), "\\x3f\\x3f\\x2f");
+  EXPECT_EQ(escapeForComment("?\?/"), "\\x3f\\x3f\\x2f");
   EXPECT_EQ(escapeForComment("\r\"'`"), "\\x0d\\x22\\x27\\x60");
   EXPECT_EQ(escapeForComment("\xc3\xa9"), "\\xc3\\xa9");
   EXPECT_EQ(escapeForComment(llvm::StringRef("\0", 1)), "\\x00");

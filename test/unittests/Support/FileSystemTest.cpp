@@ -56,15 +56,17 @@ TEST_F(FileSystemTest, AtomicWriteReplacesAndLeavesNoTemporary) {
   EXPECT_EQ(countEntries(), 1);
 }
 
-// Renaming a temporary over a FIFO or a device (ens-opt -o /dev/null as
-// root) would replace it with a regular file (issue #25).
-TEST_F(FileSystemTest, AtomicWriteToAFifoWritesIntoIt) {
+// Renaming a temporary over a device (ens-opt -o /dev/null as root) would
+// replace it with a regular file (issue #25); so would renaming over a FIFO
+// a tool's user named as its output.
+TEST_F(FileSystemTest, AtomicWriteToANamedFifoWritesIntoIt) {
   std::string fifo = path("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   // A reader, so that opening it for writing does not wait.
   int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
   ASSERT_GE(reader, 0);
-  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(fifo, "through")));
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(
+      fifo, "through", 0644, ens::runtime::FifoPolicy::WriteInto)));
   char got[16] = {};
   EXPECT_EQ(::read(reader, got, sizeof(got)), 7);
   EXPECT_STREQ(got, "through");
@@ -72,6 +74,16 @@ TEST_F(FileSystemTest, AtomicWriteToAFifoWritesIntoIt) {
   struct stat status;
   ASSERT_EQ(::stat(fifo.c_str(), &status), 0);
   EXPECT_TRUE(S_ISFIFO(status.st_mode));
+  EXPECT_EQ(countEntries(), 1);
+}
+
+// A FIFO planted where ens keeps a file of its own is replaced, not
+// written into (which would wait for a reader that never comes).
+TEST_F(FileSystemTest, AtomicWriteReplacesAPlantedFifo) {
+  std::string fifo = path("CURRENT");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  ASSERT_FALSE(static_cast<bool>(writeFileAtomically(fifo, "gen-1\n")));
+  EXPECT_EQ(slurp(fifo), "gen-1\n");
   EXPECT_EQ(countEntries(), 1);
 }
 

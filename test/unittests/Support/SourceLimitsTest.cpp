@@ -34,7 +34,7 @@ TEST(SourceLimitsTest, RejectsDeepNesting) {
                      std::string(kMaxSourceNesting, ']') + ">";
   EXPECT_EQ(check(deep),
             "in.mlir:1:" + std::to_string(27 + kMaxSourceNesting - 1) +
-                ": nesting deeper than 256 levels");
+                ": error: nesting deeper than 256 levels");
   // Exactly the limit passes: 255 brackets inside the `<`.
   std::string atLimit = "dense<" + std::string(kMaxSourceNesting - 1, '[') +
                         std::string(kMaxSourceNesting - 1, ']') + ">";
@@ -45,9 +45,10 @@ TEST(SourceLimitsTest, RejectsDeepNesting) {
 
 TEST(SourceLimitsTest, RejectsHugeResultNumbers) {
   EXPECT_EQ(check("return %r#65535"), "");
-  EXPECT_EQ(check("return %r#3037000500"),
-            "in.mlir:1:10: result number #3037000500 is over the limit of "
-            "65535");
+  EXPECT_EQ(
+      check("return %r#3037000500"),
+      "in.mlir:1:10: error: result number #3037000500 is over the limit of "
+      "65535");
   EXPECT_NE(check("return %r#" + std::string(400, '9')).find("over the limit"),
             std::string::npos);
   // Attribute aliases are not value references.

@@ -129,12 +129,13 @@ TEST(CnnTest, EnsembleStepAgreesOnEveryBackendAndLearns) {
     llvm::Expected<std::vector<HostTensor>> results =
         interpreter.run("train_step", arguments(current));
     ASSERT_TRUE(bool(results)) << llvm::toString(results.takeError());
-    if (s == kSteps)
+    if (s == kSteps) {
       for (int64_t m = 0; m < kMembers; ++m)
         EXPECT_LT(results->back().values[m], 0.9 * firstLosses[m])
             << "member " << m << " did not learn (lr "
             << learningRates.values[m] << ", first loss " << firstLosses[m]
             << ")";
+    }
     current.assign(results->begin(), results->end() - 1);
   }
 }

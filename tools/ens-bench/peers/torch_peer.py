@@ -1,7 +1,10 @@
-# ===- torch_peer.py - ens-bench's PyTorch peers --------------------------=== #
+# ===- torch_peer.py - The PyTorch training-step peer ---------------------=== #
 #
-# The training step of an ens-bench workload in PyTorch, as its users write
-# it (run by ens-bench; see common.py for the protocol):
+# The ensemble training step in PyTorch, as its users write it: the one
+# PyTorch peer, used by ens-bench and by the GPU check kit.
+#
+# ens-bench (tools/ens-bench/PeerRunner.h; common.py for the protocol) runs
+# it on a workload's step, timed against ens:
 #
 #   --impl=loop     one nn.Sequential and one torch.optim.Adam per member,
 #                   trained one after another (MLP only)
@@ -22,23 +25,65 @@
 # ens trains it; its compile peer batches the members by hand as grouped
 # convolutions (groups = members) and bmm.
 #
+# The GPU check kit (scripts/gpu-kit/run.sh) runs its `check` mode on one
+# @train_step of examples/ensemble_train_step.mlir or of a workload made by
+# examples/workloads/make_workloads.py: the step's outputs are checked
+# against ens's, then timed.
+#
+#   python3 torch_peer.py check --state=DIR --want=DIR --activation=tanh \
+#       --impl=vmap --runs=20
+#
+#   --impl=loop        a Python loop over the members: each member's
+#                      parameters as leaves, forward, F.mse_loss,
+#                      torch.autograd.grad, Adam on that member's tensors
+#   --impl=vmap        torch.func: vmap(grad_and_value(loss)) over the stacked
+#                      parameters (the batch shared), Adam on the stacks
+#   --impl=vmap-graph  the vmap step captured once in a torch.cuda.CUDAGraph
+#                      and replayed (CUDA only)
+#
+# There Adam is written out in torch ops (stdlib/adam.mlir's math: beta1
+# 0.9, beta2 0.999, eps 1e-8, weight decay 0, per-member learning rates),
+# not torch.optim.Adam: an optimizer starts from zero moments and keeps its
+# own step count, so it cannot take the moments and the step that the state
+# gives. DIR of --state holds in0.npy, in1.npy, ... (@train_step's 6L+4
+# arguments), DIR of --want out0.npy, ... (its 6L+1 results; state_files.py).
+# `check` prints one JSON line: the timing and the largest error,
+# {"impl", "unavailable"} (exit 0) where this PyTorch cannot run the
+# implementation, or {"impl", "mismatch"} (exit 1). Bad arguments or files:
+# a message on stderr, exit 2.
+#
 # ===----------------------------------------------------------------------=== #
 
+import argparse
+import collections
 import copy
+import importlib
+import json
 import os
 import re
+import statistics
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import common  # noqa: E402
+try:
+    import numpy as np
+    import common  # noqa: E402
+    import state_files  # noqa: E402
+    NUMPY_ERROR = None
+except ImportError as error:
+    NUMPY_ERROR = error
 
 try:
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
-except ImportError as error:
-    common.unavailable(f"cannot import torch: {error}")
+    TORCH_ERROR = None
+except (ImportError, OSError) as error:
+    TORCH_ERROR = error
 
+
+# ---- ens-bench: the step as users write it -------------------------------- #
 
 def blas_info():
     """What does PyTorch's contractions, from torch.__config__.show()."""
@@ -330,7 +375,11 @@ def cnn_compile(args, a):
                  "conv2d and baddbmm, backward, one SGD"
 
 
-def main():
+def bench_main():
+    if NUMPY_ERROR:
+        raise NUMPY_ERROR
+    if TORCH_ERROR:
+        common.unavailable(f"cannot import torch: {TORCH_ERROR}")
     args = common.parse_args()
     torch.set_num_threads(args.threads)
     if args.model == "tensordot":
@@ -350,6 +399,247 @@ def main():
             "blas": blas_info(), "notes": notes,
             "threads": torch.get_num_threads()}
     common.serve(step, info, args.check_steps)
+
+
+# ---- The GPU check kit: ens's step, checked against its outputs --------- #
+
+BETA1 = 0.9
+BETA2 = 0.999
+EPS = 1e-8
+WEIGHT_DECAY = 0.0
+
+# @train_step's arguments, loaded onto the device: params, first_moments and
+# second_moments are lists of 2L stacked tensors (w1, b1, w2, b2, ...).
+State = collections.namedtuple(
+    "State", "params first_moments second_moments step lr x targets")
+
+
+def emit(message):
+    """Prints the one JSON line of the result."""
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def report_unavailable(impl, reason):
+    """The implementation cannot run here: says why, exit 0."""
+    emit({"impl": impl, "unavailable": reason})
+    sys.exit(0)
+
+
+def parse_check_args(argv):
+    parser = argparse.ArgumentParser(
+        prog="torch_peer.py check",
+        description="The ens ensemble training step in PyTorch: checked "
+                    "against ens's outputs, then timed.")
+    parser.add_argument("--state", required=True,
+                        help="folder of the inputs in0.npy, in1.npy, ...")
+    parser.add_argument("--want", required=True,
+                        help="folder of the expected outputs out0.npy, ...")
+    parser.add_argument("--activation", required=True,
+                        choices=["tanh", "relu"])
+    parser.add_argument("--impl", required=True,
+                        choices=["loop", "vmap", "vmap-graph"])
+    parser.add_argument("--runs", type=int, required=True,
+                        help="timed calls of the step")
+    parser.add_argument("--warmup", type=int, default=3,
+                        help="untimed calls before them (default 3)")
+    parser.add_argument("--atol", type=float, default=2e-4)
+    parser.add_argument("--rtol", type=float, default=1e-3)
+    parser.add_argument("--device", choices=["cuda", "cpu"],
+                        help="default: cuda where available, else cpu")
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    if args.warmup < 0:
+        parser.error("--warmup must not be negative")
+    if not (args.atol >= 0 and args.rtol >= 0):
+        parser.error("--atol and --rtol must not be negative")
+    return args
+
+
+def forward(params, x, activation):
+    """One member's MLP: z = h @ w + b per layer, the activation between
+    layers, the last z returned."""
+    h = x
+    for layer in range(0, len(params), 2):
+        z = h @ params[layer] + params[layer + 1]
+        if layer + 2 < len(params):
+            h = activation(z)
+    return z
+
+
+def ens_adam(param, grad, m, v, step, lr):
+    """stdlib/adam.mlir: returns (param', m', v'). `lr` broadcasts against
+    param (a scalar for one member, [M, 1, ...] for the stacks)."""
+    new_m = BETA1 * m + (1 - BETA1) * grad
+    new_v = BETA2 * v + (1 - BETA2) * grad.square()
+    m_hat = new_m / (1 - torch.pow(BETA1, step))
+    v_hat = new_v / (1 - torch.pow(BETA2, step))
+    # The decoupled weight-decay term is computed, as adam.mlir does, at 0.
+    update = m_hat / (v_hat.sqrt() + EPS) + WEIGHT_DECAY * param
+    return param - lr * update, new_m, new_v
+
+
+def loop_step(state, activation):
+    """A Python loop over the members, autograd on each member's leaves.
+    Returns the outputs: new params, first moments, second moments, then
+    the losses [M]."""
+    members = state.lr.shape[0]
+    per_member = [[] for _ in range(3 * len(state.params))]
+    losses = []
+    for i in range(members):
+        leaves = [p[i].detach().requires_grad_() for p in state.params]
+        loss = F.mse_loss(forward(leaves, state.x, activation),
+                          state.targets)
+        grads = torch.autograd.grad(loss, leaves)
+        with torch.no_grad():
+            for k, (p, g) in enumerate(zip(leaves, grads)):
+                new = ens_adam(p, g, state.first_moments[k][i],
+                               state.second_moments[k][i], state.step,
+                               state.lr[i])
+                for j, value in enumerate(new):
+                    per_member[j * len(leaves) + k].append(value)
+        losses.append(loss.detach())
+    return [torch.stack(values) for values in per_member] + [
+        torch.stack(losses)]
+
+
+def make_vmap_step(activation):
+    """The torch.func step: grad_and_value of one member's loss, vmapped over
+    the stacked parameters with the batch shared, then Adam on the stacks."""
+
+    def member_loss(params, x, targets):
+        return F.mse_loss(forward(params, x, activation), targets)
+
+    vmap = import_vmap()
+    grads_and_losses = vmap(torch.func.grad_and_value(member_loss),
+                            in_dims=(0, None, None))
+
+    def step(state):
+        grads, losses = grads_and_losses(tuple(state.params), state.x,
+                                         state.targets)
+        new = [ens_adam(p, g, m, v, state.step,
+                        state.lr.view(-1, *[1] * (p.dim() - 1)))
+               for p, g, m, v in zip(state.params, grads, state.first_moments,
+                                     state.second_moments)]
+        return [n[0] for n in new] + [n[1] for n in new] + [
+            n[2] for n in new] + [losses]
+
+    return step
+
+
+def capture_graph(step, state):
+    """Captures step(state) in a CUDA graph, after three warm-up calls on a
+    side stream (as torch.cuda.graph's documentation does). Returns a call
+    that replays it and returns its static outputs."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            step(state)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        outputs = step(state)
+
+    def replay():
+        graph.replay()
+        return outputs
+
+    return replay
+
+
+def make_call(impl, state, activation):
+    """The step of `impl` as a call with no arguments returning the
+    outputs; every call reads the same `state`."""
+    if impl == "loop":
+        return lambda: loop_step(state, activation)
+    step = make_vmap_step(activation)
+    if impl == "vmap":
+        return lambda: step(state)
+    return capture_graph(step, state)
+
+
+def time_calls(call, runs, warmup, cuda):
+    """Seconds per call for `runs` calls after `warmup` untimed ones: CUDA
+    events around each call on the GPU, perf_counter on the CPU."""
+    for _ in range(warmup):
+        call()
+    if cuda:
+        torch.cuda.synchronize()
+    seconds = []
+    for _ in range(runs):
+        if cuda:
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            call()
+            end.record()
+            torch.cuda.synchronize()
+            seconds.append(start.elapsed_time(end) / 1000.0)
+        else:
+            start = time.perf_counter()
+            call()
+            seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+def choose_device(args):
+    """The device to run on, or why the implementation cannot run."""
+    device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
+    if device == "cuda" and not torch.cuda.is_available():
+        return None, f"this torch {torch.__version__} sees no CUDA device"
+    if args.impl == "vmap-graph" and device != "cuda":
+        return None, "CUDA graphs need a CUDA device"
+    if args.impl != "loop":
+        try:
+            importlib.import_module("torch.func")
+        except ImportError:
+            return None, f"torch {torch.__version__} has no torch.func"
+    return device, None
+
+
+def check_main(argv):
+    args = parse_check_args(argv)
+    if NUMPY_ERROR:
+        report_unavailable(args.impl, f"cannot import numpy: {NUMPY_ERROR}")
+    if TORCH_ERROR:
+        report_unavailable(args.impl, f"cannot import torch: {TORCH_ERROR}")
+    device, reason = choose_device(args)
+    if reason:
+        report_unavailable(args.impl, reason)
+
+    arrays, layers = state_files.load_state(np, args.state)
+    want = state_files.load_want(
+        np, args.want, state_files.check_state_shapes(arrays, layers))
+    tensors = [torch.from_numpy(a).to(device) for a in arrays]
+    n = 2 * layers
+    state = State(tensors[:n], tensors[n:2 * n], tensors[2 * n:3 * n],
+                  *tensors[3 * n:])
+    activation = torch.tanh if args.activation == "tanh" else torch.relu
+
+    call = make_call(args.impl, state, activation)
+    got = [t.detach().cpu().numpy() for t in call()]
+    largest, mismatch = state_files.compare(np, got, want, args.atol,
+                                            args.rtol)
+    if mismatch:
+        emit({"impl": args.impl, "mismatch": mismatch})
+        sys.exit(1)
+
+    cuda = device == "cuda"
+    seconds = time_calls(call, args.runs, args.warmup, cuda)
+    emit({"impl": args.impl,
+          "device": torch.cuda.get_device_name() if cuda else "cpu",
+          "runs": args.runs, "median_s": statistics.median(seconds),
+          "min_s": min(seconds), "max_s": max(seconds), "checked": True,
+          "max_abs_error": largest})
+
+
+def main():
+    if sys.argv[1:2] == ["check"]:
+        check_main(sys.argv[2:])
+    else:
+        bench_main()
 
 
 if __name__ == "__main__":

@@ -45,8 +45,9 @@ struct GpuSpec {
   int loadStoreUnitsPerSm = 32;
   /// L2 and DRAM bandwidth in GB/s.
   double l2GBs = 0, dramGBs = 0;
-  /// Latency of a load that misses in L2, in nanoseconds.
-  double dramLatencyNs = 0;
+  /// Latency of a load that misses in L2, and of one that hits in it, in
+  /// nanoseconds.
+  double dramLatencyNs = 0, l2LatencyNs = 0;
   /// What a launch costs beyond the kernel's own time, in microseconds.
   double launchUs = 0;
   /// Occupancy limits.
@@ -94,11 +95,15 @@ struct KernelDescription {
   double sharedBytes = 0;
   /// Warp instructions issued in all, if known (0: only the FP32 ones).
   double warpInstructions = 0;
+  /// Of `warpInstructions`, the FP32 ones (FFMA, FADD, FMUL, ...) of the
+  /// warps that issue them, if known (0: FLOPs / 32, all lanes working).
+  double fp32WarpInstructions = 0;
   /// Warp load and store instructions to global and shared memory, if known.
   double memoryInstructions = 0;
   /// Longest chain of dependent global loads per thread: each costs a DRAM
-  /// latency that only other warps can hide.
-  double dependentLoadsPerThread = 0;
+  /// latency that only other warps can hide; of them, those that hit in L2
+  /// and cost its latency instead.
+  double dependentLoadsPerThread = 0, l2DependentLoadsPerThread = 0;
   /// Bytes each thread keeps in flight per dependent load (its independent
   /// loads issued together).
   double bytesInFlightPerThread = 4;
@@ -151,9 +156,16 @@ Estimate estimateKernel(const KernelDescription &kernel, const GpuSpec &gpu);
 /// work together; its slowest section alone; and the sum over its sections
 /// of each one's time alone times the share of the GPU's block slots it
 /// fills (docs/cuda.md, "Performance model").
+///
+/// With `useCounts` (the kernel report), a kernel that PhaseCounts.cpp
+/// counted is described by its counts: warp instructions, load/store
+/// instructions, wavefronts, L2 bytes, its chain of round trips and its
+/// working lanes. Without (the planner's decisions, until issue #29 moves
+/// planning), by its FLOPs and traffic alone, as before the counts.
 Estimate estimateLaunch(const KernelInfo &kernel, const KernelLaunch &launch,
                         int registers, const GpuSpec &gpu,
-                        ArrayRef<KernelSection> sections = {});
+                        ArrayRef<KernelSection> sections = {},
+                        bool useCounts = true);
 
 /// The bytes of global memory vendor GEMM step `gemm` reads and writes:
 /// each operand's matrices once per batch (once for all where its stride is

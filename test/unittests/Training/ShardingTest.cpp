@@ -9,7 +9,7 @@
 
 #include "Sharding.h"
 #include "Communicator.h"
-#include "Failure.h"
+#include "common/Failure.h"
 
 #include "gtest/gtest.h"
 
@@ -17,6 +17,7 @@
 #include <numeric>
 
 using namespace ens_train;
+using ens_tools::Failure;
 
 namespace {
 

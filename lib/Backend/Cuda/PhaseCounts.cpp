@@ -1,0 +1,567 @@
+//===- PhaseCounts.cpp - What the model counts of a kernel's phases -------===//
+//
+// Counts, per phase of a loop over members, what the emitters write for it
+// (LoopNestEmitter.cpp, TileEmitter.cpp, MemberKernelEmitter.cpp): a
+// thread's loads, stores and float instructions per reduction step, per
+// point and per unrolled iteration; the warps that issue them and the lanes
+// that work; for each access of a warp the 128-byte lines (global) or bank
+// passes (shared) it takes through the L1 data path and the 32-byte sectors
+// it fetches from L2, from the addresses its 32 lanes compute; the round
+// trips each thread waits for one after another; and the barriers. The
+// counts are checked against the SASS of the real CUBINs
+// (test/Backend/Cuda/model-vs-sass.test).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PhaseCounts.h"
+#include "PhaseWork.h"
+
+#include "KernelCost.h"
+
+#include "ens/Support/HostTensor.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ens-cuda-model"
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+using namespace mlir::ens::cuda::phase;
+
+namespace {
+/// Counts one linalg.generic phase.
+class GenericCounter {
+public:
+  GenericCounter(linalg::GenericOp generic, const PhaseConfig &phase,
+                 const PhaseContext &context)
+      : generic(generic), phase(phase), context(context),
+        ranges(generic.getStaticLoopRanges()) {
+    for (auto [i, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
+      (iterator == utils::IteratorType::parallel ? parallel : reduction)
+          .push_back(i);
+    for (const StagedOperand &operand : phase.staged)
+      staged.insert(operand.operand);
+  }
+
+  /// The input is read at each step or point (not hoisted: a map of loops
+  /// of extent 1 only), and the body uses it.
+  bool isRead(OpOperand *input) const {
+    if (generic.getMatchingBlockArgument(input).use_empty() ||
+        !isa<MemRefType>(input->get().getType()))
+      return false;
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    return llvm::any_of(llvm::seq(map.getNumDims()), [&](unsigned d) {
+      return ranges[d] != 1 && map.isFunctionOfDim(d);
+    });
+  }
+
+  Space spaceOf(OpOperand &operand) const {
+    if (staged.contains(operand.getOperandNumber()))
+      return Space::Shared;
+    return getSpace(operand.get(), context.views);
+  }
+
+  /// The per-lane loop variables of a warp whose lanes walk `loops` with
+  /// `walked` ranges (a tile's loops in tiles).
+  SmallVector<SmallVector<int64_t>> lanes(ArrayRef<unsigned> loops,
+                                          ArrayRef<int64_t> walked,
+                                          int64_t width = 32) const {
+    SmallVector<SmallVector<int64_t>> result;
+    for (int64_t lane = 0; lane < width; ++lane)
+      result.push_back(getLaneDims(walked, loops, lane));
+    return result;
+  }
+
+  AccessCost cost(OpOperand &operand,
+                  ArrayRef<SmallVector<int64_t>> laneDims) const {
+    return getOperandCost(generic, operand, laneDims, spaceOf(operand),
+                          staged.contains(operand.getOperandNumber()));
+  }
+
+  /// Whether the steps of a single unrolled reduction loop read `input`,
+  /// in shared memory, at consecutive 16-byte aligned addresses: unit
+  /// stride along the reduction, strides of four elements or more along
+  /// the other loops (and so along the lanes and the tile's points).
+  bool isVectorShared(OpOperand &input, ArrayRef<int64_t> walked) const {
+    if (spaceOf(input) != Space::Shared || reduction.size() != 1)
+      return false;
+    auto type = cast<MemRefType>(input.get().getType());
+    if (type.getElementTypeBitWidth() != 32)
+      return false;
+    SmallVector<int64_t> strides =
+        staged.contains(input.getOperandNumber())
+            ? llvm::to_vector(getRowMajorStrides(type.getShape()))
+            : getStrides(type);
+    AffineMap map = generic.getMatchingIndexingMap(&input);
+    // The element stride of each loop: the change of the offset when the
+    // loop's variable grows by one.
+    for (unsigned d = 0; d < map.getNumDims(); ++d) {
+      SmallVector<int64_t> at(map.getNumDims(), 0), next(map.getNumDims(), 0);
+      next[d] = 1;
+      int64_t stride = 0;
+      for (auto [a, b, s] :
+           llvm::zip(map.compose(at), map.compose(next), strides))
+        stride += (b - a) * s;
+      if (d == reduction[0] ? stride != 1 : stride % 4 != 0)
+        return false;
+    }
+    return ranges[reduction[0]] % 4 == 0;
+  }
+
+  /// The bytes of `input` that `width` consecutive work items (tiles of
+  /// points, lanes' order) read over `steps` steps of the reduction: what
+  /// a block of that many threads fetches from L2 when its L1 keeps the
+  /// lines its warps share (the block's threads step through the
+  /// reduction together). Other blocks fetch their own: re-reads across
+  /// blocks are L2 traffic.
+  double footprint(OpOperand &input, ArrayRef<int64_t> walked, int64_t width,
+                   int64_t steps) const {
+    auto type = cast<MemRefType>(input.get().getType());
+    SmallVector<int64_t> strides = getStrides(type);
+    AffineMap map = generic.getMatchingIndexingMap(&input);
+    const TileConfig &tile = phase.tile;
+    llvm::DenseSet<int64_t> offsets;
+    int64_t points = 1;
+    for (int64_t size : tile.sizes)
+      points *= size;
+    for (int64_t item = 0; item < width; ++item) {
+      SmallVector<int64_t> dims = getLaneDims(walked, parallel, item);
+      for (int64_t point = 0; point < points; ++point) {
+        SmallVector<int64_t> at = dims;
+        int64_t rest = point;
+        for (auto [loop, size] :
+             llvm::reverse(llvm::zip(tile.loops, tile.sizes))) {
+          at[loop] = std::min(ranges[loop] - 1,
+                              dims[loop] + rest % size * walked[loop]);
+          rest /= size;
+        }
+        int64_t offset = 0;
+        for (auto [index, stride] : llvm::zip(map.compose(at), strides))
+          offset += index * stride;
+        offsets.insert(offset);
+      }
+    }
+    // The reduction loops it follows multiply what it reads.
+    double reads = offsets.size();
+    for (unsigned d : reduction)
+      if (map.isFunctionOfDim(d))
+        reads *= std::min(ranges[d], steps);
+    return reads * type.getElementTypeBitWidth() / 8;
+  }
+
+  /// The copies of the staged operands into shared memory, before the
+  /// phase's barrier: one load and one store per element, the block's
+  /// threads on consecutive elements.
+  WorkCounts countStaging() const;
+  WorkCounts countPoints() const;
+  WorkCounts countBlockReduction() const;
+  /// The epilogue's work per point whose contraction loop variables
+  /// `laneDims` are, its stores among it.
+  Work countEpilogue(linalg::GenericOp epilogue,
+                     ArrayRef<SmallVector<int64_t>> laneDims) const;
+
+  // Mutable: an op's accessors are not const.
+  mutable linalg::GenericOp generic;
+  const PhaseConfig &phase;
+  const PhaseContext &context;
+  SmallVector<int64_t> ranges;
+  SmallVector<unsigned> parallel, reduction;
+  llvm::DenseSet<unsigned> staged;
+  linalg::GenericOp epilogue;
+};
+} // namespace
+
+WorkCounts GenericCounter::countStaging() const {
+  WorkCounts counts;
+  for (const StagedOperand &operand : phase.staged) {
+    OpOperand &value = generic->getOpOperand(operand.operand);
+    auto type = cast<MemRefType>(value.get().getType());
+    SmallVector<int64_t> strides = getStrides(type);
+    int64_t elements = type.getNumElements();
+    int64_t bytes = type.getElementTypeBitWidth() / 8;
+    SmallVector<int64_t> offsets;
+    SmallVector<unsigned> all =
+        llvm::to_vector(llvm::seq<unsigned>(0, type.getRank()));
+    for (int64_t lane = 0; lane < 32; ++lane) {
+      SmallVector<int64_t> index = getLaneDims(type.getShape(), all, lane);
+      int64_t offset = 0;
+      for (auto [i, stride] : llvm::zip(index, strides))
+        offset += i * stride;
+      offsets.push_back(offset);
+    }
+    Work work;
+    work.add(getCost(offsets, bytes, Space::Global), 1, false);
+    SmallVector<int64_t> consecutive =
+        llvm::to_vector(llvm::seq<int64_t>(0, 32));
+    work.add(getCost(consecutive, bytes, Space::Shared), 1, true);
+    auto [warps, lanes] = getWarps(elements, context.memberThreads);
+    WorkCounts copy = total(work, warps, lanes, kPointOverhead, context);
+    // Each copy's load waits before its store, and the next copy's load
+    // after the store (the kernels' pointers may alias).
+    copy.dependentLoads = llvm::divideCeil(elements, context.memberThreads);
+    copy.hotLoops.push_back({1, 1, 0, int64_t(kIterationOverhead)});
+    counts.append(copy);
+  }
+  if (!phase.staged.empty())
+    counts.barriersPerBlock += 1;
+  return counts;
+}
+
+Work GenericCounter::countEpilogue(
+    linalg::GenericOp epilogue, ArrayRef<SmallVector<int64_t>> laneDims) const {
+  Work work;
+  if (!epilogue)
+    return work;
+  // The epilogue's loops are the contraction's result's indices.
+  AffineMap resultMap =
+      generic.getMatchingIndexingMap(&generic.getDpsInitsMutable()[0]);
+  SmallVector<SmallVector<int64_t>> epilogueDims;
+  for (ArrayRef<int64_t> dims : laneDims)
+    epilogueDims.push_back(resultMap.compose(dims));
+  SmallVector<int64_t> epilogueRanges = epilogue.getStaticLoopRanges();
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    if (epilogue.getMatchingBlockArgument(input).use_empty() ||
+        !isa<MemRefType>(input->get().getType()))
+      continue;
+    Space space = getSpace(input->get(), context.views);
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    bool invariant = llvm::none_of(llvm::seq(map.getNumDims()), [&](auto d) {
+      return epilogueRanges[d] != 1 && map.isFunctionOfDim(d);
+    });
+    if (space == Space::Registers || invariant)
+      continue;
+    work.add(getOperandCost(epilogue, *input, epilogueDims, space, false), 1,
+             false);
+  }
+  for (OpOperand &init : epilogue.getDpsInitsMutable()) {
+    Space space = getSpace(init.get(), context.views);
+    if (space == Space::Registers)
+      continue;
+    work.add(getOperandCost(epilogue, init, epilogueDims, space, false), 1,
+             true);
+  }
+  // An elementwise epilogue runs its body once per point.
+  auto [fp, ffma] = getFloatInstructions(
+      epilogue, std::max<int64_t>(1, countPointsAndSteps(epilogue).first));
+  work.fp += fp;
+  work.ffma += ffma;
+  return work;
+}
+
+WorkCounts GenericCounter::countPoints() const {
+  // The tile's loops in tiles: lanes walk tiles; each thread's tile holds
+  // `tilePoints` points, and loads an operand element once for each point
+  // of the tile's loops it follows.
+  SmallVector<int64_t> walked = ranges;
+  int64_t tilePoints = 1;
+  const TileConfig &tile = phase.tile;
+  for (auto [loop, size] : llvm::zip(tile.loops, tile.sizes)) {
+    walked[loop] = llvm::divideCeil(ranges[loop], size);
+    tilePoints *= size;
+  }
+  auto perOperand = [&](OpOperand &operand) {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    int64_t copies = 1;
+    for (auto [loop, size] : llvm::zip(tile.loops, tile.sizes))
+      if (map.isFunctionOfDim(loop))
+        copies *= size;
+    return copies;
+  };
+  auto [points, steps] = countPointsAndSteps(generic);
+  // The body runs once per point and step.
+  auto [fp, ffma] =
+      getFloatInstructions(generic, std::max<int64_t>(1, points * steps));
+  int64_t items = 1;
+  for (unsigned d : parallel)
+    items *= walked[d];
+  int64_t chunks = std::max<int64_t>(phase.chunks, 1);
+  if (chunks > 1)
+    steps = llvm::divideCeil(steps, chunks);
+  items *= chunks;
+  SmallVector<SmallVector<int64_t>> laneDims = lanes(parallel, walked);
+
+  // One step of the reduction, for the whole tile. A shared operand that
+  // the four steps of an unrolled iteration read at consecutive, 16-byte
+  // aligned addresses takes one 128-bit load (LDS.128) for the four: ptxas
+  // merges them, as the SASS shows; global loads stay scalar (the
+  // kernels' pointers carry no alignment).
+  Work step;
+  int64_t readsPerStep = 0;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    if (!isRead(input) || spaceOf(*input) == Space::Registers)
+      continue;
+    ++readsPerStep;
+    AccessCost access = cost(*input, laneDims);
+    double times = perOperand(*input);
+    if (isVectorShared(*input, walked)) {
+      access.wavefronts = std::max(access.wavefronts, 4.0) / 4;
+      times /= 4;
+    }
+    step.add(access, times, false);
+  }
+  step.fp += fp * tilePoints;
+  step.ffma += ffma * tilePoints;
+  // Outputs indexed by the reduction are read and written at each step.
+  Work point;
+  bool perStepOutput = false;
+  for (OpOperand &init : generic.getDpsInitsMutable()) {
+    AffineMap map = generic.getMatchingIndexingMap(&init);
+    bool inner = llvm::any_of(
+        reduction, [&](unsigned d) { return map.isFunctionOfDim(d); });
+    Space space = getSpace(init.get(), context.views);
+    if (space == Space::Registers)
+      continue;
+    AccessCost access = cost(init, laneDims);
+    bool readsOutput = !generic.getMatchingBlockArgument(&init).use_empty() &&
+                       !context.views.inRegisters.contains(init.get());
+    if (inner) {
+      perStepOutput = true;
+      step.add(access, tilePoints, false);
+      step.add(access, tilePoints, true);
+      continue;
+    }
+    if (readsOutput && chunks == 1)
+      point.add(access, tilePoints, false);
+    if (!epilogue || chunks > 1)
+      point.add(access, tilePoints, true);
+  }
+  if (chunks == 1)
+    point.add(countEpilogue(epilogue, laneDims), tilePoints);
+
+  // The unrolled iterations of the emitters' rules (emitPoints, emitTiles).
+  bool single = reduction.size() == 1 &&
+                generic.getBody()->getOps<linalg::IndexOp>().empty();
+  int64_t unroll = 1;
+  if (single && !perStepOutput) {
+    unroll = kUnrollSteps;
+    if (tile.empty() && readsPerStep <= 1 && steps >= kWholeUnrollSteps)
+      unroll = kWholeUnrollSteps;
+  }
+  auto [iterations, rest] = splitSteps(steps, unroll);
+  Work perItem;
+  perItem.add(step, steps);
+  perItem.add(point);
+  double overhead = kPointOverhead + kPerLoopVariable * parallel.size() +
+                    kIterationOverhead * (iterations + rest);
+  auto [warps, lanes] =
+      getWarps(items, context.memberThreads * context.blocksPerMember);
+  WorkCounts counts = total(perItem, warps, lanes, overhead, context);
+  // L2 traffic: the global operands of the steps once per block and round
+  // of items (their footprint), the points' accesses as their sectors.
+  int64_t width = context.memberThreads;
+  double groups = double(context.members) * llvm::divideCeil(items, width);
+  double stepBytes = 0;
+  for (OpOperand *input : generic.getDpsInputOperands())
+    if (isRead(input) && spaceOf(*input) == Space::Global)
+      stepBytes +=
+          footprint(*input, walked, std::min(width, items / chunks), steps);
+  counts.l2Bytes =
+      groups * stepBytes +
+      context.members * warps *
+          (point.sectors + (perStepOutput ? steps * step.sectors : 0)) * 32;
+  // A thread waits for each iteration's loads before its FMAs and the
+  // next iteration's loads; for each point's epilogue loads one after
+  // another (a store may alias the next point's load).
+  int64_t rounds =
+      llvm::divideCeil(items, context.memberThreads * context.blocksPerMember);
+  int64_t chain = 0;
+  if (step.global)
+    chain += iterations + rest;
+  // The points' loads wait one after another only behind global stores
+  // (shared stores cannot alias them, and ptxas hoists the loads).
+  if (point.global)
+    chain += point.globalStores ? tilePoints : 1;
+  counts.dependentLoads = rounds * chain;
+  // The first round trip of each round fetches from DRAM; operands re-read
+  // by the other threads' and the later steps' loads hit in L2.
+  counts.l2DependentLoads = chain ? rounds * (chain - 1) : 0;
+  // The hot loop: the reduction's unrolled (or only) loop; where ptxas
+  // unrolls that loop whole (a constant trip count of at most
+  // kFullUnrollTrips), the loop over the thread's points around it.
+  if (steps > 0 && !reduction.empty()) {
+    Work loop;
+    if (chunks == 1 && iterations + rest <= kFullUnrollTrips)
+      loop = perItem;
+    else
+      loop.add(step, unroll > 1 && iterations ? unroll : 1);
+    counts.hotLoops.push_back(
+        {int64_t(loop.loads), int64_t(loop.stores), int64_t(loop.ffma),
+         int64_t(loop.instructions() + kIterationOverhead)});
+  }
+  LLVM_DEBUG(llvm::dbgs() << "phase " << phase.sourceOps << ": " << items
+                          << " items in " << warps << " warps a member, "
+                          << step.loads << " loads and " << step.ffma
+                          << " FFMA a step, chain " << counts.dependentLoads
+                          << "\n");
+  return counts;
+}
+
+WorkCounts GenericCounter::countBlockReduction() const {
+  // The block shares each element's steps: lanes walk the reduction loops.
+  auto [elements, steps] = countPointsAndSteps(generic);
+  int64_t threads = context.blockThreads;
+  int64_t chunks = std::max<int64_t>(phase.chunks, 1);
+  int64_t chunkSteps = llvm::divideCeil(steps, chunks);
+  SmallVector<SmallVector<int64_t>> laneDims = lanes(reduction, ranges);
+  Work step;
+  for (OpOperand *input : generic.getDpsInputOperands())
+    if (isRead(input) && spaceOf(*input) != Space::Registers)
+      step.add(cost(*input, laneDims), 1, false);
+  auto [fp, ffma] =
+      getFloatInstructions(generic, std::max<int64_t>(1, elements * steps));
+  step.fp += fp;
+  step.ffma += ffma;
+  int64_t perThread = llvm::divideCeil(chunkSteps, threads);
+  bool single = reduction.size() == 1 &&
+                generic.getBody()->getOps<linalg::IndexOp>().empty();
+  auto [iterations, rest] = splitSteps(perThread, single ? kUnrollSteps : 1);
+  Work share;
+  share.add(step, perThread);
+  int64_t warps = llvm::divideCeil(std::min(chunkSteps, threads), 32);
+  // Thread 0 finishes each element: the output, the epilogue or a partial.
+  Work finish;
+  SmallVector<SmallVector<int64_t>> one = {SmallVector<int64_t>(ranges.size())};
+  OpOperand &init = generic.getDpsInitsMutable()[0];
+  Space outSpace = getSpace(init.get(), context.views);
+  if (chunks > 1)
+    finish.add({Space::Global, 1, 1}, 1, true);
+  else if (epilogue)
+    finish.add(countEpilogue(epilogue, one));
+  else if (outSpace != Space::Registers)
+    finish.add(getOperandCost(generic, init, one, outSpace, false), 1, true);
+  // Per block: its elements (and chunks) one after another.
+  int64_t perBlock =
+      llvm::divideCeil(elements * chunks, context.blocksPerMember);
+  double overhead = kPointOverhead + kIterationOverhead * (iterations + rest) +
+                    kBlockReduceInstructions;
+  WorkCounts counts =
+      total(share, double(warps) * perBlock * context.blocksPerMember,
+            double(std::min(chunkSteps, threads)) * perBlock *
+                context.blocksPerMember,
+            overhead, context);
+  WorkCounts last =
+      total(finish, double(perBlock) * context.blocksPerMember,
+            double(perBlock) * context.blocksPerMember, 0, context);
+  counts.append(last);
+  // Two barriers an element; each element waits for its loads, and the
+  // epilogue's, before the next.
+  counts.barriersPerBlock = 2 * perBlock;
+  int64_t chain =
+      (step.global ? iterations + rest : 0) + (finish.global ? 1 : 0);
+  counts.dependentLoads = perBlock * chain;
+  counts.l2DependentLoads = chain ? perBlock * (chain - 1) : 0;
+  // The emitter writes the unrolled loop whenever the reduction is a
+  // single loop (the block's threads are known only at run time).
+  if (steps > 0) {
+    Work loop;
+    loop.add(step, single ? kUnrollSteps : 1);
+    counts.hotLoops.push_back(
+        {int64_t(loop.loads), int64_t(loop.stores), int64_t(loop.ffma),
+         int64_t(loop.instructions() + kIterationOverhead)});
+  }
+  return counts;
+}
+
+WorkCounts cuda::countPhase(const MemberLoopPlan::Phase &ir,
+                            const PhaseConfig &phase,
+                            const PhaseContext &context) {
+  if (phase.kind == PhaseKind::Serial)
+    return countSerial(ir.op, context);
+  WorkCounts counts;
+  if (phase.kind == PhaseKind::VendorGemm || phase.mma.enabled()) {
+    counts.counted = false;
+    return counts;
+  }
+  GenericCounter counter(cast<linalg::GenericOp>(ir.op), phase, context);
+  counter.epilogue = ir.epilogue;
+  counts = counter.countStaging();
+  counts.append(phase.kind == PhaseKind::BlockReduction
+                    ? counter.countBlockReduction()
+                    : counter.countPoints());
+  return counts;
+}
+
+WorkCounts cuda::countSplitCombine(const MemberLoopPlan::Phase &ir,
+                                   const PhaseConfig &phase,
+                                   const PhaseContext &context) {
+  auto generic = cast<linalg::GenericOp>(ir.op);
+  GenericCounter counter(generic, phase, context);
+  counter.epilogue = ir.epilogue;
+  int64_t points = countPointsAndSteps(generic).first;
+  int64_t chunks = phase.chunks;
+  if (phase.kind == PhaseKind::BlockReduction) {
+    // A block per element: its threads load a chunk's partial result each
+    // (consecutive), the block combines them, thread 0 finishes.
+    int64_t threads = context.blockThreads;
+    Work share;
+    SmallVector<int64_t> consecutive =
+        llvm::to_vector(llvm::seq<int64_t>(0, 32));
+    share.add(getCost(consecutive, 4, Space::Global),
+              llvm::divideCeil(chunks, threads), false);
+    share.fp += llvm::divideCeil(chunks, threads);
+    double warps = llvm::divideCeil(std::min(chunks, threads), 32);
+    WorkCounts counts =
+        total(share, warps * points, double(std::min(chunks, threads)) * points,
+              kPointOverhead + kBlockReduceInstructions, context);
+    SmallVector<SmallVector<int64_t>> one = {
+        SmallVector<int64_t>(counter.ranges.size())};
+    Work finish;
+    OpOperand &init = generic.getDpsInitsMutable()[0];
+    Space space = getSpace(init.get(), context.views);
+    if (ir.epilogue)
+      finish = counter.countEpilogue(ir.epilogue, one);
+    else if (space != Space::Registers)
+      finish.add(counter.cost(init, one), 1, true);
+    counts.append(total(finish, points, points, 0, context));
+    counts.barriersPerBlock = 2;
+    counts.dependentLoads = 1 + (finish.global ? 1 : 0);
+    counts.l2DependentLoads = 0;
+    Work loop;
+    loop.add(share, 1.0 / llvm::divideCeil(chunks, threads));
+    counts.hotLoops = {{int64_t(loop.loads), int64_t(loop.stores),
+                        int64_t(loop.ffma),
+                        int64_t(loop.instructions() + kIterationOverhead)}};
+    return counts;
+  }
+  // Thread p of a member adds its point's chunks (partials[m][c][p]: the
+  // lanes' loads coalesce), then stores it or applies the epilogue.
+  SmallVector<SmallVector<int64_t>> laneDims =
+      counter.lanes(counter.parallel, counter.ranges);
+  Work perPoint;
+  SmallVector<int64_t> consecutive = llvm::to_vector(llvm::seq<int64_t>(0, 32));
+  AccessCost partial = getCost(consecutive, 4, Space::Global);
+  perPoint.add(partial, chunks, false);
+  perPoint.fp += chunks;
+  OpOperand &init = generic.getDpsInitsMutable()[0];
+  Space space = getSpace(init.get(), context.views);
+  if (ir.epilogue)
+    perPoint.add(counter.countEpilogue(ir.epilogue, laneDims));
+  else if (space != Space::Registers)
+    perPoint.add(counter.cost(init, laneDims), 1, true);
+  auto [iterations, rest] = splitSteps(chunks, kUnrollSteps);
+  double overhead = kPointOverhead + kIterationOverhead * (iterations + rest);
+  auto [warps, lanes] =
+      getWarps(points, context.memberThreads * context.blocksPerMember);
+  WorkCounts counts = total(perPoint, warps, lanes, overhead, context);
+  // The hot loop: the chunks' loop, or where ptxas unrolls it whole, the
+  // loop over the thread's points.
+  Work loop = perPoint;
+  if (iterations + rest > kFullUnrollTrips) {
+    loop = Work();
+    loop.add(partial, iterations ? kUnrollSteps : 1, false);
+  }
+  counts.hotLoops = {{int64_t(loop.loads), int64_t(loop.stores),
+                      int64_t(loop.ffma),
+                      int64_t(loop.instructions() + kIterationOverhead)}};
+  int64_t rounds =
+      llvm::divideCeil(points, context.memberThreads * context.blocksPerMember);
+  counts.dependentLoads = rounds * (iterations + rest + (ir.epilogue ? 1 : 0));
+  counts.l2DependentLoads = 0;
+  return counts;
+}

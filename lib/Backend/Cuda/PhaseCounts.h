@@ -1,0 +1,86 @@
+//===- PhaseCounts.h - What the model counts of a kernel's phases -*- C++
+//-*-===//
+//
+// Private to the CUDA backend: the instructions, memory accesses and their
+// wavefronts and sectors, dependent round trips, barriers and working lanes
+// of each phase of a kernel, counted from the plan (the phase's config and
+// its IR) in the shape the emitters write it, for the performance model
+// (docs/cuda.md, "Performance model"). The functions take the plan as input
+// and nothing of the emitter, so that they can move with planning.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_LIB_BACKEND_CUDA_PHASECOUNTS_H
+#define ENS_LIB_BACKEND_CUDA_PHASECOUNTS_H
+
+#include "IndexViews.h"
+#include "Planning.h"
+
+#include "ens/Backend/Cuda/LaunchPlan.h"
+
+namespace mlir::ens::cuda {
+
+/// Counts over one launch (every member), as KernelInfo carries them.
+struct WorkCounts {
+  double warpInstructions = 0, fp32WarpInstructions = 0;
+  double memoryInstructions = 0, wavefrontBytes = 0, l2Bytes = 0;
+  /// Round trips to global memory a thread waits for one after another,
+  /// and of them those taken to hit in L2 (a line another warp or an
+  /// earlier step fetched).
+  int64_t dependentLoads = 0, l2DependentLoads = 0;
+  int64_t barriersPerBlock = 0;
+  /// Lanes that work and lanes of the warps that issue.
+  double activeLanes = 0, issuedLanes = 0;
+  std::vector<KernelInfo::HotLoop> hotLoops;
+  /// False where a phase is not counted (tensor-core tiles): the kernel's
+  /// counts are then left out and the model falls back to its FLOPs.
+  bool counted = true;
+
+  /// Adds the counts of a phase that runs after this one in the same
+  /// threads (its round trips follow these).
+  void append(const WorkCounts &next);
+  /// Writes the counts into `info`, or leaves it as it is if not counted.
+  void store(KernelInfo &info) const;
+};
+
+/// Adds the counts of `section`, which runs side by side with the other
+/// sections of a launch in blocks of its own, to those of the whole
+/// launch `whole`: its throughput counts add up, its round trips do not.
+/// Returns false, adding nothing, if `section` is not counted.
+bool addSideBySide(KernelInfo &whole, const KernelInfo &section);
+
+/// Clears the counts of `info`: the model then describes it by its FLOPs
+/// and traffic (a launch with a section that is not counted).
+void dropCounts(KernelInfo &info);
+
+/// Who runs a phase: the strategy, the threads that share one member's
+/// work (a block's, a warp's with members-per-block, or with the tiled
+/// strategy the block's times the member's blocks), the members, and where
+/// the loop's memrefs live.
+struct PhaseContext {
+  const BufferViews &views;
+  Strategy strategy;
+  /// Threads of one block, and blocks per member (1 but for tiled).
+  unsigned blockThreads = 0;
+  int64_t blocksPerMember = 1;
+  /// Threads that share the points of one member: blockThreads, or 32 with
+  /// members-per-block.
+  unsigned memberThreads = 0;
+  int64_t members = 1;
+};
+
+/// Counts phase `phase` (IR `ir`) of a loop over members as its kernel
+/// computes it: the operands staged in shared memory first, then its
+/// points, register tiles or block reduction, and its fused epilogue.
+WorkCounts countPhase(const MemberLoopPlan::Phase &ir, const PhaseConfig &phase,
+                      const PhaseContext &context);
+
+/// Counts the second kernel of a split phase: each output element's
+/// `phase.chunks` partial results added and its epilogue applied.
+WorkCounts countSplitCombine(const MemberLoopPlan::Phase &ir,
+                             const PhaseConfig &phase,
+                             const PhaseContext &context);
+
+} // namespace mlir::ens::cuda
+
+#endif // ENS_LIB_BACKEND_CUDA_PHASECOUNTS_H

@@ -1,0 +1,121 @@
+//===- PhaseWork.h - Accesses and work of a kernel's phases -----*- C++ -*-===//
+//
+// Private to PhaseCounts.cpp and PhaseWork.cpp: what one warp access costs
+// (from the addresses its lanes compute), a thread's work per step or point,
+// and its totals over a launch, for the performance model's counts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ENS_LIB_BACKEND_CUDA_PHASEWORK_H
+#define ENS_LIB_BACKEND_CUDA_PHASEWORK_H
+
+#include "PhaseCounts.h"
+
+namespace mlir::ens::cuda::phase {
+
+/// Instructions of a loop iteration besides its loads, stores and float
+/// ops: the 64-bit counter's add, compare and branch and the address
+/// increments. An assumption fitted to the SASS of the seed step's
+/// contraction loops (8 to 20 a four-step iteration, sm_90, CUDA 13.0).
+inline constexpr double kIterationOverhead = 12;
+/// Instructions a thread spends on each point before its loops: the
+/// point's loop variables from the flat index (64-bit divisions by
+/// constants, a few instructions each) and the loop's own step.
+inline constexpr double kPointOverhead = 10;
+inline constexpr double kPerLoopVariable = 6;
+/// Instructions of ens_block_reduce per warp: two rounds of five shuffles
+/// and combines, the scratch store and load, two barriers.
+inline constexpr double kBlockReduceInstructions = 26;
+/// The most iterations of a reduction loop with a constant trip count that
+/// ptxas unrolls whole (fitted to the SASS: 4 iterations of 16 steps and
+/// 2 of 4 with 2 left over are unrolled, 8 of 4 are not; sm_90, CUDA 13.0).
+inline constexpr int64_t kFullUnrollTrips = 4;
+
+/// Where a memref's elements are.
+enum class Space { Global, Shared, Registers };
+
+/// What one warp access costs: 128-byte L1 wavefronts and, for global
+/// memory, 32-byte L2 sectors.
+struct AccessCost {
+  Space space = Space::Global;
+  double wavefronts = 1, sectors = 4;
+};
+
+/// The cost per warp, per point (or step) of a thread, of a phase's
+/// accesses, and its instructions.
+struct Work {
+  double loads = 0, stores = 0, fp = 0, ffma = 0;
+  double wavefronts = 0, sectors = 0;
+  /// Whether it loads, or stores, global memory.
+  bool global = false, globalStores = false;
+
+  void add(const AccessCost &cost, double times, bool isStore) {
+    (isStore ? stores : loads) += times;
+    wavefronts += times * cost.wavefronts;
+    if (cost.space == Space::Global) {
+      sectors += times * cost.sectors;
+      global |= !isStore;
+      globalStores |= isStore;
+    }
+  }
+  void add(const Work &other, double times = 1) {
+    loads += times * other.loads;
+    stores += times * other.stores;
+    fp += times * other.fp;
+    ffma += times * other.ffma;
+    wavefronts += times * other.wavefronts;
+    sectors += times * other.sectors;
+    global |= other.global;
+    globalStores |= other.globalStores;
+  }
+  double instructions() const { return loads + stores + fp; }
+};
+
+/// Where `memref` lives: the space of the buffer or temporary it views.
+Space getSpace(Value memref, const BufferViews &views);
+
+/// The strides in elements of `memref` (row-major if its layout has none).
+SmallVector<int64_t> getStrides(MemRefType type);
+
+/// The cost of a warp access whose lane l reads element offset
+/// `offsets[l]` (in elements of `bytes` each) in `space`: distinct 128-byte
+/// lines and 32-byte sectors of global memory, or the most distinct words
+/// any one of the 32 banks of shared memory holds (a word that several
+/// lanes read is broadcast).
+AccessCost getCost(ArrayRef<int64_t> offsets, int64_t bytes, Space space);
+
+/// The loop variables of lane `lane` when consecutive lanes take
+/// consecutive flat indices of `loops` (the last varying fastest, as
+/// GenericWriter::declareLoops writes them), the others 0.
+SmallVector<int64_t> getLaneDims(ArrayRef<int64_t> ranges,
+                                 ArrayRef<unsigned> loops, int64_t lane);
+
+/// The cost of `operand`'s warp access when lane l is at `laneDims[l]`.
+AccessCost getOperandCost(linalg::GenericOp generic, OpOperand &operand,
+                          ArrayRef<SmallVector<int64_t>> laneDims, Space space,
+                          bool staged);
+
+/// The lanes of a warp that work on a phase of `items` work items among
+/// `threads`: warps that issue per member, and the lanes that work.
+std::pair<double, double> getWarps(int64_t items, int64_t threads);
+
+/// The unrolled iterations and single steps of a reduction of `steps`
+/// steps per thread run `unroll` at a time.
+std::pair<int64_t, int64_t> splitSteps(int64_t steps, int64_t unroll);
+
+/// Float instructions per point of `op`'s body: an FMA (a multiply the
+/// kernel writes fused with its add) is one instruction for two FLOPs.
+std::pair<double, double> getFloatInstructions(Operation *op, int64_t points);
+
+/// Totals a phase's per-warp work over the members: `warps` issuing warps
+/// per member each doing `work`, and `instructions` per warp besides.
+WorkCounts total(const Work &work, double warps, double activeLanes,
+                 double overhead, const PhaseContext &context);
+
+/// Counts a serial phase: thread 0 runs the nest alone, each load waiting
+/// for the one before.
+WorkCounts countSerial(Operation *op, const PhaseContext &context);
+
+} // namespace mlir::ens::cuda::phase
+
+#endif // ENS_LIB_BACKEND_CUDA_PHASEWORK_H

@@ -1,0 +1,114 @@
+# ===- state_files.py - A training step's state and results, checked ------=== #
+#
+# The files of a training step of L layers, as the GPU check kit carries
+# them: in0.npy ... in{6L+3}.npy (@train_step's arguments: w1, b1, ... then
+# the first and second moments, the step, the per-member learning rates, x
+# and the targets) and out0.npy ... out{6L}.npy (its results: the new
+# parameters and moments, then the losses). torch_peer.py's `check` mode
+# reads them and compares its outputs with them. Needs numpy only.
+#
+# ===----------------------------------------------------------------------=== #
+
+import os
+import re
+import sys
+
+
+def fail(message):
+    """Bad arguments or files: a message on stderr, exit 2."""
+    sys.stderr.write(f"torch_peer.py check: {message}\n")
+    sys.exit(2)
+
+
+def load_array(np, path):
+    """One float .npy file as float32."""
+    try:
+        array = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        fail(f"cannot read {path}: {error}")
+    if array.dtype.kind != "f":
+        fail(f"{path} holds {array.dtype}, not floats")
+    return array.astype(np.float32, copy=False)
+
+
+def load_state(np, folder):
+    """The arrays in0.npy ... in{6L+3}.npy of `folder`, and L."""
+    try:
+        names = os.listdir(folder)
+    except OSError as error:
+        fail(f"cannot read the state folder {folder}: {error}")
+    indices = sorted(int(match.group(1)) for match in
+                     (re.fullmatch(r"in(\d+)\.npy", name) for name in names)
+                     if match)
+    count = len(indices)
+    if indices != list(range(count)):
+        fail(f"{folder} must hold in0.npy, in1.npy, ... with no gaps "
+             f"(found indices {indices})")
+    if count < 10 or (count - 4) % 6:
+        fail(f"{folder} holds {count} inputs; a training step of L layers "
+             "takes 6L+4")
+    arrays = [load_array(np, os.path.join(folder, f"in{i}.npy"))
+              for i in range(count)]
+    return arrays, (count - 4) // 6
+
+
+def param_shapes(arrays, layers):
+    """The stacked shapes of w1, b1, ... from the weights given, checked to
+    chain from layer to layer."""
+    shapes = []
+    for layer in range(layers):
+        w = arrays[2 * layer].shape
+        if len(w) != 3:
+            fail(f"in{2 * layer}.npy (w{layer + 1}) has shape {w}, not "
+                 "[members, in, out]")
+        if shapes and (w[0], w[1]) != (shapes[0][0], shapes[-2][2]):
+            fail(f"in{2 * layer}.npy (w{layer + 1}) has shape {w}, which "
+                 f"does not follow w{layer}'s {shapes[-2]}")
+        shapes += [w, (w[0], w[2])]
+    return shapes
+
+
+def check_state_shapes(arrays, layers):
+    """Checks every input's shape; returns the outputs' shapes."""
+    shapes = param_shapes(arrays, layers)
+    members, width_in, width_out = shapes[0][0], shapes[0][1], shapes[-1][1]
+    x = arrays[6 * layers + 2].shape
+    if len(x) != 2:
+        fail(f"in{6 * layers + 2}.npy (x) has shape {x}, not "
+             f"[batch, {width_in}]")
+    expected = shapes * 3 + [(), (members,), (x[0], width_in),
+                             (x[0], width_out)]
+    for i, (array, shape) in enumerate(zip(arrays, expected)):
+        if array.shape != shape:
+            fail(f"in{i}.npy has shape {array.shape}, expected {shape}")
+    return shapes * 3 + [(members,)]
+
+
+def load_want(np, folder, shapes):
+    """The expected outputs out0.npy ... of `folder`, of the given shapes."""
+    arrays = []
+    for i, shape in enumerate(shapes):
+        array = load_array(np, os.path.join(folder, f"out{i}.npy"))
+        if array.shape != shape:
+            fail(f"{folder}/out{i}.npy has shape {array.shape}; the step "
+                 f"makes {shape}")
+        arrays.append(array)
+    return arrays
+
+
+def compare(np, got, want, atol, rtol):
+    """The largest |got - want| over all outputs, or a line naming the
+    first output with an element outside atol + rtol |want| (its worst)."""
+    largest = 0.0
+    for k, (g, w) in enumerate(zip(got, want)):
+        error = np.abs(g - w)
+        bad = ~np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
+        if bad.any():
+            excess = np.where(bad, np.nan_to_num(error, nan=np.inf), -1.0)
+            i = int(excess.argmax())
+            return None, (f"output {k} element {i}: got "
+                          f"{float(g.ravel()[i]):.9g}, expected "
+                          f"{float(w.ravel()[i]):.9g}")
+        largest = max(largest, float(np.max(error, initial=0.0,
+                                            where=~np.isnan(error))))
+    return largest, None
