@@ -241,8 +241,16 @@ NB_MODULE(_ens, m) {
   nb::class_<Context>(m, "Context",
                       "Owns everything ens needs to parse and compile.")
       .def(nb::init<>())
-      .def("parse", &Context::parse, "text"_a, nb::keep_alive<0, 1>(),
-           "Parses and verifies a module in the ens IR.")
+      .def(
+          "parse",
+          [](const Context &context, const std::string &text,
+             std::optional<std::string> fileName) {
+            return fileName ? context.parse(text, *fileName)
+                            : context.parse(text);
+          },
+          "text"_a, "file_name"_a = nb::none(), nb::keep_alive<0, 1>(),
+          "Parses and verifies a module in the ens IR; with `file_name`, "
+          "an error names its line in that file.")
       .def("create_module", &Context::createModule, nb::keep_alive<0, 1>(),
            "An empty module, to build functions in.");
 

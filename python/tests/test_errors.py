@@ -159,3 +159,9 @@ def test_mangled_programs_never_crash():
     assert result.returncode == 0, result.stderr[-2000:]
     parsed, refused = map(int, result.stdout.split())
     assert parsed >= 1 and refused > 100
+
+
+def test_a_parse_error_names_the_file_line():
+    text = "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %b : tensor<2xf32>\n}\n"
+    with pytest.raises(ens.Error, match=r"model\.mlir:2:\d+: error:"):
+        ens.Context().parse(text, file_name="model.mlir")
