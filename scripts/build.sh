@@ -16,6 +16,8 @@ generator=()
 if [[ ! -f "$build/CMakeCache.txt" ]] && command -v ninja >/dev/null; then
   generator=(-G Ninja)
 fi
+# install-deps.sh made the Python venv: the package must build, not be
+# skipped quietly (python/CMakeLists.txt).
 cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  ${ENS_WERROR:+-DENS_WERROR="$ENS_WERROR"}
+  -DENS_REQUIRE_PYTHON=ON ${ENS_WERROR:+-DENS_WERROR="$ENS_WERROR"}
 cmake --build "$build" --parallel "$(nproc)" ${1:+--target "$@"}
