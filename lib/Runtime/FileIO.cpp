@@ -92,8 +92,12 @@ static Error writeSpecialFile(const std::string &path,
 Error ens::runtime::writeFileAtomically(const std::string &path,
                                         std::string_view contents,
                                         unsigned mode, FifoPolicy fifos) {
+  // A link is followed only for an output a user named (/dev/stdout is
+  // one): a link planted in ens's own files is replaced like any file.
   struct stat existing;
-  if (::stat(path.c_str(), &existing) == 0) {
+  int found = fifos == FifoPolicy::WriteInto ? ::stat(path.c_str(), &existing)
+                                             : ::lstat(path.c_str(), &existing);
+  if (found == 0) {
     if (S_ISDIR(existing.st_mode))
       return Error(path + " is a directory");
     if (S_ISCHR(existing.st_mode) || S_ISBLK(existing.st_mode) ||

@@ -361,6 +361,10 @@ std::string ens::runtime::getPlanKernelName(const LaunchPlan &plan) {
   return std::string("ens_plan_") + hex;
 }
 
+std::string ens::runtime::getPlanKernelDefinition(const LaunchPlan &plan) {
+  return "extern \"C\" __global__ void " + getPlanKernelName(plan) + "() {}\n";
+}
+
 Error ens::runtime::checkPlanMatchesCode(
     const LaunchPlan &plan,
     const std::function<bool(const std::string &)> &hasKernel) {

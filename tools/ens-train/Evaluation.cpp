@@ -47,9 +47,12 @@ const float *ens_train::floats(const ens::Tensor &tensor) {
 }
 
 Programs::Programs(ens::Module module, ens::Target target, const Model &model,
-                   std::string modelName, const ProgramShape &shape)
+                   std::string modelName, const ProgramShape &shape,
+                   int threads)
     : module(std::move(module)), target(target), model(model),
-      modelName(std::move(modelName)), shape(shape) {}
+      modelName(std::move(modelName)), shape(shape) {
+  options.threads = threads;
+}
 
 ens::TensorType Programs::xType(int64_t rows) const {
   return {ens::DType::F32, {rows, model.numFeatures()}};
@@ -70,8 +73,8 @@ Programs::compile(const char *function, int64_t rows,
   try {
     // A model with a batch size is compiled as it is written.
     ens::Executable executable =
-        model.openBatch() ? module.compile(function, argTypes, target)
-                          : module.compile(function, target);
+        model.openBatch() ? module.compile(function, argTypes, target, options)
+                          : module.compile(function, target, options);
     return compiled.emplace(std::move(key), std::move(executable))
         .first->second;
   } catch (const ens::Error &error) {

@@ -37,8 +37,9 @@ class Programs {
 public:
   /// The programs of `module`, generated for `model` (named `modelName`
   /// in messages) in `shape`.
+  /// `threads` is CompileOptions::threads for the cpu target.
   Programs(ens::Module module, ens::Target target, const Model &model,
-           std::string modelName, const ProgramShape &shape);
+           std::string modelName, const ProgramShape &shape, int threads);
 
   /// The programs for batches of `rows` rows.
   const ens::Executable &step(int64_t rows);
@@ -61,6 +62,7 @@ private:
 
   ens::Module module;
   ens::Target target;
+  ens::CompileOptions options;
   const Model &model;
   std::string modelName;
   ProgramShape shape;

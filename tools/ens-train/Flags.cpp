@@ -52,7 +52,8 @@ cl::opt<unsigned, false, NumberParser<unsigned>>
 cl::opt<unsigned, false, NumberParser<unsigned>>
     epochs("epochs",
            cl::desc("Train this many passes over the data instead of --steps: "
-                    "floor(N / B) batches each"),
+                    "ceil(N / B) batches each for N rows in batches of B (the "
+                    "last one partial), floor(N / B) with --drop-last"),
            cl::cat(category));
 cl::opt<unsigned, false, NumberParser<unsigned>> batchSize(
     "batch-size",
@@ -161,6 +162,19 @@ cl::opt<std::string, false, BackendParser> backendName(
              "slow) or interp (the reference interpreter, slow)"),
     cl::value_desc("cpu|cuda|cuda-emu|interp"), cl::init("cpu"),
     cl::cat(category));
+cl::opt<std::string> initFrom(
+    "init-from",
+    cl::desc("Start from these weights instead of the model's initialisers: "
+             "a .npz with one array per parameter, named as the model names "
+             "it, of the member's shape (all members start from it) or "
+             "stacked [members, ...]"),
+    cl::value_desc("file.npz"), cl::cat(category));
+// Not "threads": libLLVM registers an option of that name (ens-run's is
+// --cpu-threads too).
+cl::opt<unsigned, false, NumberParser<unsigned>> threads(
+    "cpu-threads",
+    cl::desc("Threads the cpu backend runs on (default 0: one per core)"),
+    cl::init(0), cl::cat(category));
 cl::opt<std::string> plotPath(
     "plot",
     cl::desc("Write the plot here (default ens-train.svg; empty: none)"),

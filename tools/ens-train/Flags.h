@@ -119,6 +119,8 @@ extern cl::opt<unsigned, false, NumberParser<unsigned>> patience;
 extern cl::opt<bool> dataParallel;
 extern cl::opt<bool> allowNonFinite;
 extern cl::opt<std::string, false, BackendParser> backendName;
+extern cl::opt<std::string> initFrom;
+extern cl::opt<unsigned, false, NumberParser<unsigned>> threads;
 extern cl::opt<std::string> plotPath;
 extern cl::opt<std::string> checkpointDir;
 extern cl::opt<unsigned, false, NumberParser<unsigned>> checkpointEvery;

@@ -189,7 +189,8 @@ void ens_train::runPredict(const PredictRequest &request,
                                                   : model.batchSize();
   ens::Module module =
       context.parse(generateProgram(model, shape, settings.adam));
-  Programs programs(module, request.target, model, modelName, shape);
+  Programs programs(module, request.target, model, modelName, shape,
+                    request.threads);
   std::vector<float> predictions = predictMembers(
       programs, model, batchRows, shape.total(), state.params, data);
 

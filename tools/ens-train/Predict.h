@@ -33,6 +33,8 @@ struct PredictRequest {
   std::string checkpointDir, dataPath, outPath;
   ens::Target target = ens::Target::Cpu;
   bool allowNonFinite = false;
+  /// CompileOptions::threads for the cpu backend.
+  int threads = 0;
   /// Whether a CSV file's first line is a header.
   bool header = false;
 };

@@ -38,6 +38,7 @@
 #include "Evaluation.h"
 #include "Files.h"
 #include "Flags.h"
+#include "InitialParameters.h"
 #include "Plot.h"
 #include "Predict.h"
 #include "Program.h"
@@ -125,6 +126,9 @@ std::string readModel(Settings &settings) {
 int run(Communicator &comm) {
   if (outPath.getNumOccurrences())
     throw Failure("--out applies to ens-train predict only");
+  if (!initFrom.empty() && !resumeDir.empty())
+    throw Failure("--init-from starts a run; a resumed run continues from "
+                  "its checkpoint's weights");
   Settings settings = settingsFromFlags();
   std::optional<Checkpoint> resumed;
   if (!resumeDir.empty()) {
@@ -357,17 +361,17 @@ int run(Communicator &comm) {
   }();
   // The programs of all members (initialisation and the summary), and of
   // this process's (training).
-  Programs globalPrograms(module, target, model, modelName, shape);
+  Programs globalPrograms(module, target, model, modelName, shape, threads);
   std::optional<Programs> localPrograms;
   if (!shard.isWhole())
     localPrograms.emplace(
         context.parse(generateProgram(model, localShape, settings.adam)),
-        target, model, modelName, localShape);
+        target, model, modelName, localShape, threads);
   Programs &programs = localPrograms ? *localPrograms : globalPrograms;
   // The programs of a whole batch now, the others when they are needed.
   programs.step(rows);
   programs.losses(rows);
-  if (!resumed)
+  if (!resumed && initFrom.empty())
     globalPrograms.init();
   llvm::outs() << "  compiled in "
                << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
@@ -380,7 +384,11 @@ int run(Communicator &comm) {
          static_cast<double>(static_cast<int32_t>(settings.seed >> 32))});
     // Every ensemble starts from the same members, as separate runs would;
     // every process initialises them all and keeps its own.
-    for (const ens::Tensor &param : globalPrograms.init().run({key})) {
+    std::vector<ens::Tensor> initial =
+        initFrom.empty()
+            ? globalPrograms.init().run({key})
+            : readInitialParameters(initFrom, model, shape.members);
+    for (const ens::Tensor &param : initial) {
       state.params.push_back(
           shard.localize(repeatMembers(param, shape.ensembles)));
       state.m.emplace_back(state.params.back().type());
@@ -496,24 +504,28 @@ int fail(std::string message) {
 }
 } // namespace
 
+/// The flags of `ens-train predict`; the others are training's.
+static const char *const kPredictFlags[] = {
+    "checkpoint", "data",           "out", "backend", "cpu-threads",
+    "header",     "allow-nonfinite"};
+
 /// Runs `ens-train predict`, after checking that no training flag was given.
 int predict() {
-  static const char *const kPredictFlags[] = {
-      "checkpoint", "data", "out", "backend", "allow-nonfinite", "header"};
   for (const auto &[name, option] : cl::getRegisteredOptions())
     if (option->getNumOccurrences() &&
         llvm::is_contained(option->Categories, &category) &&
         !llvm::is_contained(kPredictFlags, name))
       throw Failure("--" + name.str() +
                     " does not apply to ens-train predict, which takes "
-                    "--checkpoint, --data, --out, --backend, --header and "
-                    "--allow-nonfinite");
+                    "--checkpoint, --data, --out, --backend, --cpu-threads, "
+                    "--header and --allow-nonfinite");
   PredictRequest request;
   request.checkpointDir = checkpointDir;
   request.dataPath = dataPath;
   request.outPath = outPath;
   request.target = getBackend(backendName).target;
   request.allowNonFinite = allowNonFinite;
+  request.threads = threads;
   request.header = csvHeader;
   runPredict(request, kDefaultModel, kDefaultModelName);
   return 0;
@@ -531,12 +543,26 @@ int main(int argc, char **argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   mlir::ens::hideUnrelatedOptions(&category);
   mlir::ens::registerDebugOptions();
+  // `ens-train predict --help` shows predict's flags alone; the others
+  // still parse, so that predict can say they do not apply.
+  if (predicting)
+    for (const auto &[name, option] : cl::getRegisteredOptions())
+      if (llvm::is_contained(option->Categories, &category) &&
+          !llvm::is_contained(kPredictFlags, name))
+        option->setHiddenFlag(cl::ReallyHidden);
   std::string parseErrors;
   llvm::raw_string_ostream errors(parseErrors);
   if (!cl::ParseCommandLineOptions(
           arguments.size(), arguments.data(),
-          "Train an ensemble of a one-member ens model, all members in one "
-          "program\n",
+          predicting
+              ? "Predict with a trained ensemble: ens-train predict "
+                "--checkpoint=DIR --data=FILE --out=FILE.npz|FILE.csv runs "
+                "every member of the checkpoint on the rows of --data and "
+                "writes each member's outputs with the ensemble's mean and "
+                "spread (regression) or mean probabilities and entropy "
+                "(classification)\n"
+              : "Train an ensemble of a one-member ens model, all members in "
+                "one program\n",
           &errors)) {
     if (!badOptionValue.empty())
       return fail(badOptionValue);

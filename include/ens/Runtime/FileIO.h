@@ -29,10 +29,11 @@ namespace ens::runtime {
 /// existing device (such as /dev/null) is written in place instead:
 /// renaming over it would replace the device with a regular file. A FIFO or
 /// a socket is replaced, as a file that someone put in place of one ens
-/// manages (a checkpoint's, a cache's), unless `fifos` says to write into
-/// it, as a tool does with an output its user named (`ens-opt -o FIFO`,
-/// `-o /dev/stdout` into a pipe); that waits for a reader, as any write to
-/// a FIFO does. A directory is an error.
+/// manages (a checkpoint's, a cache's), and so is a symbolic link, unless
+/// `fifos` says to write into it, as a tool does with an output its user
+/// named (`ens-opt -o FIFO`, `-o /dev/stdout` into a pipe): links are then
+/// followed, and a FIFO waits for a reader, as any write to one does. A
+/// directory is an error.
 enum class FifoPolicy { Replace, WriteInto };
 Error writeFileAtomically(const std::string &path, std::string_view contents,
                           unsigned mode = 0644,

@@ -249,6 +249,10 @@ Error verifyPlan(const LaunchPlan &plan, const Signature &signature);
 /// read and write out of bounds.
 std::string getPlanKernelName(const LaunchPlan &plan);
 
+/// The CUDA source of that kernel, a line to append to the kernels of
+/// `plan` once it is complete.
+std::string getPlanKernelDefinition(const LaunchPlan &plan);
+
 /// Error unless `hasKernel(getPlanKernelName(plan))`: the message says that
 /// the plan and the code disagree.
 Error checkPlanMatchesCode(

@@ -131,7 +131,6 @@ llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
   // The plan the kernels are written for, for runners to check an
   // artifact's plan against (getPlanKernelName).
   emitter.program.source +=
-      "\nextern \"C\" __global__ void " +
-      ::ens::runtime::getPlanKernelName(emitter.program.plan) + "() {}\n";
+      "\n" + ::ens::runtime::getPlanKernelDefinition(emitter.program.plan);
   return std::move(emitter.program);
 }

@@ -34,6 +34,8 @@
 // CHECK: staged0[i] = b3[
 // CHECK: for (; d3 + 3 < d3_end; d3 += 4) {
 // CHECK: b5[{{.*}}m * 2048LL{{.*}}] = v{{[0-9]+}};
+// The empty kernel that names the plan (ens/Runtime/Plan.h), last.
+// CHECK: __global__ void ens_plan_{{[0-9a-f]+}}() {}
 // CHECK-NOT: __global__
 //
 // PLAN: launch k0_members grid (128, 1, 1) block (256, 1, 1) shared 40960 bytes

@@ -143,6 +143,7 @@ protected:
     launch.block = {4, 1, 1};
     launch.args = {{true, 0}, {true, 1}};
     program.plan.launches.push_back(launch);
+    program.source += getPlanKernelDefinition(program.plan);
     return program;
   }
 

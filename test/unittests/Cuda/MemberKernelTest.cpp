@@ -113,6 +113,7 @@ TEST_F(MemberKernelTest, EmulatedBarriersOrderEveryThreadOfABlock) {
   launch.sharedBytes = kThreads * 4;
   launch.args = {{true, 0}, {true, 1}};
   program.plan.launches.push_back(launch);
+  program.source += getPlanKernelDefinition(program.plan);
 
   HostTensor input(DType::F32, {kBlocks * kThreads});
   for (unsigned i = 0; i < kBlocks * kThreads; ++i)

@@ -120,6 +120,7 @@ protected:
         inputs, RankedTensorType::get(shapes.back(), builder.getF32Type()));
     program.plan.kernels.push_back(kernel);
     program.plan.launches.push_back(launch);
+    program.source += getPlanKernelDefinition(program.plan);
     return program;
   }
 
