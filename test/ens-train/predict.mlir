@@ -36,7 +36,7 @@
 // RUN: not ens-train predict --checkpoint=%t/ck --data=%t/data.npz --out=%t/p.txt 2>&1 | FileCheck %s --check-prefix=OUT
 // OUT: {{^}}ens-train: error: ens-train predict needs --out=FILE.npz or --out=FILE.csv (got {{.*}}p.txt){{$}}
 // RUN: not ens-train predict --checkpoint=%t/ck --data=%t/data.npz --out=%t/p.npz --epochs=2 2>&1 | FileCheck %s --check-prefix=FLAG
-// FLAG: {{^}}ens-train: error: --epochs does not apply to ens-train predict, which takes --checkpoint, --data, --out, --backend, --header and --allow-nonfinite{{$}}
+// FLAG: {{^}}ens-train: error: --epochs does not apply to ens-train predict, which takes --checkpoint, --data, --out, --backend, --cpu-threads, --header and --allow-nonfinite{{$}}
 // RUN: not ens-train --out=%t/p.npz 2>&1 | FileCheck %s --check-prefix=TRAIN-OUT
 // TRAIN-OUT: {{^}}ens-train: error: --out applies to ens-train predict only{{$}}
 
