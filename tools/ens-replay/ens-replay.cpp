@@ -28,7 +28,8 @@ const char *const kUsage =
     "\n"
     "Runs an exported ens program (ens-export) on .npy inputs, one per\n"
     "argument in order. --expect checks the results, in order: same dtype\n"
-    "and shape, |got - want| <= atol + rtol * |want| (NaN matches NaN).\n"
+    "and shape, |got - want| <= atol + rtol * |want| (NaN matches NaN);\n"
+    "--expect=- leaves that result unchecked.\n"
     "--time=N times N runs after one untimed run and prints the median, min\n"
     "and max (wall clock on the host; CUDA events around the launches on a\n"
     "GPU). --backend defaults to the artifact's target; cuda-emu runs a\n"
@@ -220,10 +221,13 @@ int replay(const Options &options) {
     return fail(failure.getMessage());
   }
 
-  for (size_t i = 0; i < options.expected.size(); ++i)
+  for (size_t i = 0; i < options.expected.size(); ++i) {
+    if (options.expected[i] == "-")
+      continue;
     if (Error failure = checkExpected(options, i, signature.results[i],
                                       resultData[i], options.expected[i]))
       return fail(failure.getMessage());
+  }
   if (!options.outputDir.empty()) {
     if (::mkdir(options.outputDir.c_str(), 0777) != 0 && errno != EEXIST)
       return fail("cannot create '" + options.outputDir +
