@@ -98,9 +98,16 @@ for program in "$kit"/programs/*/; do
   args=() expects=()
   count=$(ls "$dir" | wc -l)
   for ((k = 0; k < count; ++k)); do args+=(--input="$dir/in$k.npy"); done
-  count=$(ls "$program/want" | wc -l)
+  # Results listed in want/unchecked (too large for the kit) have no file.
+  count=$(ls "$program/want" | grep -c '^out')
+  [[ -f "$program/want/unchecked" ]] &&
+    count=$((count + $(wc -l < "$program/want/unchecked")))
   for ((k = 0; k < count; ++k)); do
-    expects+=(--expect="$program/want/out$k.npy")
+    if [[ -f "$program/want/out$k.npy" ]]; then
+      expects+=(--expect="$program/want/out$k.npy")
+    else
+      expects+=(--expect=-)
+    fi
   done
   if ! result="$("$replay" "$program/step.ens" --backend="$backend" \
       "${args[@]}" "${expects[@]}" --atol="$ATOL" --rtol="$RTOL" \

@@ -85,9 +85,19 @@ def check_state_shapes(arrays, layers):
 
 
 def load_want(np, folder, shapes):
-    """The expected outputs out0.npy ... of `folder`, of the given shapes."""
+    """The expected outputs out0.npy ... of `folder`, of the given shapes;
+    None for each output that `folder`/unchecked lists (one index a line:
+    results the GPU kit leaves out to stay small)."""
+    unchecked = set()
+    path = os.path.join(folder, "unchecked")
+    if os.path.exists(path):
+        with open(path) as f:
+            unchecked = {int(line) for line in f if line.strip()}
     arrays = []
     for i, shape in enumerate(shapes):
+        if i in unchecked:
+            arrays.append(None)
+            continue
         array = load_array(np, os.path.join(folder, f"out{i}.npy"))
         if array.shape != shape:
             fail(f"{folder}/out{i}.npy has shape {array.shape}; the step "
@@ -101,6 +111,8 @@ def compare(np, got, want, atol, rtol):
     first output with an element outside atol + rtol |want| (its worst)."""
     largest = 0.0
     for k, (g, w) in enumerate(zip(got, want)):
+        if w is None:
+            continue
         error = np.abs(g - w)
         bad = ~np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
         if bad.any():
