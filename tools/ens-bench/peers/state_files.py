@@ -124,3 +124,36 @@ def compare(np, got, want, atol, rtol):
         largest = max(largest, float(np.max(error, initial=0.0,
                                             where=~np.isnan(error))))
     return largest, None
+
+
+def parse_check_args(prog, framework, impls, argv):
+    """The command line of a peer's `check` mode (torch_peer.py's,
+    jax_peer.py's)."""
+    import argparse
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=f"The ens ensemble training step in {framework}: "
+                    "checked against ens's outputs, then timed.")
+    parser.add_argument("--state", required=True,
+                        help="folder of the inputs in0.npy, in1.npy, ...")
+    parser.add_argument("--want", required=True,
+                        help="folder of the expected outputs out0.npy, ...")
+    parser.add_argument("--activation", required=True,
+                        choices=["tanh", "relu"])
+    parser.add_argument("--impl", required=True, choices=impls)
+    parser.add_argument("--runs", type=int, required=True,
+                        help="timed calls of the step")
+    parser.add_argument("--warmup", type=int, default=3,
+                        help="untimed calls before them (default 3)")
+    parser.add_argument("--atol", type=float, default=2e-4)
+    parser.add_argument("--rtol", type=float, default=1e-3)
+    parser.add_argument("--device", choices=["cuda", "cpu"],
+                        help="default: cuda where available, else cpu")
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    if args.warmup < 0:
+        parser.error("--warmup must not be negative")
+    if not (args.atol >= 0 and args.rtol >= 0):
+        parser.error("--atol and --rtol must not be negative")
+    return args

@@ -40,6 +40,10 @@
 #                      parameters (the batch shared), Adam on the stacks
 #   --impl=vmap-graph  the vmap step captured once in a torch.cuda.CUDAGraph
 #                      and replayed (CUDA only)
+#   --impl=bmm         written by hand on the stacked parameters: each layer
+#                      one torch.baddbmm over the member axis, autograd on
+#                      the sum of the members' losses, Adam on the stacks
+#   --impl=bmm-graph   the bmm step captured in a CUDA graph (CUDA only)
 #
 # There Adam is written out in torch ops (stdlib/adam.mlir's math: beta1
 # 0.9, beta2 0.999, eps 1e-8, weight decay 0, per-member learning rates),
@@ -427,34 +431,9 @@ def report_unavailable(impl, reason):
 
 
 def parse_check_args(argv):
-    parser = argparse.ArgumentParser(
-        prog="torch_peer.py check",
-        description="The ens ensemble training step in PyTorch: checked "
-                    "against ens's outputs, then timed.")
-    parser.add_argument("--state", required=True,
-                        help="folder of the inputs in0.npy, in1.npy, ...")
-    parser.add_argument("--want", required=True,
-                        help="folder of the expected outputs out0.npy, ...")
-    parser.add_argument("--activation", required=True,
-                        choices=["tanh", "relu"])
-    parser.add_argument("--impl", required=True,
-                        choices=["loop", "vmap", "vmap-graph"])
-    parser.add_argument("--runs", type=int, required=True,
-                        help="timed calls of the step")
-    parser.add_argument("--warmup", type=int, default=3,
-                        help="untimed calls before them (default 3)")
-    parser.add_argument("--atol", type=float, default=2e-4)
-    parser.add_argument("--rtol", type=float, default=1e-3)
-    parser.add_argument("--device", choices=["cuda", "cpu"],
-                        help="default: cuda where available, else cpu")
-    args = parser.parse_args(argv)
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
-    if args.warmup < 0:
-        parser.error("--warmup must not be negative")
-    if not (args.atol >= 0 and args.rtol >= 0):
-        parser.error("--atol and --rtol must not be negative")
-    return args
+    return state_files.parse_check_args(
+        "torch_peer.py check", "PyTorch",
+        ["loop", "vmap", "vmap-graph", "bmm", "bmm-graph"], argv)
 
 
 def forward(params, x, activation):
@@ -528,6 +507,36 @@ def make_vmap_step(activation):
     return step
 
 
+def make_bmm_step(activation):
+    """The step written by hand on the stacked parameters: every layer one
+    torch.baddbmm over the member axis (the shared batch expanded, not
+    copied), autograd through the sum of the members' losses (each
+    member's gradient is its own loss's), then Adam on the stacks."""
+
+    def step(state):
+        members = state.lr.shape[0]
+        with torch.enable_grad():
+            leaves = [p.detach().requires_grad_() for p in state.params]
+            h = state.x.expand(members, *state.x.shape)
+            for layer in range(0, len(leaves), 2):
+                z = torch.baddbmm(leaves[layer + 1].unsqueeze(1), h,
+                                  leaves[layer])
+                if layer + 2 < len(leaves):
+                    h = activation(z)
+            losses = (z - state.targets).square().mean(dim=(1, 2))
+            grads = torch.autograd.grad(losses.sum(), leaves)
+        with torch.no_grad():
+            new = [ens_adam(p, g, m, v, state.step,
+                            state.lr.view(-1, *[1] * (p.dim() - 1)))
+                   for p, g, m, v in zip(state.params, grads,
+                                         state.first_moments,
+                                         state.second_moments)]
+        return [n[0] for n in new] + [n[1] for n in new] + [
+            n[2] for n in new] + [losses.detach()]
+
+    return step
+
+
 def capture_graph(step, state):
     """Captures step(state) in a CUDA graph, after three warm-up calls on a
     side stream (as torch.cuda.graph's documentation does). Returns a call
@@ -554,8 +563,11 @@ def make_call(impl, state, activation):
     outputs; every call reads the same `state`."""
     if impl == "loop":
         return lambda: loop_step(state, activation)
-    step = make_vmap_step(activation)
-    if impl == "vmap":
+    if impl.startswith("bmm"):
+        step = make_bmm_step(activation)
+    else:
+        step = make_vmap_step(activation)
+    if impl in ("vmap", "bmm"):
         return lambda: step(state)
     return capture_graph(step, state)
 
@@ -589,9 +601,9 @@ def choose_device(args):
     device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
     if device == "cuda" and not torch.cuda.is_available():
         return None, f"this torch {torch.__version__} sees no CUDA device"
-    if args.impl == "vmap-graph" and device != "cuda":
+    if args.impl.endswith("-graph") and device != "cuda":
         return None, "CUDA graphs need a CUDA device"
-    if args.impl != "loop":
+    if args.impl in ("vmap", "vmap-graph"):
         try:
             importlib.import_module("torch.func")
         except ImportError:
