@@ -12,8 +12,10 @@
 #
 #   bin/ens-replay, lib/libens-runtime.so   the runtime alone (no LLVM)
 #   run.sh                                  the one command to run there
-#   torch_peer.py, common.py,               the PyTorch peer (ens-bench's,
-#   state_files.py                          run in its `check` mode)
+#   device-run.sh                           the one device run (versions,
+#                                           run.sh --runs=20, all peers)
+#   torch_peer.py, jax_peer.py, common.py,  the PyTorch and JAX peers
+#   state_files.py                          (ens-bench's, in `check` mode)
 #   programs/NAME/                          one program each:
 #     step.ens        its cuda artifact (sm_80, sm_90, PTX, emulator build)
 #     meta.sh         what it is, its tolerances, the peers' model, the
@@ -22,7 +24,9 @@
 #     state.ens, state-in/, extra/  what makes them: a program (the
 #                     workload's @random_state, or examples/ensemble_init)
 #                     run there on a key, then inputs carried as they are
-#     want/           its results, computed here by the interpreter
+#     want/           its results, computed here by the interpreter (the
+#                     large shapes leave results over WANT_MAX bytes out,
+#                     listed in want/unchecked)
 #
 # Training steps carry the program that makes their state instead of the
 # state itself, to keep the kit under 48 MiB; their results are checked
@@ -48,7 +52,8 @@ rm -rf "$kit"
 mkdir -p "$kit/programs"
 cmake --install "$build" --component runtime --prefix "$kit" > /dev/null
 peers="$root/tools/ens-bench/peers"
-cp "$root/scripts/gpu-kit/run.sh" "$peers/torch_peer.py" "$peers/common.py" \
+cp "$root/scripts/gpu-kit/run.sh" "$root/scripts/gpu-kit/device-run.sh" \
+  "$peers/torch_peer.py" "$peers/jax_peer.py" "$peers/common.py" \
   "$peers/state_files.py" "$kit/"
 
 # export NAME FILE ENTRY: the artifact of FILE's @ENTRY as NAME/step.ens.

@@ -1,43 +1,53 @@
 #!/usr/bin/env bash
 #===- run.sh - The GPU check kit's one command ----------------------------===#
 #
-# Usage: run.sh [--backend=cuda|cuda-emu] [--runs=N] [--no-peers]
+# Usage: run.sh [--backend=cuda|cuda-emu] [--runs=N] [--no-peers|--peers]
 #
 # Runs on a machine with a GPU, from the kit that scripts/gpu-kit.sh wrote,
 # with nothing but the kit: for every program it makes the inputs (running
 # the program's state maker where it has one), runs the program with
-# ens-replay, checks every result against the interpreter's, times N runs
-# (CUDA events around the launches), times the PyTorch peers on the same
-# data and step where `python3 -c "import torch"` works (a loop over
-# members, torch.func.vmap, and vmap under a CUDA graph), and prints one
-# table. --backend=cuda-emu runs the same artifacts through the CPU
-# emulation of CUDA instead, which stands in for the GPU where there is
-# none (with one run and no peers by default). Exits 1 if any program
-# fails its check.
+# ens-replay, checks every result against the interpreter's (but those
+# listed in want/unchecked), times N runs (CUDA events around the
+# launches), and for the training steps checks and times the peers on the
+# same data and step: PyTorch where `python3 -c "import torch"` works (a
+# loop over members, torch.func.vmap, vmap under a CUDA graph, a
+# hand-written baddbmm step under a CUDA graph) and JAX where
+# `import jax` works (jit of vmap(value_and_grad) + Adam at FP32); a peer
+# that cannot run prints "-", "n/a" where it cannot run on this device,
+# "wrong results" where its check fails. It prints one table.
+# --backend=cuda-emu runs the same artifacts through the CPU emulation of
+# CUDA instead, which stands in for the GPU where there is none (with one
+# run and no peers unless --peers: then the peers run on the CPU). Exits 1
+# if any program fails its check.
 #
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 kit="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-backend=cuda runs="" peers=1
+backend=cuda runs="" peers=""
 for arg in "$@"; do
   case "$arg" in
     --backend=*) backend="${arg#--backend=}" ;;
     --runs=*) runs="${arg#--runs=}" ;;
     --no-peers) peers=0 ;;
+    --peers) peers=1 ;;
     *) echo "run.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
 if [[ "$backend" == cuda-emu ]]; then
   runs="${runs:-1}"
-  peers=0
+  peers="${peers:-0}"
 fi
+peers="${peers:-1}"
 runs="${runs:-50}"
 replay="$kit/bin/ens-replay"
 work="$(mktemp -d "${TMPDIR:-/tmp}/ens-gpu-kit-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-torch=0
+torch=0 jax=0
 if ((peers)) && python3 -c "import torch" 2> /dev/null; then
   torch=1
+fi
+if ((peers)) && python3 -c "import jax" 2> /dev/null; then
+  jax=1
 fi
 device="$backend"
 if [[ "$backend" == cuda ]] && command -v nvidia-smi > /dev/null; then
@@ -91,7 +101,7 @@ for program in "$kit"/programs/*/; do
   source "$program/meta.sh"
   dir="$work/$name"
   if ! inputs "$name" "$dir"; then
-    rows+=("$name|FAILED (making its inputs)|-|-|-|-")
+    rows+=("$name|FAILED (making its inputs)|-|-|-|-|-|-")
     status=1
     continue
   fi
@@ -113,16 +123,19 @@ for program in "$kit"/programs/*/; do
       "${args[@]}" "${expects[@]}" --atol="$ATOL" --rtol="$RTOL" \
       --time="$runs" --json 2> "$work/$name.err")"; then
     echo "$name: $(cat "$work/$name.err")" >&2
-    rows+=("$name|FAILED|-|-|-|-")
+    rows+=("$name|FAILED|-|-|-|-|-|-")
     status=1
     continue
   fi
   ens="$(json_field "$result" median_s)"
   cells=()
-  for impl in loop vmap vmap-graph; do
-    cell=-
-    if ((torch)) && [[ "$PEER" != none ]]; then
-      peer="$(python3 "$kit/torch_peer.py" check --state="$dir" \
+  for column in torch:loop torch:vmap torch:vmap-graph torch:bmm-graph \
+      jax:jit-vmap; do
+    cell=- framework="${column%%:*}" impl="${column#*:}"
+    enabled=$torch
+    [[ "$framework" == jax ]] && enabled=$jax
+    if ((enabled)) && [[ "$PEER" != none ]]; then
+      peer="$(python3 "$kit/${framework}_peer.py" check --state="$dir" \
         --want="$program/want" --activation="$ACTIVATION" --impl="$impl" \
         --runs="$runs" --atol="$ATOL" --rtol="$RTOL" 2> /dev/null)"
       median="$(json_field "$peer" median_s)"
@@ -137,17 +150,17 @@ for program in "$kit"/programs/*/; do
     fi
     cells+=("$cell")
   done
-  rows+=("$name|$(micros "$ens")|$MODEL_H100_US|${cells[0]}|${cells[1]}|${cells[2]}")
+  rows+=("$name|$(micros "$ens")|$MODEL_H100_US|$(IFS='|'; echo "${cells[*]}")")
 done
 
 echo "ens on $device: median of $runs runs, microseconds, beside the"
-echo "performance model's H100 estimate; each PyTorch peer's median and its"
-echo "time over ens's (above 1x: ens is faster)"
-printf "%-18s %12s %10s %20s %20s %20s\n" program ens "model H100" \
-  "torch loop" "torch vmap" "vmap+CUDA graph"
+echo "performance model's H100 estimate; each peer's median and its time"
+echo "over ens's (above 1x: ens is faster); '-': the peer cannot run here"
+format="%-14s %11s %8s %17s %17s %17s %17s %17s\n"
+printf "$format" program ens "model" "torch loop" "torch vmap" \
+  "vmap+CUDA graph" "bmm+CUDA graph" "JAX jit(vmap)"
 for row in "${rows[@]}"; do
-  IFS='|' read -r name ens model loop vmap graph <<< "$row"
-  printf "%-18s %12s %10s %20s %20s %20s\n" "$name" "$ens" "$model" \
-    "$loop" "$vmap" "$graph"
+  IFS='|' read -r -a cells <<< "$row"
+  printf "$format" "${cells[@]}"
 done
 exit "$status"

@@ -14,6 +14,14 @@
 #                    max, a linear head, softmax cross-entropy) the update is
 #                    SGD, as ens's.
 #
+# The GPU check kit (scripts/gpu-kit/run.sh) runs its `check` mode, as
+# torch_peer.py's: the @train_step of a kit program in JAX (jit of
+# vmap(value_and_grad) plus `adam`, matmuls at Precision.HIGHEST), its
+# outputs checked against ens's, then timed; one JSON line, as there.
+#
+#   python3 jax_peer.py check --state=DIR --want=DIR --activation=tanh \
+#       --impl=jit-vmap --runs=20
+#
 # ===----------------------------------------------------------------------=== #
 
 import os
@@ -23,12 +31,15 @@ from functools import partial
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 
+import state_files  # noqa: E402
+
+JAX_ERROR = None
 try:
     import jax
     import jax.numpy as jnp
     import jaxlib
 except ImportError as error:
-    common.unavailable(f"cannot import jax: {error}")
+    JAX_ERROR = error
 
 BETA1, BETA2, EPS = 0.9, 0.999, 1e-8
 
@@ -134,7 +145,101 @@ def dot_kernels():
            f"(no external BLAS)"
 
 
+def check_step(activation, layers):
+    """The GPU check kit's step (torch_peer.py's `check`, in JAX): jit of
+    vmap(value_and_grad) of one member's L-layer MLP MSE loss over the
+    stacked parameters (the batch shared), then `adam` on the stacks with
+    the state's moments, step and per-member learning rates; every matmul
+    at full FP32 (Precision.HIGHEST). Returns params', m', v', losses."""
+    act = jnp.tanh if activation == "tanh" else jax.nn.relu
+    highest = jax.lax.Precision.HIGHEST
+
+    def member_loss(params, x, t):
+        h = x
+        for layer in range(0, 2 * layers, 2):
+            z = jnp.matmul(h, params[layer], precision=highest) + \
+                params[layer + 1]
+            if layer + 2 < 2 * layers:
+                h = act(z)
+        return jnp.mean((z - t) ** 2)
+
+    grads_and_losses = jax.vmap(jax.value_and_grad(member_loss),
+                                (0, None, None))
+
+    @jax.jit
+    def step(params, m, v, count, lr, x, t):
+        losses, grads = grads_and_losses(params, x, t)
+        new = [adam(p, g, mm, vv, count,
+                    lr.reshape((-1,) + (1,) * (p.ndim - 1)))
+               for p, g, mm, vv in zip(params, grads, m, v)]
+        return ([n[0] for n in new] + [n[1] for n in new] +
+                [n[2] for n in new] + [losses])
+
+    return step
+
+
+def check_main(argv):
+    import json
+    import statistics
+    import time
+
+    import numpy as np
+    args = state_files.parse_check_args("jax_peer.py check", "JAX",
+                                        ["jit-vmap"], argv)
+
+    def emit(message):
+        print(json.dumps(message), flush=True)
+
+    if JAX_ERROR:
+        emit({"impl": args.impl, "unavailable": f"cannot import jax: "
+              f"{JAX_ERROR}"})
+        return
+    if args.device:
+        try:
+            device = jax.devices(args.device)[0]
+        except RuntimeError as error:
+            emit({"impl": args.impl, "unavailable": str(error)})
+            return
+    else:
+        device = jax.devices()[0]
+    arrays, layers = state_files.load_state(np, args.state)
+    want = state_files.load_want(
+        np, args.want, state_files.check_state_shapes(arrays, layers))
+    a = [jax.device_put(x, device) for x in arrays]
+    n = 2 * layers
+    inputs = (a[:n], a[n:2 * n], a[2 * n:3 * n], *a[3 * n:])
+    step = check_step(args.activation, layers)
+    with jax.default_matmul_precision("highest"):
+        def call():
+            outputs = step(*inputs)
+            jax.block_until_ready(outputs)
+            return outputs
+
+        got = [np.asarray(x) for x in call()]
+        largest, mismatch = state_files.compare(np, got, want, args.atol,
+                                                args.rtol)
+        if mismatch:
+            emit({"impl": args.impl, "mismatch": mismatch})
+            sys.exit(1)
+        for _ in range(args.warmup):
+            call()
+        seconds = []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            call()
+            seconds.append(time.perf_counter() - start)
+    emit({"impl": args.impl, "device": str(device), "runs": args.runs,
+          "median_s": statistics.median(seconds), "min_s": min(seconds),
+          "max_s": max(seconds), "checked": True, "max_abs_error": largest,
+          "version": f"jax {jax.__version__}"})
+
+
 def main():
+    if sys.argv[1:2] == ["check"]:
+        check_main(sys.argv[2:])
+        return
+    if JAX_ERROR:
+        common.unavailable(f"cannot import jax: {JAX_ERROR}")
     args = common.parse_args()
     if args.impl != "jit-vmap":
         common.unavailable(f"unknown implementation {args.impl}")
