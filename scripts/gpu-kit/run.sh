@@ -151,6 +151,8 @@ for program in "$kit"/programs/*/; do
     cells+=("$cell")
   done
   rows+=("$name|$(micros "$ens")|$MODEL_H100_US|$(IFS='|'; echo "${cells[*]}")")
+  # Each row as soon as it is known, so that a run cut short keeps it.
+  echo "run.sh: ${rows[-1]}" >&2
 done
 
 echo "ens on $device: median of $runs runs, microseconds, beside the"
