@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Runtime/Artifact.h"
+#include "ens/Runtime/Bytes.h"
 
 #include "ens/Runtime/FileIO.h"
 
@@ -43,25 +44,10 @@ const std::string *Artifact::findSection(const std::string &name) const {
   return it == sections.end() ? nullptr : &it->second;
 }
 
-/// FNV-1a, 64 bits: a hash against corruption, not against an attacker
-/// (who could as well write a valid artifact).
-static uint64_t hashBytes(std::string_view bytes) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (unsigned char byte : bytes)
-    hash = (hash ^ byte) * 0x100000001b3ull;
-  return hash;
-}
-
 static void putU64(std::string &out, uint64_t value) {
-  for (int i = 0; i < 8; ++i)
-    out.push_back(static_cast<char>(value >> (8 * i)));
-}
-
-static uint64_t getU64(const char *data) {
-  uint64_t value = 0;
-  for (int i = 7; i >= 0; --i)
-    value = value << 8 | static_cast<unsigned char>(data[i]);
-  return value;
+  char bytes[8];
+  putLittleEndian64(bytes, value);
+  out.append(bytes, sizeof(bytes));
 }
 
 //===----------------------------------------------------------------------===//
@@ -176,7 +162,7 @@ std::string ens::runtime::serializeArtifact(const Artifact &artifact) {
     table.push_back({{"name", name},
                      {"offset", payload.size()},
                      {"bytes", bytes.size()},
-                     {"fnv1a64", hashBytes(bytes)}});
+                     {"fnv1a64", hashFnv1a(bytes)}});
     payload += bytes;
   }
   manifest["sections"] = std::move(table);
@@ -189,7 +175,7 @@ std::string ens::runtime::serializeArtifact(const Artifact &artifact) {
     out.push_back(static_cast<char>(version >> (8 * i)));
   out.append(4, '\0');
   putU64(out, text.size());
-  putU64(out, hashBytes(text));
+  putU64(out, hashFnv1a(text));
   return out + text + payload;
 }
 
@@ -383,7 +369,7 @@ static Error readSections(const json &manifest, std::string_view payload,
     if (offset != end || bytes > payload.size() - offset)
       return Error("section '" + name + "' lies outside the file (truncated?)");
     std::string_view data = payload.substr(offset, bytes);
-    if (hashBytes(data) != entry.at("fnv1a64").get<uint64_t>())
+    if (hashFnv1a(data) != entry.at("fnv1a64").get<uint64_t>())
       return Error("section '" + name + "' is corrupt (its hash differs)");
     if (!artifact.sections.emplace(name, std::string(data)).second)
       return Error("section '" + name + "' appears twice");
@@ -413,7 +399,7 @@ Expected<Artifact> ens::runtime::parseArtifact(std::string_view bytes,
                 std::to_string(kArtifactVersion) + " (export it again)");
   if (bytes.substr(12, 4) != std::string_view("\0\0\0\0", 4))
     return fail("the header's reserved bytes are not zero (corrupt?)");
-  uint64_t manifestBytes = getU64(bytes.data() + 16);
+  uint64_t manifestBytes = getLittleEndian64(bytes.data() + 16);
   if (manifestBytes > bytes.size() - kHeaderBytes)
     return fail("the manifest runs past the end of the file (truncated?)");
   if (manifestBytes > kMaxManifestBytes)
@@ -421,7 +407,7 @@ Expected<Artifact> ens::runtime::parseArtifact(std::string_view bytes,
                 " bytes, over the limit of " +
                 std::to_string(kMaxManifestBytes));
   std::string_view text = bytes.substr(kHeaderBytes, manifestBytes);
-  if (hashBytes(text) != getU64(bytes.data() + 24))
+  if (hashFnv1a(text) != getLittleEndian64(bytes.data() + 24))
     return fail("the manifest is corrupt (its hash differs)");
   Artifact artifact;
   try {

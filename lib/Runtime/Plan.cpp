@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Runtime/Plan.h"
+#include "ens/Runtime/Bytes.h"
 
 #include <algorithm>
 #include <climits>
@@ -282,24 +283,23 @@ namespace {
 class PlanHasher {
 public:
   void add(uint64_t value) {
-    for (int i = 0; i < 8; ++i)
-      addByte(static_cast<unsigned char>(value >> (8 * i)));
+    unsigned char bytes[8];
+    putLittleEndian64(bytes, value);
+    hash.addBytes(bytes, sizeof(bytes));
   }
   void add(const std::string &text) {
     add(text.size());
-    for (unsigned char byte : text)
-      addByte(byte);
+    hash.addBytes(text.data(), text.size());
   }
   template <typename Range> void addAll(const Range &values) {
     add(values.size());
     for (const auto &value : values)
       add(static_cast<uint64_t>(value));
   }
-  uint64_t get() const { return hash; }
+  uint64_t get() const { return hash.get(); }
 
 private:
-  void addByte(unsigned char byte) { hash = (hash ^ byte) * 0x100000001b3ull; }
-  uint64_t hash = 0xcbf29ce484222325ull;
+  Fnv1a hash;
 };
 
 void addOperand(PlanHasher &hasher, const GemmOperand &operand) {

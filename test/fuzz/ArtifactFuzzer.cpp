@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Runtime/Artifact.h"
+#include "ens/Runtime/Bytes.h"
 #include "ens/Runtime/Program.h"
 
 #include <cstdint>
@@ -39,32 +40,12 @@ constexpr size_t kHeaderBytes = 32;
 /// The most bytes of arguments and results a run on zeros may take.
 constexpr int64_t kMaxRunBytes = int64_t(64) << 20;
 
-uint64_t getU64(const uint8_t *data) {
-  uint64_t value = 0;
-  for (int i = 7; i >= 0; --i)
-    value = value << 8 | data[i];
-  return value;
-}
-
-void putU64(uint8_t *data, uint64_t value) {
-  for (int i = 0; i < 8; ++i)
-    data[i] = static_cast<uint8_t>(value >> (8 * i));
-}
-
-/// FNV-1a, as the artifact format hashes its manifest.
-uint64_t hashBytes(const uint8_t *data, size_t size) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < size; ++i)
-    hash = (hash ^ data[i]) * 0x100000001b3ull;
-  return hash;
-}
-
 /// Mutates the manifest of the artifact in `data` in place and gives it its
 /// new length and hash; 0 when `data` has no manifest to mutate.
 size_t mutateManifest(uint8_t *data, size_t size, size_t maxSize) {
   if (size < kHeaderBytes || std::memcmp(data, "ENSPROG", 8) != 0)
     return 0;
-  uint64_t manifestBytes = getU64(data + 16);
+  uint64_t manifestBytes = getLittleEndian64(data + 16);
   if (manifestBytes == 0 || manifestBytes > size - kHeaderBytes)
     return 0;
   // The manifest, moved to its own buffer with room to grow, then put back
@@ -82,8 +63,8 @@ size_t mutateManifest(uint8_t *data, size_t size, size_t maxSize) {
                                     manifestBytes, room);
   std::memcpy(data + kHeaderBytes, manifest.data(), mutated);
   std::memcpy(data + kHeaderBytes + mutated, sections.data(), rest);
-  putU64(data + 16, mutated);
-  putU64(data + 24, hashBytes(data + kHeaderBytes, mutated));
+  putLittleEndian64(data + 16, mutated);
+  putLittleEndian64(data + 24, hashFnv1a(data + kHeaderBytes, mutated));
   return kHeaderBytes + mutated + rest;
 }
 
