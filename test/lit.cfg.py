@@ -62,6 +62,11 @@ config.substitutions.append(
                 "OMPI_MCA_rmaps_base_oversubscribe=1 mpirun --oversubscribe"))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# ens-bench's libtorch peer, built where libtorch is found (Debian's
+# libtorch-dev, which scripts/install-deps.sh installs).
+if os.path.exists(os.path.join(config.ens_tools_dir, "torch-peer")):
+    config.available_features.add("libtorch-peer")
+
 tool_dirs = [config.ens_tools_dir, config.llvm_tools_dir]
 tools = ["ens-bench", "ens-export", "ens-opt", "ens-replay", "ens-run",
          "ens-sass", "ens-train"]

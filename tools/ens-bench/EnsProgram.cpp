@@ -46,55 +46,87 @@ void callAdam(std::ostringstream &os, const std::string &fn,
      << type << ", " << type << ", " << type << ")\n";
 }
 
+/// The MLP's step: `loss` chains the layers (tanh after each but the last)
+/// into the MSE; `member_step` differentiates it and applies Adam to each
+/// parameter. Layer l's weight has type !Wl and its bias !Bl.
 std::string mlpProgram(const Workload &w) {
+  const std::vector<int64_t> widths = w.mlpWidths();
+  const std::vector<std::string> params = w.mlpParamNames();
+  const size_t numLayers = widths.size() - 1;
+  std::vector<std::string> types;
+  for (const std::string &param : params)
+    types.push_back("!" + std::string(1, param[0] == 'w' ? 'W' : 'B') +
+                    param.substr(1));
+  // "p0, p1, ..." with each item prefixed.
+  auto list = [](const std::vector<std::string> &items, const char *prefix) {
+    std::string text;
+    for (const std::string &item : items)
+      text += (text.empty() ? "" : ", ") + (prefix + item);
+    return text;
+  };
+  // The activation of width `width`: !X, !H or !T.
+  auto activation = [&](size_t layer) {
+    return layer == 0 ? "!X" : layer == numLayers ? "!T" : "!H";
+  };
   std::ostringstream os;
   os << "!X = " << tensor({w.batch, w.in}) << "\n"
      << "!H = " << tensor({w.batch, w.hidden}) << "\n"
-     << "!T = " << tensor({w.batch, w.out}) << "\n"
-     << "!W1 = " << tensor({w.in, w.hidden}) << "\n"
-     << "!B1 = " << tensor({w.hidden}) << "\n"
-     << "!W2 = " << tensor({w.hidden, w.out}) << "\n"
-     << "!B2 = " << tensor({w.out}) << "\n"
-     << "!S = tensor<f32>\n\n"
+     << "!T = " << tensor({w.batch, w.out}) << "\n";
+  for (size_t l = 1; l <= numLayers; ++l)
+    os << "!W" << l << " = " << tensor({widths[l - 1], widths[l]}) << "\n"
+       << "!B" << l << " = " << tensor({widths[l]}) << "\n";
+  os << "!S = tensor<f32>\n\n"
      << "func.func private @mse(!T, !T) -> !S attributes {ens.stdlib = "
         "\"mse\"}\n";
-  declareAdam(os, "adam_w1", "!W1");
-  declareAdam(os, "adam_b1", "!B1");
-  declareAdam(os, "adam_w2", "!W2");
-  declareAdam(os, "adam_b2", "!B2");
-  os << R"(
-func.func @loss(%x: !X, %w1: !W1, %b1: !B1, %w2: !W2, %b2: !B2, %t: !T)
-    -> !S {
-  %0 = ens.einsum %x, %w1 {spec = "bi,ih->bh"} : !X, !W1 -> !H
-  %1 = ens.broadcast_in_dim %b1 {dims = array<i64: 1>} : !B1 -> !H
-  %2 = ens.add %0, %1 : !H
-  %h = ens.tanh %2 : !H
-  %3 = ens.matmul %h, %w2 : !H, !W2 -> !T
-  %4 = ens.broadcast_in_dim %b2 {dims = array<i64: 1>} : !B2 -> !T
-  %y = ens.add %3, %4 : !T
-  %l = call @mse(%y, %t) : (!T, !T) -> !S
-  return %l : !S
-}
+  for (size_t i = 0; i < params.size(); ++i)
+    declareAdam(os, "adam_" + params[i], types[i]);
 
-func.func @member_step(%w1: !W1, %b1: !B1, %w2: !W2, %b2: !B2,
-                       %mw1: !W1, %mb1: !B1, %mw2: !W2, %mb2: !B2,
-                       %vw1: !W1, %vb1: !B1, %vw2: !W2, %vb2: !B2,
-                       %step: !S, %lr: !S, %x: !X, %t: !T)
-    -> (!W1, !B1, !W2, !B2, !W1, !B1, !W2, !B2, !W1, !B1, !W2, !B2, !S) {
-  %l, %g1, %g2, %g3, %g4 = ens.value_and_grad @loss(%x, %w1, %b1, %w2, %b2,
-                                                    %t)
-      {wrt = array<i64: 1, 2, 3, 4>}
-      : (!X, !W1, !B1, !W2, !B2, !T) -> (!S, !W1, !B1, !W2, !B2)
-)" << kAdamConstants;
-  callAdam(os, "adam_w1", "w1", "g1", "!W1");
-  callAdam(os, "adam_b1", "b1", "g2", "!B1");
-  callAdam(os, "adam_w2", "w2", "g3", "!W2");
-  callAdam(os, "adam_b2", "b2", "g4", "!B2");
-  os << R"(  return %nw1, %nb1, %nw2, %nb2, %nmw1, %nmb1, %nmw2, %nmb2,
-         %nvw1, %nvb1, %nvw2, %nvb2, %l
-      : !W1, !B1, !W2, !B2, !W1, !B1, !W2, !B2, !W1, !B1, !W2, !B2, !S
-}
-)";
+  // Layer l reads %a<l-1> (%a0 is %x) and defines %a<l>.
+  os << "\nfunc.func @loss(%x: !X";
+  for (size_t i = 0; i < params.size(); ++i)
+    os << ", %" << params[i] << ": " << types[i];
+  os << ", %t: !T) -> !S {\n";
+  for (size_t l = 1; l <= numLayers; ++l) {
+    std::string in = l == 1 ? "%x" : "%a" + std::to_string(l - 1);
+    std::string out = activation(l), n = std::to_string(l);
+    os << "  %z" << n << " = ens.matmul " << in << ", %w" << n << " : "
+       << activation(l - 1) << ", !W" << n << " -> " << out << "\n"
+       << "  %c" << n << " = ens.broadcast_in_dim %b" << n
+       << " {dims = array<i64: 1>} : !B" << n << " -> " << out << "\n"
+       << "  %" << (l == numLayers ? "y" : "s" + n) << " = ens.add %z" << n
+       << ", %c" << n << " : " << out << "\n";
+    if (l < numLayers)
+      os << "  %a" << n << " = ens.tanh %s" << n << " : " << out << "\n";
+  }
+  os << "  %l = call @mse(%y, %t) : (!T, !T) -> !S\n"
+     << "  return %l : !S\n}\n";
+
+  // member_step(params, first moments, second moments, step, lr, x, t).
+  std::vector<std::string> grads;
+  std::vector<int64_t> wrt;
+  for (size_t i = 0; i < params.size(); ++i) {
+    grads.push_back("g" + std::to_string(i + 1));
+    wrt.push_back(static_cast<int64_t>(i) + 1);
+  }
+  std::string stateTypes =
+      list(types, "") + ", " + list(types, "") + ", " + list(types, "");
+  os << "\nfunc.func @member_step(";
+  for (const char *prefix : {"", "m", "v"})
+    for (size_t i = 0; i < params.size(); ++i)
+      os << "%" << prefix << params[i] << ": " << types[i] << ", ";
+  os << "%step: !S, %lr: !S, %x: !X, %t: !T)\n    -> (" << stateTypes
+     << ", !S) {\n"
+     << "  %l, " << list(grads, "%") << " = ens.value_and_grad @loss(%x, "
+     << list(params, "%") << ", %t)\n      {wrt = array<i64: ";
+  for (size_t i = 0; i < wrt.size(); ++i)
+    os << (i ? ", " : "") << wrt[i];
+  os << ">}\n      : (!X, " << list(types, "") << ", !T) -> (!S, "
+     << list(types, "") << ")\n"
+     << kAdamConstants;
+  for (size_t i = 0; i < params.size(); ++i)
+    callAdam(os, "adam_" + params[i], params[i], grads[i], types[i]);
+  os << "  return " << list(params, "%n") << ", " << list(params, "%nm") << ", "
+     << list(params, "%nv") << ", %l\n      : " << stateTypes << ", !S\n}\n";
   return os.str();
 }
 
@@ -253,7 +285,8 @@ std::string ens_bench::addWorkloadStep(ens::Module &module,
   }
   // Parameters and moments carry the members; step and lr are shared; the
   // data is shared within an ensemble and batched across ensembles.
-  std::vector<int64_t> state(12, 0), results(13, 0);
+  const size_t numState = 3 * workload.mlpParamNames().size();
+  std::vector<int64_t> state(numState, 0), results(numState + 1, 0);
   auto axes = [&](int64_t data) {
     std::vector<int64_t> in = state;
     in.insert(in.end(), {-1, -1, data, data});

@@ -113,7 +113,7 @@ EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
   std::vector<std::string> params;
   switch (workload.kind) {
   case Workload::Kind::Mlp:
-    params = {"w1", "b1", "w2", "b2"};
+    params = workload.mlpParamNames();
     break;
   case Workload::Kind::Tensordot:
     params = {"w", "b"};

@@ -82,11 +82,13 @@ std::string lossCell(const ImplResult &impl) {
 } // namespace
 
 void ens_bench::printTable(std::ostream &os,
-                           const std::vector<WorkloadResult> &results) {
+                           const std::vector<WorkloadResult> &results,
+                           double peakGflops) {
   char line[256];
-  std::snprintf(line, sizeof(line), "%-15s %-17s %10s %10s %10s %9s %9s  %s\n",
-                "workload", "implementation", "median ms", "min ms", "max ms",
-                "peer/ens", "GFLOP/s", "loss check");
+  std::snprintf(line, sizeof(line),
+                "%-15s %-17s %10s %10s %10s %9s %9s %6s  %s\n", "workload",
+                "implementation", "median ms", "min ms", "max ms", "peer/ens",
+                "GFLOP/s", "% peak", "loss check");
   os << line << std::string(std::string(line).size() - 1, '-') << "\n";
   for (const WorkloadResult &result : results) {
     const ImplResult *ens = result.ens();
@@ -105,13 +107,15 @@ void ens_bench::printTable(std::ostream &os,
       double median = impl.median();
       std::string ratio = ens ? format("%.2fx", median / ens->median()) : "-";
       double gflops = result.workload.flopsPerStep() / (median * 1e6);
+      std::string percent =
+          peakGflops > 0 ? format("%.1f", 100 * gflops / peakGflops) : "-";
       std::snprintf(
-          line, sizeof(line), "%-15s %-17s %10s %10s %10s %9s %9s  %s\n",
+          line, sizeof(line), "%-15s %-17s %10s %10s %10s %9s %9s %6s  %s\n",
           result.workload.name.c_str(), impl.info.impl.c_str(),
           milliseconds(median).c_str(), milliseconds(impl.min()).c_str(),
           milliseconds(impl.max()).c_str(), ratio.c_str(),
           format(gflops >= 10 ? "%.1f" : "%.3f", gflops).c_str(),
-          lossCell(impl).c_str());
+          percent.c_str(), lossCell(impl).c_str());
       os << line;
     }
   }
@@ -135,7 +139,9 @@ json ens_bench::toJson(const RunSettings &settings,
   json root;
   root["machine"] = {{"cpu", settings.cpu},
                      {"system", settings.system},
-                     {"online_cores", settings.onlineCores}};
+                     {"online_cores", settings.onlineCores},
+                     {"fp32_peak_gflops", settings.peakGflops},
+                     {"fp32_peak_isa", settings.peakIsa}};
   root["settings"] = {{"threads", settings.threads},
                       {"repeats", settings.repeats},
                       {"block_ms", settings.blockMs},
@@ -172,6 +178,9 @@ json ens_bench::toJson(const RunSettings &settings,
         entry["max_ms"] = impl.max();
         entry["samples"] = impl.samples.size();
         entry["gflops"] = result.workload.flopsPerStep() / (median * 1e6);
+        if (settings.peakGflops > 0)
+          entry["percent_of_peak"] =
+              100 * entry["gflops"].get<double>() / settings.peakGflops;
         if (ens)
           entry["ratio_to_ens"] = median / ens->median();
         entry["samples_ms"] = impl.samples;

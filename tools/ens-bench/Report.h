@@ -53,6 +53,9 @@ struct RunSettings {
   double blockMs = 0, warmupMs = 0, settleMs = 0;
   uint64_t seed = 0;
   double lossTolerance = 0;
+  /// The FP32 FMA peak measured on the threads used (Peak.h), GFLOP/s.
+  double peakGflops = 0;
+  std::string peakIsa;
 };
 
 /// The loss-check tolerance: |peer - ens| <= tolerance * max(1, |ens|).
@@ -61,8 +64,10 @@ constexpr double kLossTolerance = 1e-4;
 /// Compares `impl`'s first losses with `ens`'s, filling lossDifference.
 void checkLosses(ImplResult &impl, const ImplResult &ens);
 
-/// Prints the table of `results`.
-void printTable(std::ostream &os, const std::vector<WorkloadResult> &results);
+/// Prints the table of `results`, with each rate as a percentage of
+/// `peakGflops` (the measured peak; none when 0).
+void printTable(std::ostream &os, const std::vector<WorkloadResult> &results,
+                double peakGflops);
 /// Prints which framework, version and BLAS each implementation used.
 void printImplementations(std::ostream &os,
                           const std::vector<WorkloadResult> &results);

@@ -30,9 +30,27 @@ double Workload::flopsPerStep() const {
         contraction(batch, out, cnnFeatures());
     return 3 * perMember * static_cast<double>(members);
   }
-  double perMember =
-      contraction(batch, hidden, in) + contraction(batch, out, hidden);
+  std::vector<int64_t> widths = mlpWidths();
+  double perMember = 0;
+  for (size_t l = 1; l < widths.size(); ++l)
+    perMember += contraction(batch, widths[l], widths[l - 1]);
   return 3 * perMember * static_cast<double>(members);
+}
+
+std::vector<int64_t> Workload::mlpWidths() const {
+  std::vector<int64_t> widths{in};
+  widths.insert(widths.end(), layers, hidden);
+  widths.push_back(out);
+  return widths;
+}
+
+std::vector<std::string> Workload::mlpParamNames() const {
+  std::vector<std::string> names;
+  for (int64_t l = 1; l <= layers + 1; ++l) {
+    names.push_back("w" + std::to_string(l));
+    names.push_back("b" + std::to_string(l));
+  }
+  return names;
 }
 
 std::map<std::string, std::string> Workload::peerArguments() const {
@@ -50,10 +68,9 @@ std::map<std::string, std::string> Workload::peerArguments() const {
             {"out", str(out)},
             {"batch", str(batch)},
             {"lr", lrText}};
-  return {{"model", "mlp"},        {"members", str(members)},
-          {"groups", str(groups)}, {"in", str(in)},
-          {"hidden", str(hidden)}, {"out", str(out)},
-          {"batch", str(batch)},   {"lr", lrText}};
+  return {{"model", "mlp"},  {"members", str(members)}, {"groups", str(groups)},
+          {"in", str(in)},   {"hidden", str(hidden)},   {"layers", str(layers)},
+          {"out", str(out)}, {"batch", str(batch)},     {"lr", lrText}};
 }
 
 std::vector<Workload> ens_bench::defaultWorkloads() {
@@ -122,6 +139,43 @@ std::vector<Workload> ens_bench::defaultWorkloads() {
   cnnWide.channels2 = 16;
   cnnWide.out = 10;
   list.push_back(cnnWide);
+
+  // Compute-bound members (issue #28): wider and deeper than the examples,
+  // the class where blocking and packing decide the speed.
+  Workload mnist = shared;
+  mnist.name = "mlp-784";
+  mnist.description = "10 members of 784-128(tanh)-128(tanh)-10, batch 256 "
+                      "shared (PyTorch's model-ensembling tutorial's shape)";
+  mnist.members = 10;
+  mnist.in = 784;
+  mnist.hidden = 128;
+  mnist.layers = 2;
+  mnist.out = 10;
+  list.push_back(mnist);
+
+  Workload wide = shared;
+  wide.name = "mlp-512";
+  wide.description = "16 members of 512-512(tanh)-512, batch 256 shared";
+  wide.members = 16;
+  wide.in = wide.hidden = wide.out = 512;
+  list.push_back(wide);
+
+  Workload wideBatch = wide;
+  wideBatch.name = "mlp-512-b1024";
+  wideBatch.description = "4 members of 512-512(tanh)-512, batch 1024 shared";
+  wideBatch.members = 4;
+  wideBatch.batch = 1024;
+  list.push_back(wideBatch);
+
+  Workload deep = shared;
+  deep.name = "mlp-deep";
+  deep.description = "8 members of four layers of 256: 256-256(tanh)-"
+                     "256(tanh)-256(tanh)-256, batch 512 shared";
+  deep.members = 8;
+  deep.in = deep.hidden = deep.out = 256;
+  deep.layers = 3;
+  deep.batch = 512;
+  list.push_back(deep);
   return list;
 }
 
@@ -224,15 +278,19 @@ std::vector<Array> ens_bench::makeData(const Workload &workload,
     return arrays;
   }
   const int64_t m = workload.members, g = workload.groups, b = workload.batch,
-                in = workload.in, h = workload.hidden, out = workload.out;
+                in = workload.in, out = workload.out;
   Array x = uniform(random, "x", {g, b, in}, 1.0);
   Array t{"t", {g, b, out}, smoothTargets(random, x.values, in, out)};
   arrays.push_back(std::move(x));
   arrays.push_back(std::move(t));
-  arrays.push_back(uniform(random, "w1", {m, in, h}, xavier(in, h)));
-  arrays.push_back(uniform(random, "b1", {m, h}, 0.1));
-  arrays.push_back(uniform(random, "w2", {m, h, out}, xavier(h, out)));
-  arrays.push_back(uniform(random, "b2", {m, out}, 0.1));
+  std::vector<int64_t> widths = workload.mlpWidths();
+  for (size_t l = 1; l < widths.size(); ++l) {
+    std::string layer = std::to_string(l);
+    int64_t from = widths[l - 1], to = widths[l];
+    arrays.push_back(
+        uniform(random, "w" + layer, {m, from, to}, xavier(from, to)));
+    arrays.push_back(uniform(random, "b" + layer, {m, to}, 0.1));
+  }
   return arrays;
 }
 

@@ -3,10 +3,11 @@
 // A workload is one full training step (forward, loss, backward, update) of
 // a model at fixed shapes, in f32, from a fixed initial state and data:
 //
-//   Mlp        `members` copies of  x[B x In] -> tanh(x W1 + b1) -> h W2 + b2
-//              split into `groups` ensembles, each trained on its own batch
-//              (groups == 1: one batch shared by all members; groups ==
-//              members: a batch per member).
+//   Mlp        `members` copies of  x[B x In] -> tanh(x W1 + b1) -> ... ->
+//              h W(L+1) + b(L+1), with L = `layers` hidden layers of
+//              `hidden` units, split into `groups` ensembles, each trained
+//              on its own batch (groups == 1: one batch shared by all
+//              members; groups == members: a batch per member).
 //   Tensordot  ONE model y = tensordot(x[3x2], W[3x2x1], [[0,1],[0,1]]) + b
 //              (examples/tensordot.mlir), batched over `batch` examples.
 //   Cnn        `members` copies of examples/cnn.mlir's member, with its
@@ -44,9 +45,9 @@ struct Workload {
   Kind kind = Kind::Mlp;
   /// Mlp: members in all, and ensembles (data batches) they are split into.
   int64_t members = 1, groups = 1;
-  /// Mlp: layer widths; Cnn: `out` is the number of classes. Tensordot
-  /// ignores them.
-  int64_t in = 0, hidden = 0, out = 0;
+  /// Mlp: layer widths and the number of hidden layers; Cnn: `out` is the
+  /// number of classes. Tensordot ignores them.
+  int64_t in = 0, hidden = 0, out = 0, layers = 1;
   /// Cnn: the images' side (a multiple of 4) and the channels of the blocks.
   int64_t image = 0, channels1 = 0, channels2 = 0;
   /// Examples per step (per ensemble for Mlp).
@@ -55,6 +56,11 @@ struct Workload {
   double lr = 1e-3;
 
   int64_t membersPerGroup() const { return members / groups; }
+  /// Mlp: the widths of its activations, In, H (`layers` times), Out; layer
+  /// l maps widths[l - 1] to widths[l].
+  std::vector<int64_t> mlpWidths() const;
+  /// Mlp: the names of its parameters, w1, b1, ..., w(L+1), b(L+1).
+  std::vector<std::string> mlpParamNames() const;
   /// The losses a step computes: one per member (Mlp) or one (Tensordot).
   int64_t numLosses() const { return kind == Kind::Tensordot ? 1 : members; }
   /// Cnn: the features the head reads, c2 x (S/4) x (S/4).
@@ -78,7 +84,8 @@ struct Array {
 };
 
 /// The initial state and data of `workload`, from `seed`:
-///   Mlp:       x[G,B,In] t[G,B,Out] w1[M,In,H] b1[M,H] w2[M,H,Out] b2[M,Out]
+///   Mlp:       x[G,B,In] t[G,B,Out], and for each layer l = 1..L+1
+///              wl[M,widths[l-1],widths[l]] bl[M,widths[l]]
 ///   Tensordot: x[B,3,2] t[B,1] w[3,2,1] b[1]
 ///   Cnn:       x[B,1,S,S] t[B] (class indices, stored as floats)
 ///              w1[M,c1,1,3,3] b1[M,c1] w2[M,c2,c1,3,3] b2[M,c2]

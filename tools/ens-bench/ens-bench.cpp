@@ -26,6 +26,7 @@
 
 #include "EnsRunner.h"
 #include "Machine.h"
+#include "Peak.h"
 #include "PeerRunner.h"
 #include "Process.h"
 #include "Report.h"
@@ -414,9 +415,15 @@ int run(int argc, char **argv) {
   settings.checkSteps = options.checkSteps;
   settings.seed = options.seed;
   settings.lossTolerance = kLossTolerance;
+  MeasuredPeak peak = measureFp32Peak(options.threads);
+  settings.peakGflops = peak.gflops;
+  settings.peakIsa = peak.isa;
   std::cout << "ens-bench: " << settings.cpu << ", " << settings.onlineCores
             << " cores online, " << options.threads << " used; "
-            << settings.system << "\n";
+            << settings.system << "\n"
+            << "measured FP32 peak on " << options.threads
+            << " threads: " << static_cast<int>(peak.gflops + 0.5)
+            << " GFLOP/s (" << peak.isa << " loop, 12 accumulators)\n";
 
   PeerProgram libtorch;
   std::string torchPeer = options.torchPeer.empty()
@@ -460,7 +467,7 @@ int run(int argc, char **argv) {
                                   torch, jax, ensTorch, workDir));
 
   std::cout << "\n";
-  printTable(std::cout, results);
+  printTable(std::cout, results, settings.peakGflops);
   std::cout << "\nimplementations:\n";
   printImplementations(std::cout, results);
   std::cout << "\nsummary:\n";

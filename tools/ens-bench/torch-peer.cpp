@@ -195,22 +195,48 @@ torch::optim::AdamOptions adamOptions(double lr) {
 }
 
 struct MlpShape {
-  int64_t members, groups, in, hidden, out, batch;
+  int64_t members, groups, in, hidden, layers, out, batch;
   double lr;
   int64_t perGroup() const { return members / groups; }
+  /// In, H (`layers` times), Out: layer l maps widths[l - 1] to widths[l].
+  std::vector<int64_t> widths() const {
+    std::vector<int64_t> widths{in};
+    widths.insert(widths.end(), layers, hidden);
+    widths.push_back(out);
+    return widths;
+  }
 };
 
-/// Parameters [M, ...] and data [G, B, ...] from --data.
+/// Parameters [M, ...] (w1, b1, w2, b2, ...) and data [G, B, ...] from
+/// --data.
 struct MlpState {
-  torch::Tensor x, t, w1, b1, w2, b2;
+  torch::Tensor x, t;
+  std::vector<torch::Tensor> params;
   MlpState(const std::string &dir, const MlpShape &s)
       : x(load(dir, "x", {s.groups, s.batch, s.in})),
-        t(load(dir, "t", {s.groups, s.batch, s.out})),
-        w1(load(dir, "w1", {s.members, s.in, s.hidden})),
-        b1(load(dir, "b1", {s.members, s.hidden})),
-        w2(load(dir, "w2", {s.members, s.hidden, s.out})),
-        b2(load(dir, "b2", {s.members, s.out})) {}
+        t(load(dir, "t", {s.groups, s.batch, s.out})) {
+    std::vector<int64_t> widths = s.widths();
+    for (size_t l = 1; l < widths.size(); ++l) {
+      std::string layer = std::to_string(l);
+      params.push_back(
+          load(dir, "w" + layer, {s.members, widths[l - 1], widths[l]}));
+      params.push_back(load(dir, "b" + layer, {s.members, widths[l]}));
+    }
+  }
 };
+
+/// The layers, tanh after each but the last: `affine(h, weight, bias)`
+/// computes one layer's product and bias.
+template <typename Affine>
+torch::Tensor mlpForward(torch::Tensor h, const std::vector<torch::Tensor> &p,
+                         Affine affine) {
+  for (size_t i = 0; i < p.size(); i += 2) {
+    h = affine(h, p[i], p[i + 1]);
+    if (i + 2 < p.size())
+      h = torch::tanh(h);
+  }
+  return h;
+}
 
 class MlpLoop : public Step {
 public:
@@ -219,10 +245,9 @@ public:
     x = state.x;
     t = state.t;
     for (int64_t m = 0; m < shape.members; ++m) {
-      std::vector<torch::Tensor> p{state.w1[m].clone(), state.b1[m].clone(),
-                                   state.w2[m].clone(), state.b2[m].clone()};
-      for (torch::Tensor &tensor : p)
-        tensor.requires_grad_(true);
+      std::vector<torch::Tensor> p;
+      for (const torch::Tensor &stacked : state.params)
+        p.push_back(stacked[m].clone().requires_grad_(true));
       optimizers.push_back(
           std::make_unique<torch::optim::Adam>(p, adamOptions(shape.lr)));
       params.push_back(std::move(p));
@@ -230,14 +255,16 @@ public:
   }
 
   std::vector<double> run(bool wantLosses) override {
-    return stepEachMember(params, optimizers, wantLosses,
-                          [&](int64_t m, const std::vector<torch::Tensor> &p) {
-                            int64_t g = m / shape.perGroup();
-                            torch::Tensor h =
-                                torch::tanh(torch::addmm(p[1], x[g], p[0]));
-                            torch::Tensor y = torch::addmm(p[3], h, p[2]);
-                            return torch::mse_loss(y, t[g]);
-                          });
+    return stepEachMember(
+        params, optimizers, wantLosses,
+        [&](int64_t m, const std::vector<torch::Tensor> &p) {
+          int64_t g = m / shape.perGroup();
+          torch::Tensor y = mlpForward(
+              x[g], p,
+              [](const torch::Tensor &h, const torch::Tensor &w,
+                 const torch::Tensor &b) { return torch::addmm(b, h, w); });
+          return torch::mse_loss(y, t[g]);
+        });
   }
 
 private:
@@ -253,7 +280,7 @@ public:
     MlpState state(dir, shape);
     x = state.x;
     t = state.t;
-    params = {state.w1, state.b1, state.w2, state.b2};
+    params = state.params;
     for (torch::Tensor &tensor : params)
       tensor.requires_grad_(true);
     optimizer =
@@ -262,9 +289,12 @@ public:
 
   std::vector<double> run(bool wantLosses) override {
     torch::Tensor xs = perMember(x), ts = perMember(t);
-    torch::Tensor h =
-        torch::tanh(torch::baddbmm(params[1].unsqueeze(1), xs, params[0]));
-    torch::Tensor y = torch::baddbmm(params[3].unsqueeze(1), h, params[2]);
+    torch::Tensor y =
+        mlpForward(xs, params,
+                   [](const torch::Tensor &h, const torch::Tensor &w,
+                      const torch::Tensor &b) {
+                     return torch::baddbmm(b.unsqueeze(1), h, w);
+                   });
     torch::Tensor losses = (y - ts).pow(2).mean({1, 2});
     clearGrads(params);
     losses.sum().backward();
@@ -466,8 +496,8 @@ std::unique_ptr<Step> makeStep(const Arguments &args, std::string &notes) {
     throw Unavailable{"unknown model " + model};
   MlpShape shape{args.integer("members"), args.integer("groups"),
                  args.integer("in"),      args.integer("hidden"),
-                 args.integer("out"),     args.integer("batch"),
-                 args.real("lr")};
+                 args.integer("layers"),  args.integer("out"),
+                 args.integer("batch"),   args.real("lr")};
   if (impl == "loop") {
     notes = "a loop over members: addmm/tanh, mse_loss, backward, "
             "one optim::Adam each";

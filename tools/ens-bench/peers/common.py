@@ -24,6 +24,7 @@ def parse_args():
     parser.add_argument("--groups", type=int, default=1)
     parser.add_argument("--in", dest="inputs", type=int, default=0)
     parser.add_argument("--hidden", type=int, default=0)
+    parser.add_argument("--layers", type=int, default=1)
     parser.add_argument("--out", type=int, default=0)
     parser.add_argument("--image", type=int, default=0)
     parser.add_argument("--channels1", type=int, default=0)
@@ -41,19 +42,29 @@ def _load(args, name, shape):
     return values.reshape(shape)
 
 
+def mlp_widths(args):
+    """In, H (--layers times), Out: layer l maps widths[l-1] to widths[l]."""
+    return [args.inputs] + [args.hidden] * args.layers + [args.out]
+
+
+def mlp_param_names(args):
+    """w1, b1, w2, b2, ..., one weight and bias per layer."""
+    return [f"{kind}{layer}" for layer in range(1, args.layers + 2)
+            for kind in ("w", "b")]
+
+
 def mlp_arrays(args):
-    """x [G,B,In], t [G,B,Out], w1 [M,In,H], b1 [M,H], w2 [M,H,Out],
-    b2 [M,Out]."""
+    """x [G,B,In], t [G,B,Out], and for each layer l wl [M,widths[l-1],
+    widths[l]], bl [M,widths[l]]."""
     m, g, b = args.members, args.groups, args.batch
-    i, h, o = args.inputs, args.hidden, args.out
-    return {
-        "x": _load(args, "x", (g, b, i)),
-        "t": _load(args, "t", (g, b, o)),
-        "w1": _load(args, "w1", (m, i, h)),
-        "b1": _load(args, "b1", (m, h)),
-        "w2": _load(args, "w2", (m, h, o)),
-        "b2": _load(args, "b2", (m, o)),
-    }
+    widths = mlp_widths(args)
+    arrays = {"x": _load(args, "x", (g, b, widths[0])),
+              "t": _load(args, "t", (g, b, widths[-1]))}
+    for layer in range(1, len(widths)):
+        arrays[f"w{layer}"] = _load(args, f"w{layer}",
+                                    (m, widths[layer - 1], widths[layer]))
+        arrays[f"b{layer}"] = _load(args, f"b{layer}", (m, widths[layer]))
+    return arrays
 
 
 def tensordot_arrays(args):

@@ -68,9 +68,15 @@ def make_step(loss_and_grads, lr):
 
 
 def mlp(args, a):
+    names = common.mlp_param_names(args)
+
     def member_loss(p, x, t):
-        h = jnp.tanh(x @ p["w1"] + p["b1"])
-        return jnp.mean((h @ p["w2"] + p["b2"] - t) ** 2)
+        h = x
+        for i in range(0, len(names), 2):
+            h = h @ p[names[i]] + p[names[i + 1]]
+            if i + 2 < len(names):
+                h = jnp.tanh(h)
+        return jnp.mean((h - t) ** 2)
 
     member = jax.value_and_grad(member_loss)
     g, k = args.groups, args.members // args.groups
@@ -84,7 +90,7 @@ def mlp(args, a):
         run = jax.vmap(jax.vmap(member, (0, None, None)), (0, 0, 0))
         shape, how = (g, k), "vmap(vmap(...))"
     params = {n: jnp.asarray(a[n].reshape(shape + a[n].shape[1:]) if shape
-                             else a[n]) for n in ("w1", "b1", "w2", "b2")}
+                             else a[n]) for n in names}
     return (params, run, jnp.asarray(x), jnp.asarray(t),
             f"jit of {how}(value_and_grad) + Adam, one XLA program")
 

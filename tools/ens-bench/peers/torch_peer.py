@@ -113,16 +113,18 @@ def adam(params, lr):
 
 
 def make_models(args, a):
+    """The members as nn.Sequential: Linear, Tanh, ..., Linear."""
+    widths = common.mlp_widths(args)
     models = []
     for m in range(args.members):
-        first = nn.Linear(args.inputs, args.hidden)
-        second = nn.Linear(args.hidden, args.out)
-        with torch.no_grad():
-            first.weight.copy_(torch.from_numpy(a["w1"][m].T))
-            first.bias.copy_(torch.from_numpy(a["b1"][m]))
-            second.weight.copy_(torch.from_numpy(a["w2"][m].T))
-            second.bias.copy_(torch.from_numpy(a["b2"][m]))
-        models.append(nn.Sequential(first, nn.Tanh(), second))
+        layers = []
+        for layer in range(1, len(widths)):
+            linear = nn.Linear(widths[layer - 1], widths[layer])
+            with torch.no_grad():
+                linear.weight.copy_(torch.from_numpy(a[f"w{layer}"][m].T))
+                linear.bias.copy_(torch.from_numpy(a[f"b{layer}"][m]))
+            layers += [linear, nn.Tanh()]
+        models.append(nn.Sequential(*layers[:-1]))
     return models
 
 
@@ -214,7 +216,7 @@ def mlp_vmap(args, a):
 def stacked_mlp(args, a):
     """The stacked parameters as leaves, and the members' losses."""
     params = [torch.tensor(a[n], requires_grad=True)
-              for n in ("w1", "b1", "w2", "b2")]
+              for n in common.mlp_param_names(args)]
     g, k, m = args.groups, args.members // args.groups, args.members
 
     def per_member(data):
@@ -225,10 +227,14 @@ def stacked_mlp(args, a):
         return data.unsqueeze(1).expand(g, k, *data.shape[1:]).reshape(
             m, *data.shape[1:])
 
-    def losses(w1, b1, w2, b2, x, t):
-        h = torch.tanh(torch.baddbmm(b1.unsqueeze(1), per_member(x), w1))
-        y = torch.baddbmm(b2.unsqueeze(1), h, w2)
-        return (y - per_member(t)).pow(2).mean(dim=(1, 2))
+    def losses(*arguments):
+        *p, x, t = arguments
+        h = per_member(x)
+        for i in range(0, len(p), 2):
+            h = torch.baddbmm(p[i + 1].unsqueeze(1), h, p[i])
+            if i + 2 < len(p):
+                h = torch.tanh(h)
+        return (h - per_member(t)).pow(2).mean(dim=(1, 2))
 
     return params, losses
 
