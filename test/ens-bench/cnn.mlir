@@ -9,8 +9,8 @@
 // RUN:   --json=%t.json 2>/dev/null | FileCheck %s
 // RUN: FileCheck --check-prefix=JSON %s < %t.json
 
-// CHECK: cnn ens {{[0-9.]+}} {{.*}} 1.00x {{.*}} reference
-// CHECK-NEXT: cnn torch-func-vmap unavailable: --no-python
-// CHECK: cnn: no peer measured
+// CHECK: cnn ens 1 {{[0-9.]+}} {{.*}} 1.00x {{.*}} reference
+// CHECK-NEXT: cnn torch-func-vmap 1 unavailable: --no-python
+// CHECK: cnn (1 threads): no peer measured
 
 // JSON: "name": "cnn"

@@ -23,7 +23,7 @@
 // CHECK-NEXT: mlp-deep libtorch-loop {{.*}} ok
 // CHECK-NEXT: mlp-deep libtorch-bmm {{.*}} ok
 
-// JSON: "fp32_peak_gflops": {{[1-9]}}
+// JSON: "fp32_peak_isa": "{{.*}}FMA"
 // JSON: "name": "mlp-784"
 // JSON: "layers": "2"
 // JSON: "percent_of_peak":

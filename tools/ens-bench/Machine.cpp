@@ -40,9 +40,12 @@ int ens_bench::usableCores() {
 }
 
 void ens_bench::restrictToCores(int count) {
-  cpu_set_t current, wanted;
-  if (sched_getaffinity(0, sizeof(current), &current) != 0)
+  static cpu_set_t initial;
+  static bool read = sched_getaffinity(0, sizeof(initial), &initial) == 0;
+  if (!read)
     throw Failure("cannot read this process's CPU affinity");
+  const cpu_set_t &current = initial;
+  cpu_set_t wanted;
   CPU_ZERO(&wanted);
   int taken = 0;
   for (int cpu = 0; cpu < CPU_SETSIZE && taken < count; ++cpu)

@@ -20,7 +20,8 @@ int onlineCores();
 /// The cores this process may run on (its affinity).
 int usableCores();
 /// Restricts this process and its future children to the first `count` of
-/// the cores it may use now. Throws Failure if it cannot.
+/// the cores it could use when it first called this function, so that a
+/// later call may widen the set again. Throws Failure if it cannot.
 void restrictToCores(int count);
 /// The operating system, from uname: "Linux 6.1.0 x86_64".
 std::string systemName();

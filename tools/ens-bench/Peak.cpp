@@ -57,7 +57,9 @@ __attribute__((target("avx512f"))) float runAvx512(int64_t iterations) {
 __attribute__((target("avx2,fma"))) float runAvx2(int64_t iterations) {
   return FmaLoop<Floats8, 8>::run(iterations);
 }
-float runSse(int64_t iterations) { return FmaLoop<Floats4, 4>::run(iterations); }
+float runSse(int64_t iterations) {
+  return FmaLoop<Floats4, 4>::run(iterations);
+}
 
 /// GFLOP/s of one thread running `loop` (of `lanes` lanes) for `seconds`.
 double measureOne(float (*loop)(int64_t), int lanes, double seconds,
@@ -96,9 +98,8 @@ MeasuredPeak ens_bench::measureFp32Peak(int threads, double seconds) {
     std::vector<float> sinks(threads);
     std::vector<std::thread> workers;
     for (int t = 0; t < threads; ++t)
-      workers.emplace_back([&, t] {
-        rates[t] = measureOne(loop, lanes, seconds, sinks[t]);
-      });
+      workers.emplace_back(
+          [&, t] { rates[t] = measureOne(loop, lanes, seconds, sinks[t]); });
     for (std::thread &worker : workers)
       worker.join();
     double total = 0;

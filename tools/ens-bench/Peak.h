@@ -1,4 +1,5 @@
-//===- Peak.h - The measured FP32 peak of the cores ens-bench uses -*- C++ -*-===//
+//===- Peak.h - The measured FP32 peak of the cores ens-bench uses -*- C++
+//-*-===//
 //
 // "% of peak" is only as honest as the peak: a datasheet's figure assumes
 // clocks and FMA units a virtual machine may not give. ens-bench therefore

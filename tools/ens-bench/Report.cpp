@@ -82,13 +82,12 @@ std::string lossCell(const ImplResult &impl) {
 } // namespace
 
 void ens_bench::printTable(std::ostream &os,
-                           const std::vector<WorkloadResult> &results,
-                           double peakGflops) {
+                           const std::vector<WorkloadResult> &results) {
   char line[256];
   std::snprintf(line, sizeof(line),
-                "%-15s %-17s %10s %10s %10s %9s %9s %6s  %s\n", "workload",
-                "implementation", "median ms", "min ms", "max ms", "peer/ens",
-                "GFLOP/s", "% peak", "loss check");
+                "%-15s %-17s %3s %10s %10s %10s %9s %9s %6s  %s\n", "workload",
+                "implementation", "thr", "median ms", "min ms", "max ms",
+                "peer/ens", "GFLOP/s", "% peak", "loss check");
   os << line << std::string(std::string(line).size() - 1, '-') << "\n";
   for (const WorkloadResult &result : results) {
     const ImplResult *ens = result.ens();
@@ -98,9 +97,9 @@ void ens_bench::printTable(std::ostream &os,
             impl.failure.empty() ? impl.info.reason : impl.failure;
         if (why.size() > 90)
           why = why.substr(0, 87) + "...";
-        std::snprintf(line, sizeof(line), "%-15s %-17s unavailable: %s\n",
+        std::snprintf(line, sizeof(line), "%-15s %-17s %3d unavailable: %s\n",
                       result.workload.name.c_str(), impl.info.impl.c_str(),
-                      why.c_str());
+                      result.threads, why.c_str());
         os << line;
         continue;
       }
@@ -108,14 +107,17 @@ void ens_bench::printTable(std::ostream &os,
       std::string ratio = ens ? format("%.2fx", median / ens->median()) : "-";
       double gflops = result.workload.flopsPerStep() / (median * 1e6);
       std::string percent =
-          peakGflops > 0 ? format("%.1f", 100 * gflops / peakGflops) : "-";
-      std::snprintf(
-          line, sizeof(line), "%-15s %-17s %10s %10s %10s %9s %9s %6s  %s\n",
-          result.workload.name.c_str(), impl.info.impl.c_str(),
-          milliseconds(median).c_str(), milliseconds(impl.min()).c_str(),
-          milliseconds(impl.max()).c_str(), ratio.c_str(),
-          format(gflops >= 10 ? "%.1f" : "%.3f", gflops).c_str(),
-          percent.c_str(), lossCell(impl).c_str());
+          result.peakGflops > 0
+              ? format("%.1f", 100 * gflops / result.peakGflops)
+              : "-";
+      std::snprintf(line, sizeof(line),
+                    "%-15s %-17s %3d %10s %10s %10s %9s %9s %6s  %s\n",
+                    result.workload.name.c_str(), impl.info.impl.c_str(),
+                    result.threads, milliseconds(median).c_str(),
+                    milliseconds(impl.min()).c_str(),
+                    milliseconds(impl.max()).c_str(), ratio.c_str(),
+                    format(gflops >= 10 ? "%.1f" : "%.3f", gflops).c_str(),
+                    percent.c_str(), lossCell(impl).c_str());
       os << line;
     }
   }
@@ -123,10 +125,11 @@ void ens_bench::printTable(std::ostream &os,
 
 void ens_bench::printImplementations(
     std::ostream &os, const std::vector<WorkloadResult> &results) {
-  std::set<std::string> seen;
+  std::set<std::pair<std::string, int>> seen;
   for (const WorkloadResult &result : results)
     for (const ImplResult &impl : result.impls) {
-      if (!impl.info.available || !seen.insert(impl.info.impl).second)
+      if (!impl.info.available ||
+          !seen.insert({impl.info.impl, impl.info.threads}).second)
         continue;
       os << "  " << impl.info.impl << ": " << impl.info.version << "; "
          << impl.info.threads << " threads; contractions by " << impl.info.blas
@@ -140,7 +143,6 @@ json ens_bench::toJson(const RunSettings &settings,
   root["machine"] = {{"cpu", settings.cpu},
                      {"system", settings.system},
                      {"online_cores", settings.onlineCores},
-                     {"fp32_peak_gflops", settings.peakGflops},
                      {"fp32_peak_isa", settings.peakIsa}};
   root["settings"] = {{"threads", settings.threads},
                       {"repeats", settings.repeats},
@@ -158,6 +160,8 @@ json ens_bench::toJson(const RunSettings &settings,
     const ImplResult *ens = result.ens();
     json w;
     w["name"] = result.workload.name;
+    w["threads"] = result.threads;
+    w["fp32_peak_gflops"] = result.peakGflops;
     w["description"] = result.workload.description;
     w["flops_per_step"] = result.workload.flopsPerStep();
     w["parameters"] = result.workload.peerArguments();
@@ -178,9 +182,9 @@ json ens_bench::toJson(const RunSettings &settings,
         entry["max_ms"] = impl.max();
         entry["samples"] = impl.samples.size();
         entry["gflops"] = result.workload.flopsPerStep() / (median * 1e6);
-        if (settings.peakGflops > 0)
+        if (result.peakGflops > 0)
           entry["percent_of_peak"] =
-              100 * entry["gflops"].get<double>() / settings.peakGflops;
+              100 * entry["gflops"].get<double>() / result.peakGflops;
         if (ens)
           entry["ratio_to_ens"] = median / ens->median();
         entry["samples_ms"] = impl.samples;

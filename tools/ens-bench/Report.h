@@ -39,6 +39,10 @@ struct ImplResult {
 
 struct WorkloadResult {
   Workload workload;
+  /// The cores ens and every peer ran on.
+  int threads = 1;
+  /// The FP32 peak measured on those cores (Peak.h), GFLOP/s; 0 if none.
+  double peakGflops = 0;
   double ensCompileSeconds = 0;
   /// ens first.
   std::vector<ImplResult> impls;
@@ -49,12 +53,13 @@ struct WorkloadResult {
 /// How the run was made, for the header and the JSON.
 struct RunSettings {
   std::string cpu, system;
-  int onlineCores = 0, threads = 0, repeats = 0, checkSteps = 0;
+  int onlineCores = 0, repeats = 0, checkSteps = 0;
+  /// The thread counts the workloads ran at, each on as many cores.
+  std::vector<int> threads;
   double blockMs = 0, warmupMs = 0, settleMs = 0;
   uint64_t seed = 0;
   double lossTolerance = 0;
-  /// The FP32 FMA peak measured on the threads used (Peak.h), GFLOP/s.
-  double peakGflops = 0;
+  /// The instructions of the FMA loop that measured the peaks (Peak.h).
   std::string peakIsa;
 };
 
@@ -64,10 +69,9 @@ constexpr double kLossTolerance = 1e-4;
 /// Compares `impl`'s first losses with `ens`'s, filling lossDifference.
 void checkLosses(ImplResult &impl, const ImplResult &ens);
 
-/// Prints the table of `results`, with each rate as a percentage of
-/// `peakGflops` (the measured peak; none when 0).
-void printTable(std::ostream &os, const std::vector<WorkloadResult> &results,
-                double peakGflops);
+/// Prints the table of `results`, each rate also as a percentage of the
+/// peak measured on its cores.
+void printTable(std::ostream &os, const std::vector<WorkloadResult> &results);
 /// Prints which framework, version and BLAS each implementation used.
 void printImplementations(std::ostream &os,
                           const std::vector<WorkloadResult> &results);

@@ -1,7 +1,7 @@
 //===- ens-bench.cpp - Training steps of ens against its peers ------------===//
 //
 // Usage:
-//   ens-bench [--workloads=NAME,...] [--impls=NAME,...] [--threads=N]
+//   ens-bench [--workloads=NAME,...] [--impls=NAME,...] [--threads=N,...]
 //             [--repeats=N] [--block-ms=MS] [--warmup-ms=MS]
 //             [--settle-ms=MS] [--python=PATH | --no-python]
 //             [--torch-peer=PATH] [--peers-dir=DIR] [--seed=N]
@@ -54,6 +54,10 @@ namespace {
 
 struct Options {
   std::vector<std::string> workloads, impls;
+  /// The thread counts to run every workload at; empty for all usable
+  /// cores.
+  std::vector<int> threadCounts;
+  /// The count of the workload being run.
   int threads = 0;
   int repeats = 10;
   double blockMs = 100, warmupMs = 1000, settleMs = 250;
@@ -74,7 +78,9 @@ const char *kUsage = R"(usage: ens-bench [options]
   --workloads=NAME,...  workloads to run (default: all; see --list)
   --impls=NAME,...      peers to run besides ens (default: all), e.g.
                         libtorch-loop,torch-func-vmap,jax-jit-vmap
-  --threads=N           cores for ens and every peer (default: all usable)
+  --threads=N,...       cores for ens and every peer (default: all usable);
+                        with several counts, each workload runs at each in
+                        turn, so that the scaling is measured together
   --repeats=N           timed blocks per implementation (default 10)
   --block-ms=MS         a block runs at least 3 steps and MS ms (default 100)
   --warmup-ms=MS        warm-up per implementation (default 1000)
@@ -142,9 +148,14 @@ Options parseOptions(int argc, char **argv) {
       options.workloads = splitList(value);
     else if (key == "--impls")
       options.impls = splitList(value);
-    else if (key == "--threads")
-      options.threads = static_cast<int>(parseNumber(key, value, 1));
-    else if (key == "--repeats")
+    else if (key == "--threads") {
+      options.threadCounts.clear();
+      for (const std::string &count : splitList(value))
+        options.threadCounts.push_back(
+            static_cast<int>(parseNumber(key, count, 1)));
+      if (options.threadCounts.empty())
+        throw Failure("--threads takes one count or more");
+    } else if (key == "--repeats")
       options.repeats = static_cast<int>(parseNumber(key, value, 1));
     else if (key == "--block-ms")
       options.blockMs = parseNumber(key, value, 0);
@@ -263,7 +274,8 @@ WorkloadResult runWorkload(const ens::Context &context,
                            const PeerProgram &torch, const PeerProgram &jax,
                            const PeerProgram &ensTorch,
                            const std::string &workDir) {
-  std::cerr << "[" << workload.name << "] " << workload.description << "\n";
+  std::cerr << "[" << workload.name << ", " << options.threads << " threads] "
+            << workload.description << "\n";
   std::string dataDir = workDir + "/" + workload.name;
   std::filesystem::create_directories(dataDir);
   std::vector<Array> data = makeData(workload, options.seed);
@@ -271,6 +283,7 @@ WorkloadResult runWorkload(const ens::Context &context,
 
   WorkloadResult result;
   result.workload = workload;
+  result.threads = options.threads;
   std::vector<std::unique_ptr<Runner>> runners;
   auto ens = std::make_unique<EnsRunner>(context, workload, data,
                                          options.threads, options.checkSteps);
@@ -349,9 +362,12 @@ WorkloadResult runWorkload(const ens::Context &context,
   return result;
 }
 
-/// One line per workload: how ens compares with its fastest peer.
+/// One line per workload and thread count: how ens compares with its
+/// fastest peer; then, for a workload run at several counts, how ens's step
+/// scaled between each two of them.
 void printSummary(std::ostream &os,
                   const std::vector<WorkloadResult> &results) {
+  char line[256];
   for (const WorkloadResult &result : results) {
     const ImplResult *ens = result.ens();
     const ImplResult *best = nullptr;
@@ -360,17 +376,32 @@ void printSummary(std::ostream &os,
           (!best || impl.median() < best->median()))
         best = &impl;
     if (!ens || !best) {
-      os << "  " << result.workload.name << ": no peer measured\n";
+      os << "  " << result.workload.name << " (" << result.threads
+         << " threads): no peer measured\n";
       continue;
     }
     double ratio = best->median() / ens->median();
-    char line[256];
     std::snprintf(line, sizeof(line),
-                  "  %s: fastest peer %s at %.2fx ens's time (%s)\n",
-                  result.workload.name.c_str(), best->info.impl.c_str(), ratio,
+                  "  %s (%d threads): fastest peer %s at %.2fx ens's time "
+                  "(%s)\n",
+                  result.workload.name.c_str(), result.threads,
+                  best->info.impl.c_str(), ratio,
                   ratio > 1 ? "ens ahead" : "ens BEHIND");
     os << line;
   }
+  for (size_t i = 0; i < results.size(); ++i)
+    for (size_t j = i + 1; j < results.size(); ++j) {
+      const ImplResult *first = results[i].ens(), *other = results[j].ens();
+      if (results[j].workload.name != results[i].workload.name || !first ||
+          !other || !first->measured() || !other->measured())
+        continue;
+      std::snprintf(line, sizeof(line),
+                    "  %s: ens's step %.2fx faster on %d threads than on %d\n",
+                    results[i].workload.name.c_str(),
+                    first->median() / other->median(), results[j].threads,
+                    results[i].threads);
+      os << line;
+    }
 }
 
 int run(int argc, char **argv) {
@@ -396,18 +427,14 @@ int run(int argc, char **argv) {
                      [&](const Workload &w) { return w.name == name; }))
       throw Failure("unknown workload '" + name + "' (see --list)");
 
-  // Before anything starts a thread, so that ens's threads, and every peer
-  // (JAX and MKL size their pools by the cores they see), stay on them.
-  if (options.threads == 0)
-    options.threads = usableCores();
-  else if (options.threads != usableCores())
-    restrictToCores(options.threads);
+  if (options.threadCounts.empty())
+    options.threadCounts = {usableCores()};
 
   RunSettings settings;
   settings.cpu = cpuModel();
   settings.system = systemName();
   settings.onlineCores = onlineCores();
-  settings.threads = options.threads;
+  settings.threads = options.threadCounts;
   settings.repeats = options.repeats;
   settings.blockMs = options.blockMs;
   settings.warmupMs = options.warmupMs;
@@ -415,15 +442,21 @@ int run(int argc, char **argv) {
   settings.checkSteps = options.checkSteps;
   settings.seed = options.seed;
   settings.lossTolerance = kLossTolerance;
-  MeasuredPeak peak = measureFp32Peak(options.threads);
-  settings.peakGflops = peak.gflops;
-  settings.peakIsa = peak.isa;
   std::cout << "ens-bench: " << settings.cpu << ", " << settings.onlineCores
-            << " cores online, " << options.threads << " used; "
-            << settings.system << "\n"
-            << "measured FP32 peak on " << options.threads
-            << " threads: " << static_cast<int>(peak.gflops + 0.5)
-            << " GFLOP/s (" << peak.isa << " loop, 12 accumulators)\n";
+            << " cores online; " << settings.system << "\n";
+  // Each count runs on as many cores: before anything starts a thread, so
+  // that ens's threads, and every peer (JAX and MKL size their pools by the
+  // cores they see), stay on them.
+  std::map<int, double> peaks;
+  for (int threads : options.threadCounts) {
+    restrictToCores(threads);
+    MeasuredPeak peak = measureFp32Peak(threads);
+    peaks[threads] = peak.gflops;
+    settings.peakIsa = peak.isa;
+    std::cout << "measured FP32 peak on " << threads
+              << " threads: " << static_cast<int>(peak.gflops + 0.5)
+              << " GFLOP/s (" << peak.isa << " loop, 12 accumulators)\n";
+  }
 
   PeerProgram libtorch;
   std::string torchPeer = options.torchPeer.empty()
@@ -463,11 +496,16 @@ int run(int argc, char **argv) {
   ens::Context context;
   std::vector<WorkloadResult> results;
   for (const Workload &workload : workloads)
-    results.push_back(runWorkload(context, workload, options, wanted, libtorch,
-                                  torch, jax, ensTorch, workDir));
+    for (int threads : options.threadCounts) {
+      restrictToCores(threads);
+      options.threads = threads;
+      results.push_back(runWorkload(context, workload, options, wanted,
+                                    libtorch, torch, jax, ensTorch, workDir));
+      results.back().peakGflops = peaks[threads];
+    }
 
   std::cout << "\n";
-  printTable(std::cout, results, settings.peakGflops);
+  printTable(std::cout, results);
   std::cout << "\nimplementations:\n";
   printImplementations(std::cout, results);
   std::cout << "\nsummary:\n";
