@@ -8,7 +8,14 @@
 // (local loads and stores: ptxas spills through local memory). A CUDA
 // source is first compiled with NVRTC with the options given. With --check,
 // the exit status says whether every hot loop of a contraction (one that
-// multiplies and stores nothing) meets the thresholds and no kernel spills.
+// multiplies and stores nothing) meets the thresholds and no kernel spills;
+// the checks of issue #31 are opt-in, for the kernels that claim them:
+// --require-wide-loads (a kernel with a contraction loads global memory in
+// 64- or 128-bit accesses or asynchronously, LDGSTS), --max-lsu-per-fma
+// (load/store instructions per FMA in a contraction's hot loop, an LDS.128
+// counting as one) and --require-32-bit-counters (no 64-bit comparison,
+// ISETP .EX, in a hot loop). Whether an access is coalesced depends on its
+// addresses, which SASS does not show: the performance model counts that.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,12 +79,27 @@ cl::opt<double> maxLoadsPerFma(
     cl::desc("--check: most global and shared loads per fused multiply-add "
              "in a hot loop"),
     cl::init(0.6));
+cl::opt<double> maxLsuPerFma(
+    "max-lsu-per-fma",
+    cl::desc("--check: most load/store instructions (global, shared, and "
+             "asynchronous copies) per fused multiply-add in a "
+             "contraction's hot loop; 0 (the default) checks none"),
+    cl::init(0.0));
+cl::opt<bool> requireWideLoads(
+    "require-wide-loads",
+    cl::desc("--check: a kernel with a contraction's hot loop must load "
+             "global memory in 64- or 128-bit accesses or with cp.async "
+             "(LDGSTS)"));
+cl::opt<bool> require32BitCounters(
+    "require-32-bit-counters",
+    cl::desc("--check: no hot loop may compare 64-bit integers (ISETP with "
+             ".EX), the sign of 64-bit loop counters and indices"));
 
-/// One SASS instruction: its address, base opcode (FFMA for FFMA.FTZ) and,
-/// for a branch, its target.
+/// One SASS instruction: its address, base opcode (FFMA for FFMA.FTZ), its
+/// modifiers (".E.128" of LDG.E.128) and, for a branch, its target.
 struct Instruction {
   uint64_t address = 0;
-  std::string opcode;
+  std::string opcode, modifiers;
   std::optional<uint64_t> target;
 };
 
@@ -88,6 +110,19 @@ struct Counts {
   int64_t multiplies = 0, stores = 0;
   int64_t globalLoads = 0, sharedLoads = 0, localLoads = 0, localStores = 0;
   int64_t globalStores = 0, sharedStores = 0;
+  /// Global loads of 64 or 128 bits, asynchronous global-to-shared copies
+  /// (LDGSTS), and 64-bit integer comparisons (ISETP .EX).
+  int64_t wideGlobalLoads = 0, asyncCopies = 0, compares64 = 0;
+
+  /// Load/store instructions: global, shared and asynchronous copies.
+  int64_t getLoadStores() const {
+    return globalLoads + sharedLoads + globalStores + sharedStores +
+           asyncCopies;
+  }
+  double getLoadStoresPerFma() const {
+    return fusedMultiplyAdds ? double(getLoadStores()) / fusedMultiplyAdds
+                             : double(getLoadStores());
+  }
 
   double getFmaShare() const {
     return floatArithmetic ? double(fusedMultiplyAdds) / floatArithmetic : 0;
@@ -128,10 +163,20 @@ static bool isFloatArithmetic(StringRef op) {
          llvm::is_contained(kOtherFloatArithmetic, op);
 }
 
+/// Whether `modifiers` (".E.128.CONSTANT") name an access of 64 or 128 bits.
+static bool isWideAccess(StringRef modifiers) {
+  SmallVector<StringRef> parts;
+  modifiers.split(parts, '.');
+  return llvm::is_contained(parts, "64") || llvm::is_contained(parts, "128");
+}
+
 static Counts count(ArrayRef<Instruction> code) {
   Counts counts;
   for (const Instruction &instruction : code) {
-    StringRef op = instruction.opcode;
+    StringRef op = instruction.opcode, modifiers = instruction.modifiers;
+    counts.wideGlobalLoads += op == "LDG" && isWideAccess(modifiers);
+    counts.asyncCopies += op == "LDGSTS";
+    counts.compares64 += op == "ISETP" && modifiers.contains(".EX");
     ++counts.instructions;
     counts.floatArithmetic += isFloatArithmetic(op);
     counts.fusedMultiplyAdds += isFusedMultiplyAdd(op);
@@ -173,8 +218,10 @@ static std::vector<Kernel> parseSass(StringRef text) {
       body = body.split(' ').second.trim();
     auto [opcode, operands] = body.split(' ');
     // ptxas uses HFMA2.MMA to move constants into registers: not arithmetic.
-    instruction.opcode =
-        opcode == "HFMA2.MMA" ? opcode.str() : opcode.split('.').first.str();
+    auto [base, modifiers] = opcode.split('.');
+    instruction.opcode = opcode == "HFMA2.MMA" ? opcode.str() : base.str();
+    if (!modifiers.empty())
+      instruction.modifiers = ("." + modifiers).str();
     if (instruction.opcode == "BRA") {
       // The target is the last operand, an absolute address.
       StringRef target = operands.trim();
@@ -218,12 +265,15 @@ static void printCounts(llvm::raw_ostream &os, const Counts &counts) {
   os << llvm::format(
       "instructions %lld, float arithmetic %lld, FMA %lld "
       "(%.1f%%), LDG %lld, LDS %lld, loads per FMA %.2f, "
-      "LDL %lld, STL %lld\n",
+      "LDL %lld, STL %lld, wide LDG %lld, LDGSTS %lld, load/stores per "
+      "FMA %.2f, 64-bit compares %lld\n",
       (long long)counts.instructions, (long long)counts.floatArithmetic,
       (long long)counts.fusedMultiplyAdds, 100 * counts.getFmaShare(),
       (long long)counts.globalLoads, (long long)counts.sharedLoads,
       counts.getLoadsPerFma(), (long long)counts.localLoads,
-      (long long)counts.localStores);
+      (long long)counts.localStores, (long long)counts.wideGlobalLoads,
+      (long long)counts.asyncCopies, counts.getLoadStoresPerFma(),
+      (long long)counts.compares64);
 }
 
 /// Prints the report of `kernel`; returns whether it meets the thresholds.
@@ -234,6 +284,7 @@ static bool report(const Kernel &kernel, llvm::raw_ostream &os) {
   bool spills = total.localLoads || total.localStores;
   os << "  spills: " << (spills ? "yes" : "no") << "\n";
   bool meets = !spills;
+  bool hasContraction = false;
   for (auto [first, last] : findInnermostLoops(kernel)) {
     Counts loop = count(ArrayRef(kernel.code).slice(first, last - first + 1));
     os << llvm::format("  hot loop %#06llx-%#06llx: ",
@@ -246,12 +297,19 @@ static bool report(const Kernel &kernel, llvm::raw_ostream &os) {
     // loop, a sum, a maximum) has no multiply to fuse, and one that stores
     // computes elements one by one. A contraction written with FMUL and
     // FADD still multiplies without storing, and misses.
+    if (require32BitCounters && loop.compares64)
+      meets = false;
     if (!loop.multiplies || loop.stores)
       continue;
+    hasContraction = true;
     if (loop.getFmaShare() < minFmaShare ||
-        loop.getLoadsPerFma() > maxLoadsPerFma)
+        loop.getLoadsPerFma() > maxLoadsPerFma ||
+        (maxLsuPerFma > 0 && loop.getLoadStoresPerFma() > maxLsuPerFma))
       meets = false;
   }
+  if (requireWideLoads && hasContraction && !total.wideGlobalLoads &&
+      !total.asyncCopies)
+    meets = false;
   if (check)
     os << "  thresholds: " << (meets ? "met" : "missed") << "\n";
   return meets;
@@ -268,6 +326,9 @@ static void printJsonCounts(llvm::json::OStream &os, const Counts &counts) {
   os.attribute("sts", counts.sharedStores);
   os.attribute("ldl", counts.localLoads);
   os.attribute("stl", counts.localStores);
+  os.attribute("wide_ldg", counts.wideGlobalLoads);
+  os.attribute("ldgsts", counts.asyncCopies);
+  os.attribute("isetp_64", counts.compares64);
 }
 
 /// Writes `kernel` and its innermost loops as a JSON object.
@@ -398,8 +459,16 @@ int main(int argc, char **argv) {
   }
   if (check && !meets) {
     llvm::outs() << llvm::format("thresholds missed: FMA share >= %g, loads "
-                                 "per FMA <= %g, no spills\n",
+                                 "per FMA <= %g, no spills",
                                  double(minFmaShare), double(maxLoadsPerFma));
+    if (maxLsuPerFma > 0)
+      llvm::outs() << llvm::format(", load/stores per FMA <= %g",
+                                   double(maxLsuPerFma));
+    if (requireWideLoads)
+      llvm::outs() << ", wide or asynchronous global loads";
+    if (require32BitCounters)
+      llvm::outs() << ", 32-bit loop counters";
+    llvm::outs() << "\n";
     return 1;
   }
   return 0;
