@@ -1,0 +1,17 @@
+// A heterogeneous ensemble in one program (issue #30,
+// examples/heterogeneous.mlir): 8 members of one architecture and 4 of a
+// deeper, wider one, each group its own ens.vmap, trained one SGD step side
+// by side. The program agrees with the interpreter on the CPU and under
+// cuda-emu; and each group's results on the CPU are, bit for bit, those of
+// the group run as a program of its own on the same inputs: the groups
+// share nothing but what they read. The CPU spreads the members over its
+// threads without changing a bit.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: ens-run %ens_src_root/examples/heterogeneous.mlir --entry=train_step --random-inputs=1 --write-inputs=%t/in --output-dir=%t/interp
+// RUN: ens-run %ens_src_root/examples/heterogeneous.mlir --entry=train_step --random-inputs=1 --backend=cpu --atol=1e-5 --output-dir=%t/cpu --expect=%t/interp/out0.npy --expect=%t/interp/out1.npy --expect=%t/interp/out2.npy --expect=%t/interp/out3.npy --expect=%t/interp/out4.npy --expect=%t/interp/out5.npy --expect=%t/interp/out6.npy --expect=%t/interp/out7.npy --expect=%t/interp/out8.npy --expect=%t/interp/out9.npy --expect=%t/interp/out10.npy --expect=%t/interp/out11.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous.mlir --entry=train_step --random-inputs=1 --backend=cuda-emu --atol=1e-5 --expect=%t/interp/out0.npy --expect=%t/interp/out1.npy --expect=%t/interp/out2.npy --expect=%t/interp/out3.npy --expect=%t/interp/out4.npy --expect=%t/interp/out5.npy --expect=%t/interp/out6.npy --expect=%t/interp/out7.npy --expect=%t/interp/out8.npy --expect=%t/interp/out9.npy --expect=%t/interp/out10.npy --expect=%t/interp/out11.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous.mlir --entry=narrow_group --backend=cpu --input=%t/in/in0.npy --input=%t/in/in1.npy --input=%t/in/in2.npy --input=%t/in/in3.npy --input=%t/in/in4.npy --input=%t/in/in5.npy --input=%t/in/in6.npy --rtol=0 --atol=0 --expect=%t/cpu/out0.npy --expect=%t/cpu/out1.npy --expect=%t/cpu/out2.npy --expect=%t/cpu/out3.npy --expect=%t/cpu/out4.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous.mlir --entry=deep_group --backend=cpu --input=%t/in/in0.npy --input=%t/in/in1.npy --input=%t/in/in2.npy --input=%t/in/in7.npy --input=%t/in/in8.npy --input=%t/in/in9.npy --input=%t/in/in10.npy --input=%t/in/in11.npy --input=%t/in/in12.npy --rtol=0 --atol=0 --expect=%t/cpu/out5.npy --expect=%t/cpu/out6.npy --expect=%t/cpu/out7.npy --expect=%t/cpu/out8.npy --expect=%t/cpu/out9.npy --expect=%t/cpu/out10.npy --expect=%t/cpu/out11.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous.mlir --entry=train_step --random-inputs=1 --backend=cpu --cpu-threads=1 --rtol=0 --atol=0 --expect=%t/cpu/out0.npy --expect=%t/cpu/out1.npy --expect=%t/cpu/out2.npy --expect=%t/cpu/out3.npy --expect=%t/cpu/out4.npy --expect=%t/cpu/out5.npy --expect=%t/cpu/out6.npy --expect=%t/cpu/out7.npy --expect=%t/cpu/out8.npy --expect=%t/cpu/out9.npy --expect=%t/cpu/out10.npy --expect=%t/cpu/out11.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous.mlir --entry=train_step --random-inputs=1 --backend=cpu --cpu-threads=2 --rtol=0 --atol=0 --expect=%t/cpu/out0.npy --expect=%t/cpu/out1.npy --expect=%t/cpu/out2.npy --expect=%t/cpu/out3.npy --expect=%t/cpu/out4.npy --expect=%t/cpu/out5.npy --expect=%t/cpu/out6.npy --expect=%t/cpu/out7.npy --expect=%t/cpu/out8.npy --expect=%t/cpu/out9.npy --expect=%t/cpu/out10.npy --expect=%t/cpu/out11.npy
