@@ -22,6 +22,10 @@ namespace mlir {
 class ExecutionEngine;
 } // namespace mlir
 
+namespace ens::runtime {
+class Runner;
+} // namespace ens::runtime
+
 namespace mlir::ens {
 
 /// Registers what the CPU backend's pipeline needs in `registry`: the
@@ -48,7 +52,10 @@ class CpuExecutable {
 public:
   /// Compiles the function `entry` of `module`, which is left unchanged,
   /// for the host CPU. The module's context must have the CPU backend's
-  /// dialects registered.
+  /// dialects registered. The code comes from the persistent cache in
+  /// getCacheDirectory() when it holds it (ens/Backend/Cpu/CodeCache.h);
+  /// otherwise it is compiled and stored there, or JIT-compiled where the
+  /// cache cannot serve.
   static llvm::Expected<std::unique_ptr<CpuExecutable>>
   compile(ModuleOp module, StringRef entry,
           const CpuOptions &options = CpuOptions());
@@ -69,10 +76,14 @@ public:
   unsigned getNumThreads() const { return threads; }
 
 private:
-  CpuExecutable(std::unique_ptr<ExecutionEngine> engine, FunctionType type,
-                std::string name, unsigned threads);
+  CpuExecutable(std::unique_ptr<ExecutionEngine> engine,
+                std::unique_ptr<::ens::runtime::Runner> runner,
+                FunctionType type, std::string name, unsigned threads);
 
+  /// The code: JIT-compiled in the engine, or a shared object loaded from
+  /// the cache by the runner; exactly one of them is set.
   std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<::ens::runtime::Runner> runner;
   FunctionType type;
   std::string name;
   unsigned threads;

@@ -1,17 +1,22 @@
 //===- CpuBackend.cpp - JIT-compiled ens functions on the CPU -------------===//
 //
-// Lowers the function for the host (CpuLowering.h) and compiles the LLVM
-// dialect in-process with MLIR's ExecutionEngine. Multi-threaded code
-// loads LLVM's OpenMP runtime into the JIT; without one, the code runs on
-// one thread. Buffers are allocated through the runtime's buffer cache. The
-// entry is called through its C interface with one memref descriptor per
-// argument and result.
+// Loads the function's code from the persistent cache (CodeCache.h) where
+// it can; otherwise lowers the function for the host (CpuLowering.h) and
+// compiles the LLVM dialect in-process with MLIR's ExecutionEngine.
+// Multi-threaded code loads LLVM's OpenMP runtime into the JIT; without one,
+// the code runs on one thread. Buffers are allocated through the runtime's
+// buffer cache. The entry is called through its C interface with one memref
+// descriptor per argument and result.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/CpuBackend.h"
+#include "ens/Backend/Cpu/CodeCache.h"
 #include "ens/Backend/Cpu/Passes.h"
 #include "ens/Runtime/BufferCache.h"
+#include "ens/Runtime/Runner.h"
+#include "ens/Support/DiskCache.h"
+#include "ens/Support/FileSystem.h"
 #include "ens/Support/TensorTypes.h"
 
 #include "CpuLowering.h"
@@ -85,6 +90,17 @@ createEngine(ModuleOp module, llvm::orc::JITTargetMachineBuilder host,
 llvm::Expected<std::unique_ptr<CpuExecutable>>
 CpuExecutable::compile(ModuleOp module, StringRef entry,
                        const CpuOptions &options) {
+  llvm::Expected<std::optional<cpu::CachedCode>> cached =
+      cpu::loadOrCompileCode(module, entry, options, getCacheDirectory());
+  if (!cached)
+    return cached.takeError();
+  if (*cached) {
+    FunctionType type =
+        module.lookupSymbol<func::FuncOp>(entry).getFunctionType();
+    return std::unique_ptr<CpuExecutable>(
+        new CpuExecutable(nullptr, std::move((*cached)->runner), type,
+                          entry.str(), (*cached)->threads));
+  }
   llvm::Expected<cpu::CpuLowering> lowering =
       cpu::prepareLowering(module, entry, options);
   if (!lowering)
@@ -111,20 +127,23 @@ CpuExecutable::compile(ModuleOp module, StringRef entry,
   }
   if (!engine)
     return engine.takeError();
-  return std::unique_ptr<CpuExecutable>(new CpuExecutable(
-      std::move(*engine), lowering->type, entry.str(), lowering->threads));
+  return std::unique_ptr<CpuExecutable>(
+      new CpuExecutable(std::move(*engine), nullptr, lowering->type,
+                        entry.str(), lowering->threads));
 }
 
 CpuExecutable::CpuExecutable(std::unique_ptr<ExecutionEngine> engine,
+                             std::unique_ptr<rt::Runner> runner,
                              FunctionType type, std::string name,
                              unsigned threads)
-    : engine(std::move(engine)), type(type), name(std::move(name)),
-      threads(threads) {
+    : engine(std::move(engine)), runner(std::move(runner)), type(type),
+      name(std::move(name)), threads(threads) {
   rt::retainBufferCache();
 }
 
 CpuExecutable::~CpuExecutable() {
   engine.reset();
+  runner.reset();
   rt::releaseBufferCache();
 }
 
@@ -174,6 +193,15 @@ llvm::Error CpuExecutable::run(ArrayRef<BufferRef> args,
   if (llvm::Error mismatch =
           checkBuffers("results", results, type.getResults()))
     return mismatch;
+  if (runner) {
+    std::vector<const void *> argData;
+    std::vector<void *> resultData;
+    for (const BufferRef &arg : args)
+      argData.push_back(arg.data);
+    for (const BufferRef &result : results)
+      resultData.push_back(result.data);
+    return toLlvmError(runner->runOnHost(argData, resultData));
+  }
   // The C interface takes a pointer to each descriptor; invokePacked takes
   // a pointer to each of those.
   std::vector<std::vector<int64_t>> descriptors;

@@ -135,6 +135,17 @@ checkBuffersAndEstimateWork(ModuleOp module, int64_t maxBufferBytes) {
   return work;
 }
 
+unsigned cpu::getRequestedThreads(const CpuOptions &options) {
+  return options.threads > 0
+             ? options.threads
+             : llvm::hardware_concurrency().compute_thread_count();
+}
+
+int64_t cpu::getMaxBufferBytes(const CpuOptions &options) {
+  return options.maxBufferBytes > 0 ? options.maxBufferBytes
+                                    : getDefaultMaxBufferBytes();
+}
+
 llvm::Expected<cpu::CpuLowering>
 cpu::prepareLowering(ModuleOp module, StringRef entry,
                      const CpuOptions &options) {
@@ -160,12 +171,8 @@ cpu::prepareLowering(ModuleOp module, StringRef entry,
   if (!host)
     return host.takeError();
 
-  unsigned threads = options.threads > 0
-                         ? options.threads
-                         : llvm::hardware_concurrency().compute_thread_count();
-  int64_t maxBufferBytes = options.maxBufferBytes > 0
-                               ? options.maxBufferBytes
-                               : getDefaultMaxBufferBytes();
+  unsigned threads = getRequestedThreads(options);
+  int64_t maxBufferBytes = getMaxBufferBytes(options);
   if (llvm::Error tooLarge = checkSignatureBytes(function, maxBufferBytes))
     return std::move(tooLarge);
 

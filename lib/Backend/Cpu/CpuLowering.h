@@ -63,6 +63,25 @@ struct CpuLowering {
 llvm::Expected<CpuLowering> prepareLowering(ModuleOp module, StringRef entry,
                                             const CpuOptions &options);
 
+/// The threads `options` asks for: options.threads, or one per core for 0.
+unsigned getRequestedThreads(const CpuOptions &options);
+
+/// The buffer limit `options` sets: options.maxBufferBytes, or
+/// getDefaultMaxBufferBytes() for 0.
+int64_t getMaxBufferBytes(const CpuOptions &options);
+
+/// A shared object for the host (compileCpuObject) and the threads its code
+/// runs on.
+struct CpuObject {
+  std::string bytes;
+  unsigned threads;
+};
+
+/// compileCpuObject, linked by the host compiler driver `compiler`.
+llvm::Expected<CpuObject> buildCpuObject(ModuleOp module, StringRef entry,
+                                         const CpuOptions &options,
+                                         StringRef compiler);
+
 /// Optimizes `module` for `machine` at O2, as the JIT does: each function
 /// with `vectorBytes` vectors preferred and kept whole (x86 would otherwise
 /// split vectors wider than 256 bits on CPUs that prefer 256-bit ones).

@@ -224,12 +224,10 @@ linkObject(StringRef compiler, StringRef object,
   return runHostBuild(compiler, build);
 }
 
-llvm::Expected<std::string> cpu::compileCpuObject(ModuleOp module,
-                                                  StringRef entry,
-                                                  const CpuOptions &options) {
-  llvm::Expected<std::string> compiler = findHostCompiler("a cpu artifact");
-  if (!compiler)
-    return compiler.takeError();
+llvm::Expected<cpu::CpuObject> cpu::buildCpuObject(ModuleOp module,
+                                                   StringRef entry,
+                                                   const CpuOptions &options,
+                                                   StringRef compiler) {
   llvm::Expected<CpuLowering> lowering =
       prepareLowering(module, entry, options);
   if (!lowering)
@@ -238,7 +236,7 @@ llvm::Expected<std::string> cpu::compileCpuObject(ModuleOp module,
     llvm::Expected<std::string> object = emitObject(*lowering);
     if (!object)
       return object.takeError();
-    return linkObject(*compiler, *object, lowering->openMP);
+    return linkObject(compiler, *object, lowering->openMP);
   };
   llvm::Expected<std::string> built = build();
   if (!built && lowering->openMP) {
@@ -248,5 +246,20 @@ llvm::Expected<std::string> cpu::compileCpuObject(ModuleOp module,
     lowering->useOneThread();
     built = build();
   }
-  return built;
+  if (!built)
+    return built.takeError();
+  return CpuObject{std::move(*built), lowering->threads};
+}
+
+llvm::Expected<std::string> cpu::compileCpuObject(ModuleOp module,
+                                                  StringRef entry,
+                                                  const CpuOptions &options) {
+  llvm::Expected<std::string> compiler = findHostCompiler("a cpu artifact");
+  if (!compiler)
+    return compiler.takeError();
+  llvm::Expected<CpuObject> built =
+      buildCpuObject(module, entry, options, *compiler);
+  if (!built)
+    return built.takeError();
+  return std::move(built->bytes);
 }

@@ -13,8 +13,8 @@
 // removed afterwards, whether the build succeeded or not. Built objects are
 // cached in the "emu" subdirectory of the cache directory, one entry
 // `<key>.so` per object, keyed by a hash of the compiler, its options, the
-// emulation header, the kernels and the shim (DiskCache.h states what a
-// cache entry must be before it is used). An object is loaded only from
+// emulation header, the kernels and the shim (ens/Support/DiskCache.h states
+// what a cache entry must be before it is used). An object is loaded only from
 // bytes that are in memory and verified: those just built, or those of a
 // cache entry whose owner, checksum and key were checked. A corrupt,
 // truncated, planted or foreign entry is therefore rebuilt, never loaded,
@@ -24,9 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DiskCache.h"
-
 #include "ens/Backend/Cuda/Emulator.h"
+#include "ens/Support/DiskCache.h"
 #include "ens/Support/FileSystem.h"
 #include "ens/Support/HostCompiler.h"
 #include "ens/Support/TensorTypes.h"

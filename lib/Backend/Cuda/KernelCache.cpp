@@ -8,8 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DiskCache.h"
-
 #include "ens/Backend/Cuda/KernelCache.h"
 
 using namespace mlir;

@@ -10,10 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DiskCache.h"
-
-#include "ens/Backend/Cuda/KernelCache.h"
 #include "ens/Backend/Cuda/Nvrtc.h"
+#include "ens/Backend/Cuda/KernelCache.h"
 
 #include <vector>
 

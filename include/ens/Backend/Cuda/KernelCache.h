@@ -1,7 +1,7 @@
 //===- KernelCache.h - Compiled kernels in memory and on disk ---*- C++ -*-===//
 //
-// The cache of NVRTC's results and the directory that ens's on-disk caches
-// share.
+// The cache of NVRTC's results, in memory and in ens's on-disk cache
+// (ens/Support/DiskCache.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +9,7 @@
 #define ENS_BACKEND_CUDA_KERNELCACHE_H
 
 #include "ens/Backend/Cuda/Nvrtc.h"
+#include "ens/Support/DiskCache.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -17,17 +18,6 @@
 #include <string>
 
 namespace mlir::ens::cuda {
-
-/// The directory of ens's on-disk caches: $ENS_CACHE_DIR, else
-/// $XDG_CACHE_HOME/ens, else ~/.cache/ens; empty (no disk cache) when none
-/// of them can be named. Each cache keeps its entries in a subdirectory of
-/// its own ("nvrtc", "emu"). ens creates missing directories with mode 0700
-/// and uses existing ones only if they are real directories (not symbolic
-/// links), owned by the effective user and writable by no one else:
-/// otherwise a compile that would use the cache fails with an error that
-/// names the directory. A directory that cannot be created costs only the
-/// disk cache.
-std::string getCacheDirectory();
 
 /// Compiled kernels by a hash of what determines them (source,
 /// architecture, NVRTC options and version, ens version), in memory and on

@@ -7,9 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DiskCache.h"
-
-#include "ens/Backend/Cuda/KernelCache.h"
+#include "ens/Support/DiskCache.h"
 #include "ens/Support/FileSystem.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -22,15 +20,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-using namespace mlir;
+using llvm::ArrayRef;
+using llvm::StringRef;
+using llvm::Twine;
 using namespace mlir::ens;
-using namespace mlir::ens::cuda;
 
 static llvm::Error error(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-std::string cuda::getCacheDirectory() {
+std::string mlir::ens::getCacheDirectory() {
   if (std::optional<std::string> dir =
           llvm::sys::Process::GetEnv("ENS_CACHE_DIR"))
     return *dir;
@@ -48,7 +47,7 @@ std::string cuda::getCacheDirectory() {
   return std::string(path);
 }
 
-std::string cuda::getCacheKey(StringRef what) {
+std::string mlir::ens::getCacheKey(StringRef what) {
   llvm::XXH128_hash_t hash = llvm::xxh3_128bits(
       ArrayRef(reinterpret_cast<const uint8_t *>(what.data()), what.size()));
   return llvm::utohexstr(hash.high64, /*LowerCase=*/true, 16) +

@@ -1,8 +1,8 @@
 //===- DiskCache.h - Private, verified cache files --------------*- C++ -*-===//
 //
-// Private to the CUDA backend: the on-disk half of its caches (NVRTC's
-// CUBIN in KernelCache.cpp, the emulator's shared objects in Emulator.cpp),
-// written once so that both give the same guarantees.
+// The on-disk half of ens's caches (NVRTC's CUBIN in the CUDA backend's
+// KernelCache.cpp, the emulator's shared objects in its Emulator.cpp),
+// written once so that all give the same guarantees.
 //
 // Where. Each kind of entry has a subdirectory of the cache directory
 // (getCacheDirectory). ens creates missing directories with mode 0700. An
@@ -39,8 +39,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ENS_LIB_BACKEND_CUDA_DISKCACHE_H
-#define ENS_LIB_BACKEND_CUDA_DISKCACHE_H
+#ifndef ENS_SUPPORT_DISKCACHE_H
+#define ENS_SUPPORT_DISKCACHE_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -51,7 +51,18 @@
 #include <string>
 #include <vector>
 
-namespace mlir::ens::cuda {
+namespace mlir::ens {
+
+/// The directory of ens's on-disk caches: $ENS_CACHE_DIR, else
+/// $XDG_CACHE_HOME/ens, else ~/.cache/ens; empty (no disk cache) when none
+/// of them can be named. Each cache keeps its entries in a subdirectory of
+/// its own ("nvrtc", "emu"). ens creates missing directories with mode 0700
+/// and uses existing ones only if they are real directories (not symbolic
+/// links), owned by the effective user and writable by no one else:
+/// otherwise a compile that would use the cache fails with an error that
+/// names the directory. A directory that cannot be created costs only the
+/// disk cache.
+std::string getCacheDirectory();
 
 /// The largest cache file ens reads or writes. A bigger result is used but
 /// not cached.
@@ -92,6 +103,6 @@ private:
   std::string magic;
 };
 
-} // namespace mlir::ens::cuda
+} // namespace mlir::ens
 
-#endif // ENS_LIB_BACKEND_CUDA_DISKCACHE_H
+#endif // ENS_SUPPORT_DISKCACHE_H
