@@ -82,6 +82,89 @@ def EnsCpuSplitReductions
   ];
 }
 
+def EnsCpuPackOperands
+    : Pass<"ens-cpu-pack-operands", "::mlir::func::FuncOp"> {
+  let summary = "Pack contraction operands into panels that register tiles "
+                "read with unit stride";
+  let description = [{
+    `ens-cpu-tile-and-vectorize` runs a contraction's vectors along the
+    innermost dimension of its result (the vector loop), so every step of
+    the reduction reads one vector of each operand that this loop indexes,
+    such as the weight of `bi,io->bo`. Read in place, consecutive steps of
+    one register tile read rows of the operand a whole row apart, which
+    the caches serve badly once the operand is large (a stride of a power
+    of two maps every row to the same few cache sets); where the loop is
+    not the operand's innermost dimension (`bi,oi->bo`), each vector is a
+    gather of one element per lane.
+
+    This pass packs such an operand into panels, as BLAS libraries pack
+    their B operand: the vector loop is split into a loop over panels of
+    one vector's width and a new innermost loop over the lanes, and the
+    operand is copied (a `tensor.expand_shape`, free, then a
+    `linalg.transpose`) into the layout (other parallel loops, panel,
+    reduction loops, lanes). Each panel is then one contiguous block that
+    a register tile reads from start to end. The result and the other
+    operands that the vector loop indexes get the same split through a
+    `tensor.expand_shape` alone, and the result is collapsed back after.
+
+    The copy reads and writes each element once and pays off when the
+    contraction reads each element many times: an operand is packed when
+    the loops that do not index it (the rows of the result, for a weight)
+    have at least 4 iterations together. An operand that the vector loop
+    indexes in its innermost dimension is packed only if it is larger than
+    an L1 data cache (32 KiB), from which it is read well in place, and not
+    if it is one vector wide, one panel already. Contractions whose vector
+    loop is not a whole number of vectors, or that read an operand through
+    sums of loops, and ops with dynamic shapes are left alone. Named
+    contractions are generalized first.
+
+    The pass runs after fusion and before `ens-cpu-tile-and-vectorize`,
+    which tiles the packed contraction with its rows along a loop that the
+    panels do not read, so that a register tile shares each panel vector
+    among its rows.
+
+    Before (`vector-bytes=64`: 16 lanes of f32):
+
+    ```mlir
+    %y = linalg.generic {indexing_maps = [
+            affine_map<(b, o, i) -> (b, i)>, affine_map<(b, o, i) -> (o, i)>,
+            affine_map<(b, o, i) -> (b, o)>],
+          iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%x, %w : tensor<64x32xf32>, tensor<64x32xf32>)
+        outs(%zero : tensor<64x64xf32>) {...} -> tensor<64x64xf32>
+    ```
+
+    After, 4 panels of 16 columns, each 32 steps long:
+
+    ```mlir
+    %we = tensor.expand_shape %w [[0, 1], [2]] output_shape [4, 16, 32]
+        : tensor<64x32xf32> into tensor<4x16x32xf32>
+    %e = tensor.empty() : tensor<4x32x16xf32>
+    %panels = linalg.transpose ins(%we : tensor<4x16x32xf32>)
+        outs(%e : tensor<4x32x16xf32>) permutation = [0, 2, 1]
+    %ze = tensor.expand_shape %zero [[0], [1, 2]] output_shape [64, 4, 16]
+        : tensor<64x64xf32> into tensor<64x4x16xf32>
+    %p = linalg.generic {indexing_maps = [
+            affine_map<(b, o, i, l) -> (b, i)>,
+            affine_map<(b, o, i, l) -> (o, i, l)>,
+            affine_map<(b, o, i, l) -> (b, o, l)>],
+          iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+        ins(%x, %panels : tensor<64x32xf32>, tensor<4x32x16xf32>)
+        outs(%ze : tensor<64x4x16xf32>) {...} -> tensor<64x4x16xf32>
+    %y = tensor.collapse_shape %p [[0], [1, 2]]
+        : tensor<64x4x16xf32> into tensor<64x64xf32>
+    ```
+  }];
+  let options = [
+    Option<"vectorBytes", "vector-bytes", "unsigned", /*default=*/"16",
+           "The width of the target's widest vector registers in bytes">,
+  ];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def EnsCpuTileAndVectorize
     : Pass<"ens-cpu-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile linalg ops over threads and registers and vectorize them";
