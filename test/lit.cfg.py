@@ -32,6 +32,12 @@ if config.ens_enable_assertions.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("asserts")
 # A sanitized build (ENS_SANITIZE) runs its tools with the options that
 # cmake/EnsSanitizers.cmake chose; lit passes neither variable through.
+# The compile caches (CUDA's and the CPU's, docs/runtime.md) of the tests
+# live in the build tree, not in the user's ~/.cache/ens: a rebuilt ens has
+# a new build ID, and entries of old builds would pile up there. Tests of
+# the caches themselves set ENS_CACHE_DIR to their own directories.
+config.environment["ENS_CACHE_DIR"] = os.path.join(config.ens_obj_root,
+                                                   "test", "ens-cache")
 for name, value in (("ASAN_OPTIONS", config.ens_asan_options),
                     ("UBSAN_OPTIONS", config.ens_ubsan_options)):
     if value:
