@@ -10,6 +10,7 @@
 #include "ens/Support/DiskCache.h"
 #include "ens/Support/FileSystem.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
@@ -17,6 +18,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/xxhash.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,6 +47,15 @@ std::string mlir::ens::getCacheDirectory() {
   }
   llvm::sys::path::append(path, "ens");
   return std::string(path);
+}
+
+uint64_t mlir::ens::getCacheLimitBytes() {
+  uint64_t limit = 0;
+  if (std::optional<std::string> text =
+          llvm::sys::Process::GetEnv("ENS_CACHE_MAX_BYTES");
+      text && !StringRef(*text).getAsInteger(10, limit))
+    return limit;
+  return uint64_t(2) << 30;
 }
 
 std::string mlir::ens::getCacheKey(StringRef what) {
@@ -128,6 +139,10 @@ DiskCache::read(StringRef key, size_t numFields) const {
     llvm::consumeError(file.takeError());
     return std::nullopt;
   }
+  // A hit renews the entry's time, which eviction orders by (a failure
+  // costs only that order).
+  (void)utimensat(AT_FDCWD, getEntryPath(key).c_str(), nullptr,
+                  AT_SYMLINK_NOFOLLOW);
   StringRef bytes = *file;
   // The checksum first, so that the lengths parsed next are the ones that
   // were written; they are still bounded by the size, as a file of the
@@ -176,4 +191,41 @@ void DiskCache::write(StringRef key, ArrayRef<StringRef> fields) const {
   if (bytes.size() > kMaxCacheEntryBytes)
     return;
   llvm::consumeError(writeFileAtomically(getEntryPath(key), bytes, 0600));
+  evict(key, getCacheLimitBytes());
+}
+
+void DiskCache::evict(StringRef keep, uint64_t limitBytes) const {
+  struct Entry {
+    int64_t time;
+    uint64_t bytes;
+    std::string path;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(directory, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    StringRef name = llvm::sys::path::filename(it->path());
+    // Entries only: a 32-digit key and the suffix (temporary files of
+    // writes in flight end otherwise).
+    if (!name.ends_with(suffix) || name.size() != 32 + suffix.size())
+      continue;
+    struct stat status;
+    if (lstat(it->path().c_str(), &status) != 0 || !S_ISREG(status.st_mode))
+      continue;
+    total += status.st_size;
+    if (!name.starts_with(keep))
+      entries.push_back({static_cast<int64_t>(status.st_mtime),
+                         static_cast<uint64_t>(status.st_size), it->path()});
+  }
+  if (total <= limitBytes)
+    return;
+  llvm::sort(entries,
+             [](const Entry &a, const Entry &b) { return a.time < b.time; });
+  for (const Entry &entry : entries) {
+    if (total <= limitBytes / 4 * 3)
+      break;
+    if (!llvm::sys::fs::remove(entry.path))
+      total -= entry.bytes;
+  }
 }

@@ -33,6 +33,14 @@
 // writeFileAtomically (mode 0600): readers see the old file or the whole
 // new one, also across a crash, and a failed write costs only the cache.
 //
+// How much. Each subdirectory keeps at most getCacheLimitBytes() of
+// entries ($ENS_CACHE_MAX_BYTES, else 2 GiB). A write that takes it over
+// the limit removes the least recently used entries (by modification time,
+// which a hit renews) until three quarters of the limit remain, never the
+// entry just written. Only files named like entries are counted or
+// removed. Without the bound, every rebuilt ens (whose build ID is in the
+// keys) would leave a full set of entries behind.
+//
 // The checksum detects corruption and foreign files; it is not a
 // signature. What keeps others from planting an entry is that the
 // directory and each file must be the user's own.
@@ -68,6 +76,10 @@ std::string getCacheDirectory();
 /// not cached.
 constexpr uint64_t kMaxCacheEntryBytes = uint64_t(256) << 20;
 
+/// The most bytes of entries one cache subdirectory keeps:
+/// $ENS_CACHE_MAX_BYTES when it is a number, else 2 GiB.
+uint64_t getCacheLimitBytes();
+
 /// The key of a cache entry for what `what` describes: 128 bits of XXH3 as
 /// 32 lowercase hex digits.
 std::string getCacheKey(llvm::StringRef what);
@@ -94,10 +106,15 @@ public:
                                                size_t numFields) const;
 
   /// Stores `fields` for `key`, atomically replacing whatever the file
-  /// was. Failures are ignored: they cost only the cache.
+  /// was, then keeps the subdirectory within getCacheLimitBytes().
+  /// Failures are ignored: they cost only the cache.
   void write(llvm::StringRef key, llvm::ArrayRef<llvm::StringRef> fields) const;
 
 private:
+  /// Removes the least recently used entries but `keep` while the entries
+  /// take more than `limitBytes`, down to three quarters of it.
+  void evict(llvm::StringRef keep, uint64_t limitBytes) const;
+
   std::string directory;
   std::string suffix;
   std::string magic;
