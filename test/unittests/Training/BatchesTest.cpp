@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Batches.h"
+#include "ens/Train/Batches.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include <numeric>
 #include <set>
 
-using namespace ens_train;
+using namespace ens::train;
 
 namespace {
 
