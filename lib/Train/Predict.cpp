@@ -134,6 +134,22 @@ formatCsv(const std::vector<std::vector<mlir::ens::NamedArray>> &all,
   return contents;
 }
 
+std::vector<PredictionArray> ens::train::predictEnsemble(
+    Programs &programs, const Model &model, int64_t batchRows,
+    llvm::ArrayRef<ens::Tensor> params, const Dataset &data) {
+  const int64_t members = programs.getShape().total();
+  std::vector<float> outputs =
+      predictMembers(programs, model, batchRows, members, params, data);
+  std::string metrics;
+  std::vector<PredictionArray> arrays;
+  for (auto &[name, array] : summarizeEnsemble(model, outputs.data(), members,
+                                               data.rows, nullptr, metrics))
+    arrays.push_back(
+        {name, std::vector<int64_t>(array.shape.begin(), array.shape.end()),
+         std::vector<float>(array.values.begin(), array.values.end())});
+  return arrays;
+}
+
 void ens::train::runPredict(const PredictRequest &request,
                             const std::string &builtinText,
                             const std::string &builtinName) {

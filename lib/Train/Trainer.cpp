@@ -210,7 +210,8 @@ void Trainer::compile() {
   // The programs of a whole batch now, the others when they are needed.
   programs.step(rows);
   programs.losses(rows);
-  if (!options.resumed && options.initFrom.empty())
+  if (!options.resumed && options.initFrom.empty() &&
+      options.initialParams.empty())
     globalPrograms->init();
 }
 
@@ -226,7 +227,8 @@ void Trainer::initialize() {
     // Every ensemble starts from the same members, as separate runs would;
     // every process initialises them all and keeps its own.
     std::vector<ens::Tensor> initial =
-        options.initFrom.empty()
+        !options.initialParams.empty() ? takeInitialParameters()
+        : options.initFrom.empty()
             ? globalPrograms->init().run({key})
             : readInitialParameters(options.initFrom, *model, shape.members);
     for (const ens::Tensor &param : initial) {
@@ -253,6 +255,23 @@ void Trainer::initialize() {
   if (options.resumed &&
       absolutePath(options.checkpointTo) == absolutePath(options.resumeDir))
     committed = state.step;
+}
+
+std::vector<ens::Tensor> Trainer::takeInitialParameters() {
+  std::vector<ens::Tensor> params = std::move(options.initialParams);
+  if (params.size() != model->params.size())
+    throw Failure("the model has " + std::to_string(model->params.size()) +
+                  " parameters; " + std::to_string(params.size()) +
+                  " starting weights were given");
+  for (size_t i = 0; i < params.size(); ++i) {
+    ens::TensorType expected = model->params[i];
+    expected.shape.insert(expected.shape.begin(), shape.members);
+    if (params[i].type() != expected)
+      throw Failure("starting weights of parameter " + model->paramNames[i] +
+                    " are " + params[i].type().str() + ", expected " +
+                    expected.str() + " (one per member)");
+  }
+  return params;
 }
 
 double Trainer::train(const TrainingObserver &observer) {
@@ -297,4 +316,11 @@ std::optional<TrainSummary> Trainer::finish(double trainSeconds) {
   summary.trainSeconds = trainSeconds;
   summary.trainedSteps = state.step - firstStep;
   return summary;
+}
+
+std::vector<PredictionArray> Trainer::predict(const Dataset &data) {
+  if (shape.ensembles != 1)
+    throw Failure("predicting in memory takes one ensemble; there are " +
+                  std::to_string(shape.ensembles));
+  return predictEnsemble(*globalPrograms, *model, rows, state.params, data);
 }

@@ -22,9 +22,13 @@
 #ifndef ENS_TRAIN_PREDICT_H
 #define ENS_TRAIN_PREDICT_H
 
+#include "ens/Train/Evaluation.h"
+
 #include "ens/ens.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ens::train {
 
@@ -38,6 +42,20 @@ struct PredictRequest {
   /// Whether a CSV file's first line is a header.
   bool header = false;
 };
+
+/// One array of an ensemble's predictions (the file comment's): its name
+/// ("mean", "std", "probs", "entropy" or "members"), shape and values.
+struct PredictionArray {
+  std::string name;
+  std::vector<int64_t> shape;
+  std::vector<float> values;
+};
+
+/// The predictions of one ensemble, whose members have `params`, for every
+/// row of `data`, predicted in batches of `batchRows` rows.
+std::vector<PredictionArray>
+predictEnsemble(Programs &programs, const Model &model, int64_t batchRows,
+                llvm::ArrayRef<ens::Tensor> params, const Dataset &data);
 
 /// Runs `request`; the built-in model is `builtinText`, named
 /// `builtinName` in messages. Throws Failure for anything it cannot do.

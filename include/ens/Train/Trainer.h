@@ -18,6 +18,7 @@
 #include "ens/Train/Data.h"
 #include "ens/Train/Evaluation.h"
 #include "ens/Train/Model.h"
+#include "ens/Train/Predict.h"
 #include "ens/Train/Settings.h"
 #include "ens/Train/Sharding.h"
 #include "ens/Train/Training.h"
@@ -53,6 +54,9 @@ struct TrainOptions {
   int64_t checkpointEvery = 0;
   /// An .npz of starting weights (InitialParameters.h), or empty.
   std::string initFrom;
+  /// Starting weights in memory, instead: one tensor per parameter of the
+  /// model, [members, ...], in @forward's order.
+  std::vector<ens::Tensor> initialParams;
   /// The data's target columns, when the caller states them.
   std::optional<int64_t> targetColumns;
   DataOptions dataOptions;
@@ -89,6 +93,9 @@ public:
   void initialize();
   /// Trains the steps, telling `observer`; this process's members.
   double train(const TrainingObserver &observer);
+  /// Every member's predictions for `data` (PredictionArray's), with the
+  /// parameters of finish()'s state; one ensemble only.
+  std::vector<PredictionArray> predict(const Dataset &data);
   /// Gathers every member's state on the first process, which then holds
   /// the summary; the others get nullopt.
   std::optional<TrainSummary> finish(double trainSeconds);
@@ -120,6 +127,9 @@ public:
   }
 
 private:
+  /// options.initialParams, checked against the model.
+  std::vector<ens::Tensor> takeInitialParameters();
+
   ens::Context &context;
   TrainOptions options;
   Communicator &comm;
