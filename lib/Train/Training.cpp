@@ -106,6 +106,8 @@ double ens::train::trainSteps(TrainingRun &run, TrainState &state,
     state.step = step;
     if (run.observer.stepDone)
       run.observer.stepDone(step, sum / n);
+    if (run.observer.memberLosses)
+      run.observer.memberLosses(step, values);
     if (model.task == Task::Classify && step % stepsPerEpoch == 0) {
       // The ensemble's accuracy needs every member: the first process
       // measures it, which is the one that writes it.

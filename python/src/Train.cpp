@@ -125,9 +125,14 @@ public:
   /// Trains; returns the summary as a dict of NumPy arrays and numbers.
   nb::dict fit() {
     double seconds;
+    std::vector<float> losses;
+    TrainingObserver observer;
+    observer.memberLosses = [&](int64_t, const std::vector<float> &values) {
+      losses.insert(losses.end(), values.begin(), values.end());
+    };
     {
       nb::gil_scoped_release release;
-      seconds = trainer->train({});
+      seconds = trainer->train(observer);
     }
     std::optional<TrainSummary> summary = trainer->finish(seconds);
     const TrainState &state = trainer->getState();
@@ -143,6 +148,10 @@ public:
     std::vector<float> median(state.curveMedian.begin(),
                               state.curveMedian.end());
     result["loss_median"] = vector(median);
+    const int64_t members = trainer->getShape().total();
+    result["losses"] =
+        toNumpy({static_cast<int64_t>(losses.size()) / members, members},
+                losses.data());
     if (state.stopping) {
       result["best_epoch"] = vector(state.stopping->bestEpoch);
       result["stopped_epoch"] = vector(state.stopping->stoppedEpoch);

@@ -24,6 +24,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ens::train {
 
@@ -38,6 +39,10 @@ inline double secondsSince(Clock::time_point start) {
 struct TrainingObserver {
   /// After each step: its number and the mean loss of every member.
   std::function<void(int64_t step, double meanLoss)> stepDone;
+  /// After each step, every member's loss on its batch (before the step's
+  /// update).
+  std::function<void(int64_t step, const std::vector<float> &losses)>
+      memberLosses;
   /// When every member has stopped early, after `epoch`.
   std::function<void(int64_t epoch)> allStopped;
 };

@@ -149,8 +149,11 @@ class Ensemble:
         (``loss="cross_entropy"``). Learning rates are log-spaced from
         ``lr_min`` to ``lr_max`` over the members (both default to ``lr``).
         The members keep their best epoch's parameters. Returns the
-        summary: per-member ``initial_loss``, ``final_loss``,
-        ``validation_loss``, ``best_epoch`` and ``stopped_epoch``."""
+        summary: ``steps``, the step count; per member ``initial_loss``,
+        ``final_loss``, ``validation_loss``, ``best_epoch`` and
+        ``stopped_epoch`` (0: did not stop); ``losses`` [steps, members],
+        each member's loss on its batch at each step, and ``loss_median``
+        over the members."""
         if loss not in _TASKS:
             raise ens.Error(f"ens.torch: fit takes loss='mse' or 'cross_entropy', not {loss!r}")
         if (epochs is None) == (steps is None):
