@@ -125,6 +125,10 @@ private:
 #endif
 } // namespace
 
+std::unique_ptr<Communicator> ens::train::createSingleProcess() {
+  return std::make_unique<SingleProcess>();
+}
+
 std::unique_ptr<Communicator> ens::train::createCommunicator() {
   int launched = getLaunchedSize();
 #if ENS_TRAIN_HAVE_MPI

@@ -78,7 +78,7 @@ public:
             double lrMin, double lrMax, double beta1, double beta2, double eps,
             double weightDecay, uint64_t seed, double valSplit,
             int64_t patience, const std::string &target, int threads)
-      : comm(createCommunicator()) {
+      : comm(createSingleProcess()) {
     TrainOptions options;
     Settings &settings = options.settings;
     std::optional<Task> parsedTask = parseTask(task);

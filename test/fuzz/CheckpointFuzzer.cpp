@@ -15,12 +15,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Train/Checkpoint.h"
 #include "FuzzSupport.h"
+#include "ens/Train/Checkpoint.h"
 #include "ens/Train/Failure.h"
 
-#include "ens/Train/Program.h"
 #include "ens/Support/Npz.h"
+#include "ens/Train/Program.h"
 
 #include "ens/Support/Npy.h"
 

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Train/Data.h"
 #include "FuzzSupport.h"
+#include "ens/Train/Data.h"
 #include "ens/Train/Failure.h"
 
 #include "llvm/Support/raw_ostream.h"

@@ -20,13 +20,16 @@
 // inputs, where the members should disagree (see Data.h).
 // docs/ens-train.md is the user's guide.
 //
-// ens-train uses ens only through its public C++ API (ens/ens.h). Every
-// failure prints one line starting with "ens-train: error:" and exits with
-// status 1. Nothing it reads is trusted: files are read bounded (Files.h),
-// checkpoints are validated before use, and a lower bound of the memory
-// training takes is checked against the buffer limit before anything is
-// compiled. Checkpoints are committed atomically (Checkpoint.h): a crash or
-// a full disk never leaves one that cannot be resumed.
+// ens-train is a driver over the trainer library (include/ens/Train,
+// docs/train.md), which does the run (Trainer.h): this file turns the flags
+// into its options, prints the header, the progress and the summary, and
+// draws the plot. Every failure prints one line starting with "ens-train:
+// error:" and exits with status 1. Nothing it reads is trusted: files are
+// read bounded (Files.h), checkpoints are validated before use, and a lower
+// bound of the memory training takes is checked against the buffer limit
+// before anything is compiled. Checkpoints are committed atomically
+// (Checkpoint.h): a crash or a full disk never leaves one that cannot be
+// resumed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -402,9 +405,8 @@ int main(int argc, char **argv) {
     if (predicting)
       return comm->isRoot() ? predict() : 0;
     return run(*comm);
-  } catch (const Failure &failure) {
-    return failAll(failure.what());
   } catch (const ens::Error &error) {
+    // The library's Failure and the C++ API's errors alike.
     return failAll(error.what());
   } catch (const std::exception &error) {
     return failAll(error.what());

@@ -48,6 +48,10 @@ public:
 /// processes of an ens-train built without MPI.
 std::unique_ptr<Communicator> createCommunicator();
 
+/// One process, whatever launched it: for a caller that trains in its own
+/// process alone (the Python package).
+std::unique_ptr<Communicator> createSingleProcess();
+
 /// Whether this ens-train is built with MPI.
 bool hasMpi();
 

@@ -81,6 +81,9 @@ class Trainer {
 public:
   /// Loads the model and checks the batch settings against it.
   Trainer(ens::Context &context, TrainOptions options, Communicator &comm);
+  // The programs refer to the model it holds.
+  Trainer(const Trainer &) = delete;
+  Trainer &operator=(const Trainer &) = delete;
 
   /// The training program's text (every member's), as generated.
   const std::string &programText() const { return text; }
