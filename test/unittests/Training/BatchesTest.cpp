@@ -1,6 +1,6 @@
 //===- BatchesTest.cpp - Which rows each member trains on -----------------===//
 //
-// The batch schedule of ens-train (tools/ens-train/Batches.h), checked
+// The batch schedule of ens-train (include/ens/Train/Batches.h), checked
 // against what each mode promises, by counting rows.
 //
 //===----------------------------------------------------------------------===//
