@@ -151,3 +151,54 @@ def test_fit_errors():
     with pytest.raises(ens.Error, match="integer class labels"):
         make_ensemble(outputs=3, members=2).fit((x, y[:, 0]), epochs=1, batch_size=8,
                                                 loss="cross_entropy")
+
+
+def test_fit_refuses_what_it_cannot_train():
+    x, y = torch.zeros(16, 3), torch.zeros(16, 2)
+    ensemble = make_ensemble(outputs=2, members=2)
+    with pytest.raises(ens.Error, match="loss='mse' or 'cross_entropy', not 'hinge'"):
+        ensemble.fit((x, y), epochs=1, loss="hinge")
+    with pytest.raises(ens.Error, match="the batch size, 8, is larger than the data: "
+                                        "the training data has 4 rows"):
+        ensemble.fit((x[:4], y[:4]), epochs=1, batch_size=8)
+    with pytest.raises(ens.Error, match=r"y must be \[rows\] or \[rows, outputs\] with x's 16 rows"):
+        ensemble.fit((x, y[:10]), epochs=1, batch_size=8)
+    dropout = ens.torch.Ensemble(
+        torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Dropout(0.5)), members=2,
+        example_inputs=(x[:8],))
+    with pytest.raises(ens.Error, match="without dropout"):
+        dropout.fit((x, y), epochs=1, batch_size=8)
+    norm = ens.torch.Ensemble(
+        torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.BatchNorm1d(2)), members=2,
+        example_inputs=(x[:8],))
+    with pytest.raises(ens.Error, match="without buffers"):
+        norm.fit((x, y), epochs=1, batch_size=8)
+
+
+def trainer(ensemble, params, x, y):
+    """ens._ens.Trainer as fit makes it, with the given starting weights."""
+    return ens._ens.Trainer(
+        ensemble._trainer_model(x, 8), "regress", ensemble.members, params, x, y, None, None,
+        steps=1, epochs=None, batch_size=8, shuffle="none", bootstrap=False, drop_last=True,
+        lr_min=1e-3, lr_max=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.0, seed=0,
+        val_split=0.0, patience=0, target="cpu", threads=0)
+
+
+def test_the_trainer_checks_its_arrays():
+    ensemble = make_ensemble(outputs=2, members=2)
+    x, y = np.zeros((16, 3), np.float32), np.zeros((16, 2), np.float32)
+    params = [p.numpy() for p in ensemble.params]
+    assert trainer(ensemble, params, x, y).fit()["steps"] == 1
+    with pytest.raises(ens.Error, match="the model has 4 parameters; 3 starting weights"):
+        trainer(ensemble, params[:3], x, y)
+    with pytest.raises(ens.Error, match=r"starting weights of parameter p1 are tensor<2x7xf32>, "
+                                        r"expected tensor<2x8xf32> \(one per member\)"):
+        trainer(ensemble, [params[0], np.zeros((2, 7), np.float32)] + params[2:], x, y)
+    with pytest.raises(ens.Error, match=r"the training x must be \[rows, features\]"):
+        trainer(ensemble, params, x.reshape(16, 3, 1), y)
+    with pytest.raises(ens.Error, match="shuffle='sideways' is not none, shared or member"):
+        ens._ens.Trainer(
+            ensemble._trainer_model(x, 8), "regress", 2, params, x, y, None, None, steps=1,
+            epochs=None, batch_size=8, shuffle="sideways", bootstrap=False, drop_last=True,
+            lr_min=1e-3, lr_max=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.0, seed=0,
+            val_split=0.0, patience=0, target="cpu", threads=0)

@@ -200,7 +200,6 @@ class Ensemble:
         @forward(x, params...) over the imported member."""
         if self.buffers:
             raise ens.Error("ens.torch: fit and predict take members without buffers (batch norm)")
-        batch_size = min(batch_size, x.shape[0])
         imported = import_module(copy.deepcopy(self._template),
                                  (torch.zeros(batch_size, x.shape[1]),), name="ens_torch_member")
         if imported.random:
