@@ -1,7 +1,8 @@
 //===- Bindings.cpp - The ens Python extension module ---------------------===//
 //
 // Thin nanobind bindings over include/ens/ens.h: Context, Module, Signature,
-// TensorType and Executable, with ens::Error raised as ens.Error. Arrays are
+// TensorType and Executable, with ens::Error raised as ens.Error; and
+// the trainer (Train.cpp). Arrays are
 // read and written in place through DLPack (Arrays.h); the logic lives in
 // the C++ API.
 //
@@ -9,6 +10,7 @@
 
 #include "Arrays.h"
 #include "Builder.h"
+#include "Train.h"
 
 #include <nanobind/operators.h>
 #include <nanobind/stl/optional.h>
@@ -35,7 +37,7 @@ static const TargetName targetNames[] = {{"cpu", Target::Cpu},
                                          {"cuda-emu", Target::CudaEmu},
                                          {"interp", Target::Interpreter}};
 
-static Target parseTarget(const std::string &name) {
+Target ens::python::parseTarget(const std::string &name) {
   for (const TargetName &entry : targetNames)
     if (name == entry.name)
       return entry.target;
@@ -253,6 +255,8 @@ NB_MODULE(_ens, m) {
           "an error names its line in that file.")
       .def("create_module", &Context::createModule, nb::keep_alive<0, 1>(),
            "An empty module, to build functions in.");
+
+  bindTrainer(m);
 
   m.def("data_pointer", &dataPointer, "array"_a,
         "The address of a DLPack array's first element as ens reads it.");

@@ -1,5 +1,5 @@
 // A checkpoint directory holds generations and CURRENT, which names the
-// committed one (see tools/ens-train/Checkpoint.h). Resuming takes CURRENT's
+// committed one (see include/ens/Train/Checkpoint.h). Resuming takes CURRENT's
 // generation, or, when CURRENT is missing or names none that validates, the
 // newest generation that does; a commit removes everything it supersedes,
 // and reads version-1 checkpoints.

@@ -15,12 +15,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Checkpoint.h"
 #include "FuzzSupport.h"
-#include "common/Failure.h"
+#include "ens/Train/Checkpoint.h"
+#include "ens/Train/Failure.h"
 
-#include "Program.h"
 #include "ens/Support/Npz.h"
+#include "ens/Train/Program.h"
 
 #include "ens/Support/Npy.h"
 
@@ -29,8 +29,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-using namespace ens_train;
-using ens_tools::Failure;
+using namespace ens::train;
+using ens::train::Failure;
 using mlir::ens::NamedArray;
 
 namespace {

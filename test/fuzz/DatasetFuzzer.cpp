@@ -10,17 +10,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Data.h"
 #include "FuzzSupport.h"
-#include "common/Failure.h"
+#include "ens/Train/Data.h"
+#include "ens/Train/Failure.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <cstdlib>
 
-using namespace ens_train;
-using ens_tools::Failure;
+using namespace ens::train;
+using ens::train::Failure;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size == 0)

@@ -1,8 +1,10 @@
 //===- Failure.h - How ens's tools report errors ----------------*- C++ -*-===//
 //
-// ens-train and ens-bench report a failure by throwing Failure with one line
-// of text; their main prints it as "<tool>: error: <text>" and exits 1. Both
-// tools are built with exceptions (-fexceptions); the libraries are not.
+// ens-bench reports a failure by throwing Failure with one line of text; its
+// main prints it as "ens-bench: error: <text>" and exits 1. It is built with
+// exceptions (-fexceptions); the libraries are not, but for libens and the
+// trainer library, whose failures are ens::Error (ens-train's are
+// include/ens/Train/Failure.h).
 //
 //===----------------------------------------------------------------------===//
 

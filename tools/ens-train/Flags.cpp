@@ -2,13 +2,13 @@
 
 #include "Flags.h"
 
-#include "Files.h"
-#include "common/Failure.h"
+#include "ens/Train/Failure.h"
+#include "ens/Train/Files.h"
 
 #include "ens/Support/SourceLimits.h"
 
 using namespace ens_train;
-using ens_tools::Failure;
+using ens::train::Failure;
 using nlohmann::json;
 
 namespace ens_train {

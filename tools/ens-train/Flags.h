@@ -9,8 +9,8 @@
 #ifndef ENS_TRAIN_FLAGS_H
 #define ENS_TRAIN_FLAGS_H
 
-#include "Checkpoint.h"
-#include "Settings.h"
+#include "ens/Train/Checkpoint.h"
+#include "ens/Train/Settings.h"
 
 #include "ens/ens.h"
 
@@ -22,6 +22,8 @@
 #include <type_traits>
 
 namespace ens_train {
+
+using namespace ens::train;
 
 namespace cl = llvm::cl;
 

@@ -11,32 +11,15 @@
 #ifndef ENS_TRAIN_PLOT_H
 #define ENS_TRAIN_PLOT_H
 
-#include "Metrics.h"
+#include "ens/Train/Metrics.h"
+#include "ens/Train/Report.h"
 
 #include <string>
 #include <vector>
 
 namespace ens_train {
 
-/// The fit panel. For the built-in 1-D problem (`overInput`), it shows the
-/// training points (t, y), the ensemble mean over the curve's t with a band
-/// of +-2 standard deviations, and the gap shaded. For real data, it shows
-/// each training point's mean prediction against its target, with bars of
-/// +-2 standard deviations.
-struct FitPanel {
-  bool overInput = true;
-  std::string yLabel;
-  /// Training points: (t, target) or, for real data, targets.
-  std::vector<double> pointsX, pointsY;
-  /// The ensemble over t (or, for real data, at each target in pointsX).
-  std::vector<double> curveX, mean, stddev;
-  double gapLow = 0, gapHigh = 0;
-};
-
-/// Per step (from step 1), the minimum, median and maximum over members.
-struct LossCurves {
-  std::vector<double> min, median, max;
-};
+using namespace ens::train;
 
 /// The SVG document of a regression.
 std::string renderPlot(const std::string &title, const FitPanel &fit,

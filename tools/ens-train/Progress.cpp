@@ -59,6 +59,7 @@ void Progress::update(int64_t step, double meanLoss) {
 }
 
 void Progress::finish() {
-  if (tty && total > first)
+  if (tty && total > first && !finished)
     llvm::outs() << "\n";
+  finished = true;
 }

@@ -3,6 +3,8 @@
 #ifndef ENS_TRAIN_PROGRESS_H
 #define ENS_TRAIN_PROGRESS_H
 
+#include "ens/Train/Training.h"
+
 #include "llvm/Support/Process.h"
 
 #include <chrono>
@@ -11,11 +13,7 @@
 
 namespace ens_train {
 
-using Clock = std::chrono::steady_clock;
-
-inline double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using namespace ens::train;
 
 /// A progress bar updated in place on a terminal, otherwise a line every
 /// tenth of the run; both with the throughput and the time left (ETA) at
@@ -30,14 +28,14 @@ public:
 
   /// Reports that `step` is done, with the members' mean loss.
   void update(int64_t step, double meanLoss);
-  /// Ends the bar's line.
+  /// Ends the bar's line, once.
   void finish();
 
 private:
   int digits() const { return std::to_string(total).size(); }
 
   int64_t first, total;
-  bool tty;
+  bool tty, finished = false;
   Clock::time_point start, lastDraw;
 };
 

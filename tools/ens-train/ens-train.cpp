@@ -20,34 +20,27 @@
 // inputs, where the members should disagree (see Data.h).
 // docs/ens-train.md is the user's guide.
 //
-// ens-train uses ens only through its public C++ API (ens/ens.h). Every
-// failure prints one line starting with "ens-train: error:" and exits with
-// status 1. Nothing it reads is trusted: files are read bounded (Files.h),
-// checkpoints are validated before use, and a lower bound of the memory
-// training takes is checked against the buffer limit before anything is
-// compiled. Checkpoints are committed atomically (Checkpoint.h): a crash or
-// a full disk never leaves one that cannot be resumed.
+// ens-train is a driver over the trainer library (include/ens/Train,
+// docs/train.md), which does the run (Trainer.h): this file turns the flags
+// into its options, prints the header, the progress and the summary, and
+// draws the plot. Every failure prints one line starting with "ens-train:
+// error:" and exits with status 1. Nothing it reads is trusted: files are
+// read bounded (Files.h), checkpoints are validated before use, and a lower
+// bound of the memory training takes is checked against the buffer limit
+// before anything is compiled. Checkpoints are committed atomically
+// (Checkpoint.h): a crash or a full disk never leaves one that cannot be
+// resumed.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Batches.h"
-#include "Checkpoint.h"
-#include "Communicator.h"
-#include "Data.h"
-#include "EarlyStopping.h"
-#include "Evaluation.h"
-#include "Files.h"
 #include "Flags.h"
-#include "InitialParameters.h"
 #include "Plot.h"
-#include "Predict.h"
-#include "Program.h"
 #include "Progress.h"
-#include "Report.h"
-#include "Settings.h"
-#include "Sharding.h"
-#include "Training.h"
-#include "common/Failure.h"
+#include "ens/Train/Failure.h"
+#include "ens/Train/Files.h"
+#include "ens/Train/Predict.h"
+#include "ens/Train/Report.h"
+#include "ens/Train/Trainer.h"
 
 #include "ens/Support/CommandLine.h"
 #include "ens/Support/Sizes.h"
@@ -75,7 +68,7 @@
 #include <type_traits>
 
 using namespace ens_train;
-using ens_tools::Failure;
+using ens::train::Failure;
 using nlohmann::json;
 namespace cl = llvm::cl;
 
@@ -85,28 +78,6 @@ const char kDefaultModel[] =
 #include "DefaultModel.inc"
     ;
 constexpr const char *kDefaultModelName = "examples/mlp.mlir (built in)";
-
-/// Refuses to train `members` members of `model` when even a lower bound
-/// of the memory that takes is over the buffer limit, before anything is
-/// generated or allocated.
-void checkMemory(const Model &model, int64_t members, int64_t rows) {
-  uint64_t bytes = estimateTrainingBytes(model, members, rows);
-  int64_t limit = mlir::ens::getDefaultMaxBufferBytes();
-  if (bytes <= static_cast<uint64_t>(limit))
-    return;
-  std::string needed =
-      bytes > uint64_t(INT64_MAX)
-          ? "more than " + mlir::ens::formatBytes(INT64_MAX)
-          : mlir::ens::formatBytes(static_cast<int64_t>(bytes));
-  throw Failure("training " + std::to_string(members) +
-                (members == 1 ? " member of " : " members of ") + model.name +
-                " needs at least " + needed +
-                " for parameters, gradients, Adam's moments and activations, "
-                "over the limit of " +
-                mlir::ens::formatBytes(limit) +
-                " (half of the memory or of the address-space limit; "
-                "ENS_MAX_BUFFER_BYTES sets it); train fewer --members");
-}
 
 /// The model's text: the built-in one, the copy a resumed checkpoint
 /// holds, or the file's, which checkpoints then keep (settings.modelText).
@@ -119,175 +90,19 @@ std::string readModel(Settings &settings) {
   return settings.modelText;
 }
 
-//===----------------------------------------------------------------------===//
-// The run
-//===----------------------------------------------------------------------===//
-
-int run(Communicator &comm) {
-  if (outPath.getNumOccurrences())
-    throw Failure("--out applies to ens-train predict only");
-  if (!initFrom.empty() && !resumeDir.empty())
-    throw Failure("--init-from starts a run; a resumed run continues from "
-                  "its checkpoint's weights");
-  Settings settings = settingsFromFlags();
-  std::optional<Checkpoint> resumed;
-  if (!resumeDir.empty()) {
-    resumed = findCheckpoint(resumeDir);
-    adoptCheckpoint(settings, *resumed, resumeDir);
-  }
-  // The validation set may come from the checkpoint.
-  if (settings.patience && !settings.validates())
-    throw Failure("--patience needs a validation set: give --val or "
-                  "--val-split");
-  std::string checkpointTo =
-      checkpointDir.empty() ? std::string(resumeDir) : checkpointDir;
-  if (!plotPath.empty()) {
-    std::vector<RunInput> inputs = {
-        {"model", settings.model},
-        {"data", settings.data},
-        {"validation data", settings.validationData}};
-    if (resumed) {
-      inputs.push_back({"checkpoint manifest", resumed->manifestPath()});
-      inputs.push_back({"checkpoint state", resumed->statePath()});
-    }
-    refuseOutputOverInput(plotPath, "plot", inputs);
-  }
-
-  ens::Context context;
-  std::string modelName =
-      settings.model.empty() ? kDefaultModelName : settings.model;
-  if (settings.ensembles > 1 && settings.data.empty())
-    throw Failure("--ensembles needs --data with each ensemble's targets (the "
-                  "built-in problem has one set)");
-  if (settings.task == Task::Classify &&
-      (settings.model.empty() || settings.data.empty()))
-    throw Failure("--task=classify needs --model, a classifier returning "
-                  "logits, and --data with integer class labels (the built-in "
-                  "model and problem are a regression)");
-  Model model =
-      loadModel(context, modelName, readModel(settings), settings.task);
-  if (!checkpointTo.empty() &&
-      settings.modelText.size() > kMaxCheckpointModelBytes)
-    throw Failure("the model has " + std::to_string(settings.modelText.size()) +
-                  " bytes, more than the " +
-                  std::to_string(kMaxCheckpointModelBytes) +
-                  " a checkpoint keeps a copy of; train it without "
-                  "--checkpoint");
-  Batching &batching = settings.batching;
-  if (model.openBatch()) {
-    if (!batching.batchSize)
-      throw Failure(modelName + " leaves its batch open (x is " +
-                    model.x.str() + "): give --batch-size");
-  } else {
-    if (!batching.batchSize)
-      batching.batchSize = model.batchSize();
-    if (batching.batchSize != model.batchSize())
-      throw Failure("the batch size, " + std::to_string(batching.batchSize) +
-                    (resumed ? " (the checkpoint's)" : "") +
-                    ", differs from the batch of " + modelName + " (x is " +
-                    model.x.str() +
-                    "); the two must be the same, or the model may leave its "
-                    "batch open (`?`)");
-    // It cannot take a partial batch.
-    batching.dropLast = true;
-  }
-  const int64_t rows = batching.batchSize;
-  // The state holds every ensemble's members: n of them.
-  const ProgramShape shape{settings.members, settings.ensembles,
-                           batching.perMember()};
-  const int64_t n = shape.total();
-  std::string text = generateProgram(model, shape, settings.adam);
-  if (emitIr) {
-    llvm::outs() << text;
-    return 0;
-  }
-  // This process's members (all of them but under mpirun, unless each
-  // process takes a part of every batch), which it trains with a program of
-  // its own.
-  if (dataParallel && !model.openBatch())
-    throw Failure("--data-parallel splits each batch over the processes, so " +
-                  modelName + " must leave its batch open (`?`); x is " +
-                  model.x.str());
-  if (dataParallel && comm.size() > rows)
-    throw Failure("--data-parallel needs a batch of at least one row per "
-                  "process: the batch size is " +
-                  std::to_string(rows) + ", and mpirun started " +
-                  std::to_string(comm.size()) + " processes");
-  if (!dataParallel && comm.size() > settings.members)
-    throw Failure("--members=" + std::to_string(settings.members) +
-                  " is fewer than the " + std::to_string(comm.size()) +
-                  " processes mpirun started: each needs a member, or give "
-                  "--data-parallel");
-  const MemberShard shard =
-      dataParallel ? MemberShard::of(settings.members, settings.ensembles, 0, 1)
-                   : MemberShard::of(settings.members, settings.ensembles,
-                                     comm.rank(), comm.size());
-  const ProgramShape localShape{shard.count(), settings.ensembles,
-                                batching.perMember()};
-  const int64_t nLocal = localShape.total();
-  checkMemory(model, nLocal, rows);
-
-  // Data, checked before the (slower) compilation.
-  const DataLayout layout = getDataLayout(model, shape.ensembles);
-  if (targetColumns.getNumOccurrences() && targetColumns != layout.targets)
-    throw Failure("--targets=" + std::to_string(targetColumns) + ", but " +
-                  (model.task == Task::Classify
-                       ? std::string("a classifier takes one label column")
-                       : "the model's @forward returns " +
-                             std::to_string(model.numOutputs()) + " outputs") +
-                  (shape.ensembles > 1 ? " for each of --ensembles=" +
-                                             std::to_string(shape.ensembles)
-                                       : std::string()) +
-                  (layout.targets == 1
-                       ? std::string(": the data's last column is the target")
-                       : ": the data's last " + std::to_string(layout.targets) +
-                             " columns are the targets"));
-  std::optional<SyntheticProblem> problem;
-  Dataset train;
-  if (settings.data.empty()) {
-    problem.emplace(settings.seed, model.numFeatures(), model.numOutputs());
-    train = problem->training(rows);
-  } else {
-    train = loadDataset(settings.data, layout, {allowNonFinite, csvHeader});
-  }
-  std::optional<Dataset> validation;
-  if (!settings.validationData.empty())
-    validation = loadDataset(settings.validationData, layout,
-                             {allowNonFinite, csvHeader});
-  else if (settings.validationSplit > 0)
-    validation =
-        splitValidation(train, settings.validationSplit, settings.seed);
-  if (train.rows < rows)
-    throw Failure(
-        "the batch size, " + std::to_string(rows) + ", is larger than the " +
-        (settings.validationSplit > 0 ? "training part of the " : "") +
-        "data: " +
-        (settings.data.empty() ? "the built-in problem" : settings.data) +
-        " has " + std::to_string(train.rows) + " rows" +
-        (settings.validationSplit > 0 ? " after the split" : ""));
-  if (validation && !model.openBatch() && validation->rows < rows)
-    throw Failure("the validation set has " + std::to_string(validation->rows) +
-                  " rows, fewer than a batch of " + std::to_string(rows) +
-                  ": it is evaluated in whole batches");
-  // Member i of every ensemble trains on the same rows.
-  BatchSchedule schedule(batching, train.rows, shape.members, settings.seed);
-  const int64_t stepsPerEpoch = schedule.stepsPerEpoch();
-  const int64_t toRun = epochs.getNumOccurrences()
-                            ? int64_t(epochs) * stepsPerEpoch
-                            : int64_t(steps);
-
-  TrainState state;
-  if (resumed)
-    state =
-        shard.localize(readCheckpoint(*resumed, model, settings.patience > 0));
-  if (state.step > kMaxSteps - toRun)
-    throw Failure((epochs.getNumOccurrences()
-                       ? "--epochs=" + std::to_string(epochs) + " (" +
-                             std::to_string(toRun) + " steps)"
-                       : "--steps=" + std::to_string(steps)) +
-                  " would train past step " + std::to_string(kMaxSteps) +
-                  ", the most a checkpoint holds");
-
+/// Prints what the run trains, on what, and how.
+void printHeader(Trainer &trainer, Communicator &comm) {
+  const Settings &settings = trainer.getSettings();
+  const Model &model = trainer.getModel();
+  const ProgramShape &shape = trainer.getShape();
+  const std::string &modelName = trainer.getOptions().modelName;
+  const Batching &batching = settings.batching;
+  const Dataset &train = trainer.getTrainData();
+  const Dataset *validation = trainer.getValidationData();
+  const int64_t rows = trainer.getRows();
+  const int64_t stepsPerEpoch = trainer.getSchedule().stepsPerEpoch();
+  const int64_t toRun = trainer.getStepsToRun();
+  const bool resumed = trainer.getOptions().resumed.has_value();
   llvm::outs() << "ens-train: "
                << (shape.ensembles > 1
                        ? std::to_string(shape.ensembles) + " ensembles of "
@@ -295,7 +110,7 @@ int run(Communicator &comm) {
                << shape.members << " members of " << modelName << ", "
                << model.params.size() << " parameters ("
                << model.parameterValues << " values) per member\n";
-  if (problem)
+  if (trainer.getProblem())
     llvm::outs() << "  data: built-in 1-D regression with a gap in ["
                  << formatNumber(SyntheticProblem::kGapLow) << ", "
                  << formatNumber(SyntheticProblem::kGapHigh) << "], " << rows
@@ -334,123 +149,37 @@ int run(Communicator &comm) {
                     "each batch\n";
   else if (comm.size() > 1)
     llvm::outs() << "  " << comm.size() << " processes, each training "
-                 << shard.count() << " or so members of each ensemble\n";
+                 << trainer.getShard().count()
+                 << " or so members of each ensemble\n";
   if (resumed) {
-    llvm::outs() << "  resuming from " << resumeDir << " at step " << state.step
-                 << "\n";
-    if (!resumed->note.empty())
-      llvm::outs() << "  note: " << resumed->note << "\n";
+    llvm::outs() << "  resuming from " << resumeDir << " at step "
+                 << trainer.getState().step << "\n";
+    if (!trainer.getOptions().resumed->note.empty())
+      llvm::outs() << "  note: " << trainer.getOptions().resumed->note << "\n";
   }
   llvm::outs().flush();
+}
 
-  Clock::time_point compileStart = Clock::now();
-  ens::Target target = getBackend(backendName).target;
-  // The processes on a machine share its GPUs out, one each in turn
-  // (ENS_CUDA_DEVICE modulo the devices CUDA_VISIBLE_DEVICES leaves), unless
-  // the user chose.
-  if (target == ens::Target::Cuda && comm.size() > 1 &&
-      !std::getenv("ENS_CUDA_DEVICE"))
-    ::setenv("ENS_CUDA_DEVICE", std::to_string(comm.localRank()).c_str(), 1);
-  ens::Module module = [&] {
-    try {
-      return context.parse(text);
-    } catch (const ens::Error &error) {
-      throw Failure("cannot build the training program for model " + modelName +
-                    ": " + error.what());
-    }
-  }();
-  // The programs of all members (initialisation and the summary), and of
-  // this process's (training).
-  Programs globalPrograms(module, target, model, modelName, shape, threads);
-  std::optional<Programs> localPrograms;
-  if (!shard.isWhole())
-    localPrograms.emplace(
-        context.parse(generateProgram(model, localShape, settings.adam)),
-        target, model, modelName, localShape, threads);
-  Programs &programs = localPrograms ? *localPrograms : globalPrograms;
-  // The programs of a whole batch now, the others when they are needed.
-  programs.step(rows);
-  programs.losses(rows);
-  if (!resumed && initFrom.empty())
-    globalPrograms.init();
-  llvm::outs() << "  compiled in "
-               << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
-
-  if (!resumed) {
-    // One key for every member: the seed's two 32-bit halves.
-    ens::Tensor key(
-        ens::TensorType{ens::DType::I32, {2}},
-        {static_cast<double>(static_cast<int32_t>(settings.seed & 0xffffffffu)),
-         static_cast<double>(static_cast<int32_t>(settings.seed >> 32))});
-    // Every ensemble starts from the same members, as separate runs would;
-    // every process initialises them all and keeps its own.
-    std::vector<ens::Tensor> initial =
-        initFrom.empty()
-            ? globalPrograms.init().run({key})
-            : readInitialParameters(initFrom, model, shape.members);
-    for (const ens::Tensor &param : initial) {
-      state.params.push_back(
-          shard.localize(repeatMembers(param, shape.ensembles)));
-      state.m.emplace_back(state.params.back().type());
-      state.v.emplace_back(state.params.back().type());
-    }
-    const int64_t m = shape.members;
-    std::vector<float> rates;
-    for (int64_t i = 0; i < n; ++i)
-      rates.push_back(m == 1 ? settings.lrMin
-                             : settings.lrMin *
-                                   std::pow(settings.lrMax / settings.lrMin,
-                                            double(i % m) / double(m - 1)));
-    state.learningRates = shard.localize(rates);
-    state.initialLoss =
-        evaluateLosses(programs, model, rows, state.params, train);
-  }
-  if (settings.patience && !state.stopping)
-    state.stopping = EarlyStoppingState::start(nLocal, state.params);
-
-  // The step of the checkpoint that checkpointTo holds, for messages.
-  std::optional<int64_t> committed;
-  if (resumed && absolutePath(checkpointTo) == absolutePath(resumeDir))
-    committed = state.step;
-  TrainingRun training{settings,
-                       model,
-                       programs,
-                       globalPrograms,
-                       shard,
-                       comm,
-                       train,
-                       validation ? &*validation : nullptr,
-                       schedule,
-                       rows,
-                       checkpointTo,
-                       committed,
-                       dataParallel && comm.size() > 1};
-  const int64_t first = state.step;
-  double trainSeconds = trainSteps(training, state, toRun);
-  // The summary is the first process's, of every member.
-  state = shard.globalize(state, comm);
-  if (!comm.isRoot())
-    return 0;
-  // The checkpoint holds the state training goes on from; the summary is of
-  // every member's best epoch.
-  if (const std::optional<EarlyStoppingState> &stopping = state.stopping) {
-    for (int64_t member = 0; member < n; ++member)
-      if (stopping->bestEpoch[member] > 0)
-        copyMember(stopping->best, state.params, member);
-  }
-
-  // The summary.
-  std::vector<float> finalLoss =
-      evaluateLosses(globalPrograms, model, rows, state.params, train);
-  std::vector<float> validationLoss;
-  if (validation)
-    validationLoss =
-        evaluateLosses(globalPrograms, model, rows, state.params, *validation);
-  if (int64_t trained = state.step - first)
+/// Prints the summary of the run and writes the plot.
+void printSummary(Trainer &trainer, const TrainSummary &summary) {
+  const Settings &settings = trainer.getSettings();
+  const Model &model = trainer.getModel();
+  const ProgramShape &shape = trainer.getShape();
+  const std::string &modelName = trainer.getOptions().modelName;
+  const Dataset &train = trainer.getTrainData();
+  const Dataset *validation = trainer.getValidationData();
+  const int64_t rows = trainer.getRows();
+  const int64_t n = shape.total();
+  const TrainState &state = trainer.getState();
+  Programs &globalPrograms = trainer.getPrograms();
+  const std::vector<float> &finalLoss = summary.finalLoss;
+  const std::vector<float> &validationLoss = summary.validationLoss;
+  if (int64_t trained = summary.trainedSteps)
     llvm::outs() << llvm::format(
         "trained %lld steps in %.1f s (%.1f steps/s, %.0f member-steps/s)\n",
-        static_cast<long long>(trained), trainSeconds, trained / trainSeconds,
-        trained * double(n) / trainSeconds);
+        static_cast<long long>(trained), summary.trainSeconds,
+        trained / summary.trainSeconds,
+        trained * double(n) / summary.trainSeconds);
   reportMembers(state, finalLoss, validation ? &validationLoss : nullptr,
                 printLosses, shape.members);
   auto [lo, median, hi] = minMedianMax(finalLoss);
@@ -482,20 +211,100 @@ int run(Communicator &comm) {
                                           state.accuracyCurve.end()));
   } else {
     FitPanel fit = reportFit(globalPrograms, model, rows, state, train,
-                             validation ? &*validation : nullptr,
-                             problem ? &*problem : nullptr);
+                             validation, trainer.getProblem());
     plot = renderPlot(title, fit, curves);
   }
   if (!plotPath.empty()) {
     writeOutputFile(plotPath, plot, "plot");
     llvm::outs() << "wrote plot " << plotPath << "\n";
   }
+}
+
+//===----------------------------------------------------------------------===//
+// The run
+//===----------------------------------------------------------------------===//
+
+int run(Communicator &comm) {
+  if (outPath.getNumOccurrences())
+    throw Failure("--out applies to ens-train predict only");
+  if (!initFrom.empty() && !resumeDir.empty())
+    throw Failure("--init-from starts a run; a resumed run continues from "
+                  "its checkpoint's weights");
+  Settings settings = settingsFromFlags();
+  std::optional<Checkpoint> resumed;
+  if (!resumeDir.empty()) {
+    resumed = findCheckpoint(resumeDir);
+    adoptCheckpoint(settings, *resumed, resumeDir);
+  }
+  std::string checkpointTo =
+      checkpointDir.empty() ? std::string(resumeDir) : checkpointDir;
+  if (!plotPath.empty()) {
+    std::vector<RunInput> inputs = {
+        {"model", settings.model},
+        {"data", settings.data},
+        {"validation data", settings.validationData}};
+    if (resumed) {
+      inputs.push_back({"checkpoint manifest", resumed->manifestPath()});
+      inputs.push_back({"checkpoint state", resumed->statePath()});
+    }
+    refuseOutputOverInput(plotPath, "plot", inputs);
+  }
+
+  TrainOptions options;
+  options.modelName =
+      settings.model.empty() ? kDefaultModelName : settings.model;
+  options.modelText = readModel(settings);
+  options.settings = settings;
+  options.steps = steps;
+  if (epochs.getNumOccurrences())
+    options.epochs = epochs;
+  options.target = getBackend(backendName).target;
+  options.threads = threads;
+  options.resumed = resumed;
+  options.resumeDir = resumeDir;
+  options.checkpointTo = checkpointTo;
+  options.checkpointEvery = checkpointEvery;
+  options.initFrom = initFrom;
+  if (targetColumns.getNumOccurrences())
+    options.targetColumns = targetColumns;
+  options.dataOptions = {allowNonFinite, csvHeader};
+  options.dataParallel = dataParallel;
+  ens::Context context;
+  Trainer trainer(context, std::move(options), comm);
+  if (emitIr) {
+    llvm::outs() << trainer.programText();
+    return 0;
+  }
+  trainer.loadData();
+  printHeader(trainer, comm);
+
+  Clock::time_point compileStart = Clock::now();
+  trainer.compile();
+  llvm::outs() << "  compiled in "
+               << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
+  trainer.initialize();
+
+  TrainState &state = trainer.getState();
+  Progress progress(state.step, state.step + trainer.getStepsToRun());
+  TrainingObserver observer;
+  observer.stepDone = [&](int64_t step, double meanLoss) {
+    progress.update(step, meanLoss);
+  };
+  observer.allStopped = [&](int64_t epoch) {
+    progress.finish();
+    llvm::outs() << "every member has stopped, after epoch " << epoch << "\n";
+  };
+  double trainSeconds = trainer.train(observer);
+  progress.finish();
+  std::optional<TrainSummary> summary = trainer.finish(trainSeconds);
+  if (!summary)
+    return 0;
+  printSummary(trainer, *summary);
   if (!checkpointTo.empty())
     llvm::outs() << "wrote checkpoint " << checkpointTo << " (step "
                  << state.step << ")\n";
   return 0;
 }
-
 int fail(std::string message) {
   std::replace(message.begin(), message.end(), '\n', ' ');
   llvm::outs().flush();
@@ -596,9 +405,8 @@ int main(int argc, char **argv) {
     if (predicting)
       return comm->isRoot() ? predict() : 0;
     return run(*comm);
-  } catch (const Failure &failure) {
-    return failAll(failure.what());
   } catch (const ens::Error &error) {
+    // The library's Failure and the C++ API's errors alike.
     return failAll(error.what());
   } catch (const std::exception &error) {
     return failAll(error.what());

@@ -1,11 +1,11 @@
 //===- BatchesTest.cpp - Which rows each member trains on -----------------===//
 //
-// The batch schedule of ens-train (tools/ens-train/Batches.h), checked
+// The batch schedule of ens-train (include/ens/Train/Batches.h), checked
 // against what each mode promises, by counting rows.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Batches.h"
+#include "ens/Train/Batches.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include <numeric>
 #include <set>
 
-using namespace ens_train;
+using namespace ens::train;
 
 namespace {
 

@@ -6,14 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Metrics.h"
+#include "ens/Train/Metrics.h"
 
 #include "gtest/gtest.h"
 
 #include <cmath>
 #include <vector>
 
-using namespace ens_train;
+using namespace ens::train;
 
 namespace {
 

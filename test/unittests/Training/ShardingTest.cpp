@@ -7,17 +7,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Sharding.h"
-#include "Communicator.h"
-#include "common/Failure.h"
+#include "ens/Train/Sharding.h"
+#include "ens/Train/Communicator.h"
+#include "ens/Train/Failure.h"
 
 #include "gtest/gtest.h"
 
 #include <cstdlib>
 #include <numeric>
 
-using namespace ens_train;
-using ens_tools::Failure;
+using namespace ens::train;
+using ens::train::Failure;
 
 namespace {
 
