@@ -478,4 +478,24 @@ TEST(PerfModelTest, VendorGemmProperties) {
     }
   }
 }
+
+// The target table: each name finds its own entry, an unknown one none, and
+// the figures planning takes from it are the SM counts' (the vendors' 132
+// for the Hopper GPUs, 108 for the A100s), two fill blocks per SM.
+TEST(PerfModelTest, TargetTableByName) {
+  for (const GpuSpec &gpu : getGpuTargets())
+    EXPECT_EQ(lookupGpuTarget(gpu.target), &gpu) << gpu.target.str();
+  EXPECT_EQ(lookupGpuTarget("b200"), nullptr);
+  EXPECT_EQ(lookupGpuTarget(""), nullptr);
+  EXPECT_EQ(&getDefaultGpuTarget(), lookupGpuTarget("h100-sxm"));
+  EXPECT_EQ(getGpuTargetNames(), "h100-sxm, h200, a100, a100-80gb, a6000");
+  EXPECT_EQ(getFillBlocks(*lookupGpuTarget("h100-sxm")), 264);
+  EXPECT_EQ(getFillBlocks(*lookupGpuTarget("h200")), 264);
+  EXPECT_EQ(getFillBlocks(*lookupGpuTarget("a100")), 216);
+  // The H200 is the H100's compute with faster memory.
+  const GpuSpec &h100 = *lookupGpuTarget("h100-sxm");
+  const GpuSpec &h200 = *lookupGpuTarget("h200");
+  EXPECT_EQ(h200.getPeakFp32(), h100.getPeakFp32());
+  EXPECT_GT(h200.dramGBs, h100.dramGBs);
+}
 } // namespace
