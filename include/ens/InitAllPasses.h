@@ -24,6 +24,7 @@ inline void registerAllPasses() {
   registerEnsBufferizationPasses();
   registerEnsCpuPasses();
   registerEnsCpuPipeline();
+  registerEnsCudaPasses();
   registerEnsCudaPipeline();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

@@ -288,6 +288,30 @@ static OpOperand *getChainedInput(linalg::GenericOp producer,
   return nullptr;
 }
 
+/// Moves the ops between `producer` and `consumer` in their block that
+/// define what `consumer` uses, and what those use in turn, up before
+/// `producer` in their order, so that the op merging the two at the
+/// producer's place sees them defined. canMoveUpTo allows only temporaries,
+/// views and scalars there, whose place the kernels do not follow.
+static void moveOperandsAbove(Operation *consumer, Operation *producer) {
+  SmallVector<Value> worklist;
+  consumer->walk(
+      [&](Operation *op) { llvm::append_range(worklist, op->getOperands()); });
+  llvm::SetVector<Operation *> moved;
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != producer->getBlock() ||
+        !producer->isBeforeInBlock(def) || !moved.insert(def))
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered = moved.takeVector();
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    op->moveBefore(producer);
+}
+
 void cuda::mergeElementwiseChains(Block &body) {
   // Each merge erases two ops: the search starts again after it.
   auto mergeOne = [&] {
@@ -306,6 +330,7 @@ void cuda::mergeElementwiseChains(Block &body) {
                    << "merge " << getSourceOps({consumer.getOperation()})
                    << " into " << getSourceOps({producer.getOperation()})
                    << "\n");
+        moveOperandsAbove(consumer, producer);
         mergeChain(producer, consumer, chained);
         producer->erase();
         consumer->erase();

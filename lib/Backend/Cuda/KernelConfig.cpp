@@ -150,7 +150,7 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
          << " members; per member: " << config.threadsPerMember << " threads, "
          << config.sharedBytesPerMember << " bytes of shared memory\n";
     if (!config.estimatesUs.empty()) {
-      os << "  chosen by the H100 estimates:";
+      os << "  chosen by the " << program.targetName << " estimates:";
       for (auto [i, strategy, us] :
            llvm::enumerate(kStrategies, config.estimatesUs)) {
         os << (i ? ", " : " ") << stringifyStrategy(strategy);
@@ -233,7 +233,7 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
   }
   for (const GemmDecision &decision : program.gemmDecisions)
     os << "gemm choice: " << (decision.vendor ? "cublas" : "generated")
-       << " by the H100 estimates: generated "
+       << " by the " << program.targetName << " estimates: generated "
        << llvm::format("%.1f", decision.generatedUs) << " us, cublas "
        << llvm::format("%.1f", decision.gemmUs) << " us; " << decision.sourceOps
        << "\n";

@@ -189,12 +189,12 @@ llvm::Expected<KernelEmitter::Choice> KernelEmitter::emitCheapest(
     for (const KernelLaunch &launch :
          ArrayRef(program.plan.launches).drop_front(launches))
       us += estimateLaunch(program.plan.kernels[launch.kernel], launch,
-                           /*registers=*/0, getH100Sxm(),
+                           /*registers=*/0, target,
                            program.getSections(launch.kernel), planWithCounts)
                 .us;
     for (const GemmStep &gemm :
          ArrayRef(program.plan.gemms).drop_front(before.gemms))
-      us += estimateGemm(gemm, getH100Sxm()).us;
+      us += estimateGemm(gemm, target).us;
     choice.estimatesUs.push_back(us);
   }
   auto cheapest = llvm::min_element(choice.estimatesUs);
@@ -505,6 +505,7 @@ llvm::Error KernelEmitter::emitInOrder(KernelBuilder &kernel, Operation *op,
 
 llvm::Error KernelEmitter::run(unsigned numInputs) {
   program.type = function.getFunctionType();
+  program.targetName = StringRef(target.key).upper();
   for (auto [i, arg] : llvm::enumerate(function.getArguments())) {
     bool isInput = i < numInputs;
     auto type = dyn_cast<MemRefType>(arg.getType());
@@ -518,8 +519,6 @@ llvm::Error KernelEmitter::run(unsigned numInputs) {
     views.bufferOf[arg] = *buffer;
   }
   auto module = function->getParentOfType<ModuleOp>();
-  function.walk(
-      [&](scf::ForallOp forall) { mergeElementwiseChains(*forall.getBody()); });
   function.walk([&](Block *block) { fills.findIn(*block); });
   auto define = [&](Value value, BufferKind kind,
                     std::vector<uint8_t> init = {}) -> llvm::Error {

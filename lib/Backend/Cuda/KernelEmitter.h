@@ -66,11 +66,13 @@ struct KernelBuilder {
 /// Writes the kernels and the launch plan of one bufferized function.
 class KernelEmitter {
 public:
+  /// Plans and writes for `target`, whose figures the performance model
+  /// weighs the candidates on.
   KernelEmitter(func::FuncOp function, int64_t maxBufferBytes,
                 StrategyChoice strategy, GemmChoice gemmChoice,
-                Precision precision)
+                Precision precision, const GpuSpec &target)
       : function(function), maxBufferBytes(maxBufferBytes), strategy(strategy),
-        gemmChoice(gemmChoice), precision(precision) {}
+        gemmChoice(gemmChoice), precision(precision), target(target) {}
 
   /// Writes `program` for the function, whose first `numInputs` arguments
   /// are its inputs and the others its results.
@@ -81,8 +83,8 @@ public:
 private:
   /// The performance model's pick among ways of writing the same ops.
   struct Choice {
-    /// Each way's H100 estimate in microseconds (registers unknown: 32);
-    /// infinite for one that failed.
+    /// Each way's estimate on the target in microseconds (registers unknown:
+    /// 32); infinite for one that failed.
     std::vector<double> estimatesUs;
     /// The way written.
     size_t best = 0;
@@ -312,6 +314,8 @@ private:
   GemmChoice gemmChoice;
   /// How contractions in loops over members compute their products.
   Precision precision;
+  /// The GPU planned for.
+  const GpuSpec &target;
   /// Where memrefs live.
   BufferViews views;
   FoldedFills fills;

@@ -66,8 +66,8 @@ static llvm::StringMap<Resources> parsePtxasLog(StringRef log) {
 /// (A100 for sm_80, H100 for sm_90), or 0 if unknown.
 static int getBlocksPerSm(StringRef arch, const KernelLaunch &launch,
                           int registers) {
-  const GpuSpec *gpu = arch == "sm_80"   ? &getA100Sxm4_40GB()
-                       : arch == "sm_90" ? &getH100Sxm()
+  const GpuSpec *gpu = arch == "sm_80"   ? lookupGpuTarget("a100")
+                       : arch == "sm_90" ? lookupGpuTarget("h100-sxm")
                                          : nullptr;
   if (!gpu)
     return 0;
@@ -101,7 +101,8 @@ static nlohmann::ordered_json
 estimateStep(llvm::function_ref<Estimate(const GpuSpec &)> estimateOn,
              nlohmann::ordered_json &totals) {
   nlohmann::ordered_json estimates;
-  for (const GpuSpec *gpu : {&getH100Sxm(), &getA100Sxm4_40GB()}) {
+  for (const GpuSpec *gpu :
+       {lookupGpuTarget("h100-sxm"), lookupGpuTarget("a100")}) {
     Estimate estimate = estimateOn(*gpu);
     // Each term of the model in microseconds for all launches; the
     // estimate is the largest (the bound) plus the launch cost.

@@ -17,6 +17,7 @@
 
 #include "SharedMemory.h"
 
+#include "ens/Backend/Cuda/KernelConfigAttr.h"
 #include "ens/Backend/Cuda/PerfModel.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -69,10 +70,17 @@ KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
 }
 
 llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
+  // A strategy written on the loop (ens_cuda.kernel_config) comes first,
+  // then the one the program asks for.
+  llvm::Expected<ConfiguredLoop> configured = readConfiguredLoop(forall);
+  if (!configured)
+    return configured.takeError();
+  if (configured->strategy)
+    return emitForallWith(forall, *configured->strategy);
   if (strategy)
     return emitForallWith(forall, *strategy);
   // The model picks: the kernels of each strategy are written, estimated on
-  // an H100 and taken back, and those of the fastest written again. A
+  // the target GPU and taken back, and those of the fastest written again. A
   // strategy that cannot write the loop (its temporaries over the buffer
   // limit, say) leaves the pick to the others; the loop fails only if none
   // can, with the first one's error.
@@ -97,7 +105,8 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
   LLVM_DEBUG({
     llvm::dbgs() << "the model picks "
                  << stringifyStrategy(strategies[choice->best]) << " for "
-                 << getSourceOps(forall.getOperation()) << " (H100:";
+                 << getSourceOps(forall.getOperation()) << " (" << target.target
+                 << ":";
     for (auto [candidate, us] : llvm::zip(strategies, choice->estimatesUs))
       llvm::dbgs() << " " << stringifyStrategy(candidate) << " "
                    << llvm::format("%.1f", us) << " us";
@@ -110,11 +119,11 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
 
 llvm::Error KernelEmitter::emitForallWith(scf::ForallOp forall,
                                           Strategy strategy) {
-  llvm::Expected<MemberLoopPlan> plan =
-      planMemberLoop(forall, strategy, precision, program.plan.kernels.size(),
-                     fills, views, [&](MemRefType type) {
-                       return addBuffer(type, BufferKind::Temporary, 0);
-                     });
+  llvm::Expected<MemberLoopPlan> plan = planMemberLoop(
+      forall, strategy, precision, target, program.plan.kernels.size(), fills,
+      views, [&](MemRefType type) {
+        return addBuffer(type, BufferKind::Temporary, 0);
+      });
   if (!plan)
     return plan.takeError();
   if (plan->config.members == 0)
@@ -170,13 +179,28 @@ llvm::Error KernelEmitter::emitMembersPerBlock(scf::ForallOp forall,
   // members' blocks would need several waves, at the price of a coarser
   // last wave and, with shared memory, blocks that fit fewer at a time per
   // SM. The model weighs them. Not tried: blocks past 1024 threads or the
-  // shared memory budget, and fewer blocks than an H100's SMs (or the
+  // shared memory budget, and fewer blocks than the target's SMs (or the
   // members), which would leave SMs idle. Of equal estimates the model
   // keeps the first, so the most members per block come first: fewer
   // blocks to dispatch, a cost it does not count.
-  int64_t minBlocks = std::min<int64_t>(config.members, getH100Sxm().smCount);
+  int64_t minBlocks = std::min<int64_t>(config.members, target.smCount);
   SmallVector<int64_t> counts;
+  // Members per block written on the loop are the only ones tried.
+  llvm::Expected<ConfiguredLoop> configured = readConfiguredLoop(forall);
+  if (!configured)
+    return configured.takeError();
+  if (configured->membersPerBlock) {
+    if (*configured->membersPerBlock * slice > kSharedMemoryBudget)
+      return error(kKernelConfigAttrName.str() + ": " +
+                   std::to_string(*configured->membersPerBlock) +
+                   " members per block need " +
+                   std::to_string(*configured->membersPerBlock * slice) +
+                   " bytes of shared memory, over the " +
+                   std::to_string(kSharedMemoryBudget) + " a block may have");
+    counts.push_back(*configured->membersPerBlock);
+  }
   for (int64_t perBlock = 1;
+       !configured->membersPerBlock &&
        perBlock * kWarpSize <= kMaxBlockThreads &&
        perBlock * slice <= kSharedMemoryBudget &&
        static_cast<int64_t>(llvm::divideCeil(config.members, perBlock)) >=
@@ -199,7 +223,7 @@ llvm::Error KernelEmitter::emitMembersPerBlock(scf::ForallOp forall,
     return choice.takeError();
   LLVM_DEBUG({
     llvm::dbgs() << "the model puts " << counts[choice->best]
-                 << " members in a block (H100:";
+                 << " members in a block (" << target.target << ":";
     for (auto [perBlock, us] : llvm::zip(counts, choice->estimatesUs))
       llvm::dbgs() << " " << perBlock << " " << llvm::format("%.1f", us)
                    << " us";

@@ -30,6 +30,7 @@ using namespace mlir::ens::cuda;
 //   [A100-DS]  NVIDIA A100 Tensor Core GPU datasheet (40GB and 80GB SXM4).
 //   [H100-DS]  NVIDIA H100 Tensor Core GPU datasheet (H100 SXM).
 //   [H100-WP]  NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022).
+//   [H200-DS]  NVIDIA H200 Tensor Core GPU datasheet (H200 SXM).
 //   [A6000-DS] NVIDIA RTX A6000 datasheet.
 //   [GA102-WP] NVIDIA Ampere GA102 GPU Architecture whitepaper (2020).
 //   [CUDA-PG]  CUDA C++ Programming Guide, compute capability tables.
@@ -51,8 +52,10 @@ static GpuSpec makeDatacenterSpec() {
   return spec;
 }
 
-static GpuSpec makeA100(StringRef key, StringRef name, double dramGBs) {
+static GpuSpec makeA100(StringRef target, StringRef key, StringRef name,
+                        double dramGBs) {
   GpuSpec spec = makeDatacenterSpec();
+  spec.target = target;
   spec.key = key;
   spec.name = name;
   spec.computeMajor = 8;
@@ -70,68 +73,85 @@ static GpuSpec makeA100(StringRef key, StringRef name, double dramGBs) {
   return spec;
 }
 
-const GpuSpec &cuda::getA100Sxm4_40GB() {
-  // 1555 GB/s HBM2 [A100-DS].
-  static const GpuSpec spec = makeA100("a100", "A100-SXM4-40GB", 1555);
+/// The Hopper GPUs (GH100 with 132 SMs), which differ in their memory.
+static GpuSpec makeHopper(StringRef target, StringRef key, StringRef name,
+                          double dramGBs) {
+  GpuSpec spec = makeDatacenterSpec();
+  spec.target = target;
+  spec.key = key;
+  spec.name = name;
+  spec.computeMajor = 9;
+  spec.smCount = 132;        // [H100-WP]
+  spec.fp32LanesPerSm = 128; // [H100-WP]; 8 LD/ST units per partition.
+  // 67 TFLOP/s FP32 [H100-DS] = 2 x 128 lanes x 132 SMs x 1.98 GHz.
+  spec.clockGHz = 1.98;
+  spec.tf32Tflops = 494.7; // Dense TF32 (989 with sparsity) [H100-DS].
+  // Assumption: A100's 5120 bytes per clock at H100's clock.
+  spec.l2GBs = 5120 * 1.98;
+  spec.dramGBs = dramGBs;
+  spec.dramLatencyNs = 500;              // Assumption.
+  spec.l2LatencyNs = 200;                // Assumption.
+  spec.sharedPerSm = 228 * 1024;         // [CUDA-PG]
+  spec.sharedPerBlockOptin = 227 * 1024; // [CUDA-PG]
   return spec;
 }
 
-const GpuSpec &cuda::getA100Sxm4_80GB() {
-  // 2039 GB/s HBM2e [A100-DS].
-  static const GpuSpec spec = makeA100("a100-80gb", "A100-SXM4-80GB", 2039);
+static GpuSpec makeRtxA6000() {
+  GpuSpec spec = makeDatacenterSpec();
+  spec.target = "a6000";
+  spec.key = "a6000";
+  spec.name = "RTX A6000";
+  spec.computeMajor = 8;
+  spec.computeMinor = 6;
+  spec.smCount = 84;             // [GA102-WP], [A6000-DS]: 10752 CUDA cores.
+  spec.fp32LanesPerSm = 128;     // [GA102-WP]
+  spec.loadStoreUnitsPerSm = 16; // 4 per SM partition [GA102-WP].
+  // 38.7 TFLOP/s FP32 [A6000-DS] = 2 x 128 lanes x 84 SMs x 1.80 GHz.
+  spec.clockGHz = 1.80;
+  spec.tf32Tflops = 77.4; // Dense TF32, half of dense FP16 [GA102-WP].
+  // Assumption: half of A100's L2 bytes per clock (GA102 has 6 MB of L2
+  // against GA100's 40 MB).
+  spec.l2GBs = 2560 * 1.80;
+  spec.dramGBs = 768;                   // GDDR6 [A6000-DS].
+  spec.dramLatencyNs = 500;             // Assumption.
+  spec.l2LatencyNs = 200;               // Assumption.
+  spec.maxThreadsPerSm = 1536;          // [CUDA-PG], 8.6.
+  spec.maxBlocksPerSm = 16;             // [CUDA-PG], 8.6.
+  spec.sharedPerSm = 100 * 1024;        // [CUDA-PG], 8.6.
+  spec.sharedPerBlockOptin = 99 * 1024; // [CUDA-PG], 8.6.
   return spec;
 }
 
-const GpuSpec &cuda::getH100Sxm() {
-  static const GpuSpec spec = [] {
-    GpuSpec spec = makeDatacenterSpec();
-    spec.key = "h100";
-    spec.name = "H100-SXM5-80GB";
-    spec.computeMajor = 9;
-    spec.smCount = 132;        // [H100-WP]
-    spec.fp32LanesPerSm = 128; // [H100-WP]; 8 LD/ST units per partition.
-    // 67 TFLOP/s FP32 [H100-DS] = 2 x 128 lanes x 132 SMs x 1.98 GHz.
-    spec.clockGHz = 1.98;
-    spec.tf32Tflops = 494.7; // Dense TF32 (989 with sparsity) [H100-DS].
-    // Assumption: A100's 5120 bytes per clock at H100's clock.
-    spec.l2GBs = 5120 * 1.98;
-    spec.dramGBs = 3350;                   // HBM3 [H100-DS].
-    spec.dramLatencyNs = 500;              // Assumption.
-    spec.l2LatencyNs = 200;                // Assumption.
-    spec.sharedPerSm = 228 * 1024;         // [CUDA-PG]
-    spec.sharedPerBlockOptin = 227 * 1024; // [CUDA-PG]
-    return spec;
-  }();
-  return spec;
+ArrayRef<GpuSpec> cuda::getGpuTargets() {
+  static const GpuSpec targets[] = {
+      // 3350 GB/s HBM3 [H100-DS].
+      makeHopper("h100-sxm", "h100", "H100-SXM5-80GB", 3350),
+      // 4800 GB/s HBM3e [H200-DS]; the same GH100 compute as the H100 SXM.
+      makeHopper("h200", "h200", "H200-SXM-141GB", 4800),
+      // 1555 GB/s HBM2 [A100-DS].
+      makeA100("a100", "a100", "A100-SXM4-40GB", 1555),
+      // 2039 GB/s HBM2e [A100-DS].
+      makeA100("a100-80gb", "a100-80gb", "A100-SXM4-80GB", 2039),
+      makeRtxA6000(),
+  };
+  return targets;
 }
 
-const GpuSpec &cuda::getRtxA6000() {
-  static const GpuSpec spec = [] {
-    GpuSpec spec = makeDatacenterSpec();
-    spec.key = "a6000";
-    spec.name = "RTX A6000";
-    spec.computeMajor = 8;
-    spec.computeMinor = 6;
-    spec.smCount = 84;             // [GA102-WP], [A6000-DS]: 10752 CUDA cores.
-    spec.fp32LanesPerSm = 128;     // [GA102-WP]
-    spec.loadStoreUnitsPerSm = 16; // 4 per SM partition [GA102-WP].
-    // 38.7 TFLOP/s FP32 [A6000-DS] = 2 x 128 lanes x 84 SMs x 1.80 GHz.
-    spec.clockGHz = 1.80;
-    spec.tf32Tflops = 77.4; // Dense TF32, half of dense FP16 [GA102-WP].
-    // Assumption: half of A100's L2 bytes per clock (GA102 has 6 MB of L2
-    // against GA100's 40 MB).
-    spec.l2GBs = 2560 * 1.80;
-    spec.dramGBs = 768;                   // GDDR6 [A6000-DS].
-    spec.dramLatencyNs = 500;             // Assumption.
-    spec.l2LatencyNs = 200;               // Assumption.
-    spec.maxThreadsPerSm = 1536;          // [CUDA-PG], 8.6.
-    spec.maxBlocksPerSm = 16;             // [CUDA-PG], 8.6.
-    spec.sharedPerSm = 100 * 1024;        // [CUDA-PG], 8.6.
-    spec.sharedPerBlockOptin = 99 * 1024; // [CUDA-PG], 8.6.
-    return spec;
-  }();
-  return spec;
+const GpuSpec *cuda::lookupGpuTarget(StringRef target) {
+  for (const GpuSpec &gpu : getGpuTargets())
+    if (gpu.target == target)
+      return &gpu;
+  return nullptr;
 }
+
+std::string cuda::getGpuTargetNames() {
+  std::string names;
+  for (const GpuSpec &gpu : getGpuTargets())
+    names += (names.empty() ? "" : ", ") + gpu.target.str();
+  return names;
+}
+
+const GpuSpec &cuda::getDefaultGpuTarget() { return getGpuTargets().front(); }
 
 int cuda::getBlocksPerSm(const GpuSpec &gpu, int threadsPerBlock,
                          int registersPerThread, int64_t sharedBytesPerBlock) {

@@ -2,14 +2,16 @@
 //
 // Takes a function through the common front of the pipeline, fusion
 // (elementwise, then over the members of an ensemble) and one-shot
-// bufferization (results as out-parameters), generalizes named ops, and
-// hands the bufferized function to the kernel emitter.
+// bufferization (results as out-parameters), the CUDA backend's own passes
+// (generalization, elementwise chains merged), and hands the bufferized
+// function to the kernel emitter.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
 
 #include "ens/Backend/Cuda/Codegen.h"
+#include "ens/Backend/Cuda/KernelConfigAttr.h"
 #include "ens/Backend/Cuda/Passes.h"
 #include "ens/Conversion/Passes.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
@@ -35,29 +37,6 @@ static void tagEnsOps(ModuleOp module) {
           StringAttr::get(op->getContext(), op->getName().getStringRef()),
           op->getLoc()));
   });
-}
-
-/// Rewrites every named linalg op and memref.copy as a linalg.generic.
-static LogicalResult generalize(func::FuncOp function) {
-  IRRewriter rewriter(function.getContext());
-  SmallVector<memref::CopyOp> copies;
-  function.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
-  for (memref::CopyOp copy : copies) {
-    rewriter.setInsertionPoint(copy);
-    rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
-                                                copy.getTarget());
-  }
-  SmallVector<linalg::LinalgOp> named;
-  function.walk([&](linalg::LinalgOp op) {
-    if (!isa<linalg::GenericOp>(op))
-      named.push_back(op);
-  });
-  for (linalg::LinalgOp op : named) {
-    rewriter.setInsertionPoint(op);
-    if (failed(linalg::generalizeNamedOp(rewriter, op)))
-      return op->emitError("cannot generalize");
-  }
-  return success();
 }
 
 llvm::Expected<CudaProgram>
@@ -110,15 +89,21 @@ llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
   PassManager pm(context);
   pm.addPass(createConvertEnsToLinalg());
   buildEnsCudaPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createEnsCudaGeneralize());
+  pm.addNestedPass<func::FuncOp>(createEnsCudaMergeElementwise());
   if (failed(pm.run(*clone)))
     return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
 
   auto lowered = clone->lookupSymbol<func::FuncOp>(entry);
   if (!lowered || !lowered.getBody().hasOneBlock())
     return error("cannot compile @" + entry + " for CUDA: no function body");
-  if (failed(generalize(lowered)))
-    return error("cannot compile @" + entry + " for CUDA:" + diagnostics);
-  KernelEmitter emitter(lowered, maxBufferBytes, strategy, gemm, precision);
+  // The GPU the module names (ens_cuda.target), else the default.
+  llvm::Expected<const GpuSpec *> target =
+      readTarget(*clone, getDefaultGpuTarget());
+  if (!target)
+    return target.takeError();
+  KernelEmitter emitter(lowered, maxBufferBytes, strategy, gemm, precision,
+                        **target);
   if (llvm::Error failure = emitter.run(type.getNumInputs()))
     return std::move(failure);
   if (llvm::Error tooLarge = checkBufferBytes(

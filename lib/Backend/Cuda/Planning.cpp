@@ -158,7 +158,8 @@ SmallVector<Value> FoldedFills::getValues(linalg::GenericOp generic) const {
 }
 
 Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
-                                  ReductionBlocks blocks, int64_t members) {
+                                  ReductionBlocks blocks, int64_t members,
+                                  int64_t fillBlocks) {
   if (generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() == 0)
     return nullptr;
   auto [points, steps] = countPointsAndSteps(generic);
@@ -178,7 +179,7 @@ Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
     break;
   case ReductionBlocks::OwnPerMember:
     // A thread per element of every member would leave most SMs idle.
-    share = members * points < kFillBlocks * kBlockSize && steps >= kBlockSize;
+    share = members * points < fillBlocks * kBlockSize && steps >= kBlockSize;
     break;
   }
   if (!share)
@@ -244,8 +245,10 @@ namespace {
 class MemberLoopPlanner {
 public:
   MemberLoopPlanner(scf::ForallOp forall, const FoldedFills &fills,
-                    const BufferViews &views, Precision precision)
-      : forall(forall), fills(fills), views(views), precision(precision) {}
+                    const BufferViews &views, Precision precision,
+                    const GpuSpec &target)
+      : forall(forall), fills(fills), views(views), precision(precision),
+        target(target) {}
 
   /// Decides which contractions apply their epilogue in registers.
   void planEpilogues();
@@ -272,7 +275,7 @@ private:
       return getBlockCombiner(generic, ReductionBlocks::One);
     case Strategy::Tiled:
       return getBlockCombiner(generic, ReductionBlocks::OwnPerMember,
-                              plan.config.members);
+                              plan.config.members, getFillBlocks(target));
     case Strategy::MembersPerBlock:
       return getBlockCombiner(generic, ReductionBlocks::Warp);
     }
@@ -284,6 +287,8 @@ private:
   const BufferViews &views;
   /// The precision the program asks contractions for.
   Precision precision;
+  /// The GPU the loop is planned for.
+  const GpuSpec &target;
   /// The contractions that apply an epilogue, and the position in the loop
   /// body where each op's memory is used: an epilogue's uses happen at its
   /// contraction's position, since the two run as one phase.
@@ -478,7 +483,7 @@ llvm::Error MemberLoopPlanner::planPhases() {
         planStaging(generic, phase, staging);
       } else {
         phase.threads = plan.config.threadsPerBlock;
-        planSplit(generic, phase, plan.config.members);
+        planSplit(generic, phase, plan.config.members, getFillBlocks(target));
         phase.blocksPerMember =
             getBlocksPerMember(generic, phase, plan.config.members);
       }
@@ -512,15 +517,16 @@ llvm::Error MemberLoopPlanner::planPhases() {
 
 llvm::Expected<MemberLoopPlan>
 cuda::planMemberLoop(scf::ForallOp forall, Strategy strategy,
-                     Precision precision, unsigned kernel,
-                     const FoldedFills &fills, const BufferViews &views,
+                     Precision precision, const GpuSpec &target,
+                     unsigned kernel, const FoldedFills &fills,
+                     const BufferViews &views,
                      llvm::function_ref<llvm::Expected<int64_t>(MemRefType)>
                          addTemporaryBuffer) {
   if (forall.getRank() != 1 || forall.getStaticLowerBound()[0] != 0 ||
       forall.getStaticStep()[0] != 1 ||
       ShapedType::isDynamic(forall.getStaticUpperBound()[0]))
     return error("the CUDA backend needs loops over members from 0 by 1");
-  MemberLoopPlanner planner(forall, fills, views, precision);
+  MemberLoopPlanner planner(forall, fills, views, precision, target);
   KernelConfig &config = planner.plan.config;
   config.kernel = kernel;
   config.strategy = strategy;

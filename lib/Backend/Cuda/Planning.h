@@ -15,6 +15,7 @@
 
 #include "ens/Backend/Cuda/KernelConfig.h"
 #include "ens/Backend/Cuda/LaunchPlan.h"
+#include "ens/Backend/Cuda/PerfModel.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -51,11 +52,6 @@ inline constexpr int64_t kWholeUnrollSteps = 16;
 /// With the tiled strategy, the fewest threads per block of a launch: two
 /// warps.
 inline constexpr unsigned kMinLaunchThreads = 64;
-
-/// With the tiled strategy, the blocks that fill the GPU: two per SM of an
-/// H100 (132 SMs). Reductions whose output elements of all members would
-/// be fewer blocks, or threads, are shared or split among more blocks.
-inline constexpr int64_t kFillBlocks = 264;
 
 /// The points of `generic` (iterations of its parallel loops) and the steps
 /// of each (iterations of its reduction loops); its loop ranges are static
@@ -156,10 +152,11 @@ enum class ReductionBlocks {
 /// each thread whole elements (one of few elements with many steps), as
 /// `blocks` says: one output, read only by the op that combines it with
 /// the value of a step, an addition or a maximum (what ens reductions
-/// lower to); or null. `members` counts the copies of the op with
-/// OwnPerMember.
+/// lower to); or null. With OwnPerMember, `members` counts the copies of
+/// the op and `fillBlocks` the blocks that fill the target GPU
+/// (getFillBlocks).
 Operation *getBlockCombiner(linalg::GenericOp generic, ReductionBlocks blocks,
-                            int64_t members = 1);
+                            int64_t members = 1, int64_t fillBlocks = 0);
 
 /// The register tile of points that each thread computes of contraction
 /// `generic`: two parallel loops, one that an operand follows without the
@@ -186,10 +183,11 @@ MmaConfig planMma(linalg::GenericOp generic, const TileConfig &tile,
 /// With the tiled strategy, splits the steps of `generic`, a block
 /// reduction or a contraction in register tiles with one reduction loop,
 /// into `phase.chunks` chunks, each of its own blocks, when the blocks of
-/// all `members` members are too few to fill the GPU (split-K); a second
-/// kernel combines them. The emitter keeps the split only if the
-/// performance model says it pays.
-void planSplit(linalg::GenericOp generic, PhaseConfig &phase, int64_t members);
+/// all `members` members are too few to fill the GPU (`fillBlocks`,
+/// getFillBlocks of the target); a second kernel combines them (split-K).
+/// The emitter keeps the split only if the performance model says it pays.
+void planSplit(linalg::GenericOp generic, PhaseConfig &phase, int64_t members,
+               int64_t fillBlocks);
 
 /// With the tiled strategy, the blocks of each of `members` members that
 /// compute `generic` as `phase` plans it: a thread per point (per tile of
@@ -251,9 +249,11 @@ void planTiledLaunches(
 /// that does not fit in shared memory, and returns its id. A loop without
 /// members is planned with no members and nothing else. Contractions
 /// use tensor cores where `precision` asks for them and planMma allows.
+/// Reductions are shared and split to fill `target`.
 llvm::Expected<MemberLoopPlan> planMemberLoop(
     scf::ForallOp forall, Strategy strategy, Precision precision,
-    unsigned kernel, const FoldedFills &fills, const BufferViews &views,
+    const GpuSpec &target, unsigned kernel, const FoldedFills &fills,
+    const BufferViews &views,
     llvm::function_ref<llvm::Expected<int64_t>(MemRefType)> addTemporaryBuffer);
 
 } // namespace mlir::ens::cuda

@@ -21,7 +21,7 @@ using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 
-/// A block reduction splits its steps into chunks (kFillBlocks blocks in
+/// A block reduction splits its steps into chunks (fillBlocks blocks in
 /// all) of at least this many steps, four per thread of a block...
 static constexpr int64_t kMinChunkSteps = 4 * kBlockSize;
 /// ... and a contraction's chunks have at least this many steps of its
@@ -155,7 +155,7 @@ MmaConfig cuda::planMma(linalg::GenericOp generic, const TileConfig &tile,
 }
 
 void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,
-                     int64_t members) {
+                     int64_t members, int64_t fillBlocks) {
   Operation *combiner = getReductionCombiner(generic);
   bool contraction = phase.kind == PhaseKind::Points;
   // A contraction splits its one reduction loop, in register tiles (not
@@ -166,17 +166,17 @@ void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,
     return;
   auto [elements, steps] = countPointsAndSteps(generic);
   int64_t blocks = members * getBlocksPerMember(generic, phase, members);
-  if (blocks == 0 || blocks >= kFillBlocks)
+  if (blocks == 0 || blocks >= fillBlocks)
     return;
   // A contraction's blocks already keep every SM busy with a register tile
-  // per thread from half an H100 wave on; splitting it then costs a second
+  // per thread from half a wave on; splitting it then costs a second
   // launch and the partial results' traffic for nothing. Split only where
   // most SMs would idle, through a long reduction.
   if (contraction &&
-      (2 * blocks >= kFillBlocks / 2 || steps < kMinTileSplitSteps))
+      (2 * blocks >= fillBlocks / 2 || steps < kMinTileSplitSteps))
     return;
   phase.chunks = std::min<int64_t>(
-      llvm::divideCeil(kFillBlocks, blocks),
+      llvm::divideCeil(fillBlocks, blocks),
       steps / (contraction ? kMinTileChunkSteps : kMinChunkSteps));
   if (phase.chunks <= 1) {
     phase.chunks = 1;

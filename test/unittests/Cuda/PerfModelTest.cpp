@@ -132,8 +132,8 @@ TEST(PerfModelTest, SgemmWithinFactorOfPublishedMeasurements) {
   for (const SgemmKernel &kernel : kSgemmKernels) {
     auto [registers, shared] = getResources(compiled->log, kernel.name);
     ASSERT_GT(registers, 0) << kernel.name;
-    Estimate estimate =
-        estimateKernel(describe(kernel, registers, shared), getRtxA6000());
+    Estimate estimate = estimateKernel(describe(kernel, registers, shared),
+                                       *lookupGpuTarget("a6000"));
     double gflops = 2 * kSize * kSize * kSize / (estimate.us * 1e3);
     double ratio = gflops / kernel.publishedGflops;
     EXPECT_LT(ratio, kFactor) << kernel.name << ": model " << gflops
@@ -159,7 +159,8 @@ KernelDescription makeStream(double elements) {
 
 TEST(PerfModelTest, MoreBytesAreNeverFaster) {
   for (const GpuSpec *gpu :
-       {&getH100Sxm(), &getA100Sxm4_40GB(), &getA100Sxm4_80GB()}) {
+       {lookupGpuTarget("h100-sxm"), lookupGpuTarget("a100"),
+        lookupGpuTarget("a100-80gb")}) {
     KernelDescription base = makeStream(1 << 24);
     for (double KernelDescription::*bytes :
          {&KernelDescription::dramBytes, &KernelDescription::l2Bytes,
@@ -178,7 +179,7 @@ TEST(PerfModelTest, MoreBytesAreNeverFaster) {
 
 TEST(PerfModelTest, PartialWaveCostsAWholeWave) {
   // One compute-bound block per SM of an H100 (132 SMs), then one more.
-  const GpuSpec &h100 = getH100Sxm();
+  const GpuSpec &h100 = *lookupGpuTarget("h100-sxm");
   ASSERT_EQ(h100.smCount, 132);
   KernelDescription block;
   block.flops = 1e9;
@@ -199,7 +200,8 @@ TEST(PerfModelTest, PartialWaveCostsAWholeWave) {
 
 TEST(PerfModelTest, EmptyKernelCostsItsLaunches) {
   // The launch cost the docs state: 3 us, an assumption for every GPU.
-  for (const GpuSpec *gpu : {&getH100Sxm(), &getA100Sxm4_40GB()}) {
+  for (const GpuSpec *gpu :
+       {lookupGpuTarget("h100-sxm"), lookupGpuTarget("a100")}) {
     KernelDescription empty;
     empty.gridBlocks = 1;
     empty.threadsPerBlock = 32;
@@ -221,8 +223,9 @@ TEST(PerfModelTest, RooflineNeverExceedsEstimate) {
   KernelDescription tensor = describe(kSgemmKernels[5], 64, 8192);
   tensor.tensorFlops = tensor.flops;
   kernels.push_back(tensor);
-  for (const GpuSpec *gpu : {&getH100Sxm(), &getA100Sxm4_40GB(),
-                             &getA100Sxm4_80GB(), &getRtxA6000()})
+  for (const GpuSpec *gpu :
+       {lookupGpuTarget("h100-sxm"), lookupGpuTarget("a100"),
+        lookupGpuTarget("a100-80gb"), lookupGpuTarget("a6000")})
     for (const KernelDescription &kernel : kernels) {
       Estimate estimate = estimateKernel(kernel, *gpu);
       EXPECT_GT(estimate.rooflineUs, 0);
@@ -231,7 +234,7 @@ TEST(PerfModelTest, RooflineNeverExceedsEstimate) {
 }
 
 TEST(PerfModelTest, OccupancyFollowsTheLimits) {
-  const GpuSpec &a100 = getA100Sxm4_40GB();
+  const GpuSpec &a100 = *lookupGpuTarget("a100");
   // Threads: 2048 per SM.
   EXPECT_EQ(getBlocksPerSm(a100, 256, 32, 0), 8);
   // Registers: 64K per SM, so 128 per thread leaves 2 blocks of 256.
@@ -246,7 +249,7 @@ TEST(PerfModelTest, AWarpAloneUsesOneSchedulerOfItsSm) {
   // 132 compute-bound blocks, one per SM of an H100. Blocks of 4 warps or
   // more keep the SM's 4 schedulers busy; a block of 1 warp keeps one, so
   // the same FLOPs take 4 times as long (2 warps: twice).
-  const GpuSpec &h100 = getH100Sxm();
+  const GpuSpec &h100 = *lookupGpuTarget("h100-sxm");
   KernelDescription block;
   block.flops = 1e9;
   block.gridBlocks = 132;
@@ -273,7 +276,7 @@ TEST(PerfModelTest, EachBarrierSeparatedPhaseWaitsForItsLoads) {
   // 256 threads per SM, one wave): each phase waits a DRAM latency (500 ns)
   // for its loads before the barrier that ends it, 8 x 0.5 us; twice as
   // many members take two waves, twice that.
-  const GpuSpec &h100 = getH100Sxm();
+  const GpuSpec &h100 = *lookupGpuTarget("h100-sxm");
   KernelInfo info;
   info.flops = 1000;
   info.dependentLoadsPerThread = 8;
@@ -293,7 +296,7 @@ TEST(PerfModelTest, CountedKernelIsDescribedByItsCounts) {
   // One wave of 1056 blocks of 256 threads (8 per SM at 32 registers) on an
   // H100: the busiest SM does 1/132 of each count. Worked out by hand from
   // the constants (docs/cuda.md, "Performance model").
-  const GpuSpec &h100 = getH100Sxm();
+  const GpuSpec &h100 = *lookupGpuTarget("h100-sxm");
   ASSERT_EQ(h100.smCount, 132);
   double clocks = 1980; // 1 us at 1.98 GHz.
   KernelInfo info;
@@ -336,7 +339,7 @@ TEST(PerfModelTest, IdleLanesStillIssue) {
   // 16 working lanes of each warp: the counted FP32 instructions are those
   // of the warps that issue, twice what the FLOPs spread over all lanes
   // make of them, and the compute term doubles.
-  const GpuSpec &h100 = getH100Sxm();
+  const GpuSpec &h100 = *lookupGpuTarget("h100-sxm");
   KernelInfo info;
   info.flops = 2 * 32 * 132 * int64_t(1e6); // One FMA per lane and issue.
   info.fmaFlops = info.flops;
@@ -384,7 +387,7 @@ static Estimate estimateSideBySide(ArrayRef<unsigned> parts,
 }
 
 TEST(PerfModelTest, SectionsShareTheGpuAndOneLaunch) {
-  const GpuSpec &h100 = getH100Sxm();
+  const GpuSpec &h100 = *lookupGpuTarget("h100-sxm");
   ASSERT_EQ(h100.smCount, 132);
   auto [info, launch] = makeComputeLaunch(66);
   Estimate half = estimateLaunch(info, launch, /*registers=*/64, h100);
@@ -428,7 +431,7 @@ GemmStep makeGemm(int64_t m, int64_t n, int64_t k, int64_t batch) {
 }
 
 TEST(PerfModelTest, VendorGemmWorkedOutByHand) {
-  const GpuSpec &h100 = getH100Sxm();
+  const GpuSpec &h100 = *lookupGpuTarget("h100-sxm");
   // One 16x32 tile over 8192 steps: fewer tiles than SMs, so K splits into
   // min(132, 8192 / 256) = 32 slices of 256 steps, one wave. Each slice is
   // 2 * 16 * 32 * 256 FLOPs at 60% of an SM's share of the FP32 peak.
@@ -447,7 +450,8 @@ TEST(PerfModelTest, VendorGemmWorkedOutByHand) {
 }
 
 TEST(PerfModelTest, VendorGemmProperties) {
-  for (const GpuSpec *gpu : {&getH100Sxm(), &getA100Sxm4_40GB()}) {
+  for (const GpuSpec *gpu :
+       {lookupGpuTarget("h100-sxm"), lookupGpuTarget("a100")}) {
     for (auto [m, n, k, batch] :
          std::vector<std::array<int64_t, 4>>{{1, 1, 1, 1},
                                              {7, 6, 5, 3},
@@ -473,5 +477,25 @@ TEST(PerfModelTest, VendorGemmProperties) {
                 getGemmTraffic(gemm).first + 4 * m * n * batch);
     }
   }
+}
+
+// The target table: each name finds its own entry, an unknown one none, and
+// the figures planning takes from it are the SM counts' (the vendors' 132
+// for the Hopper GPUs, 108 for the A100s), two fill blocks per SM.
+TEST(PerfModelTest, TargetTableByName) {
+  for (const GpuSpec &gpu : getGpuTargets())
+    EXPECT_EQ(lookupGpuTarget(gpu.target), &gpu) << gpu.target.str();
+  EXPECT_EQ(lookupGpuTarget("b200"), nullptr);
+  EXPECT_EQ(lookupGpuTarget(""), nullptr);
+  EXPECT_EQ(&getDefaultGpuTarget(), lookupGpuTarget("h100-sxm"));
+  EXPECT_EQ(getGpuTargetNames(), "h100-sxm, h200, a100, a100-80gb, a6000");
+  EXPECT_EQ(getFillBlocks(*lookupGpuTarget("h100-sxm")), 264);
+  EXPECT_EQ(getFillBlocks(*lookupGpuTarget("h200")), 264);
+  EXPECT_EQ(getFillBlocks(*lookupGpuTarget("a100")), 216);
+  // The H200 is the H100's compute with faster memory.
+  const GpuSpec &h100 = *lookupGpuTarget("h100-sxm");
+  const GpuSpec &h200 = *lookupGpuTarget("h200");
+  EXPECT_EQ(h200.getPeakFp32(), h100.getPeakFp32());
+  EXPECT_GT(h200.dramGBs, h100.dramGBs);
 }
 } // namespace

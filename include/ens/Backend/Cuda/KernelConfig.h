@@ -259,8 +259,8 @@ struct PhaseConfig {
 struct GemmDecision {
   /// The ens ops of the contraction.
   std::string sourceOps;
-  /// The H100 estimates, in microseconds, of the generated kernels and of
-  /// the step.
+  /// The estimates on the target GPU, in microseconds, of the generated kernels
+  /// and of the step.
   double generatedUs = 0, gemmUs = 0;
   bool vendor = false;
 };
@@ -290,7 +290,7 @@ struct KernelConfig {
   unsigned threadsPerMember = 0;
   int64_t sharedBytesPerMember = 0;
   /// When the performance model picked the strategy: each strategy's
-  /// estimate of the loop's kernels on an H100, in microseconds, in the
+  /// estimate of the loop's kernels on the target GPU, in microseconds, in the
   /// order of Strategy.
   std::vector<double> estimatesUs;
 };

@@ -71,6 +71,9 @@ struct CudaProgram {
   /// `--cuda-gemm` forced the choice.
   std::vector<GemmDecision> gemmDecisions;
   FunctionType type;
+  /// The GPU whose estimates the decisions weighed, as the plan's text
+  /// names it ("H100").
+  std::string targetName = "H100";
 };
 
 /// Runs `program` through `runner` on host tensors, which must match its

@@ -19,14 +19,17 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mlir::ens::cuda {
 
 /// The figures of one GPU that the model uses. Every constant of the known
 /// GPUs is cited in PerfModel.cpp and docs/cuda.md.
 struct GpuSpec {
-  /// The key the kernel report uses ("h100") and the full name.
-  StringRef key, name;
+  /// The name a target gives it ("h100-sxm", as `--ens-cuda-plan`'s
+  /// `target=` and a module's `ens_cuda.target` take it), the key the
+  /// kernel report uses ("h100") and the full name.
+  StringRef target, key, name;
   int computeMajor = 0, computeMinor = 0;
   int smCount = 0;
   /// The boost clock, which the rates per clock below are multiplied by.
@@ -61,13 +64,26 @@ struct GpuSpec {
   }
 };
 
-/// NVIDIA A100-SXM4-40GB and -80GB (sm_80), H100-SXM5 (sm_90), and the RTX
-/// A6000 (sm_86) on which the published SGEMM measurements the model is
+/// The GPUs that planning and the model know, one table of their figures:
+/// H100-SXM5 ("h100-sxm", sm_90, the default), H200-SXM ("h200", sm_90),
+/// A100-SXM4-40GB and -80GB ("a100", "a100-80gb", sm_80), and the RTX A6000
+/// ("a6000", sm_86) on which the published SGEMM measurements the model is
 /// validated against were taken.
-const GpuSpec &getA100Sxm4_40GB();
-const GpuSpec &getA100Sxm4_80GB();
-const GpuSpec &getH100Sxm();
-const GpuSpec &getRtxA6000();
+ArrayRef<GpuSpec> getGpuTargets();
+
+/// The GPU of getGpuTargets() that `target` names, or null.
+const GpuSpec *lookupGpuTarget(StringRef target);
+
+/// The names lookupGpuTarget takes, separated by ", ", for messages.
+std::string getGpuTargetNames();
+
+/// The target that planning assumes when none is named: the H100 SXM.
+const GpuSpec &getDefaultGpuTarget();
+
+/// With the tiled strategy, the blocks that fill `gpu`: two per SM.
+/// Reductions whose output elements of all members would be fewer blocks,
+/// or threads, are shared or split among more blocks.
+inline int64_t getFillBlocks(const GpuSpec &gpu) { return 2 * gpu.smCount; }
 
 /// A kernel as the model sees it: totals over one launch of the whole grid.
 /// Byte counts not known are 0 and then cost nothing.
