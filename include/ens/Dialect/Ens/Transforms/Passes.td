@@ -130,6 +130,9 @@ def EnsSpecialize : Pass<"ens-specialize", "::mlir::ModuleOp"> {
       also give that shape to operands that have a `?` in it. Types flow
       until nothing changes.
     - `ens.constant`: nothing to resolve; its type is its value's.
+    - `ens.stdlib_call`: the library function's signature at the call's
+      `!T`, which is an operand's type except for the initialisers, whose
+      result type must be static.
     - A declaration (a function without a body, e.g. from ens-stdlib) is
       cloned with the new argument types; its results must be static.
 
