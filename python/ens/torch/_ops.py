@@ -161,7 +161,7 @@ def _dropout(f, node, x, p, train):
     key = f.emit(f"ens.random_fold_in %key, {index[0]} : tensor<2xi32>, tensor<i32> -> tensor<2xi32>",
                  (2,), "i32")
     rate = f.emit(f"ens.constant dense<{float(p):.9e}> : tensor<f32>", ())
-    return f.call_stdlib("dropout", [key, x, rate], x[1])
+    return f.call_stdlib("dropout", [key, x, rate], x[1], bound=1)
 
 
 def _pow(f, node, x, exponent):
