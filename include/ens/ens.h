@@ -320,8 +320,8 @@ public:
 
   /// The standard library (docs/stdlib.md). Each method checks its
   /// operands and calls the library function at their types with
-  /// `ens.stdlib_call`, exactly as IR using the library does. Wrong ranks or types throw an Error naming the
-  /// method and the types.
+  /// `ens.stdlib_call`, exactly as IR using the library does. Wrong ranks or
+  /// types throw an Error naming the method and the types.
   ///
   /// The mean squared error over all elements of two equal float tensors.
   Value mse(Value predictions, Value targets);

@@ -160,8 +160,10 @@ static std::optional<stdlib::GenericSignature> readHeader(StringRef name,
   size_t bindAt = source.find(marker);
   if (bindAt == StringRef::npos)
     return std::nullopt;
-  StringRef bind = source.drop_front(bindAt + marker.size())
-                       .take_until([](char c) { return c == '"'; });
+  StringRef bind =
+      source.drop_front(bindAt + marker.size()).take_until([](char c) {
+        return c == '"';
+      });
   signature.boundToResult = bind.consume_front("result");
   if (!signature.boundToResult && !bind.consume_front("arg"))
     return std::nullopt;
@@ -179,8 +181,8 @@ stdlib::getGenericSignature(StringRef name,
   if (!source) {
     if (emitError)
       emitError() << "names '" << name
-                  << "', which is not in the standard library ("
-                  << listNames() << ")";
+                  << "', which is not in the standard library (" << listNames()
+                  << ")";
     return failure();
   }
   std::optional<GenericSignature> signature = readHeader(name, *source);
@@ -209,10 +211,9 @@ stdlib::instantiateSignature(StringRef name, const GenericSignature &signature,
     for (StringRef text : texts) {
       Type resolved;
       if (text.consume_front("!")) {
-        const auto *alias = llvm::find_if(
-            aliases, [&](const auto &entry) {
-              return text.size() == 1 && text.front() == entry.first;
-            });
+        const auto *alias = llvm::find_if(aliases, [&](const auto &entry) {
+          return text.size() == 1 && text.front() == entry.first;
+        });
         if (alias != aliases.end())
           resolved = alias->second;
         else if (emitError)

@@ -24,16 +24,16 @@ StdlibCallOp::getSignature(function_ref<InFlightDiagnostic()> emitError) {
   if (getArgs().size() != generic->inputs.size() ||
       getNumResults() != generic->results.size()) {
     if (emitError)
-      emitError() << "calls '" << getFunction() << "' with "
-                  << getArgs().size() << " operands and " << getNumResults()
+      emitError() << "calls '" << getFunction() << "' with " << getArgs().size()
+                  << " operands and " << getNumResults()
                   << " results, but it takes " << generic->inputs.size()
                   << " operands and gives " << generic->results.size()
                   << " results";
     return failure();
   }
-  return stdlib::instantiateSignature(
-      getFunction(), *generic, cast<RankedTensorType>(getBoundType()),
-      emitError);
+  return stdlib::instantiateSignature(getFunction(), *generic,
+                                      cast<RankedTensorType>(getBoundType()),
+                                      emitError);
 }
 
 LogicalResult StdlibCallOp::verify() {

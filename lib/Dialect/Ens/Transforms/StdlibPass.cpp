@@ -34,8 +34,8 @@ using namespace mlir::ens;
 /// at the position the function's source binds.
 static FailureOr<RankedTensorType>
 getBoundType(func::FuncOp decl, const stdlib::GenericSignature &signature) {
-  TypeRange types = signature.boundToResult ? decl.getResultTypes()
-                                            : decl.getArgumentTypes();
+  TypeRange types =
+      signature.boundToResult ? decl.getResultTypes() : decl.getArgumentTypes();
   auto tensorType = signature.index < types.size()
                         ? dyn_cast<RankedTensorType>(types[signature.index])
                         : RankedTensorType();
@@ -117,14 +117,14 @@ static LogicalResult declareCalls(ModuleOp module) {
                 "types first (ens-specialize)";
     func::FuncOp &decl = declarations[{call.getFunctionAttr(), type}];
     if (!decl) {
-      decl = func::FuncOp::create(call.getLoc(), getDeclarationName(call),
-                                  type);
+      decl =
+          func::FuncOp::create(call.getLoc(), getDeclarationName(call), type);
       decl.setPrivate();
       decl->setAttr("ens.stdlib", call.getFunctionAttr());
       symbols.insert(decl); // renamed if the name is taken
-      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] '" << call.getFunction()
-                              << "' at " << type << " is @"
-                              << decl.getSymName() << "\n");
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] '" << call.getFunction() << "' at "
+                 << type << " is @" << decl.getSymName() << "\n");
     }
     OpBuilder builder(call);
     auto replacement =
