@@ -91,3 +91,23 @@ def test_per_example_grad_refusals():
     grads = et.per_example_grad(model, (torch.randn(3, 2),))
     with pytest.raises(ens.Error, match="xs and ys hold 4 and 3 examples"):
         grads(torch.randn(4, 3, 2), torch.randn(3, 1))
+
+
+def test_per_example_grad_refuses_what_it_cannot_lift():
+    x = torch.randn(3, 2)
+    with pytest.raises(ens.Error, match="unknown device 'tpu'"):
+        et.per_example_grad(Tensordot(), (x,), device="tpu")
+    with pytest.raises(ens.Error, match="a module of one input"):
+        et.per_example_grad(Tensordot(), (x, x))
+    with pytest.raises(ens.Error, match="without float buffers"):
+        et.per_example_grad(torch.nn.BatchNorm1d(2), (x,))
+
+
+class Outer(torch.nn.Module):
+    def forward(self, x):
+        return torch.tensordot(x, x, dims=0)
+
+
+def test_a_tensordot_without_contracted_dims_is_refused_by_name():
+    with pytest.raises(et.UnsupportedOpError, match=r"aten.tensordot.default \(only with dims to contract\)"):
+        et.import_module(Outer(), (torch.randn(3),))
