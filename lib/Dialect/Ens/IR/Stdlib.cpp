@@ -131,11 +131,12 @@ static std::optional<StringRef> takeParenthesized(StringRef &text) {
 /// RESULTS attributes {ens.stdlib.bind = "..."}` of `source`.
 static std::optional<stdlib::GenericSignature> readHeader(StringRef name,
                                                           StringRef source) {
-  std::string start = ("func.func @" + name).str();
+  // Up to the opening parenthesis, which takeParenthesized starts at.
+  std::string start = ("func.func @" + name + "(").str();
   size_t at = source.find(start);
   if (at == StringRef::npos)
     return std::nullopt;
-  StringRef rest = source.drop_front(at + start.size()).ltrim();
+  StringRef rest = source.drop_front(at + start.size() - 1);
   std::optional<StringRef> args = takeParenthesized(rest);
   if (!args)
     return std::nullopt;
