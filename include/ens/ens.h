@@ -319,10 +319,9 @@ public:
   Value randomFoldIn(Value key, Value data);
 
   /// The standard library (docs/stdlib.md). Each method checks its
-  /// operands, adds a private declaration of the library function for their
-  /// types to the module (once per signature), and calls it, exactly as IR
-  /// using the library does. Wrong ranks or types throw an Error naming the
-  /// method and the types.
+  /// operands and calls the library function at their types with
+  /// `ens.stdlib_call`, exactly as IR using the library does. Wrong ranks or
+  /// types throw an Error naming the method and the types.
   ///
   /// The mean squared error over all elements of two equal float tensors.
   Value mse(Value predictions, Value targets);
@@ -372,8 +371,8 @@ private:
   /// `method`.
   Value scalar(const Scalar &hyperparameter, DType dtype, const char *method,
                const char *name);
-  /// Calls the library function `name` on `args` for `method`, declaring
-  /// it first.
+  /// Calls the library function `name` on `args` for `method` with
+  /// `ens.stdlib_call`, its results of types `results`.
   std::vector<Value> callStdlib(const char *method, const char *name,
                                 const std::vector<Value> &args,
                                 const std::vector<TensorType> &results);

@@ -561,6 +561,24 @@ std::vector<Value> FunctionBuilder::call(const std::string &function,
   return results;
 }
 
+std::vector<Value>
+FunctionBuilder::callStdlib(const char *method, const char *name,
+                            const std::vector<Value> &args,
+                            const std::vector<TensorType> &results) {
+  OpMaker m(*impl_, "stdlib_call");
+  std::vector<mlir::Value> operands;
+  for (const Value &arg : args)
+    operands.push_back(m[id(arg, method)]);
+  std::vector<mlir::Type> types;
+  for (const TensorType &result : results)
+    types.push_back(toMlirType(m.b().getContext(), result));
+  std::vector<Value> values;
+  for (int64_t result : m.finish(m.b().create<me::StdlibCallOp>(
+           m.location(), types, m.b().getStringAttr(name), operands)))
+    values.push_back(wrap(result));
+  return values;
+}
+
 void FunctionBuilder::ret(const std::vector<Value> &results) {
   OpMaker m(*impl_, "return");
   std::vector<mlir::Value> values;

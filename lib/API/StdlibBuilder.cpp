@@ -1,11 +1,10 @@
 //===- StdlibBuilder.cpp - The standard library from C++ ------------------===//
 //
 // FunctionBuilder's losses, optimizers and initialisers. Each checks its
-// operands, with messages naming the method and the types, then declares
-// the library function for those types (`attributes {ens.stdlib = name}`,
-// once per signature) and calls it, as IR using the library does: the math
-// is written once, in stdlib/*.mlir, and the ens-stdlib pass instantiates
-// it when the module is compiled.
+// operands, with messages naming the method and the types, then calls the
+// library function with `ens.stdlib_call`, as IR using the library does:
+// the math is written once, in stdlib/*.mlir, and the ens-stdlib pass
+// instantiates it when the module is compiled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,47 +69,6 @@ Value FunctionBuilder::scalar(const Scalar &hyperparameter, DType dtype,
   expectType(method, name, hyperparameter.value_, type,
              "a number, or a rank-0 value of the parameter's element type");
   return hyperparameter.value_;
-}
-
-std::vector<Value>
-FunctionBuilder::callStdlib(const char *method, const char *name,
-                            const std::vector<Value> &args,
-                            const std::vector<TensorType> &results) {
-  std::lock_guard<std::recursive_mutex> lock(impl_->module->context->mutex);
-  // Before the declaration, which would name the library function rather
-  // than the method.
-  for (const Value &arg : args)
-    if (arg.owner_ != impl_.get())
-      fail(method, "an operand is not a value of @" +
-                       impl_->function.getSymName().str());
-  mlir::ModuleOp module = *impl_->module->module;
-  mlir::MLIRContext *context = module.getContext();
-  std::vector<mlir::Type> inputs, outputs;
-  for (const Value &arg : args)
-    inputs.push_back(toMlirType(context, arg.type()));
-  for (const TensorType &result : results)
-    outputs.push_back(toMlirType(context, result));
-  auto type = mlir::FunctionType::get(context, inputs, outputs);
-
-  mlir::func::FuncOp declaration;
-  for (auto function : module.getOps<mlir::func::FuncOp>()) {
-    auto library = function->getAttrOfType<mlir::StringAttr>("ens.stdlib");
-    if (library && library.getValue() == name && function.isExternal() &&
-        function.getFunctionType() == type) {
-      declaration = function;
-      break;
-    }
-  }
-  if (!declaration) {
-    declaration =
-        mlir::func::FuncOp::create(mlir::UnknownLoc::get(context),
-                                   std::string("ens_stdlib_") + name, type);
-    declaration.setPrivate();
-    declaration->setAttr("ens.stdlib", mlir::StringAttr::get(context, name));
-    // Appends it, renamed if the name is taken.
-    mlir::SymbolTable(module).insert(declaration);
-  }
-  return call(declaration.getSymName().str(), args);
 }
 
 Value FunctionBuilder::mse(Value predictions, Value targets) {

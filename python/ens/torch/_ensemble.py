@@ -350,13 +350,6 @@ class _TrainStep:
             f"  %l = call @ens_loss({out0}, %y) : ({ot}, {yt}) -> tensor<f32>\n"
             f"  return %l : tensor<f32>\n}}")
         slots = 2 if self._adam else 1
-        for i, t in enumerate(ptypes):
-            if self._adam:
-                lines.append(f"func.func private @opt{i}({', '.join([t] * 4 + ['tensor<f32>'] * 6)}) "
-                             f"-> ({t}, {t}, {t}) attributes {{ens.stdlib = \"adam\"}}")
-            else:
-                lines.append(f"func.func private @opt{i}({', '.join([t] * 3 + ['tensor<f32>'] * 3)}) "
-                             f"-> ({t}, {t}) attributes {{ens.stdlib = \"sgd_momentum\"}}")
         state_args = [f"%s{i}_{k}: {ptypes[i]}" for i in range(n) for k in range(slots)]
         body = [f"  %l, {', '.join(f'%g{i}' for i in range(n))} = ens.value_and_grad "
                 f"@loss({pin}{bin_}, %x, %y{kin}) "
@@ -387,12 +380,11 @@ class _TrainStep:
         params_out, state_out = [], []
         for i, t in enumerate(ptypes):
             if self._adam:
-                body.append(f"  %np{i}, %ns{i}_0, %ns{i}_1 = call @opt{i}(%p{i}, {grads[i]}, %s{i}_0, %s{i}_1, "
-                            f"%step, %lr, %b1, %b2, %eps, %wd) : ({', '.join([t] * 4 + ['tensor<f32>'] * 6)}) "
-                            f"-> ({t}, {t}, {t})")
+                body.append(f"  %np{i}, %ns{i}_0, %ns{i}_1 = ens.stdlib_call \"adam\"(%p{i}, {grads[i]}, "
+                            f"%s{i}_0, %s{i}_1, %step, %lr, %b1, %b2, %eps, %wd) : {t}")
             else:
-                body.append(f"  %np{i}, %ns{i}_0 = call @opt{i}(%p{i}, %g{i}, %s{i}_0, %lr, %mom, %wd) "
-                            f": ({', '.join([t] * 3 + ['tensor<f32>'] * 3)}) -> ({t}, {t})")
+                body.append(f"  %np{i}, %ns{i}_0 = ens.stdlib_call \"sgd_momentum\"(%p{i}, %g{i}, %s{i}_0, "
+                            f"%lr, %mom, %wd) : {t}")
             params_out.append((f"%np{i}", t))
             state_out += [(f"%ns{i}_{k}", t) for k in range(slots)]
         results = [("%l", "tensor<f32>")] + params_out + state_out

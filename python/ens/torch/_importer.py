@@ -82,8 +82,7 @@ def import_module(module, example_inputs, name="forward"):
     results = [result] + [f.mutations[buffers[n][0]] for n in mutated]
     header = ", ".join(f"{n}: {_type(s, d)}" for n, s, d in ordered)
     types = ", ".join(_type(s, d) for _, s, d in results)
-    text = ("".join(d + "\n" for d in f.declarations)
-            + f"func.func @{name}({header}) -> ({types}) {{\n"
+    text = (f"func.func @{name}({header}) -> ({types}) {{\n"
             + "\n".join(f.lines)
             + f"\n  return {', '.join(v for v, _, _ in results)} : {types}\n}}\n")
     return Imported(text, names, _type(result[1], result[2]), f.dropouts > 0, buffer_names, mutated)

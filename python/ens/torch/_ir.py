@@ -49,7 +49,6 @@ class _Function:
     def __init__(self, name):
         self.name = name
         self.lines = []
-        self.declarations = []
         self.count = 0
         # Dropouts so far; with any, the function takes a %key argument.
         self.dropouts = 0
@@ -63,18 +62,15 @@ class _Function:
         self.lines.append(f"  {name} = {text}")
         return name, tuple(shape), dtype
 
-    def call_stdlib(self, function, args, shape, more=()):
-        """Calls the standard library's `function` on `args` (values),
-        declaring it for their types; returns its result, of `shape`, or
-        with `more` result shapes a list of all results."""
-        callee = f"@{self.name}_{function}{len(self.declarations)}"
-        types = ", ".join(_type(a[1], a[2]) for a in args)
+    def call_stdlib(self, function, args, shape, more=(), bound=0):
+        """Calls the standard library's `function` on `args` (values) with
+        ens.stdlib_call, at the type of `args[bound]` (the library's !T);
+        returns its result, of `shape`, or with `more` result shapes a list
+        of all results."""
         shapes = [tuple(shape)] + [tuple(s) for s in more]
-        results = ", ".join(_type(s) for s in shapes)
-        self.declarations.append(f"func.func private {callee}({types}) -> ({results}) "
-                                 f'attributes {{ens.stdlib = "{function}"}}')
         names = ", ".join(a[0] for a in args)
-        call = f"call {callee}({names}) : ({types}) -> ({results})"
+        generic = args[bound]
+        call = f'ens.stdlib_call "{function}"({names}) : {_type(generic[1], generic[2])}'
         if not more:
             return self.emit(call, shape)
         self.count += 1

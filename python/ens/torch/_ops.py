@@ -161,7 +161,7 @@ def _dropout(f, node, x, p, train):
     key = f.emit(f"ens.random_fold_in %key, {index[0]} : tensor<2xi32>, tensor<i32> -> tensor<2xi32>",
                  (2,), "i32")
     rate = f.emit(f"ens.constant dense<{float(p):.9e}> : tensor<f32>", ())
-    return f.call_stdlib("dropout", [key, x, rate], x[1])
+    return f.call_stdlib("dropout", [key, x, rate], x[1], bound=1)
 
 
 def _pow(f, node, x, exponent):
@@ -277,6 +277,19 @@ def _einsum(f, node, equation, operands):
                   shape)
 
 
+def _tensordot(f, node, x, y, dims_x, dims_y):
+    """ens.tensordot contracts the listed dims of each operand pairwise;
+    the result holds x's other dims, then y's, as torch's does."""
+    if not dims_x:
+        raise _unsupported(node, "only with dims to contract")
+    dims_x = [d % len(x[1]) for d in dims_x]
+    dims_y = [d % len(y[1]) for d in dims_y]
+    shape = _result_shape(node)
+    return f.emit(f"ens.tensordot {x[0]}, {y[0]} {{lhs_dims = {_array(dims_x)}, "
+                  f"rhs_dims = {_array(dims_y)}}} : {_type(x[1])}, {_type(y[1])} -> {_type(shape)}",
+                  shape)
+
+
 def _mse_loss(f, node, x, y, reduction=1):
     if reduction != 1:
         raise _unsupported(node, "only reduction='mean'")
@@ -325,6 +338,7 @@ _LOWERINGS = {
     "aten.broadcast_tensors.default": _broadcast_tensors,
     "aten.layer_norm.default": _layer_norm,
     "aten.einsum.default": _einsum,
+    "aten.tensordot.default": _tensordot,
     "aten.mse_loss.default": _mse_loss,
     "aten.conv1d.default": _conv,
     "aten.conv2d.default": _conv,

@@ -93,10 +93,12 @@ test::interpretLowered(ModuleOp module, StringRef entry,
   });
   OwningOpRef<ModuleOp> lowered = module.clone();
   PassManager pm(module.getContext());
+  pm.addPass(createEnsStdlib());
   pm.addPass(createEnsAutodiff());
   if (failed(pm.run(*lowered)))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "ens-autodiff failed:" + diagnostics);
+                                   "ens-stdlib or ens-autodiff failed:" +
+                                       diagnostics);
   return Interpreter(*lowered).run(entry, args);
 }
 
@@ -192,6 +194,7 @@ OwningOpRef<ModuleOp> Checker::parse(StringRef text) {
 
 LogicalResult Checker::lower(ModuleOp module, Stage last) {
   PassManager pm(&context);
+  pm.addPass(createEnsStdlib());
   pm.addPass(createEnsAutodiff());
   if (last != Stage::Autodiff)
     pm.addPass(createEnsBatch());
@@ -241,11 +244,12 @@ std::vector<MissingPiece> Checker::run() {
   return missing;
 }
 
-/// Function transforms (ops that refer to a function) have no rules of
-/// their own: ens-autodiff and ens-batch lower them to calls before any
-/// rule or backend sees them, which the behavioural checks cover.
+/// Function transforms (ops that refer to a function) and library calls
+/// have no rules of their own: ens-stdlib, ens-autodiff and ens-batch
+/// lower them to calls before any rule or backend sees them, which the
+/// behavioural checks cover.
 void Checker::checkInterfaces(Operation *op) {
-  if (isa<SymbolUserOpInterface>(op))
+  if (isa<SymbolUserOpInterface, StdlibCallOp>(op))
     return;
   // An op without operands is the same for every member and is never
   // batched.

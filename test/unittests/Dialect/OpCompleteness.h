@@ -83,8 +83,9 @@ findOpsWithoutSamples(MLIRContext &context, llvm::StringRef dialectNamespace);
 std::vector<HostTensor> randomInputs(const OpSample &sample, TypeRange types,
                                      RandomSource &random);
 
-/// Runs `entry` of `module` as ens-run does: after ens-autodiff, which
-/// lowers `ens.value_and_grad`, on the interpreter. `module` is unchanged.
+/// Runs `entry` of `module` as ens-run does: after ens-stdlib and
+/// ens-autodiff, which lower `ens.stdlib_call` and `ens.value_and_grad`, on
+/// the interpreter. `module` is unchanged.
 llvm::Expected<std::vector<HostTensor>>
 interpretLowered(ModuleOp module, llvm::StringRef entry,
                  llvm::ArrayRef<HostTensor> args);

@@ -277,6 +277,17 @@ func.func @f(%x: tensor<2x3xf32>, %w: tensor<3xf32>) -> tensor<2x3xf32> {
   return %r : tensor<2x3xf32>
 }
 )mlir"},
+      // A library call: layer norm, whose rows and columns make the
+      // batching of its reductions and broadcasts count; f64 for the
+      // finite differences.
+      {"ens.stdlib_call", R"mlir(
+func.func @f(%x: tensor<2x3xf64>, %g: tensor<3xf64>, %b: tensor<3xf64>)
+    -> tensor<2x3xf64> {
+  %eps = ens.constant dense<1.0e-5> : tensor<f64>
+  %y = ens.stdlib_call "layer_norm"(%x, %g, %b, %eps) : tensor<2x3xf64>
+  return %y : tensor<2x3xf64>
+}
+)mlir"},
       // In f64, so that finite differences of the gradient, a second
       // derivative, are accurate.
       {"ens.value_and_grad", R"mlir(

@@ -407,6 +407,15 @@ SmallVector<Type> Specializer::refineDeclared(Operation *op) {
       .Case([&](RandomFoldInOp foldIn) -> SmallVector<Type> {
         return {foldIn.getKey().getType()};
       })
+      // The library's signature at the call's !T: the results follow from
+      // an operand's type; a function generic in its result (an
+      // initialiser) keeps the result types written.
+      .Case([&](StdlibCallOp call) -> SmallVector<Type> {
+        FailureOr<FunctionType> signature = call.getSignature();
+        if (failed(signature))
+          return declared; // for the verifier to report
+        return llvm::to_vector(signature->getResults());
+      })
       .Default([&](Operation *other) {
         // Elementwise ops (ens.select, ens.convert, ...) keep their
         // operands' shape, with their own element type.

@@ -1,22 +1,26 @@
 //===- StdlibPass.cpp - The ens-stdlib pass -------------------------------===//
 //
-// Library functions are MLIR text over the aliases !T (the tensor type the
-// function is generic in), !S (rank-0 of T's element type), !F (T flattened),
-// !R (T without its last dimension), !L (R with i32 elements), !M (T as a
-// matrix: its leading dimensions flattened into rows, its last the columns),
-// !N (a vector of M's rows), !V (a vector of M's columns) and !B (T's
-// shape with i1 elements, a mask). The
-// template names where T comes from with `ens.stdlib.bind`: "argN" or
-// "resultN". Instantiating prepends the alias definitions and parses.
+// Defines the standard library's functions a module uses. A library source
+// is MLIR text over type aliases (Stdlib.h); instantiating one prepends the
+// alias definitions for the concrete !T and parses. Each `ens.stdlib_call`
+// first becomes a `func.call` of a private declaration
+// (`attributes {ens.stdlib = name}`), one per function and signature, so
+// that calls and hand-written declarations are then defined alike.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ens/Dialect/Ens/IR/EnsOps.h"
+#include "ens/Dialect/Ens/IR/Stdlib.h"
 #include "ens/Dialect/Ens/Transforms/Passes.h"
+#include "ens/Dialect/Ens/Transforms/Specialize.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ens-stdlib"
 
 namespace mlir::ens {
 #define GEN_PASS_DEF_ENSSTDLIB
@@ -26,78 +30,31 @@ namespace mlir::ens {
 using namespace mlir;
 using namespace mlir::ens;
 
-/// The library's sources, generated from stdlib/*.mlir at configure time.
-static const llvm::StringMap<StringRef> &getTemplates() {
-  static const llvm::StringMap<StringRef> templates = {
-#include "ens/Dialect/Ens/Transforms/StdlibTemplates.inc"
-  };
-  return templates;
-}
-
-/// The type the template is generic in, read from the declaration at the
-/// position the template's `ens.stdlib.bind` names.
-static FailureOr<RankedTensorType> getBoundType(func::FuncOp decl,
-                                                StringRef source) {
-  StringRef marker = "ens.stdlib.bind = \"";
-  size_t at = source.find(marker);
-  StringRef bind = source.drop_front(at + marker.size()).take_until([](char c) {
-    return c == '"';
-  });
-  unsigned index = 0;
-  Type type;
-  if (bind.consume_front("arg") && !bind.getAsInteger(10, index) &&
-      index < decl.getNumArguments())
-    type = decl.getArgumentTypes()[index];
-  else if (bind.consume_front("result") && !bind.getAsInteger(10, index) &&
-           index < decl.getNumResults())
-    type = decl.getResultTypes()[index];
-  auto tensorType = dyn_cast_or_null<RankedTensorType>(type);
+/// The type the library function is generic in, read from the declaration
+/// at the position the function's source binds.
+static FailureOr<RankedTensorType>
+getBoundType(func::FuncOp decl, const stdlib::GenericSignature &signature) {
+  TypeRange types =
+      signature.boundToResult ? decl.getResultTypes() : decl.getArgumentTypes();
+  auto tensorType = signature.index < types.size()
+                        ? dyn_cast<RankedTensorType>(types[signature.index])
+                        : RankedTensorType();
   if (!tensorType)
     return decl.emitOpError()
            << "does not have the tensor the library function is generic in";
   return tensorType;
 }
 
-static std::string aliasDefinitions(RankedTensorType type) {
-  Type element = type.getElementType();
-  ArrayRef<int64_t> shape = type.getShape();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "!T = " << type << "\n!S = " << RankedTensorType::get({}, element)
-     << "\n!F = " << RankedTensorType::get({type.getNumElements()}, element)
-     << "\n!B = "
-     << RankedTensorType::get(shape, IntegerType::get(type.getContext(), 1))
-     << "\n";
-  if (!shape.empty()) {
-    MLIRContext *context = type.getContext();
-    int64_t rows =
-        RankedTensorType::get(shape.drop_back(), element).getNumElements();
-    os << "!R = " << RankedTensorType::get(shape.drop_back(), element)
-       << "\n!L = "
-       << RankedTensorType::get(shape.drop_back(),
-                                IntegerType::get(context, 32))
-       << "\n!M = " << RankedTensorType::get({rows, shape.back()}, element)
-       << "\n!N = " << RankedTensorType::get({rows}, element)
-       << "\n!V = " << RankedTensorType::get({shape.back()}, element) << "\n";
-  }
-  return text;
-}
-
 /// Gives the body-less `decl` the body of the library function `name`.
 static LogicalResult instantiate(func::FuncOp decl, StringRef name) {
-  auto it = getTemplates().find(name);
-  if (it == getTemplates().end()) {
-    auto names = llvm::to_vector(getTemplates().keys());
-    llvm::sort(names);
-    std::string known = llvm::join(names, ", ");
-    return decl.emitOpError()
-           << "names '" << name << "', which is not in the standard library ("
-           << known << ")";
-  }
+  FailureOr<stdlib::GenericSignature> signature =
+      stdlib::getGenericSignature(name, [&] { return decl.emitOpError(); });
+  if (failed(signature))
+    return failure();
   if (!decl.isExternal())
     return decl.emitOpError()
            << "has a body, but ens.stdlib is for declarations";
-  FailureOr<RankedTensorType> type = getBoundType(decl, it->second);
+  FailureOr<RankedTensorType> type = getBoundType(decl, *signature);
   if (failed(type))
     return failure();
   if (!type->hasStaticShape())
@@ -113,8 +70,9 @@ static LogicalResult instantiate(func::FuncOp decl, StringRef name) {
       errors += "\n  " + diag.str();
       return success();
     });
-    library = parseSourceString<ModuleOp>(
-        aliasDefinitions(*type) + it->second.str(), decl.getContext());
+    library = parseSourceString<ModuleOp>(stdlib::getAliasDefinitions(*type) +
+                                              stdlib::lookupSource(name)->str(),
+                                          decl.getContext());
   }
   auto definition =
       library ? library->lookupSymbol<func::FuncOp>(name) : func::FuncOp();
@@ -130,9 +88,58 @@ static LogicalResult instantiate(func::FuncOp decl, StringRef name) {
   return success();
 }
 
+/// The name of the declaration `call` calls: the function and its !T,
+/// "adam_64x32xf32" for Adam on tensor<64x32xf32> parameters.
+static std::string getDeclarationName(StdlibCallOp call) {
+  std::string name = call.getFunction().str() + "_";
+  llvm::raw_string_ostream os(name);
+  auto bound = cast<RankedTensorType>(call.getBoundType());
+  for (int64_t size : bound.getShape())
+    os << size << "x";
+  os << bound.getElementType();
+  return name;
+}
+
+/// Replaces each ens.stdlib_call in `module` by a call of a private
+/// declaration of its function at its types, declared once per signature.
+static LogicalResult declareCalls(ModuleOp module) {
+  SmallVector<StdlibCallOp> calls;
+  module.walk([&](StdlibCallOp call) { calls.push_back(call); });
+  SymbolTable symbols(module);
+  DenseMap<std::pair<Attribute, Type>, func::FuncOp> declarations;
+  for (StdlibCallOp call : calls) {
+    FunctionType type = FunctionType::get(
+        module.getContext(), call.getArgs().getTypes(), call.getResultTypes());
+    if (hasUnknownSizes(type))
+      return call.emitOpError()
+             << "calls '" << call.getFunction() << "' at " << type
+             << ", which has a `?` size; give the program concrete argument "
+                "types first (ens-specialize)";
+    func::FuncOp &decl = declarations[{call.getFunctionAttr(), type}];
+    if (!decl) {
+      decl =
+          func::FuncOp::create(call.getLoc(), getDeclarationName(call), type);
+      decl.setPrivate();
+      decl->setAttr("ens.stdlib", call.getFunctionAttr());
+      symbols.insert(decl); // renamed if the name is taken
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] '" << call.getFunction() << "' at "
+                 << type << " is @" << decl.getSymName() << "\n");
+    }
+    OpBuilder builder(call);
+    auto replacement =
+        builder.create<func::CallOp>(call.getLoc(), decl, call.getArgs());
+    call.replaceAllUsesWith(replacement.getResults());
+    call.erase();
+  }
+  return success();
+}
+
 namespace {
 struct EnsStdlibPass : ens::impl::EnsStdlibBase<EnsStdlibPass> {
   void runOnOperation() override {
+    if (failed(declareCalls(getOperation())))
+      return signalPassFailure();
     for (func::FuncOp function : getOperation().getOps<func::FuncOp>())
       if (auto name = function->getAttrOfType<StringAttr>("ens.stdlib"))
         if (failed(instantiate(function, name.getValue())))

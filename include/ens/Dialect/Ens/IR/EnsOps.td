@@ -680,4 +680,53 @@ def Ens_ValueAndGradOp : Ens_Op<"value_and_grad", [
   let hasVerifier = 1;
 }
 
+def Ens_StdlibCallOp : Ens_Op<"stdlib_call", [Pure]> {
+  let summary = "Calls a standard-library function at its operands' types";
+  let description = [{
+    Calls the standard library's `function` (docs/stdlib.md), which is
+    written once over type aliases: `!T`, the float tensor type it is
+    generic in, and types derived from it (`!S` its rank-0 type, `!V` a
+    vector of its last dimension, ...). The library's source names which
+    operand or result has type `!T`; every other operand and result type
+    follows from it, so the custom form writes `!T` alone:
+
+    ```mlir
+    %p1, %m1, %v1 = ens.stdlib_call "adam"(%p, %g, %m, %v, %step, %lr,
+        %beta1, %beta2, %eps, %decay) : tensor<64x32xf32>
+    %loss = ens.stdlib_call "mse"(%y, %targets) : tensor<256x8xf32>
+    %w = ens.stdlib_call "xavier_uniform"(%key, %fan_in, %fan_out)
+        : tensor<64x32xf32>
+    ```
+
+    The verifier instantiates the library function's signature at `!T` and
+    requires the operand and result types to be exactly that signature's:
+    an unknown name, a wrong number of operands or results, or a type
+    (element type or shape) that differs from the signature is an error
+    naming the operand. No declaration per shape is needed, and one
+    function can be called at any number of shapes.
+
+    The `ens-stdlib` pass (the first of every target's front) replaces each
+    call by a `func.call` of a private function holding the library's body
+    at those types, one per function and `!T`; batching and
+    differentiation then see ordinary ens ops. A `?` size in `!T` must be
+    resolved first (`ens-specialize`, which infers the results of a call
+    whose `!T` is an operand's type).
+  }];
+  let arguments = (ins StrAttr:$function, Variadic<Ens_Tensor>:$args);
+  let results = (outs Variadic<Ens_Tensor>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The library function's signature at this call's !T (the type of the
+    /// operand or result its source binds), or an error through
+    /// `emitError` (which may be null) when the name is unknown, the call
+    /// has too few values to hold !T, or !T does not fit the function.
+    FailureOr<FunctionType>
+    getSignature(llvm::function_ref<InFlightDiagnostic()> emitError = {});
+    /// The type of the operand or result the source binds to !T, as the
+    /// custom form writes it; null when the call has no such value.
+    Type getBoundType();
+  }];
+}
+
 #endif // ENS_DIALECT_ENS_IR_ENSOPS_TD

@@ -130,6 +130,9 @@ def EnsSpecialize : Pass<"ens-specialize", "::mlir::ModuleOp"> {
       also give that shape to operands that have a `?` in it. Types flow
       until nothing changes.
     - `ens.constant`: nothing to resolve; its type is its value's.
+    - `ens.stdlib_call`: the library function's signature at the call's
+      `!T`, which is an operand's type except for the initialisers, whose
+      result type must be static.
     - A declaration (a function without a body, e.g. from ens-stdlib) is
       cloned with the new argument types; its results must be static.
 
@@ -181,12 +184,23 @@ def EnsSpecialize : Pass<"ens-specialize", "::mlir::ModuleOp"> {
 }
 
 def EnsStdlib : Pass<"ens-stdlib", "::mlir::ModuleOp"> {
-  let summary = "Define declared functions of the ens standard library";
+  let summary = "Define the ens standard library's functions a module uses";
   let description = [{
     The standard library (`stdlib/*.mlir` in the source tree: losses,
-    optimizer steps, initialisers) is written once against type aliases
-    (`!T`, `!S`, ...). A program declares the instance it needs, with its
-    own types, and this pass defines it:
+    optimizer steps, initialisers, normalisations, dropout) is written once
+    against type aliases (`!T`, `!S`, ...). A program calls a function at
+    the types it needs with `ens.stdlib_call`, or declares the instance it
+    needs, and this pass defines it. Each call becomes a `func.call` of a
+    private function holding the library's body at the call's types, one
+    per function and signature:
+
+    ```mlir
+    %p1, %m1, %v1 = ens.stdlib_call "adam"(%p, %g, %m, %v, %step, %lr,
+        %beta1, %beta2, %eps, %decay) : tensor<64x32xf32>
+    ```
+
+    becomes a call of `@adam_64x32xf32`, a private function with Adam's body
+    for `!T = tensor<64x32xf32>` and `!S = tensor<f32>`. A declaration
 
     ```mlir
     func.func private @adam_w1(tensor<64x32xf32>, tensor<64x32xf32>,
@@ -196,9 +210,9 @@ def EnsStdlib : Pass<"ens-stdlib", "::mlir::ModuleOp"> {
         attributes {ens.stdlib = "adam"}
     ```
 
-    becomes a private function with Adam's body for `!T =
-    tensor<64x32xf32>` and `!S = tensor<f32>`. A declaration whose type
-    does not fit the library function is an error.
+    is given the same body. A call with a `?` size, a declaration whose
+    type does not fit the library function, and a function whose body
+    does not instantiate at the types are errors.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::ens::EnsDialect"];
