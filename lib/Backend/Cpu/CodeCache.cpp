@@ -70,10 +70,7 @@ std::string cpu::getCodeCacheKey(ModuleOp module, StringRef entry,
      << "\nllvm " LLVM_VERSION_STRING " build " << llvmBuild << "\nhost "
      << host.name << ' ' << host.features << "\nentry " << entry << "\nthreads "
      << threads << " openmp " << openMP.value_or("none")
-     << "\nmax-buffer-bytes " << getMaxBufferBytes(options);
-  cpu::CacheSizes caches = cpu::getHostCacheSizes();
-  os << "\ncaches " << caches.l1 << ' ' << caches.l2 << ' ' << caches.l3
-     << "\n";
+     << "\nmax-buffer-bytes " << getMaxBufferBytes(options) << "\n";
   OpPrintingFlags flags;
   flags.elideLargeElementsAttrs(std::numeric_limits<int64_t>::max());
   flags.elideLargeResourceString(std::numeric_limits<int64_t>::max());

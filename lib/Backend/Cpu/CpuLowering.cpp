@@ -30,7 +30,6 @@
 
 #include <limits>
 #include <mutex>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -56,19 +55,6 @@ static unsigned getVectorBytes(const llvm::orc::JITTargetMachineBuilder &host) {
   if (llvm::is_contained(features, "+avx"))
     return 32;
   return 16;
-}
-
-/// The size of a cache that sysconf reports under `name`, or `fallback`
-/// where it reports none (0 or -1: unknown to the C library).
-static uint64_t getCacheBytes(int name, uint64_t fallback) {
-  long bytes = sysconf(name);
-  return bytes > 0 ? uint64_t(bytes) : fallback;
-}
-
-cpu::CacheSizes cpu::getHostCacheSizes() {
-  return {getCacheBytes(_SC_LEVEL1_DCACHE_SIZE, 32 * 1024),
-          getCacheBytes(_SC_LEVEL2_CACHE_SIZE, 1024 * 1024),
-          getCacheBytes(_SC_LEVEL3_CACHE_SIZE, 0)};
 }
 
 /// The loop iterations below which a program runs on one thread: measured
@@ -234,10 +220,6 @@ llvm::Expected<OwningOpRef<ModuleOp>> cpu::CpuLowering::lower() const {
   EnsCpuPipelineOptions pipeline;
   pipeline.vectorBytes = vectorBytes;
   pipeline.threads = threads;
-  CacheSizes caches = getHostCacheSizes();
-  pipeline.l1Bytes = caches.l1;
-  pipeline.l2Bytes = caches.l2;
-  pipeline.l3Bytes = caches.l3;
   PassManager pm(context);
   buildEnsCpuPipeline(pm, pipeline);
   if (failed(pm.run(*clone)))

@@ -63,18 +63,6 @@ struct CpuLowering {
 llvm::Expected<CpuLowering> prepareLowering(ModuleOp module, StringRef entry,
                                             const CpuOptions &options);
 
-/// The sizes in bytes of the host's caches that contractions are blocked
-/// for: one core's L1 data cache and L2, and the L3 (0: none).
-struct CacheSizes {
-  uint64_t l1, l2, l3;
-};
-
-/// The host's cache sizes, as the C library reads them from the CPU
-/// (sysconf's _SC_LEVEL*_CACHE_SIZE). Where it reports none for the L1 or
-/// the L2, that level is taken to be as on current x86 cores: 32 KiB and
-/// 1 MiB. An L3 it does not report is taken to be absent.
-CacheSizes getHostCacheSizes();
-
 /// The threads `options` asks for: options.threads, or one per core for 0.
 unsigned getRequestedThreads(const CpuOptions &options);
 

@@ -44,19 +44,6 @@ struct EnsCpuPipelineOptions
       llvm::cl::desc("The width of the machine's widest vector registers in "
                      "bytes: 64 with AVX-512, 32 with AVX, 16 otherwise"),
       llvm::cl::init(16)};
-  PassOptions::Option<uint64_t> l1Bytes{
-      *this, "l1-bytes",
-      llvm::cl::desc("The size of one core's L1 data cache in bytes, which "
-                     "contractions are blocked for"),
-      llvm::cl::init(32768)};
-  PassOptions::Option<uint64_t> l2Bytes{
-      *this, "l2-bytes",
-      llvm::cl::desc("The size of one core's L2 cache in bytes"),
-      llvm::cl::init(1048576)};
-  PassOptions::Option<uint64_t> l3Bytes{
-      *this, "l3-bytes",
-      llvm::cl::desc("The size of the L3 cache in bytes (0: none)"),
-      llvm::cl::init(8388608)};
 };
 
 /// Adds ens-cpu-pipeline: the passes from linalg on tensors, as

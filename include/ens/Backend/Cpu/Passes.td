@@ -191,21 +191,6 @@ def EnsCpuTileAndVectorize
     the loops evenly, so shapes stay static; the loops over them are
     `scf.for`, reductions innermost.
 
-    A contraction whose operands outgrow the caches is first blocked for
-    them, as BLIS blocks its five loops, with the register tiles inside
-    each block: the reduction loop into blocks of `Kc` steps, so that a
-    register tile's panel of the operand that its rows share (`Kc` steps
-    of one vector) fills about half of the L1 data cache (`l1-bytes`); the
-    row loop into blocks of `Mc` rows, so that the block of the operand
-    that the rows read (`Mc` rows of `Kc` steps) fills about half of the
-    L2 (`l2-bytes`); and the loop over the shared operand's columns (the
-    panels of a packed operand, else the vector loop) into blocks of `Nc`
-    columns, so that its block of `Kc` steps fills about half of the L3
-    (`l3-bytes`, or the L2 without one). The loops over the blocks go
-    columns, reduction, rows, outermost first. Blocks divide their loops
-    evenly (the largest divisor within the bound, whole register tiles),
-    so shapes stay static; a loop that fits is not blocked.
-
     With more than one thread (`threads`), an op of at least 16384 loop
     iterations outside a loop over members first has its first parallel
     loop tiled into an `scf.forall`, about one chunk per thread. Ops of i1,
@@ -248,13 +233,6 @@ def EnsCpuTileAndVectorize
            "are split into an scf.forall">,
     Option<"vectorBytes", "vector-bytes", "unsigned", /*default=*/"16",
            "The width of the target's widest vector registers in bytes">,
-    Option<"l1Bytes", "l1-bytes", "uint64_t", /*default=*/"32768",
-           "The size of one core's L1 data cache in bytes">,
-    Option<"l2Bytes", "l2-bytes", "uint64_t", /*default=*/"1048576",
-           "The size of one core's L2 cache in bytes">,
-    Option<"l3Bytes", "l3-bytes", "uint64_t", /*default=*/"8388608",
-           "The size of the L3 cache in bytes (0: none; the L2 then bounds "
-           "what L3 would)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

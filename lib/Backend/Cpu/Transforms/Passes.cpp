@@ -106,9 +106,6 @@ void mlir::ens::buildEnsCpuPipeline(OpPassManager &pm,
   EnsCpuTileAndVectorizeOptions tiling;
   tiling.threads = options.threads;
   tiling.vectorBytes = options.vectorBytes;
-  tiling.l1Bytes = options.l1Bytes;
-  tiling.l2Bytes = options.l2Bytes;
-  tiling.l3Bytes = options.l3Bytes;
   pm.addNestedPass<func::FuncOp>(createEnsCpuTileAndVectorize(tiling));
   pm.addPass(createBoundedCanonicalizerPass());
 

@@ -20,9 +20,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
-#include "llvm/Support/Debug.h"
-
-#define DEBUG_TYPE "ens-cpu-tile-and-vectorize"
 
 namespace mlir::ens {
 #define GEN_PASS_DEF_ENSCPUTILEANDVECTORIZE
@@ -40,8 +37,6 @@ struct TileTarget {
   unsigned threads;
   /// The width of the widest vector registers in bytes.
   unsigned vectorBytes;
-  /// The sizes of the caches in bytes (no L3: 0).
-  uint64_t l1Bytes, l2Bytes, l3Bytes;
 };
 
 /// How one linalg op is cut into tiles.
@@ -51,9 +46,6 @@ struct TilePlan {
   SmallVector<int64_t> tile;
   /// Whether the register tiles become vector code.
   bool vectorize = false;
-  /// The loop a vector runs along, and the loop along the rows of a
-  /// contraction's register tile.
-  std::optional<unsigned> vectorLoop, rowLoop;
   /// The loop whose tiles run on different threads, if any, and how many
   /// of its iterations each such tile covers.
   std::optional<unsigned> parallelLoop;
@@ -163,9 +155,6 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
   }
   if (vectorLoop) {
     plan.vectorize = true;
-    plan.vectorLoop = vectorLoop;
-    if (contraction && rowLoop != vectorLoop)
-      plan.rowLoop = rowLoop;
     plan.tile.assign(numLoops, 1);
     int64_t lanes = std::max<int64_t>(1, options.vectorBytes * 8 / *bits);
     plan.tile[*vectorLoop] = largestDivisor(extents[*vectorLoop], lanes);
@@ -226,129 +215,20 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
   return plan;
 }
 
-namespace {
-/// How a contraction is blocked for the caches, outside its register tiles.
-struct CacheBlocks {
-  /// The block of each loop (0: not blocked).
-  SmallVector<int64_t> sizes;
-  /// The loops over blocks, the outermost first (a permutation of all).
-  SmallVector<int64_t> order;
-};
-} // namespace
-
-/// The block of a loop of `extent` iterations: the most iterations within
-/// `bound` that are a whole number of `step`s and divide the loop evenly.
-static int64_t blockWithin(int64_t extent, int64_t step, int64_t bound) {
-  return step *
-         largestDivisor(extent / step, std::max<int64_t>(1, bound / step));
-}
-
-/// The cache blocks of `op`, a contraction whose loops have `extents` and
-/// whose register tiles `plan` has chosen, as the pass description says
-/// (after BLIS): Kc for the L1, Mc for the L2, Nc for the L3. Nothing if
-/// its operands fit, or if it is not a contraction with a row loop and one
-/// reduction loop of more than one iteration.
-static std::optional<CacheBlocks> planCacheBlocks(linalg::LinalgOp op,
-                                                  ArrayRef<int64_t> extents,
-                                                  const TilePlan &plan,
-                                                  const TileTarget &target) {
-  if (!plan.vectorize || !plan.rowLoop || plan.dropUnitLoops ||
-      !linalg::isaContractionOpInterface(op))
-    return std::nullopt;
-  unsigned vectorLoop = *plan.vectorLoop, rowLoop = *plan.rowLoop;
-  // The input that the rows of a register tile share (a weight).
-  std::optional<AffineMap> shared;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    if (map.isFunctionOfDim(vectorLoop) && !map.isFunctionOfDim(rowLoop))
-      shared = map;
-  }
-  std::optional<unsigned> reductionLoop;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (auto [loop, iterator] : llvm::enumerate(iterators)) {
-    if (iterator != utils::IteratorType::reduction || extents[loop] == 1)
-      continue;
-    if (reductionLoop)
-      return std::nullopt;
-    reductionLoop = loop;
-  }
-  if (!shared || !reductionLoop)
-    return std::nullopt;
-  // The columns of the shared input: the vector loop if it has several
-  // register tiles, else the innermost other loop of the result that the
-  // input reads (its panels, once packed), each iteration that many
-  // columns.
-  unsigned columnLoop = vectorLoop;
-  int64_t columnsPerIteration = 1;
-  if (plan.tile[vectorLoop] == extents[vectorLoop]) {
-    AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    for (AffineExpr expr : llvm::reverse(result.getResults())) {
-      unsigned loop = cast<AffineDimExpr>(expr).getPosition();
-      if (loop != vectorLoop && loop != rowLoop &&
-          shared->isFunctionOfDim(loop)) {
-        columnLoop = loop;
-        columnsPerIteration = extents[vectorLoop];
-        break;
-      }
-    }
-  }
-  int64_t elementBytes = *cpu::widestElementBits(op) / 8;
-  int64_t tileColumns = plan.tile[vectorLoop];
-  int64_t kc = blockWithin(extents[*reductionLoop], 1,
-                           target.l1Bytes / 2 / (tileColumns * elementBytes));
-  int64_t mc = blockWithin(extents[rowLoop], plan.tile[rowLoop],
-                           target.l2Bytes / 2 / (kc * elementBytes));
-  uint64_t lastLevel = target.l3Bytes ? target.l3Bytes : target.l2Bytes;
-  int64_t nc =
-      blockWithin(extents[columnLoop], plan.tile[columnLoop],
-                  lastLevel / 2 / (kc * elementBytes * columnsPerIteration));
-  LLVM_DEBUG(llvm::dbgs() << "cache blocks of " << op->getName() << ": Kc "
-                          << kc << " along loop " << *reductionLoop << ", Mc "
-                          << mc << " along loop " << rowLoop << ", Nc " << nc
-                          << " along loop " << columnLoop << "\n");
-
-  CacheBlocks blocks;
-  blocks.sizes.assign(extents.size(), 0);
-  for (auto [loop, block] :
-       {std::pair{columnLoop, nc}, {*reductionLoop, kc}, {rowLoop, mc}})
-    if (block < extents[loop])
-      blocks.sizes[loop] = block;
-  if (llvm::all_of(blocks.sizes, [](int64_t size) { return size == 0; }))
-    return std::nullopt;
-  // The other parallel loops (members) go outermost, one iteration to a
-  // block, so that each block holds one member's operands.
-  for (auto [loop, iterator] : llvm::enumerate(iterators)) {
-    if (iterator != utils::IteratorType::parallel || loop == vectorLoop ||
-        loop == rowLoop || loop == columnLoop)
-      continue;
-    blocks.sizes[loop] = extents[loop] > 1 ? 1 : 0;
-    blocks.order.push_back(loop);
-  }
-  blocks.order.append({columnLoop, *reductionLoop, rowLoop});
-  if (columnLoop != vectorLoop)
-    blocks.order.push_back(vectorLoop);
-  return blocks;
-}
-
-/// The loops of `op`, the parallel ones first.
-static SmallVector<int64_t> parallelFirst(linalg::LinalgOp op) {
-  SmallVector<int64_t> order;
+/// Tiles `op` by `sizes` (0: not tiled) with loops of `loopType`, with the
+/// reduction loops innermost. Returns the tiled op.
+static FailureOr<linalg::LinalgOp>
+tileOp(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+       scf::SCFTilingOptions::LoopType loopType) {
+  SmallVector<int64_t> interchange;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (auto [loop, iterator] : llvm::enumerate(iterators))
     if (iterator == utils::IteratorType::parallel)
-      order.push_back(loop);
+      interchange.push_back(loop);
   for (auto [loop, iterator] : llvm::enumerate(iterators))
     if (iterator != utils::IteratorType::parallel)
-      order.push_back(loop);
-  return order;
-}
+      interchange.push_back(loop);
 
-/// Tiles `op` by `sizes` (0: not tiled) with loops of `loopType` in the
-/// order `interchange`. Returns the tiled op.
-static FailureOr<linalg::LinalgOp>
-tileOp(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
-       scf::SCFTilingOptions::LoopType loopType,
-       ArrayRef<int64_t> interchange) {
   scf::SCFTilingOptions options;
   options.setLoopType(loopType);
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
@@ -429,8 +309,7 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
     SmallVector<int64_t> sizes(extents.size(), 0);
     sizes[*plan.parallelLoop] = plan.chunk;
     FailureOr<linalg::LinalgOp> tiled =
-        tileOp(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp,
-               parallelFirst(op));
+        tileOp(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
     if (failed(tiled))
       return failure();
     op = *tiled;
@@ -439,26 +318,12 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
   if (!plan.vectorize)
     return success();
 
-  if (std::optional<CacheBlocks> blocks =
-          planCacheBlocks(op, extents, plan, options)) {
-    FailureOr<linalg::LinalgOp> blocked =
-        tileOp(rewriter, op, blocks->sizes,
-               scf::SCFTilingOptions::LoopType::ForOp, blocks->order);
-    if (failed(blocked))
-      return failure();
-    op = *blocked;
-    for (auto [extent, block] : llvm::zip_equal(extents, blocks->sizes))
-      if (block)
-        extent = block;
-  }
-
   SmallVector<int64_t> sizes;
   for (auto [extent, tile] : llvm::zip_equal(extents, plan.tile))
     sizes.push_back(tile < extent ? tile : 0);
   if (llvm::any_of(sizes, [](int64_t size) { return size != 0; })) {
     FailureOr<linalg::LinalgOp> tiled =
-        tileOp(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForOp,
-               parallelFirst(op));
+        tileOp(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForOp);
     if (failed(tiled))
       return failure();
     op = *tiled;
@@ -494,9 +359,8 @@ struct TileAndVectorizePass
       if (op.hasPureTensorSemantics())
         ops.push_back(op);
     });
-    TileTarget target{threads, vectorBytes, l1Bytes, l2Bytes, l3Bytes};
-    TileTarget inLoop = target;
-    inLoop.threads = 1;
+    TileTarget target{threads, vectorBytes};
+    TileTarget inLoop{1, vectorBytes};
     for (linalg::LinalgOp op : ops) {
       bool nested = op->getParentOfType<scf::ForallOp>() != nullptr;
       if (failed(tileAndVectorize(rewriter, op, nested ? inLoop : target)))
