@@ -194,36 +194,3 @@ func.func @column_sums(%x: tensor<64x64xf32>, %init: tensor<64xf32>)
   } -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
-
-// -----
-
-// A contraction packed by ens-cpu-pack-operands: the panels %p (panel, k,
-// lanes) do not read the result's rows `b`, so the register tile runs its
-// 8 rows along `b`, not along the panel loop (the result's second-innermost
-// dimension): every step reads one vector of a panel, contiguous from one
-// step to the next, and shares it among the 8 rows.
-// CHECK-LABEL: func.func @packed_contraction
-// CHECK-SAME:    (%[[X:.*]]: tensor<64x32xf32>, %[[P:.*]]: tensor<4x32x4xf32>, %[[Y:.*]]: tensor<64x4x4xf32>)
-// CHECK:         scf.for %[[B:.*]] = %c0 to %c64 step %c8
-// CHECK-NEXT:      scf.for %[[O:.*]] = %c0 to %c4 step %c1
-// CHECK-NEXT:        scf.for %[[K:.*]] = %c0 to %c32 step %c1
-// CHECK-NEXT:          vector.transfer_read %[[X]][%[[B]], %[[K]]]{{.*}} : tensor<64x32xf32>, vector<8x1xf32>
-// CHECK-NEXT:          vector.transfer_read %[[P]][%[[O]], %[[K]], %c0]{{.*}} : tensor<4x32x4xf32>, vector<1x1x4xf32>
-// CHECK-NEXT:          vector.transfer_read %{{.*}}[%[[B]], %[[O]], %c0]{{.*}} : tensor<64x4x4xf32>, vector<8x1x4xf32>
-// CHECK-NEXT:          vector.contract {{.*}} : vector<8x1xf32>, vector<1x1x4xf32> into vector<8x1x4xf32>
-func.func @packed_contraction(%x: tensor<64x32xf32>, %p: tensor<4x32x4xf32>,
-                              %y: tensor<64x4x4xf32>) -> tensor<64x4x4xf32> {
-  %r = linalg.generic {indexing_maps = [
-          affine_map<(b, o, k, l) -> (b, k)>,
-          affine_map<(b, o, k, l) -> (o, k, l)>,
-          affine_map<(b, o, k, l) -> (b, o, l)>],
-        iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
-      ins(%x, %p : tensor<64x32xf32>, tensor<4x32x4xf32>)
-      outs(%y : tensor<64x4x4xf32>) {
-  ^bb0(%a: f32, %b: f32, %acc: f32):
-    %m = arith.mulf %a, %b : f32
-    %s = arith.addf %acc, %m : f32
-    linalg.yield %s : f32
-  } -> tensor<64x4x4xf32>
-  return %r : tensor<64x4x4xf32>
-}

@@ -9,9 +9,8 @@
 //     body computes one member's slice of every op in turn. A member's
 //     intermediate values stay in cache, and the loop is the one parallel
 //     region of the step.
-//  3. Packing of contraction operands that register tiles would read with
-//     a stride (ens-cpu-pack-operands), then tiling and vectorization of
-//     every linalg op on tensors (ens-cpu-tile-and-vectorize).
+//  3. Tiling and vectorization of every linalg op on tensors
+//     (ens-cpu-tile-and-vectorize).
 //  4. One-shot bufferization, results as out-parameters written in place
 //     (ens-forward-results), deallocation
 //     (after scf.forall becomes scf.parallel, which deallocation handles).
@@ -100,9 +99,6 @@ void mlir::ens::buildEnsCpuPipeline(OpPassManager &pm,
   EnsCpuSplitReductionsOptions splitting;
   splitting.vectorBytes = options.vectorBytes;
   pm.addNestedPass<func::FuncOp>(createEnsCpuSplitReductions(splitting));
-  EnsCpuPackOperandsOptions packing;
-  packing.vectorBytes = options.vectorBytes;
-  pm.addNestedPass<func::FuncOp>(createEnsCpuPackOperands(packing));
   EnsCpuTileAndVectorizeOptions tiling;
   tiling.threads = options.threads;
   tiling.vectorBytes = options.vectorBytes;

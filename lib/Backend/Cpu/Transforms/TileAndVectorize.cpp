@@ -99,34 +99,6 @@ planWindowTile(linalg::LinalgOp op) {
   return std::make_pair(vectorLoop, rows);
 }
 
-/// The loop along the rows of a contraction's register tile, whose vector
-/// runs along `vectorLoop`: the innermost loop of the result, other than
-/// the vector loop, that some input reading the vector loop does not read
-/// (the rows of a weight's product), so that the tile shares each vector
-/// of that input among its rows; otherwise the loop of the result's
-/// second-innermost dimension.
-static std::optional<unsigned> pickRowLoop(linalg::LinalgOp op,
-                                           unsigned vectorLoop) {
-  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (result.getNumResults() < 2)
-    return std::nullopt;
-  for (AffineExpr expr : llvm::reverse(result.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (!dim || dim.getPosition() == vectorLoop)
-      continue;
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      AffineMap map = op.getMatchingIndexingMap(input);
-      if (map.isFunctionOfDim(vectorLoop) &&
-          !map.isFunctionOfDim(dim.getPosition()))
-        return dim.getPosition();
-    }
-  }
-  if (auto row =
-          dyn_cast<AffineDimExpr>(result.getResult(result.getNumResults() - 2)))
-    return row.getPosition();
-  return std::nullopt;
-}
-
 /// Chooses the tiles of `op`, whose loops have the static `extents`.
 static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
                           const TileTarget &options) {
@@ -149,8 +121,11 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
       plan.dropUnitLoops = true;
     } else if (succeeded(linalg::vectorizeOpPrecondition(op))) {
       vectorLoop = cpu::pickVectorLoop(op, contraction);
-      if (contraction && vectorLoop)
-        rowLoop = pickRowLoop(op, *vectorLoop);
+      AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      if (contraction && result.getNumResults() >= 2)
+        if (auto row = dyn_cast<AffineDimExpr>(
+                result.getResult(result.getNumResults() - 2)))
+          rowLoop = row.getPosition();
     }
   }
   if (vectorLoop) {
