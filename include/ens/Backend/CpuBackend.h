@@ -55,7 +55,10 @@ public:
   /// dialects registered. The code comes from the persistent cache in
   /// getCacheDirectory() when it holds it (ens/Backend/Cpu/CodeCache.h);
   /// otherwise it is compiled and stored there, or JIT-compiled where the
-  /// cache cannot serve.
+  /// cache cannot serve. Compiling runs pass managers on the module's
+  /// context, which load dialects and install diagnostic handlers there:
+  /// calls on one context must not overlap (the C++ API serialises them on
+  /// its ens::Context); calls on different contexts may.
   static llvm::Expected<std::unique_ptr<CpuExecutable>>
   compile(ModuleOp module, StringRef entry,
           const CpuOptions &options = CpuOptions());
