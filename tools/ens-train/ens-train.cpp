@@ -38,6 +38,7 @@
 #include "Progress.h"
 #include "ens/Train/Failure.h"
 #include "ens/Train/Files.h"
+#include "ens/Train/Groups.h"
 #include "ens/Train/Predict.h"
 #include "ens/Train/Report.h"
 #include "ens/Train/Trainer.h"
@@ -90,8 +91,11 @@ std::string readModel(Settings &settings) {
   return settings.modelText;
 }
 
-/// Prints what the run trains, on what, and how.
-void printHeader(Trainer &trainer, Communicator &comm) {
+/// Prints what the run trains (unless `describeModel` is false: the groups
+/// of a heterogeneous ensemble are described by their caller), on what,
+/// and how.
+void printHeader(Trainer &trainer, Communicator &comm,
+                 bool describeModel = true) {
   const Settings &settings = trainer.getSettings();
   const Model &model = trainer.getModel();
   const ProgramShape &shape = trainer.getShape();
@@ -103,13 +107,14 @@ void printHeader(Trainer &trainer, Communicator &comm) {
   const int64_t stepsPerEpoch = trainer.getSchedule().stepsPerEpoch();
   const int64_t toRun = trainer.getStepsToRun();
   const bool resumed = trainer.getOptions().resumed.has_value();
-  llvm::outs() << "ens-train: "
-               << (shape.ensembles > 1
-                       ? std::to_string(shape.ensembles) + " ensembles of "
-                       : std::string())
-               << shape.members << " members of " << modelName << ", "
-               << model.params.size() << " parameters ("
-               << model.parameterValues << " values) per member\n";
+  if (describeModel)
+    llvm::outs() << "ens-train: "
+                 << (shape.ensembles > 1
+                         ? std::to_string(shape.ensembles) + " ensembles of "
+                         : std::string())
+                 << shape.members << " members of " << modelName << ", "
+                 << model.params.size() << " parameters ("
+                 << model.parameterValues << " values) per member\n";
   if (trainer.getProblem())
     llvm::outs() << "  data: built-in 1-D regression with a gap in ["
                  << formatNumber(SyntheticProblem::kGapLow) << ", "
@@ -160,8 +165,10 @@ void printHeader(Trainer &trainer, Communicator &comm) {
   llvm::outs().flush();
 }
 
-/// Prints the summary of the run and writes the plot.
-void printSummary(Trainer &trainer, const TrainSummary &summary) {
+/// Prints the summary of the run and writes the plot to `plot` (if not
+/// empty).
+void printSummary(Trainer &trainer, const TrainSummary &summary,
+                  const std::string &plotFile) {
   const Settings &settings = trainer.getSettings();
   const Model &model = trainer.getModel();
   const ProgramShape &shape = trainer.getShape();
@@ -214,15 +221,121 @@ void printSummary(Trainer &trainer, const TrainSummary &summary) {
                              validation, trainer.getProblem());
     plot = renderPlot(title, fit, curves);
   }
-  if (!plotPath.empty()) {
-    writeOutputFile(plotPath, plot, "plot");
-    llvm::outs() << "wrote plot " << plotPath << "\n";
+  if (!plotFile.empty()) {
+    writeOutputFile(plotFile, plot, "plot");
+    llvm::outs() << "wrote plot " << plotFile << "\n";
   }
 }
 
 //===----------------------------------------------------------------------===//
 // The run
 //===----------------------------------------------------------------------===//
+
+/// The options of a run with `settings` from the flags other than the
+/// model's.
+TrainOptions makeOptions(const Settings &settings) {
+  TrainOptions options;
+  options.settings = settings;
+  options.steps = steps;
+  if (epochs.getNumOccurrences())
+    options.epochs = epochs;
+  options.target = getBackend(backendName).target;
+  options.threads = threads;
+  options.checkpointTo = checkpointDir;
+  options.checkpointEvery = checkpointEvery;
+  options.initFrom = initFrom;
+  if (targetColumns.getNumOccurrences())
+    options.targetColumns = targetColumns;
+  options.dataOptions = {allowNonFinite, csvHeader};
+  options.dataParallel = dataParallel;
+  return options;
+}
+
+/// `plotPath` for group `group`: its name with "-g<group>" before the
+/// extension.
+std::string getGroupPlotPath(size_t group) {
+  if (plotPath.empty())
+    return "";
+  llvm::SmallString<256> path(plotPath.getValue());
+  std::string extension = llvm::sys::path::extension(path).str();
+  llvm::sys::path::replace_extension(path, "");
+  return path.str().str() + "-g" + std::to_string(group) + extension;
+}
+
+/// Trains a heterogeneous ensemble: a group of members per --model.
+int runGroups(Communicator &comm, const Settings &settings) {
+  if (!resumeDir.empty())
+    throw Failure("--resume takes a run of one --model: a heterogeneous "
+                  "ensemble cannot be resumed yet");
+  std::vector<ModelGroup> groups;
+  for (size_t g = 0; g < modelPath.size(); ++g) {
+    ModelGroup group;
+    group.model = group.modelName = modelPath[g];
+    group.modelText =
+        readInputFile(modelPath[g], "model", mlir::ens::kMaxSourceBytes);
+    group.members = memberCounts.size() > 1 ? memberCounts[g] : members;
+    if (group.members == 0)
+      throw Failure("--members gives 0 members for --model=" + modelPath[g] +
+                    "; every model needs at least 1");
+    groups.push_back(std::move(group));
+  }
+  for (size_t g = 0; g < groups.size(); ++g) {
+    std::string plot = getGroupPlotPath(g);
+    if (!plot.empty())
+      refuseOutputOverInput(plot, "plot",
+                            {{"model", groups[g].model},
+                             {"data", settings.data},
+                             {"validation data", settings.validationData}});
+  }
+  ens::Context context;
+  GroupTrainer trainer(context, makeOptions(settings), groups, comm);
+  if (emitIr) {
+    llvm::outs() << trainer.programText();
+    return 0;
+  }
+  trainer.loadData();
+  int64_t total = 0;
+  for (const ModelGroup &group : groups)
+    total += group.members;
+  llvm::outs() << "ens-train: a heterogeneous ensemble of " << total
+               << " members in " << groups.size() << " groups\n";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const Model &model = trainer.getGroup(g).getModel();
+    llvm::outs() << "  group " << g << ": " << groups[g].members
+                 << " members of " << groups[g].modelName << ", "
+                 << model.params.size() << " parameters ("
+                 << model.parameterValues << " values) per member\n";
+  }
+  printHeader(trainer.getGroup(0), comm, /*describeModel=*/false);
+
+  Clock::time_point compileStart = Clock::now();
+  trainer.compile();
+  llvm::outs() << "  compiled in "
+               << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
+  trainer.initialize();
+  int64_t first = trainer.getGroup(0).getState().step;
+  Progress progress(first, first + trainer.getGroup(0).getStepsToRun());
+  TrainingObserver observer;
+  observer.stepDone = [&](int64_t step, double meanLoss) {
+    progress.update(step, meanLoss);
+  };
+  observer.allStopped = [&](int64_t epoch) {
+    progress.finish();
+    llvm::outs() << "every member has stopped, after epoch " << epoch << "\n";
+  };
+  double trainSeconds = trainer.train(observer);
+  progress.finish();
+  std::vector<TrainSummary> summaries = trainer.finish(trainSeconds);
+  for (size_t g = 0; g < summaries.size(); ++g) {
+    llvm::outs() << "group " << g << ": " << groups[g].members << " members of "
+                 << groups[g].modelName << "\n";
+    printSummary(trainer.getGroup(g), summaries[g], getGroupPlotPath(g));
+  }
+  if (!checkpointDir.empty() && !summaries.empty())
+    llvm::outs() << "wrote checkpoint " << checkpointDir << " (a group per "
+                 << "model, in " << checkpointDir << "/group-<g>)\n";
+  return 0;
+}
 
 int run(Communicator &comm) {
   if (outPath.getNumOccurrences())
@@ -231,6 +344,19 @@ int run(Communicator &comm) {
     throw Failure("--init-from starts a run; a resumed run continues from "
                   "its checkpoint's weights");
   Settings settings = settingsFromFlags();
+  if (memberCounts.size() > 1 && memberCounts.size() != modelPath.size())
+    throw Failure("--members=" +
+                  llvm::join(llvm::map_range(memberCounts,
+                                             [](unsigned count) {
+                                               return std::to_string(count);
+                                             }),
+                             ",") +
+                  " gives " + std::to_string(memberCounts.size()) +
+                  " counts for " + std::to_string(modelPath.size()) +
+                  " --model flags: give one count for each model, or one "
+                  "for all");
+  if (modelPath.size() > 1)
+    return runGroups(comm, settings);
   std::optional<Checkpoint> resumed;
   if (!resumeDir.empty()) {
     resumed = findCheckpoint(resumeDir);
@@ -299,7 +425,7 @@ int run(Communicator &comm) {
   std::optional<TrainSummary> summary = trainer.finish(trainSeconds);
   if (!summary)
     return 0;
-  printSummary(trainer, *summary);
+  printSummary(trainer, *summary, plotPath);
   if (!checkpointTo.empty())
     llvm::outs() << "wrote checkpoint " << checkpointTo << " (step "
                  << state.step << ")\n";
