@@ -64,14 +64,13 @@ static std::string writeGroupProgram(ens::Context &context,
     printed =
         context.parse(generateProgram(*group.model, group.shape, adam)).str();
   } catch (const ens::Error &error) {
-    throw Failure("cannot build the training program for model " +
-                  group.name + ": " + error.what());
+    throw Failure("cannot build the training program for model " + group.name +
+                  ": " + error.what());
   }
   llvm::StringRef body = llvm::StringRef(printed).trim();
   // A module with attributes of its own cannot be merged into another.
   if (!body.consume_front("module {") || !body.consume_back("}"))
-    throw Failure("cannot build the training program for model " +
-                  group.name +
+    throw Failure("cannot build the training program for model " + group.name +
                   ": a model of a heterogeneous ensemble must not set "
                   "attributes on its module");
   return prefixSymbols(body, getGroupPrefix(index));
@@ -116,8 +115,8 @@ ens::train::generateGroupsProgram(ens::Context &context,
     writeMembersStepVmap(os, *groups[g].model, shape.members,
                          shape.batchPerMember, getGroupPrefix(g), result);
     for (size_t i = 0; i < 3 * groups[g].model->params.size() + 1; ++i)
-      values += (values.empty() ? "%" : ", %") + result + "#" +
-                std::to_string(i);
+      values +=
+          (values.empty() ? "%" : ", %") + result + "#" + std::to_string(i);
   }
   os << "  return " << values << "\n      : " << types(results) << "\n}\n";
   return os.str();

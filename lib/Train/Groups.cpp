@@ -21,8 +21,7 @@ static constexpr int kGroupsVersion = 1;
 /// The most bytes groups.json may have.
 static constexpr uint64_t kMaxGroupsBytes = 1 << 20;
 
-static std::string join(const std::string &directory,
-                        const std::string &name) {
+static std::string join(const std::string &directory, const std::string &name) {
   llvm::SmallString<256> path(directory);
   llvm::sys::path::append(path, name);
   return path.str().str();
@@ -110,8 +109,7 @@ GroupTrainer::GroupTrainer(ens::Context &context, const TrainOptions &options,
     mine.modelName = groups[g].modelName;
     mine.ownStep = false;
     if (!options.checkpointTo.empty())
-      mine.checkpointTo =
-          join(options.checkpointTo, getGroupDirectoryName(g));
+      mine.checkpointTo = join(options.checkpointTo, getGroupDirectoryName(g));
     trainers.push_back(std::make_unique<Trainer>(context, mine, comm));
     const Model &model = trainers.back()->getModel();
     const Model &first = trainers.front()->getModel();
