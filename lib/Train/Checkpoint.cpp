@@ -328,7 +328,7 @@ Checkpoint ens::train::findCheckpoint(const std::string &directory) {
   // A heterogeneous ensemble's (Groups.h): a checkpoint per group.
   if (llvm::sys::fs::exists(join(directory, "groups.json")))
     throw fail("it holds a heterogeneous ensemble, a checkpoint per --model "
-               "(groups.json), which cannot be resumed or predicted from yet");
+               "(groups.json), not the checkpoint of one model");
 
   // The generations, newest first.
   std::vector<std::pair<int64_t, std::string>> generations;

@@ -27,8 +27,9 @@ static std::string join(const std::string &directory, const std::string &name) {
   return path.str().str();
 }
 
-std::string ens::train::getGroupDirectoryName(size_t group) {
-  return "group-" + std::to_string(group);
+std::string ens::train::getGroupDirectory(const std::string &directory,
+                                          size_t group) {
+  return join(directory, "group-" + std::to_string(group));
 }
 
 std::optional<std::vector<ModelGroup>>
@@ -88,9 +89,6 @@ GroupTrainer::GroupTrainer(ens::Context &context, const TrainOptions &options,
                            const std::vector<ModelGroup> &groups,
                            Communicator &comm)
     : context(context), options(options), comm(comm) {
-  if (options.resumed)
-    throw Failure("--resume takes a run of one --model: a heterogeneous "
-                  "ensemble cannot be resumed yet");
   if (options.settings.ensembles > 1)
     throw Failure("--ensembles takes one --model: a heterogeneous ensemble "
                   "trains one ensemble of every model");
@@ -108,8 +106,10 @@ GroupTrainer::GroupTrainer(ens::Context &context, const TrainOptions &options,
     mine.modelText = groups[g].modelText;
     mine.modelName = groups[g].modelName;
     mine.ownStep = false;
+    mine.resumed = groups[g].resumed;
+    mine.resumeDir = groups[g].resumeDir;
     if (!options.checkpointTo.empty())
-      mine.checkpointTo = join(options.checkpointTo, getGroupDirectoryName(g));
+      mine.checkpointTo = getGroupDirectory(options.checkpointTo, g);
     trainers.push_back(std::make_unique<Trainer>(context, mine, comm));
     const Model &model = trainers.back()->getModel();
     const Model &first = trainers.front()->getModel();
@@ -128,6 +128,13 @@ GroupTrainer::GroupTrainer(ens::Context &context, const TrainOptions &options,
 }
 
 void GroupTrainer::loadData() {
+  for (std::unique_ptr<Trainer> &trainer : trainers)
+    if (trainer->getSettings().members < comm.size())
+      throw Failure("--model=" + trainer->getOptions().modelName + " has " +
+                    std::to_string(trainer->getSettings().members) +
+                    " members, fewer than the " + std::to_string(comm.size()) +
+                    " processes mpirun started: each process trains a "
+                    "share of every group's members");
   for (std::unique_ptr<Trainer> &trainer : trainers)
     trainer->loadData();
 }

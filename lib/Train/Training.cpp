@@ -192,11 +192,15 @@ double ens::train::trainGroupSteps(llvm::ArrayRef<TrainingRun *> runs,
   for (const TrainingRun *run : runs)
     members += run->globalPrograms.getShape().total();
 
-  const int64_t first = states[0]->step, last = first + toRun;
+  // Each group goes on from its own step (a resumed group may have stopped
+  // before the others); the observer hears the first group's.
+  std::vector<int64_t> firsts;
+  for (const TrainState *state : states)
+    firsts.push_back(state->step);
   Clock::time_point trainStart = Clock::now();
-  for (int64_t step = first + 1; step <= last; ++step) {
-    for (GroupSteps &group : groups)
-      group.prepare(step);
+  for (int64_t done = 1; done <= toRun; ++done) {
+    for (size_t g = 0; g < groups.size(); ++g)
+      groups[g].prepare(firsts[g] + done);
     std::vector<ens::Tensor> results = stepAll(args, groups[0].batchRows());
     std::vector<float> values;
     size_t result = 0;
@@ -207,20 +211,21 @@ double ens::train::trainGroupSteps(llvm::ArrayRef<TrainingRun *> runs,
       result += count;
       if (stopped[g])
         continue;
-      std::vector<float> losses = groups[g].absorb(mine, step);
+      std::vector<float> losses = groups[g].absorb(mine, firsts[g] + done);
       values.insert(values.end(), losses.begin(), losses.end());
     }
     double sum = 0;
     for (float loss : values)
       sum += loss;
     if (observer.stepDone)
-      observer.stepDone(step, sum / members);
+      observer.stepDone(firsts[0] + done, sum / members);
     if (observer.memberLosses)
-      observer.memberLosses(step, values);
+      observer.memberLosses(firsts[0] + done, values);
     std::optional<int64_t> allStopped;
     for (size_t g = 0; g < groups.size(); ++g)
       if (!stopped[g])
-        if (std::optional<int64_t> epoch = groups[g].endStep(step, last)) {
+        if (std::optional<int64_t> epoch =
+                groups[g].endStep(firsts[g] + done, firsts[g] + toRun)) {
           stopped[g] = true;
           allStopped = epoch;
         }

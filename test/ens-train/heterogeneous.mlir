@@ -49,6 +49,31 @@
 // GROUPS: "members": 4,
 // GROUPS-NEXT: "model": "{{.*}}het-deep.mlir"
 //
+// predict averages over every member of every group: its `members` are the
+// separate runs' members, group after group in the order of the --model
+// flags, and `mean` and `std` are over all of them.
+// RUN: ens-train predict --checkpoint=%t/all --data=%t/long-targets0.csv --out=%t/all.npz | FileCheck %s --check-prefix=PREDICT
+// PREDICT: ens-train predict: a heterogeneous ensemble of 9 members (3 of {{.*}}het-narrow.mlir, 2 of {{.*}}het-wide.mlir, 4 of {{.*}}het-deep.mlir) on 704 rows
+// PREDICT: RMSE of the ensemble mean
+// RUN: ens-train predict --checkpoint=%t/narrow --data=%t/long-targets0.csv --out=%t/narrow.npz > %t/predict-narrow.txt
+// RUN: ens-train predict --checkpoint=%t/wide --data=%t/long-targets0.csv --out=%t/wide.npz > %t/predict-wide.txt
+// RUN: ens-train predict --checkpoint=%t/deep --data=%t/long-targets0.csv --out=%t/deep.npz > %t/predict-deep.txt
+// RUN: %python %S/Inputs/same_predictions.py %t/all.npz %t/narrow.npz %t/wide.npz %t/deep.npz | FileCheck %s --check-prefix=SAME-PREDICTIONS
+// SAME-PREDICTIONS: 9 members, the groups' in order
+// RUN: not %python %S/Inputs/same_predictions.py %t/all.npz %t/narrow.npz %t/deep.npz %t/wide.npz
+//
+// Resuming: each group goes on from its checkpoint as its own run resumed
+// would (its model from the checkpoint's copy; --model flags, if given,
+// must be the same models in the same order).
+// RUN: ens-train --resume=%t/all --epochs=2 --checkpoint=%t/all-more --plot= > %t/all-more.txt
+// RUN: ens-train --resume=%t/narrow --epochs=2 --checkpoint=%t/narrow-more --plot= > %t/narrow-more.txt
+// RUN: ens-train --resume=%t/deep --epochs=2 --checkpoint=%t/deep-more --plot= > %t/deep-more.txt
+// RUN: %python %S/Inputs/same_state.py %t/all-more/group-0 %t/narrow-more
+// RUN: %python %S/Inputs/same_state.py %t/all-more/group-2 %t/deep-more
+// RUN: FileCheck %s --check-prefix=RESUMED < %t/all-more.txt
+// RESUMED: resuming from {{.*}}all at step
+// RESUMED: group 1 resuming at step
+//
 // One count for all models; on the emulated GPU, each group agrees with
 // its own run within rounding.
 // RUN: ens-train --model=%S/Inputs/het-narrow.mlir --model=%S/Inputs/het-deep.mlir --members=2 --data=%t/long-targets0.csv --batch-size=64 --steps=6 --seed=3 --plot= --backend=cuda-emu --checkpoint=%t/emu > %t/emu.txt
@@ -68,9 +93,16 @@
 // FEATURES: ens-train: error: --model={{.*}}one-logit.mlir has x tensor<?x4xf32>, but --model={{.*}}het-narrow.mlir has tensor<?x64xf32>: the models of a heterogeneous ensemble read the same batches and predict the same outputs
 // RUN: not ens-train --model=%S/Inputs/het-narrow.mlir --model=%S/Inputs/het-one-output.mlir --members=2 --data=%t/long-targets0.csv --batch-size=64 2>&1 | FileCheck %s --check-prefix=TARGETS
 // TARGETS: ens-train: error: --model={{.*}}het-one-output.mlir has targets tensor<?x1xf32>, but --model={{.*}}het-narrow.mlir has tensor<?x2xf32>: the models of a heterogeneous ensemble read the same batches
-// RUN: not ens-train --model=%S/Inputs/het-narrow.mlir --model=%S/Inputs/het-wide.mlir --members=2 --data=%t/long-targets0.csv --batch-size=64 --resume=%t/all 2>&1 | FileCheck %s --check-prefix=RESUME
-// RESUME: ens-train: error: --resume takes a run of one --model: a heterogeneous ensemble cannot be resumed yet
-// RUN: not ens-train --model=%S/Inputs/het-narrow.mlir --members=3 --resume=%t/all 2>&1 | FileCheck %s --check-prefix=RESUME-ONE
-// RESUME-ONE: ens-train: error: cannot resume from {{.*}}all: it holds a heterogeneous ensemble, a checkpoint per --model (groups.json), which cannot be resumed or predicted from yet
+// A checkpoint of other groups, or of other models, is refused.
+// RUN: not ens-train --resume=%t/all --model=%S/Inputs/het-narrow.mlir --model=%S/Inputs/het-deep.mlir --model=%S/Inputs/het-wide.mlir --steps=1 --plot= 2>&1 | FileCheck %s --check-prefix=OTHER-MODEL
+// OTHER-MODEL: ens-train: error: --model {{.*}}het-deep.mlir is not the model the checkpoint in {{.*}}all/group-1 was trained with; leave it out to resume with the checkpoint's own copy
+// RUN: not ens-train --resume=%t/all --model=%S/Inputs/het-narrow.mlir --model=%S/Inputs/het-wide.mlir --steps=1 --plot= 2>&1 | FileCheck %s --check-prefix=OTHER-COUNT
+// OTHER-COUNT: ens-train: error: --resume={{.*}}all holds a heterogeneous ensemble of 3 models, but 2 --model flags were given: give them all, in order, or none
+// RUN: not ens-train --resume=%t/all --members=3,2,5 --steps=1 --plot= 2>&1 | FileCheck %s --check-prefix=OTHER-MEMBERS
+// OTHER-MEMBERS: ens-train: error: --members does not match the checkpoint in {{.*}}all/group-2 (4); leave it out when resuming
+// RUN: not ens-train --resume=%t/narrow --model=%S/Inputs/het-narrow.mlir --model=%S/Inputs/het-wide.mlir --steps=1 --plot= 2>&1 | FileCheck %s --check-prefix=RESUME-ONE
+// RESUME-ONE: ens-train: error: --resume={{.*}}narrow holds the checkpoint of one model, not of a heterogeneous ensemble of 2 --model flags
+// RUN: not ens-train --resume=%t/all/group-0/.. --model=%S/Inputs/het-narrow.mlir --steps=1 --plot= 2>&1 | FileCheck %s --check-prefix=ONE-OF-GROUPS
+// ONE-OF-GROUPS: ens-train: error: --resume={{.*}} holds a heterogeneous ensemble of 3 models, but 1 --model flags were given
 // RUN: not ens-train --model=%S/Inputs/het-narrow.mlir --model=%S/Inputs/het-wide.mlir --members=2 --data=%t/long-targets0.csv --batch-size=64 --ensembles=2 2>&1 | FileCheck %s --check-prefix=ENSEMBLES
 // ENSEMBLES: ens-train: error: --ensembles takes one --model: a heterogeneous ensemble trains one ensemble of every model

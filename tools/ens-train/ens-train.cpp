@@ -8,6 +8,7 @@
 //             [--val=FILE | --val-split=F] [--patience=P]
 //             [--plot=FILE.svg] [--checkpoint=DIR] [--resume=DIR] ...
 //   ens-train predict --checkpoint=DIR --data=FILE --out=FILE.npz|FILE.csv
+//   ens-train --model=A.mlir --model=B.mlir ... [--members=N1,N2,...] ...
 //
 // Trains N members of a model written for one member (@forward, and
 // optionally @loss; by default examples/mlp.mlir, built in) together, or K
@@ -18,7 +19,9 @@
 // losses and the task's metrics (Metrics.h), and draws them. Without
 // --data it trains on a built-in 1-D regression problem with a gap in its
 // inputs, where the members should disagree (see Data.h).
-// docs/ens-train.md is the user's guide.
+// Several --model flags train a heterogeneous ensemble, a group of members
+// per model, in one step program, each group as its own run would train
+// it (Groups.h). docs/ens-train.md is the user's guide.
 //
 // ens-train is a driver over the trainer library (include/ens/Train,
 // docs/train.md), which does the run (Trainer.h): this file turns the flags
@@ -154,8 +157,8 @@ void printHeader(Trainer &trainer, Communicator &comm,
                     "each batch\n";
   else if (comm.size() > 1)
     llvm::outs() << "  " << comm.size() << " processes, each training "
-                 << trainer.getShard().count()
-                 << " or so members of each ensemble\n";
+                 << trainer.getShard().count() << " or so members of each "
+                 << (describeModel ? "ensemble" : "group") << "\n";
   if (resumed) {
     llvm::outs() << "  resuming from " << resumeDir << " at step "
                  << trainer.getState().step << "\n";
@@ -241,7 +244,9 @@ TrainOptions makeOptions(const Settings &settings) {
     options.epochs = epochs;
   options.target = getBackend(backendName).target;
   options.threads = threads;
-  options.checkpointTo = checkpointDir;
+  // A resumed run goes on writing to its checkpoint, unless told otherwise.
+  options.checkpointTo =
+      checkpointDir.empty() ? std::string(resumeDir) : checkpointDir;
   options.checkpointEvery = checkpointEvery;
   options.initFrom = initFrom;
   if (targetColumns.getNumOccurrences())
@@ -262,21 +267,47 @@ std::string getGroupPlotPath(size_t group) {
   return path.str().str() + "-g" + std::to_string(group) + extension;
 }
 
-/// Trains a heterogeneous ensemble: a group of members per --model.
-int runGroups(Communicator &comm, const Settings &settings) {
-  if (!resumeDir.empty())
-    throw Failure("--resume takes a run of one --model: a heterogeneous "
-                  "ensemble cannot be resumed yet");
+/// Trains a heterogeneous ensemble: a group of members per --model, or per
+/// group of the heterogeneous checkpoint `resumedGroups` lists (that of
+/// --resume).
+int runGroups(Communicator &comm, Settings settings,
+              const std::optional<std::vector<ModelGroup>> &resumedGroups) {
+  if (!resumeDir.empty() && !resumedGroups)
+    throw Failure("--resume=" + resumeDir +
+                  " holds the checkpoint of one model, not of a "
+                  "heterogeneous ensemble of " +
+                  std::to_string(modelPath.size()) + " --model flags");
+  const size_t count = resumedGroups ? resumedGroups->size() : modelPath.size();
+  if (resumedGroups && !modelPath.empty() && modelPath.size() != count)
+    throw Failure("--resume=" + resumeDir +
+                  " holds a heterogeneous ensemble of " +
+                  std::to_string(count) + " models, but " +
+                  std::to_string(modelPath.size()) +
+                  " --model flags were given: give them all, in order, or "
+                  "none");
   std::vector<ModelGroup> groups;
-  for (size_t g = 0; g < modelPath.size(); ++g) {
+  Settings shared = settings;
+  for (size_t g = 0; g < count; ++g) {
+    Settings mine = settings;
+    mine.model = modelPath.empty() ? (*resumedGroups)[g].model : modelPath[g];
+    mine.members = memberCounts.size() > 1 ? memberCounts[g] : members;
     ModelGroup group;
-    group.model = group.modelName = modelPath[g];
-    group.modelText =
-        readInputFile(modelPath[g], "model", mlir::ens::kMaxSourceBytes);
-    group.members = memberCounts.size() > 1 ? memberCounts[g] : members;
-    if (group.members == 0)
-      throw Failure("--members gives 0 members for --model=" + modelPath[g] +
+    if (resumedGroups) {
+      // Each group takes its checkpoint's settings, which the flags given
+      // must match (its model among them).
+      group.resumeDir = getGroupDirectory(resumeDir, g);
+      group.resumed = findCheckpoint(group.resumeDir);
+      adoptCheckpoint(mine, *group.resumed, group.resumeDir);
+    }
+    if (mine.members == 0)
+      throw Failure("--members gives 0 members for --model=" + mine.model +
                     "; every model needs at least 1");
+    group.model = mine.model;
+    group.modelName = mine.model.empty() ? kDefaultModelName : mine.model;
+    group.modelText = readModel(mine);
+    group.members = mine.members;
+    if (g == 0)
+      shared = mine;
     groups.push_back(std::move(group));
   }
   for (size_t g = 0; g < groups.size(); ++g) {
@@ -284,11 +315,11 @@ int runGroups(Communicator &comm, const Settings &settings) {
     if (!plot.empty())
       refuseOutputOverInput(plot, "plot",
                             {{"model", groups[g].model},
-                             {"data", settings.data},
-                             {"validation data", settings.validationData}});
+                             {"data", shared.data},
+                             {"validation data", shared.validationData}});
   }
   ens::Context context;
-  GroupTrainer trainer(context, makeOptions(settings), groups, comm);
+  GroupTrainer trainer(context, makeOptions(shared), groups, comm);
   if (emitIr) {
     llvm::outs() << trainer.programText();
     return 0;
@@ -307,6 +338,10 @@ int runGroups(Communicator &comm, const Settings &settings) {
                  << model.parameterValues << " values) per member\n";
   }
   printHeader(trainer.getGroup(0), comm, /*describeModel=*/false);
+  for (size_t g = 1; g < groups.size(); ++g)
+    if (trainer.getGroup(g).getOptions().resumed)
+      llvm::outs() << "  group " << g << " resuming at step "
+                   << trainer.getGroup(g).getState().step << "\n";
 
   Clock::time_point compileStart = Clock::now();
   trainer.compile();
@@ -331,9 +366,11 @@ int runGroups(Communicator &comm, const Settings &settings) {
                  << groups[g].modelName << "\n";
     printSummary(trainer.getGroup(g), summaries[g], getGroupPlotPath(g));
   }
-  if (!checkpointDir.empty() && !summaries.empty())
-    llvm::outs() << "wrote checkpoint " << checkpointDir << " (a group per "
-                 << "model, in " << checkpointDir << "/group-<g>)\n";
+  const std::string checkpointTo =
+      checkpointDir.empty() ? std::string(resumeDir) : checkpointDir;
+  if (!checkpointTo.empty() && !summaries.empty())
+    llvm::outs() << "wrote checkpoint " << checkpointTo << " (a group per "
+                 << "model, in " << checkpointTo << "/group-<g>)\n";
   return 0;
 }
 
@@ -344,7 +381,14 @@ int run(Communicator &comm) {
     throw Failure("--init-from starts a run; a resumed run continues from "
                   "its checkpoint's weights");
   Settings settings = settingsFromFlags();
-  if (memberCounts.size() > 1 && memberCounts.size() != modelPath.size())
+  std::optional<std::vector<ModelGroup>> resumedGroups;
+  if (!resumeDir.empty())
+    resumedGroups = readCheckpointGroups(resumeDir);
+  // The models: the flags', or the resumed checkpoint's.
+  const size_t models = resumedGroups && modelPath.empty()
+                            ? resumedGroups->size()
+                            : modelPath.size();
+  if (memberCounts.size() > 1 && memberCounts.size() != models)
     throw Failure("--members=" +
                   llvm::join(llvm::map_range(memberCounts,
                                              [](unsigned count) {
@@ -352,11 +396,11 @@ int run(Communicator &comm) {
                                              }),
                              ",") +
                   " gives " + std::to_string(memberCounts.size()) +
-                  " counts for " + std::to_string(modelPath.size()) +
+                  " counts for " + std::to_string(models) +
                   " --model flags: give one count for each model, or one "
                   "for all");
-  if (modelPath.size() > 1)
-    return runGroups(comm, settings);
+  if (modelPath.size() > 1 || resumedGroups)
+    return runGroups(comm, settings, resumedGroups);
   std::optional<Checkpoint> resumed;
   if (!resumeDir.empty()) {
     resumed = findCheckpoint(resumeDir);
@@ -376,25 +420,13 @@ int run(Communicator &comm) {
     refuseOutputOverInput(plotPath, "plot", inputs);
   }
 
-  TrainOptions options;
+  TrainOptions options = makeOptions(settings);
   options.modelName =
       settings.model.empty() ? kDefaultModelName : settings.model;
   options.modelText = readModel(settings);
   options.settings = settings;
-  options.steps = steps;
-  if (epochs.getNumOccurrences())
-    options.epochs = epochs;
-  options.target = getBackend(backendName).target;
-  options.threads = threads;
   options.resumed = resumed;
   options.resumeDir = resumeDir;
-  options.checkpointTo = checkpointTo;
-  options.checkpointEvery = checkpointEvery;
-  options.initFrom = initFrom;
-  if (targetColumns.getNumOccurrences())
-    options.targetColumns = targetColumns;
-  options.dataOptions = {allowNonFinite, csvHeader};
-  options.dataParallel = dataParallel;
   ens::Context context;
   Trainer trainer(context, std::move(options), comm);
   if (emitIr) {

@@ -20,7 +20,8 @@
 // group-<g>, that holds the group's checkpoint as a run of its own writes
 // it (Checkpoint.h). A checkpoint of one model is unchanged, and a
 // directory with groups.json is refused where one model's checkpoint is
-// expected.
+// expected. A resumed run resumes each group from its directory, from the
+// step it had reached.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,10 +49,15 @@ struct ModelGroup {
   /// text, and its name in messages.
   std::string model, modelText, modelName;
   int64_t members = 0;
+  /// The group's checkpoint to resume from, and its directory (a group
+  /// directory of a heterogeneous checkpoint).
+  std::optional<Checkpoint> resumed;
+  std::string resumeDir;
 };
 
-/// The name of group `group`'s directory in a checkpoint directory.
-std::string getGroupDirectoryName(size_t group);
+/// Group `group`'s directory in the checkpoint directory `directory`:
+/// <directory>/group-<group>.
+std::string getGroupDirectory(const std::string &directory, size_t group);
 
 /// The groups of the heterogeneous checkpoint in `directory`, read from its
 /// groups.json (each group's model path, or empty for the built-in model,

@@ -89,8 +89,9 @@ using GroupsStep = std::function<std::vector<ens::Tensor>(
 /// more with `stepAll`, each group as trainSteps would train it alone: a
 /// group whose members have all stopped early takes no more steps (its
 /// checkpoint keeps the step it stopped at), while the others go on. The
-/// observer hears of every group's members together; allStopped when every
-/// group's have stopped. The groups start at the same step.
+/// observer hears of every group's members together, at the first group's
+/// step; allStopped when every group's have stopped. Each group goes on
+/// from its own state's step.
 double trainGroupSteps(llvm::ArrayRef<TrainingRun *> runs,
                        llvm::ArrayRef<TrainState *> states, int64_t toRun,
                        const GroupsStep &stepAll,
