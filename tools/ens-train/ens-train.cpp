@@ -234,6 +234,31 @@ void printSummary(Trainer &trainer, const TrainSummary &summary,
 // The run
 //===----------------------------------------------------------------------===//
 
+/// Compiles, initialises and trains `trainer` (a Trainer, or a GroupTrainer
+/// whose first group is `shown`), printing the progress of `shown`'s
+/// steps; returns the seconds the steps took.
+template <typename AnyTrainer>
+double compileAndTrain(AnyTrainer &trainer, Trainer &shown) {
+  Clock::time_point compileStart = Clock::now();
+  trainer.compile();
+  llvm::outs() << "  compiled in "
+               << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
+  trainer.initialize();
+  const int64_t first = shown.getState().step;
+  Progress progress(first, first + shown.getStepsToRun());
+  TrainingObserver observer;
+  observer.stepDone = [&](int64_t step, double meanLoss) {
+    progress.update(step, meanLoss);
+  };
+  observer.allStopped = [&](int64_t epoch) {
+    progress.finish();
+    llvm::outs() << "every member has stopped, after epoch " << epoch << "\n";
+  };
+  double trainSeconds = trainer.train(observer);
+  progress.finish();
+  return trainSeconds;
+}
+
 /// The options of a run with `settings` from the flags other than the
 /// model's.
 TrainOptions makeOptions(const Settings &settings) {
@@ -343,23 +368,7 @@ int runGroups(Communicator &comm, Settings settings,
       llvm::outs() << "  group " << g << " resuming at step "
                    << trainer.getGroup(g).getState().step << "\n";
 
-  Clock::time_point compileStart = Clock::now();
-  trainer.compile();
-  llvm::outs() << "  compiled in "
-               << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
-  trainer.initialize();
-  int64_t first = trainer.getGroup(0).getState().step;
-  Progress progress(first, first + trainer.getGroup(0).getStepsToRun());
-  TrainingObserver observer;
-  observer.stepDone = [&](int64_t step, double meanLoss) {
-    progress.update(step, meanLoss);
-  };
-  observer.allStopped = [&](int64_t epoch) {
-    progress.finish();
-    llvm::outs() << "every member has stopped, after epoch " << epoch << "\n";
-  };
-  double trainSeconds = trainer.train(observer);
-  progress.finish();
+  double trainSeconds = compileAndTrain(trainer, trainer.getGroup(0));
   std::vector<TrainSummary> summaries = trainer.finish(trainSeconds);
   for (size_t g = 0; g < summaries.size(); ++g) {
     llvm::outs() << "group " << g << ": " << groups[g].members << " members of "
@@ -436,24 +445,8 @@ int run(Communicator &comm) {
   trainer.loadData();
   printHeader(trainer, comm);
 
-  Clock::time_point compileStart = Clock::now();
-  trainer.compile();
-  llvm::outs() << "  compiled in "
-               << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
-  trainer.initialize();
-
+  double trainSeconds = compileAndTrain(trainer, trainer);
   TrainState &state = trainer.getState();
-  Progress progress(state.step, state.step + trainer.getStepsToRun());
-  TrainingObserver observer;
-  observer.stepDone = [&](int64_t step, double meanLoss) {
-    progress.update(step, meanLoss);
-  };
-  observer.allStopped = [&](int64_t epoch) {
-    progress.finish();
-    llvm::outs() << "every member has stopped, after epoch " << epoch << "\n";
-  };
-  double trainSeconds = trainer.train(observer);
-  progress.finish();
   std::optional<TrainSummary> summary = trainer.finish(trainSeconds);
   if (!summary)
     return 0;
