@@ -325,6 +325,10 @@ Checkpoint ens::train::findCheckpoint(const std::string &directory) {
   };
   if (!llvm::sys::fs::is_directory(directory))
     throw fail("no such directory");
+  // A heterogeneous ensemble's (Groups.h): a checkpoint per group.
+  if (llvm::sys::fs::exists(join(directory, "groups.json")))
+    throw fail("it holds a heterogeneous ensemble, a checkpoint per --model "
+               "(groups.json), not the checkpoint of one model");
 
   // The generations, newest first.
   std::vector<std::pair<int64_t, std::string>> generations;

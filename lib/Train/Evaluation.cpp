@@ -89,6 +89,10 @@ const ens::Executable &Programs::init() {
 }
 
 const ens::Executable &Programs::step(int64_t rows) {
+  return compile(kStepFunction, rows, stepTypes(rows));
+}
+
+std::vector<ens::TensorType> Programs::stepTypes(int64_t rows) const {
   std::vector<ens::TensorType> types;
   for (int copy = 0; copy < 3; ++copy)
     for (const ens::TensorType &param : model.params)
@@ -100,7 +104,7 @@ const ens::Executable &Programs::step(int64_t rows) {
                             : xType(rows));
   types.push_back(perMember ? stacked(targetsType(rows), shape.members)
                             : targetsType(rows));
-  return compile(kStepFunction, rows, std::move(types));
+  return types;
 }
 
 const ens::Executable &Programs::losses(int64_t rows) {

@@ -8,6 +8,7 @@
 #include "ens/Train/Evaluation.h"
 #include "ens/Train/Failure.h"
 #include "ens/Train/Files.h"
+#include "ens/Train/Groups.h"
 #include "ens/Train/Metrics.h"
 #include "ens/Train/Report.h"
 #include "ens/Train/Settings.h"
@@ -150,26 +151,31 @@ std::vector<PredictionArray> ens::train::predictEnsemble(
   return arrays;
 }
 
-void ens::train::runPredict(const PredictRequest &request,
-                            const std::string &builtinText,
-                            const std::string &builtinName) {
-  if (request.checkpointDir.empty())
-    throw Failure("ens-train predict needs --checkpoint=DIR, a trained "
-                  "ensemble");
-  if (request.dataPath.empty())
-    throw Failure("ens-train predict needs --data=FILE, the rows to predict");
-  std::string extension = llvm::sys::path::extension(request.outPath).lower();
-  if (extension != ".npz" && extension != ".csv")
-    throw Failure("ens-train predict needs --out=FILE.npz or --out=FILE.csv" +
-                  (request.outPath.empty() ? std::string()
-                                           : " (got " + request.outPath + ")"));
+namespace {
+/// The outputs of every member of one checkpoint for the rows of a data
+/// file.
+struct CheckpointOutputs {
+  std::string modelName;
+  Model model;
+  ProgramShape shape;
+  Dataset data;
+  /// [K*M x N x O], member-major.
+  std::vector<float> outputs;
+};
+} // namespace
 
-  Checkpoint checkpoint = findCheckpoint(request.checkpointDir);
+/// Predicts the rows of `request`'s data with every member of the
+/// checkpoint in `directory` (one model's).
+static CheckpointOutputs predictCheckpoint(const PredictRequest &request,
+                                           const std::string &directory,
+                                           const std::string &builtinText,
+                                           const std::string &builtinName) {
+  Checkpoint checkpoint = findCheckpoint(directory);
   Settings settings;
   try {
     settings = readSettings(checkpoint.manifest);
   } catch (const Failure &failure) {
-    throw Failure("cannot predict from " + request.checkpointDir + ": " +
+    throw Failure("cannot predict from " + directory + ": " +
                   checkpoint.manifestPath() + ": " + failure.what());
   }
   refuseOutputOverInput(
@@ -207,30 +213,112 @@ void ens::train::runPredict(const PredictRequest &request,
       context.parse(generateProgram(model, shape, settings.adam));
   Programs programs(module, request.target, model, modelName, shape,
                     request.threads);
-  std::vector<float> predictions = predictMembers(
+  std::vector<float> outputs = predictMembers(
       programs, model, batchRows, shape.total(), state.params, data);
+  return {modelName, std::move(model), shape, std::move(data),
+          std::move(outputs)};
+}
 
-  llvm::outs() << "ens-train predict: "
-               << (shape.ensembles > 1
-                       ? std::to_string(shape.ensembles) + " ensembles of "
-                       : std::string())
-               << shape.members << " members of " << modelName << " on "
-               << data.rows << " rows of " << request.dataPath << "\n";
+/// Predicts with every member of every group of the heterogeneous
+/// ensemble in `request.checkpointDir`, whose groups.json lists `groups`:
+/// one ensemble of all their members, group after group.
+static std::vector<mlir::ens::NamedArray>
+predictGroups(const PredictRequest &request,
+              const std::vector<ModelGroup> &groups,
+              const std::string &builtinText, const std::string &builtinName) {
+  std::vector<CheckpointOutputs> parts;
+  std::vector<float> outputs;
+  std::string described;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    std::string directory = getGroupDirectory(request.checkpointDir, g);
+    parts.push_back(
+        predictCheckpoint(request, directory, builtinText, builtinName));
+    const CheckpointOutputs &part = parts.back();
+    if (part.shape.total() != groups[g].members)
+      throw Failure("cannot predict from " + request.checkpointDir + ": " +
+                    directory + " holds " + std::to_string(part.shape.total()) +
+                    " members, but groups.json gives group " +
+                    std::to_string(g) + " " +
+                    std::to_string(groups[g].members));
+    if (part.model.predictions != parts.front().model.predictions ||
+        part.model.task != parts.front().model.task)
+      throw Failure("cannot predict from " + request.checkpointDir + ": " +
+                    part.modelName + " predicts " +
+                    part.model.predictions.str() + ", but " +
+                    parts.front().modelName + " " +
+                    parts.front().model.predictions.str());
+    outputs.insert(outputs.end(), part.outputs.begin(), part.outputs.end());
+    described += (g ? ", " : "") + std::to_string(part.shape.total()) + " of " +
+                 part.modelName;
+  }
+  const CheckpointOutputs &first = parts.front();
+  const int64_t members =
+      static_cast<int64_t>(outputs.size()) /
+      std::max<int64_t>(1, first.data.rows * first.model.numOutputs());
+  llvm::outs() << "ens-train predict: a heterogeneous ensemble of " << members
+               << " members (" << described << ") on " << first.data.rows
+               << " rows of " << request.dataPath << "\n";
+  std::vector<float> targets;
+  if (first.data.outputs)
+    targets = getEnsembleTargets(first.data, first.model, 0);
+  std::string metrics;
+  std::vector<mlir::ens::NamedArray> arrays =
+      summarizeEnsemble(first.model, outputs.data(), members, first.data.rows,
+                        first.data.outputs ? targets.data() : nullptr, metrics);
+  if (!metrics.empty())
+    llvm::outs() << metrics << "\n";
+  return arrays;
+}
+
+void ens::train::runPredict(const PredictRequest &request,
+                            const std::string &builtinText,
+                            const std::string &builtinName) {
+  if (request.checkpointDir.empty())
+    throw Failure("ens-train predict needs --checkpoint=DIR, a trained "
+                  "ensemble");
+  if (request.dataPath.empty())
+    throw Failure("ens-train predict needs --data=FILE, the rows to predict");
+  std::string extension = llvm::sys::path::extension(request.outPath).lower();
+  if (extension != ".npz" && extension != ".csv")
+    throw Failure("ens-train predict needs --out=FILE.npz or --out=FILE.csv" +
+                  (request.outPath.empty() ? std::string()
+                                           : " (got " + request.outPath + ")"));
+
   std::vector<std::vector<mlir::ens::NamedArray>> ensembles;
-  const int64_t perEnsemble = shape.members * data.rows * model.numOutputs();
-  for (int64_t k = 0; k < shape.ensembles; ++k) {
-    std::vector<float> targets;
-    if (data.outputs)
-      targets = getEnsembleTargets(data, model, k);
-    std::string metrics;
-    ensembles.push_back(summarizeEnsemble(
-        model, predictions.data() + k * perEnsemble, shape.members, data.rows,
-        data.outputs ? targets.data() : nullptr, metrics));
-    if (!metrics.empty())
-      llvm::outs() << (shape.ensembles > 1
-                           ? "ensemble " + std::to_string(k) + ": "
-                           : std::string())
-                   << metrics << "\n";
+  int64_t rows = 0;
+  if (std::optional<std::vector<ModelGroup>> groups =
+          readCheckpointGroups(request.checkpointDir)) {
+    ensembles.push_back(
+        predictGroups(request, *groups, builtinText, builtinName));
+    rows = ensembles.back().back().second.shape[1];
+  } else {
+    CheckpointOutputs all = predictCheckpoint(request, request.checkpointDir,
+                                              builtinText, builtinName);
+    const ProgramShape &shape = all.shape;
+    const Model &model = all.model;
+    const Dataset &data = all.data;
+    rows = data.rows;
+    llvm::outs() << "ens-train predict: "
+                 << (shape.ensembles > 1
+                         ? std::to_string(shape.ensembles) + " ensembles of "
+                         : std::string())
+                 << shape.members << " members of " << all.modelName << " on "
+                 << data.rows << " rows of " << request.dataPath << "\n";
+    const int64_t perEnsemble = shape.members * data.rows * model.numOutputs();
+    for (int64_t k = 0; k < shape.ensembles; ++k) {
+      std::vector<float> targets;
+      if (data.outputs)
+        targets = getEnsembleTargets(data, model, k);
+      std::string metrics;
+      ensembles.push_back(summarizeEnsemble(
+          model, all.outputs.data() + k * perEnsemble, shape.members, data.rows,
+          data.outputs ? targets.data() : nullptr, metrics));
+      if (!metrics.empty())
+        llvm::outs() << (shape.ensembles > 1
+                             ? "ensemble " + std::to_string(k) + ": "
+                             : std::string())
+                     << metrics << "\n";
+    }
   }
 
   std::string contents;
@@ -242,7 +330,7 @@ void ens::train::runPredict(const PredictRequest &request,
                     llvm::toString(npz.takeError()));
     contents = std::move(*npz);
   } else {
-    contents = formatCsv(ensembles, data.rows);
+    contents = formatCsv(ensembles, rows);
   }
   writeOutputFile(request.outPath, contents, "predictions");
   llvm::outs() << "wrote " << request.outPath << "\n";

@@ -112,6 +112,70 @@ ens::TensorType ens::train::getEnsembleTargetsType(const Model &model,
   return type;
 }
 
+MembersStepTypes ens::train::getMembersStepTypes(const Model &model,
+                                                 int64_t members,
+                                                 bool batchPerMember) {
+  Writer w(members);
+  MembersStepTypes types;
+  for (int copy = 0; copy < 3; ++copy)
+    for (const ens::TensorType &param : model.params)
+      types.inputs.push_back(stacked(param, members));
+  types.results = types.inputs;
+  types.inputs.insert(
+      types.inputs.end(),
+      {ens::TensorType{ens::DType::F32, {}},
+       ens::TensorType{ens::DType::F32, {members}},
+       batchPerMember ? stacked(model.x, members) : model.x,
+       batchPerMember ? stacked(model.targets, members) : model.targets});
+  types.results.push_back(ens::TensorType{ens::DType::F32, {members}});
+  return types;
+}
+
+/// The names of the step's arguments (getMembersStepTypes's inputs), each
+/// after `prefix`.
+static std::vector<std::string> getMembersStepNames(const Model &model,
+                                                    const std::string &prefix) {
+  std::vector<std::string> names;
+  const size_t n = model.params.size();
+  for (size_t i = 0; i < 3 * n; ++i)
+    names.push_back(prefix + "pmv"[i / n] + std::to_string(i % n));
+  for (const char *name : {"step", "lr", "x", "targets"})
+    names.push_back(prefix + name);
+  return names;
+}
+
+void ens::train::writeMembersStepParameters(std::ostream &os,
+                                            const Model &model, int64_t members,
+                                            bool batchPerMember,
+                                            const std::string &prefix) {
+  std::vector<ens::TensorType> types =
+      getMembersStepTypes(model, members, batchPerMember).inputs;
+  std::vector<std::string> names = getMembersStepNames(model, prefix);
+  for (size_t i = 0; i < names.size(); ++i)
+    os << (i ? ",\n    %" : "%") << names[i] << ": " << types[i].str();
+}
+
+void ens::train::writeMembersStepVmap(std::ostream &os, const Model &model,
+                                      int64_t members, bool batchPerMember,
+                                      const std::string &prefix,
+                                      const std::string &result) {
+  const size_t n = model.params.size();
+  MembersStepTypes types = getMembersStepTypes(model, members, batchPerMember);
+  std::vector<int64_t> inAxes(3 * n, 0);
+  int64_t dataAxis = batchPerMember ? 0 : -1;
+  inAxes.insert(inAxes.end(), {-1, 0, dataAxis, dataAxis});
+  os << "  %" << result << ":" << 3 * n + 1 << " = ens.vmap @" << prefix
+     << "ens_train_member_step("
+     << Writer::join(getMembersStepNames(model, prefix),
+                     [](const std::string &name) { return "%" + name; })
+     << ")\n      {in_axes = " << Writer::axes(inAxes)
+     << ",\n       out_axes = "
+     << Writer::axes(std::vector<int64_t>(3 * n + 1, 0))
+     << ", size = " << members << " : i64}\n      : ("
+     << Writer::types(types.inputs) << ")\n      -> ("
+     << Writer::types(types.results) << ")\n";
+}
+
 namespace {
 /// An argument of a function over all ensembles that runs a function over
 /// one ensemble for each.
@@ -374,34 +438,18 @@ std::string ens::train::generateProgram(const Model &model,
 
   // All members: parameters, moments and learning rates batched, the step
   // number shared, and the data shared or batched.
-  std::vector<ens::TensorType> stackedState = w.stackedAll(state);
-  std::vector<ens::TensorType> topInputs = stackedState;
   ens::TensorType stepX = batchPerMember ? stacked(model.x, members) : model.x;
   ens::TensorType stepTargets =
       batchPerMember ? stacked(model.targets, members) : model.targets;
-  topInputs.insert(topInputs.end(),
-                   {ens::TensorType{ens::DType::F32, {}},
-                    ens::TensorType{ens::DType::F32, {members}}, stepX,
-                    stepTargets});
-  std::vector<ens::TensorType> topResults = w.stackedAll(stepResults);
-  std::vector<int64_t> inAxes(3 * n, 0);
   int64_t dataAxis = batchPerMember ? 0 : -1;
-  inAxes.insert(inAxes.end(), {-1, 0, dataAxis, dataAxis});
   const std::string stepFunction =
       nested ? "ens_train_ensemble_step" : kStepFunction;
+  std::vector<ens::TensorType> topResults =
+      getMembersStepTypes(model, members, batchPerMember).results;
   os << "func.func @" << stepFunction << "(";
-  for (size_t i = 0; i < 3 * n; ++i)
-    os << "%"
-       << "pmv"[i / n] << i % n << ": " << stackedState[i].str() << ",\n    ";
-  os << "%step: " << scalar << ", %lr: tensor<" << members
-     << "xf32>, %x: " << stepX.str() << ", %targets: " << stepTargets.str()
-     << ")\n    -> (" << w.types(topResults) << ") {\n";
-  os << "  %r:" << 3 * n + 1 << " = ens.vmap @ens_train_member_step("
-     << w.values("p", n) << ", " << w.values("m", n) << ", " << w.values("v", n)
-     << ", %step, %lr, %x, %targets)\n      {in_axes = " << w.axes(inAxes)
-     << ",\n       out_axes = " << w.axes(std::vector<int64_t>(3 * n + 1, 0))
-     << ", size = " << members << " : i64}\n      : (" << w.types(topInputs)
-     << ")\n      -> (" << w.types(topResults) << ")\n";
+  writeMembersStepParameters(os, model, members, batchPerMember, "");
+  os << ")\n    -> (" << w.types(topResults) << ") {\n";
+  writeMembersStepVmap(os, model, members, batchPerMember, "", "r");
   os << "  return " << w.results("r", 3 * n + 1)
      << "\n      : " << w.types(topResults) << "\n}\n\n";
 

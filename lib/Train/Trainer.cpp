@@ -206,9 +206,10 @@ void Trainer::compile() {
                                                         options.settings.adam)),
                           options.target, *model, options.modelName, localShape,
                           options.threads);
-  Programs &programs = localPrograms ? *localPrograms : *globalPrograms;
+  Programs &programs = getLocalPrograms();
   // The programs of a whole batch now, the others when they are needed.
-  programs.step(rows);
+  if (options.ownStep)
+    programs.step(rows);
   programs.losses(rows);
   if (!options.resumed && options.initFrom.empty() &&
       options.initialParams.empty())
@@ -217,7 +218,7 @@ void Trainer::compile() {
 
 void Trainer::initialize() {
   const Settings &settings = options.settings;
-  Programs &programs = localPrograms ? *localPrograms : *globalPrograms;
+  Programs &programs = getLocalPrograms();
   if (!options.resumed) {
     // One key for every member: the seed's two 32-bit halves.
     ens::Tensor key(
@@ -274,24 +275,27 @@ std::vector<ens::Tensor> Trainer::takeInitialParameters() {
   return params;
 }
 
-double Trainer::train(const TrainingObserver &observer) {
-  Programs &programs = localPrograms ? *localPrograms : *globalPrograms;
-  TrainingRun run{options.settings,
-                  *model,
-                  programs,
-                  *globalPrograms,
-                  *shard,
-                  comm,
-                  trainData,
-                  validation ? &*validation : nullptr,
-                  *schedule,
-                  rows,
-                  options.checkpointTo,
-                  committed,
-                  options.dataParallel && comm.size() > 1,
-                  options.checkpointEvery,
-                  observer};
+TrainingRun Trainer::makeRun(const TrainingObserver &observer) {
   firstStep = state.step;
+  return TrainingRun{options.settings,
+                     *model,
+                     getLocalPrograms(),
+                     *globalPrograms,
+                     *shard,
+                     comm,
+                     trainData,
+                     validation ? &*validation : nullptr,
+                     *schedule,
+                     rows,
+                     options.checkpointTo,
+                     committed,
+                     options.dataParallel && comm.size() > 1,
+                     options.checkpointEvery,
+                     observer};
+}
+
+double Trainer::train(const TrainingObserver &observer) {
+  TrainingRun run = makeRun(observer);
   return trainSteps(run, state, toRun);
 }
 

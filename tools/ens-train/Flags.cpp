@@ -23,12 +23,14 @@ const Backend &getBackend(llvm::StringRef name) {
   return kBackends[0];
 }
 
-cl::opt<std::string>
+cl::list<std::string>
     modelPath("model",
               cl::desc("The one-member model: @forward(x, params...) -> "
                        "predictions, and optionally @loss(x, params..., "
                        "targets) -> tensor<f32> (default: examples/mlp.mlir, "
-                       "built in)"),
+                       "built in); given several times, a heterogeneous "
+                       "ensemble of a group of members per model, trained "
+                       "in one program"),
               cl::value_desc("file.mlir"), cl::cat(category));
 cl::opt<std::string> taskName(
     "task",
@@ -43,8 +45,12 @@ cl::opt<unsigned, false, NumberParser<unsigned>> ensembles(
              "in one program: ensemble k on the k-th group of the data's "
              "target columns (default 1)"),
     cl::init(1), cl::cat(category));
-cl::opt<unsigned, false, NumberParser<unsigned>>
-    members("members", cl::desc("Members of the ensemble (default 128)"),
+std::vector<unsigned> memberCounts;
+cl::opt<unsigned, false, MemberCountsParser>
+    members("members",
+            cl::desc("Members of the ensemble (default 128); with several "
+                     "--model, one count for each (N1,N2,...) or one for "
+                     "all"),
             cl::init(128), cl::cat(category));
 cl::opt<unsigned, false, NumberParser<unsigned>>
     steps("steps", cl::desc("Training steps (batches) to run (default 300)"),
@@ -227,7 +233,7 @@ static void adopt(T &setting, const T &saved, const Option &option,
 /// The settings from the flags, checked.
 Settings settingsFromFlags() {
   Settings settings;
-  settings.model = modelPath;
+  settings.model = modelPath.empty() ? std::string() : modelPath.front();
   std::optional<Task> task = parseTask(taskName);
   if (!task)
     throw Failure("--task=" + taskName + " is not regress or classify");

@@ -15,11 +15,13 @@
 #include "ens/ens.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace ens_train {
 
@@ -58,6 +60,35 @@ public:
   }
 };
 
+/// The counts of --members, one or one per --model.
+extern std::vector<unsigned> memberCounts;
+
+/// cl::parser for --members: a count, or counts separated by commas, which
+/// it keeps in memberCounts (the option's value is the first).
+class MemberCountsParser : public cl::parser<unsigned> {
+public:
+  using cl::parser<unsigned>::parser;
+
+  bool parse(cl::Option &option, llvm::StringRef name, llvm::StringRef arg,
+             unsigned &value) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    arg.split(parts, ',');
+    memberCounts.clear();
+    for (llvm::StringRef part : parts) {
+      if (part.getAsInteger(10, value)) {
+        if (badOptionValue.empty())
+          badOptionValue = "--" + name.str() + "=" + arg.str() +
+                           " is not a whole number >= 0 or a list of them "
+                           "separated by commas";
+        return true;
+      }
+      memberCounts.push_back(value);
+    }
+    value = memberCounts.front();
+    return false;
+  }
+};
+
 /// The backends --backend names, and how the summary names them.
 struct Backend {
   const char *name;
@@ -93,10 +124,10 @@ public:
 };
 
 // Every flag; Flags.cpp defines each with its description.
-extern cl::opt<std::string> modelPath;
+extern cl::list<std::string> modelPath;
 extern cl::opt<std::string> taskName;
 extern cl::opt<unsigned, false, NumberParser<unsigned>> ensembles;
-extern cl::opt<unsigned, false, NumberParser<unsigned>> members;
+extern cl::opt<unsigned, false, MemberCountsParser> members;
 extern cl::opt<unsigned, false, NumberParser<unsigned>> steps;
 extern cl::opt<unsigned, false, NumberParser<unsigned>> epochs;
 extern cl::opt<unsigned, false, NumberParser<unsigned>> batchSize;

@@ -8,6 +8,7 @@
 //             [--val=FILE | --val-split=F] [--patience=P]
 //             [--plot=FILE.svg] [--checkpoint=DIR] [--resume=DIR] ...
 //   ens-train predict --checkpoint=DIR --data=FILE --out=FILE.npz|FILE.csv
+//   ens-train --model=A.mlir --model=B.mlir ... [--members=N1,N2,...] ...
 //
 // Trains N members of a model written for one member (@forward, and
 // optionally @loss; by default examples/mlp.mlir, built in) together, or K
@@ -18,7 +19,9 @@
 // losses and the task's metrics (Metrics.h), and draws them. Without
 // --data it trains on a built-in 1-D regression problem with a gap in its
 // inputs, where the members should disagree (see Data.h).
-// docs/ens-train.md is the user's guide.
+// Several --model flags train a heterogeneous ensemble, a group of members
+// per model, in one step program, each group as its own run would train
+// it (Groups.h). docs/ens-train.md is the user's guide.
 //
 // ens-train is a driver over the trainer library (include/ens/Train,
 // docs/train.md), which does the run (Trainer.h): this file turns the flags
@@ -38,6 +41,7 @@
 #include "Progress.h"
 #include "ens/Train/Failure.h"
 #include "ens/Train/Files.h"
+#include "ens/Train/Groups.h"
 #include "ens/Train/Predict.h"
 #include "ens/Train/Report.h"
 #include "ens/Train/Trainer.h"
@@ -90,8 +94,11 @@ std::string readModel(Settings &settings) {
   return settings.modelText;
 }
 
-/// Prints what the run trains, on what, and how.
-void printHeader(Trainer &trainer, Communicator &comm) {
+/// Prints what the run trains (unless `describeModel` is false: the groups
+/// of a heterogeneous ensemble are described by their caller), on what,
+/// and how.
+void printHeader(Trainer &trainer, Communicator &comm,
+                 bool describeModel = true) {
   const Settings &settings = trainer.getSettings();
   const Model &model = trainer.getModel();
   const ProgramShape &shape = trainer.getShape();
@@ -103,13 +110,14 @@ void printHeader(Trainer &trainer, Communicator &comm) {
   const int64_t stepsPerEpoch = trainer.getSchedule().stepsPerEpoch();
   const int64_t toRun = trainer.getStepsToRun();
   const bool resumed = trainer.getOptions().resumed.has_value();
-  llvm::outs() << "ens-train: "
-               << (shape.ensembles > 1
-                       ? std::to_string(shape.ensembles) + " ensembles of "
-                       : std::string())
-               << shape.members << " members of " << modelName << ", "
-               << model.params.size() << " parameters ("
-               << model.parameterValues << " values) per member\n";
+  if (describeModel)
+    llvm::outs() << "ens-train: "
+                 << (shape.ensembles > 1
+                         ? std::to_string(shape.ensembles) + " ensembles of "
+                         : std::string())
+                 << shape.members << " members of " << modelName << ", "
+                 << model.params.size() << " parameters ("
+                 << model.parameterValues << " values) per member\n";
   if (trainer.getProblem())
     llvm::outs() << "  data: built-in 1-D regression with a gap in ["
                  << formatNumber(SyntheticProblem::kGapLow) << ", "
@@ -149,8 +157,8 @@ void printHeader(Trainer &trainer, Communicator &comm) {
                     "each batch\n";
   else if (comm.size() > 1)
     llvm::outs() << "  " << comm.size() << " processes, each training "
-                 << trainer.getShard().count()
-                 << " or so members of each ensemble\n";
+                 << trainer.getShard().count() << " or so members of each "
+                 << (describeModel ? "ensemble" : "group") << "\n";
   if (resumed) {
     llvm::outs() << "  resuming from " << resumeDir << " at step "
                  << trainer.getState().step << "\n";
@@ -160,8 +168,10 @@ void printHeader(Trainer &trainer, Communicator &comm) {
   llvm::outs().flush();
 }
 
-/// Prints the summary of the run and writes the plot.
-void printSummary(Trainer &trainer, const TrainSummary &summary) {
+/// Prints the summary of the run and writes the plot to `plot` (if not
+/// empty).
+void printSummary(Trainer &trainer, const TrainSummary &summary,
+                  const std::string &plotFile) {
   const Settings &settings = trainer.getSettings();
   const Model &model = trainer.getModel();
   const ProgramShape &shape = trainer.getShape();
@@ -214,15 +224,164 @@ void printSummary(Trainer &trainer, const TrainSummary &summary) {
                              validation, trainer.getProblem());
     plot = renderPlot(title, fit, curves);
   }
-  if (!plotPath.empty()) {
-    writeOutputFile(plotPath, plot, "plot");
-    llvm::outs() << "wrote plot " << plotPath << "\n";
+  if (!plotFile.empty()) {
+    writeOutputFile(plotFile, plot, "plot");
+    llvm::outs() << "wrote plot " << plotFile << "\n";
   }
 }
 
 //===----------------------------------------------------------------------===//
 // The run
 //===----------------------------------------------------------------------===//
+
+/// Compiles, initialises and trains `trainer` (a Trainer, or a GroupTrainer
+/// whose first group is `shown`), printing the progress of `shown`'s
+/// steps; returns the seconds the steps took.
+template <typename AnyTrainer>
+double compileAndTrain(AnyTrainer &trainer, Trainer &shown) {
+  Clock::time_point compileStart = Clock::now();
+  trainer.compile();
+  llvm::outs() << "  compiled in "
+               << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
+  trainer.initialize();
+  const int64_t first = shown.getState().step;
+  Progress progress(first, first + shown.getStepsToRun());
+  TrainingObserver observer;
+  observer.stepDone = [&](int64_t step, double meanLoss) {
+    progress.update(step, meanLoss);
+  };
+  observer.allStopped = [&](int64_t epoch) {
+    progress.finish();
+    llvm::outs() << "every member has stopped, after epoch " << epoch << "\n";
+  };
+  double trainSeconds = trainer.train(observer);
+  progress.finish();
+  return trainSeconds;
+}
+
+/// The options of a run with `settings` from the flags other than the
+/// model's.
+TrainOptions makeOptions(const Settings &settings) {
+  TrainOptions options;
+  options.settings = settings;
+  options.steps = steps;
+  if (epochs.getNumOccurrences())
+    options.epochs = epochs;
+  options.target = getBackend(backendName).target;
+  options.threads = threads;
+  // A resumed run goes on writing to its checkpoint, unless told otherwise.
+  options.checkpointTo =
+      checkpointDir.empty() ? std::string(resumeDir) : checkpointDir;
+  options.checkpointEvery = checkpointEvery;
+  options.initFrom = initFrom;
+  if (targetColumns.getNumOccurrences())
+    options.targetColumns = targetColumns;
+  options.dataOptions = {allowNonFinite, csvHeader};
+  options.dataParallel = dataParallel;
+  return options;
+}
+
+/// `plotPath` for group `group`: its name with "-g<group>" before the
+/// extension.
+std::string getGroupPlotPath(size_t group) {
+  if (plotPath.empty())
+    return "";
+  llvm::SmallString<256> path(plotPath.getValue());
+  std::string extension = llvm::sys::path::extension(path).str();
+  llvm::sys::path::replace_extension(path, "");
+  return path.str().str() + "-g" + std::to_string(group) + extension;
+}
+
+/// Trains a heterogeneous ensemble: a group of members per --model, or per
+/// group of the heterogeneous checkpoint `resumedGroups` lists (that of
+/// --resume).
+int runGroups(Communicator &comm, Settings settings,
+              const std::optional<std::vector<ModelGroup>> &resumedGroups) {
+  if (!resumeDir.empty() && !resumedGroups)
+    throw Failure("--resume=" + resumeDir +
+                  " holds the checkpoint of one model, not of a "
+                  "heterogeneous ensemble of " +
+                  std::to_string(modelPath.size()) + " --model flags");
+  const size_t count = resumedGroups ? resumedGroups->size() : modelPath.size();
+  if (resumedGroups && !modelPath.empty() && modelPath.size() != count)
+    throw Failure("--resume=" + resumeDir +
+                  " holds a heterogeneous ensemble of " +
+                  std::to_string(count) + " models, but " +
+                  std::to_string(modelPath.size()) +
+                  " --model flags were given: give them all, in order, or "
+                  "none");
+  std::vector<ModelGroup> groups;
+  Settings shared = settings;
+  for (size_t g = 0; g < count; ++g) {
+    Settings mine = settings;
+    mine.model = modelPath.empty() ? (*resumedGroups)[g].model : modelPath[g];
+    mine.members = memberCounts.size() > 1 ? memberCounts[g] : members;
+    ModelGroup group;
+    if (resumedGroups) {
+      // Each group takes its checkpoint's settings, which the flags given
+      // must match (its model among them).
+      group.resumeDir = getGroupDirectory(resumeDir, g);
+      group.resumed = findCheckpoint(group.resumeDir);
+      adoptCheckpoint(mine, *group.resumed, group.resumeDir);
+    }
+    if (mine.members == 0)
+      throw Failure("--members gives 0 members for --model=" + mine.model +
+                    "; every model needs at least 1");
+    group.model = mine.model;
+    group.modelName = mine.model.empty() ? kDefaultModelName : mine.model;
+    group.modelText = readModel(mine);
+    group.members = mine.members;
+    if (g == 0)
+      shared = mine;
+    groups.push_back(std::move(group));
+  }
+  for (size_t g = 0; g < groups.size(); ++g) {
+    std::string plot = getGroupPlotPath(g);
+    if (!plot.empty())
+      refuseOutputOverInput(plot, "plot",
+                            {{"model", groups[g].model},
+                             {"data", shared.data},
+                             {"validation data", shared.validationData}});
+  }
+  ens::Context context;
+  GroupTrainer trainer(context, makeOptions(shared), groups, comm);
+  if (emitIr) {
+    llvm::outs() << trainer.programText();
+    return 0;
+  }
+  trainer.loadData();
+  int64_t total = 0;
+  for (const ModelGroup &group : groups)
+    total += group.members;
+  llvm::outs() << "ens-train: a heterogeneous ensemble of " << total
+               << " members in " << groups.size() << " groups\n";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const Model &model = trainer.getGroup(g).getModel();
+    llvm::outs() << "  group " << g << ": " << groups[g].members
+                 << " members of " << groups[g].modelName << ", "
+                 << model.params.size() << " parameters ("
+                 << model.parameterValues << " values) per member\n";
+  }
+  printHeader(trainer.getGroup(0), comm, /*describeModel=*/false);
+  for (size_t g = 1; g < groups.size(); ++g)
+    if (trainer.getGroup(g).getOptions().resumed)
+      llvm::outs() << "  group " << g << " resuming at step "
+                   << trainer.getGroup(g).getState().step << "\n";
+
+  double trainSeconds = compileAndTrain(trainer, trainer.getGroup(0));
+  std::vector<TrainSummary> summaries = trainer.finish(trainSeconds);
+  for (size_t g = 0; g < summaries.size(); ++g) {
+    llvm::outs() << "group " << g << ": " << groups[g].members << " members of "
+                 << groups[g].modelName << "\n";
+    printSummary(trainer.getGroup(g), summaries[g], getGroupPlotPath(g));
+  }
+  const std::string checkpointTo =
+      checkpointDir.empty() ? std::string(resumeDir) : checkpointDir;
+  if (!checkpointTo.empty() && !summaries.empty())
+    llvm::outs() << "wrote checkpoint " << checkpointTo << " (a group per "
+                 << "model, in " << checkpointTo << "/group-<g>)\n";
+  return 0;
+}
 
 int run(Communicator &comm) {
   if (outPath.getNumOccurrences())
@@ -231,6 +390,26 @@ int run(Communicator &comm) {
     throw Failure("--init-from starts a run; a resumed run continues from "
                   "its checkpoint's weights");
   Settings settings = settingsFromFlags();
+  std::optional<std::vector<ModelGroup>> resumedGroups;
+  if (!resumeDir.empty())
+    resumedGroups = readCheckpointGroups(resumeDir);
+  // The models: the flags', or the resumed checkpoint's.
+  const size_t models = resumedGroups && modelPath.empty()
+                            ? resumedGroups->size()
+                            : modelPath.size();
+  if (memberCounts.size() > 1 && memberCounts.size() != models)
+    throw Failure("--members=" +
+                  llvm::join(llvm::map_range(memberCounts,
+                                             [](unsigned count) {
+                                               return std::to_string(count);
+                                             }),
+                             ",") +
+                  " gives " + std::to_string(memberCounts.size()) +
+                  " counts for " + std::to_string(models) +
+                  " --model flags: give one count for each model, or one "
+                  "for all");
+  if (modelPath.size() > 1 || resumedGroups)
+    return runGroups(comm, settings, resumedGroups);
   std::optional<Checkpoint> resumed;
   if (!resumeDir.empty()) {
     resumed = findCheckpoint(resumeDir);
@@ -250,25 +429,13 @@ int run(Communicator &comm) {
     refuseOutputOverInput(plotPath, "plot", inputs);
   }
 
-  TrainOptions options;
+  TrainOptions options = makeOptions(settings);
   options.modelName =
       settings.model.empty() ? kDefaultModelName : settings.model;
   options.modelText = readModel(settings);
   options.settings = settings;
-  options.steps = steps;
-  if (epochs.getNumOccurrences())
-    options.epochs = epochs;
-  options.target = getBackend(backendName).target;
-  options.threads = threads;
   options.resumed = resumed;
   options.resumeDir = resumeDir;
-  options.checkpointTo = checkpointTo;
-  options.checkpointEvery = checkpointEvery;
-  options.initFrom = initFrom;
-  if (targetColumns.getNumOccurrences())
-    options.targetColumns = targetColumns;
-  options.dataOptions = {allowNonFinite, csvHeader};
-  options.dataParallel = dataParallel;
   ens::Context context;
   Trainer trainer(context, std::move(options), comm);
   if (emitIr) {
@@ -278,28 +445,12 @@ int run(Communicator &comm) {
   trainer.loadData();
   printHeader(trainer, comm);
 
-  Clock::time_point compileStart = Clock::now();
-  trainer.compile();
-  llvm::outs() << "  compiled in "
-               << llvm::format("%.1f", secondsSince(compileStart)) << " s\n";
-  trainer.initialize();
-
+  double trainSeconds = compileAndTrain(trainer, trainer);
   TrainState &state = trainer.getState();
-  Progress progress(state.step, state.step + trainer.getStepsToRun());
-  TrainingObserver observer;
-  observer.stepDone = [&](int64_t step, double meanLoss) {
-    progress.update(step, meanLoss);
-  };
-  observer.allStopped = [&](int64_t epoch) {
-    progress.finish();
-    llvm::outs() << "every member has stopped, after epoch " << epoch << "\n";
-  };
-  double trainSeconds = trainer.train(observer);
-  progress.finish();
   std::optional<TrainSummary> summary = trainer.finish(trainSeconds);
   if (!summary)
     return 0;
-  printSummary(trainer, *summary);
+  printSummary(trainer, *summary, plotPath);
   if (!checkpointTo.empty())
     llvm::outs() << "wrote checkpoint " << checkpointTo << " (step "
                  << state.step << ")\n";

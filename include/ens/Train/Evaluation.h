@@ -43,6 +43,8 @@ public:
 
   /// The programs for batches of `rows` rows.
   const ens::Executable &step(int64_t rows);
+  /// The types of the step's arguments for batches of `rows` rows.
+  std::vector<ens::TensorType> stepTypes(int64_t rows) const;
   const ens::Executable &losses(int64_t rows);
   const ens::Executable &predict(int64_t rows);
   /// --data-parallel's step in two (Program.h).

@@ -33,6 +33,7 @@
 #include "ens/ens.h"
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,6 +85,29 @@ std::string generateProgram(const Model &model, const ProgramShape &shape,
 /// for one; [B x K*O] for K regressions, each its O columns; [B x K] for K
 /// classifications, each its label column.
 ens::TensorType getEnsembleTargetsType(const Model &model, int64_t ensembles);
+
+/// The arguments of a step over `members` members of one ensemble
+/// (parameters, moments, the step number, the learning rates, x and the
+/// targets) and its results (parameters, moments and the losses).
+struct MembersStepTypes {
+  std::vector<ens::TensorType> inputs, results;
+};
+MembersStepTypes getMembersStepTypes(const Model &model, int64_t members,
+                                     bool batchPerMember);
+
+/// Writes the parameters of a step over `members` members, the arguments of
+/// getMembersStepTypes named %<prefix>p0, ..., %<prefix>m0, ...,
+/// %<prefix>v0, ..., %<prefix>step, %<prefix>lr, %<prefix>x and
+/// %<prefix>targets; and the ens.vmap, results %<result>#i, that runs
+/// @<prefix>ens_train_member_step over them. A program of one group is
+/// written with an empty prefix; a program of several (GroupProgram.h)
+/// writes each group's vmap side by side in one function.
+void writeMembersStepParameters(std::ostream &os, const Model &model,
+                                int64_t members, bool batchPerMember,
+                                const std::string &prefix);
+void writeMembersStepVmap(std::ostream &os, const Model &model, int64_t members,
+                          bool batchPerMember, const std::string &prefix,
+                          const std::string &result);
 
 /// The names of the generated entry points.
 inline constexpr const char *kInitFunction = "ens_train_init";

@@ -65,6 +65,9 @@ struct TrainOptions {
   std::optional<Dataset> trainData, validationData;
   /// Whether each process trains every member on its part of each batch.
   bool dataParallel = false;
+  /// Whether the run compiles a step program of its own; a group of a
+  /// heterogeneous ensemble (Groups.h) is stepped by the program of all.
+  bool ownStep = true;
 };
 
 /// The summary of a run: the losses of every member, after training (of
@@ -96,6 +99,9 @@ public:
   void initialize();
   /// Trains the steps, telling `observer`; this process's members.
   double train(const TrainingObserver &observer);
+  /// What the training loop works with (Training.h), for a driver that
+  /// trains several runs together (Groups.h); from the current step.
+  TrainingRun makeRun(const TrainingObserver &observer);
   /// Every member's predictions for `data` (PredictionArray's), with the
   /// parameters of finish()'s state; one ensemble only.
   std::vector<PredictionArray> predict(const Dataset &data);
@@ -122,8 +128,11 @@ public:
   /// The members' state: this process's until finish(), every member's on
   /// the first process after it.
   TrainState &getState() { return state; }
-  /// The programs of every member.
+  /// The programs of every member, and of this process's.
   Programs &getPrograms() { return *globalPrograms; }
+  Programs &getLocalPrograms() {
+    return localPrograms ? *localPrograms : *globalPrograms;
+  }
   /// What a data file must hold for the model.
   DataLayout getLayout() const {
     return getDataLayout(*model, shape.ensembles);

@@ -19,6 +19,8 @@
 #include "ens/Train/Settings.h"
 #include "ens/Train/Sharding.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -76,6 +78,24 @@ struct TrainingRun {
 /// leaves it at the end; writes a checkpoint every --checkpoint-every
 /// steps and at the end. Returns the seconds the steps took.
 double trainSteps(TrainingRun &run, TrainState &state, int64_t toRun);
+
+/// Runs one step of every group of a heterogeneous ensemble (Groups.h):
+/// given the arguments of each group's step program side by side, and the
+/// rows of the batch, returns the results of each group's side by side.
+using GroupsStep = std::function<std::vector<ens::Tensor>(
+    const std::vector<ens::Tensor> &args, int64_t rows)>;
+
+/// Trains the groups of `runs`, group g from `states[g]`, `toRun` steps
+/// more with `stepAll`, each group as trainSteps would train it alone: a
+/// group whose members have all stopped early takes no more steps (its
+/// checkpoint keeps the step it stopped at), while the others go on. The
+/// observer hears of every group's members together, at the first group's
+/// step; allStopped when every group's have stopped. Each group goes on
+/// from its own state's step.
+double trainGroupSteps(llvm::ArrayRef<TrainingRun *> runs,
+                       llvm::ArrayRef<TrainState *> states, int64_t toRun,
+                       const GroupsStep &stepAll,
+                       const TrainingObserver &observer);
 
 } // namespace ens::train
 
