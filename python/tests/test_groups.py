@@ -9,6 +9,7 @@ import pytest
 torch = pytest.importorskip("torch")
 import ens  # noqa: E402
 import ens.torch as et  # noqa: E402
+import test_torch  # noqa: E402
 
 
 def narrow(seed):
@@ -46,18 +47,7 @@ def data():
 def torch_loops(members, lr, x, y, steps):
     """The oracle: an independent torch.optim.Adam loop per module; returns
     losses [steps, M]."""
-    optimizers = [torch.optim.Adam(m.parameters(), lr=lr) for m in members]
-    losses = []
-    for _ in range(steps):
-        row = []
-        for m, opt in zip(members, optimizers):
-            opt.zero_grad()
-            loss = torch.nn.functional.mse_loss(m(x), y)
-            loss.backward()
-            opt.step()
-            row.append(loss.item())
-        losses.append(row)
-    return torch.tensor(losses)
+    return test_torch.torch_loops(members, lambda p: torch.optim.Adam(p, lr=lr), x, y, steps)
 
 
 def test_groups_modules_by_structure_and_keeps_their_order(data):

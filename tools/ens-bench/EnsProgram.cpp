@@ -46,6 +46,36 @@ void callAdam(std::ostringstream &os, const std::string &fn,
      << type << ", " << type << ", " << type << ")\n";
 }
 
+/// The type aliases of `w`'s parameters, !W1, !B1, ..., in mlpParamNames'
+/// order.
+std::vector<std::string> mlpParamTypes(const Workload &w) {
+  std::vector<std::string> types;
+  for (const std::string &param : w.mlpParamNames())
+    types.push_back("!" + std::string(1, param[0] == 'w' ? 'W' : 'B') +
+                    param.substr(1));
+  return types;
+}
+
+/// The type aliases of an MLP workload `w` (!X, !H, !T, !Wl, !Bl, !S) and
+/// the declarations of the standard library's MSE and of Adam for each of
+/// its parameters, whose types are `types`.
+void writeMlpPrelude(std::ostringstream &os, const Workload &w,
+                     const std::vector<std::string> &types) {
+  const std::vector<int64_t> widths = w.mlpWidths();
+  const std::vector<std::string> params = w.mlpParamNames();
+  os << "!X = " << tensor({w.batch, w.in}) << "\n"
+     << "!H = " << tensor({w.batch, w.hidden}) << "\n"
+     << "!T = " << tensor({w.batch, w.out}) << "\n";
+  for (size_t l = 1; l < widths.size(); ++l)
+    os << "!W" << l << " = " << tensor({widths[l - 1], widths[l]}) << "\n"
+       << "!B" << l << " = " << tensor({widths[l]}) << "\n";
+  os << "!S = tensor<f32>\n\n"
+     << "func.func private @mse(!T, !T) -> !S attributes {ens.stdlib = "
+        "\"mse\"}\n";
+  for (size_t i = 0; i < params.size(); ++i)
+    declareAdam(os, "adam_" + params[i], types[i]);
+}
+
 /// The MLP's step: `loss` chains the layers (tanh after each but the last)
 /// into the MSE; `member_step` differentiates it and applies Adam to each
 /// parameter. Layer l's weight has type !Wl and its bias !Bl.
@@ -53,10 +83,7 @@ std::string mlpProgram(const Workload &w) {
   const std::vector<int64_t> widths = w.mlpWidths();
   const std::vector<std::string> params = w.mlpParamNames();
   const size_t numLayers = widths.size() - 1;
-  std::vector<std::string> types;
-  for (const std::string &param : params)
-    types.push_back("!" + std::string(1, param[0] == 'w' ? 'W' : 'B') +
-                    param.substr(1));
+  const std::vector<std::string> types = mlpParamTypes(w);
   // "p0, p1, ..." with each item prefixed.
   auto list = [](const std::vector<std::string> &items, const char *prefix) {
     std::string text;
@@ -69,17 +96,7 @@ std::string mlpProgram(const Workload &w) {
     return layer == 0 ? "!X" : layer == numLayers ? "!T" : "!H";
   };
   std::ostringstream os;
-  os << "!X = " << tensor({w.batch, w.in}) << "\n"
-     << "!H = " << tensor({w.batch, w.hidden}) << "\n"
-     << "!T = " << tensor({w.batch, w.out}) << "\n";
-  for (size_t l = 1; l <= numLayers; ++l)
-    os << "!W" << l << " = " << tensor({widths[l - 1], widths[l]}) << "\n"
-       << "!B" << l << " = " << tensor({widths[l]}) << "\n";
-  os << "!S = tensor<f32>\n\n"
-     << "func.func private @mse(!T, !T) -> !S attributes {ens.stdlib = "
-        "\"mse\"}\n";
-  for (size_t i = 0; i < params.size(); ++i)
-    declareAdam(os, "adam_" + params[i], types[i]);
+  writeMlpPrelude(os, w, types);
 
   // Layer l reads %a<l-1> (%a0 is %x) and defines %a<l>.
   os << "\nfunc.func @loss(%x: !X";
@@ -290,23 +307,9 @@ std::string paddedProgram(const Workload &hetero) {
   const std::vector<int64_t> widths = w.mlpWidths();
   const std::vector<std::string> params = w.mlpParamNames();
   const size_t numLayers = widths.size() - 1;
-  std::vector<std::string> types;
-  for (size_t l = 1; l <= numLayers; ++l) {
-    types.push_back("!W" + std::to_string(l));
-    types.push_back("!B" + std::to_string(l));
-  }
+  const std::vector<std::string> types = mlpParamTypes(w);
   std::ostringstream os;
-  os << "!X = " << tensor({w.batch, w.in}) << "\n"
-     << "!H = " << tensor({w.batch, w.hidden}) << "\n"
-     << "!T = " << tensor({w.batch, w.out}) << "\n";
-  for (size_t l = 1; l <= numLayers; ++l)
-    os << "!W" << l << " = " << tensor({widths[l - 1], widths[l]}) << "\n"
-       << "!B" << l << " = " << tensor({widths[l]}) << "\n";
-  os << "!S = tensor<f32>\n\n"
-     << "func.func private @mse(!T, !T) -> !S attributes {ens.stdlib = "
-        "\"mse\"}\n";
-  for (size_t i = 0; i < params.size(); ++i)
-    declareAdam(os, "adam_" + params[i], types[i]);
+  writeMlpPrelude(os, w, types);
   // Gates of hidden layers 2..L.
   std::vector<std::string> gates;
   for (size_t l = 2; l < numLayers; ++l)

@@ -215,9 +215,11 @@ peersFor(const Workload &workload, const PeerProgram &libtorch,
         {{impl, program.command, peerImpl, program.env}, program.unavailable});
   };
   // A heterogeneous ensemble has no stacked form: the peers loop over the
-  // models.
+  // models; ens.torch groups them.
   if (workload.kind == Workload::Kind::Hetero) {
     add("libtorch-loop", libtorch, "loop");
+    add("torch-loop", torch, "loop");
+    add("ens-torch", ensTorch, "train-step");
     return peers;
   }
   // A loop over members has nothing to loop over for one model.
