@@ -123,3 +123,27 @@ def test_modules_with_different_inputs_or_outputs_are_refused(data):
     with pytest.raises(ens.Error, match=r"module 2 \(Sequential\) returns \(32, 4\) torch.float32 "
                                         r"but module 0 \(Sequential\) returns \(32, 3\)"):
         et.Ensemble.from_modules([narrow(0), narrow(1), wider], example_inputs=(x,))
+
+
+def test_module_groups_binding_runs_each_group_and_reports_errors():
+    module = ens.Context().parse("""
+func.func @scale(%x: tensor<3xf32>, %s: tensor<f32>) -> tensor<3xf32> {
+  %b = ens.broadcast_in_dim %s {dims = array<i64>} : tensor<f32> -> tensor<3xf32>
+  %y = ens.mul %x, %b : tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @shift(%s: tensor<f32>, %x: tensor<3xf32>) -> tensor<3xf32> {
+  %b = ens.broadcast_in_dim %s {dims = array<i64>} : tensor<f32> -> tensor<3xf32>
+  %y = ens.add %x, %b : tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+""")
+    name = module.groups([("scale", [-1, 0], [0], 2), ("shift", [0, -1], [0], 3)])
+    x = torch.arange(3, dtype=torch.float32)
+    scales, shifts = torch.tensor([2.0, -1.0]), torch.tensor([1.0, 2.0, 3.0])
+    scaled, shifted = module.compile(name)(x.numpy(), scales.numpy(), shifts.numpy())
+    torch.testing.assert_close(torch.from_numpy(scaled), scales[:, None] * x)
+    torch.testing.assert_close(torch.from_numpy(shifted), shifts[:, None] + x)
+    with pytest.raises(ens.Error, match=r"group 1 \(@shift\) shares the arguments "
+                                        r"\( tensor<f32> \) but group 0 shares \( tensor<3xf32> \)"):
+        module.groups([("scale", [-1, 0], [0], 2), ("shift", [-1, 0], [0], 3)])
