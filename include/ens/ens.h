@@ -379,6 +379,16 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
+/// One group of a heterogeneous ensemble (Module::groups): `size` members
+/// of the one-member function `function`. Argument i carries the members
+/// along `inAxes[i]` or is shared by all groups (-1); result j holds them
+/// along `outAxes[j]`, as in Module::vmap.
+struct ENS_API Group {
+  std::string function;
+  std::vector<int64_t> inAxes, outAxes;
+  int64_t size = 1;
+};
+
 /// A set of functions in the ens IR.
 class ENS_API Module {
 public:
@@ -399,6 +409,17 @@ public:
   std::string vmap(const std::string &function, std::vector<int64_t> inAxes,
                    std::vector<int64_t> outAxes, int64_t size,
                    const std::string &name = "");
+
+  /// Adds a function computing several groups of members side by side, one
+  /// ens.vmap per group (a heterogeneous ensemble, docs/batching.md): each
+  /// group computes exactly what Module::vmap of it alone would. The k-th
+  /// shared argument (in_axes -1) of every group is the new function's k-th
+  /// argument, so every group must have as many shared arguments, of the
+  /// same types; the groups' own arguments follow, group after group, and
+  /// the results are each group's in group order. Returns the new
+  /// function's name (`name`, or one derived from the first group's).
+  std::string groups(const std::vector<Group> &groups,
+                     const std::string &name = "");
 
   /// Adds a function returning `function`'s loss (its first result, a
   /// rank-0 float) and the gradients with respect to the arguments `wrt`

@@ -162,8 +162,8 @@ FunctionBuilder Module::function(const std::string &name,
 }
 
 /// Adds a function `name` (or `base` + `suffix`, made unique) of `type`
-/// whose body is one op, made by `build` from the arguments, and returns
-/// its results; verifies the module, removing the function on failure.
+/// whose body is made by `build` from the arguments, returning the values
+/// `build` gives; verifies the function, removing it on failure.
 template <typename BuildFn>
 static std::string addWrapper(Module::Impl &impl, const std::string &name,
                               const std::string &base, const char *suffix,
@@ -179,8 +179,9 @@ static std::string addWrapper(Module::Impl &impl, const std::string &name,
   auto function = builder.create<mlir::func::FuncOp>(loc, wanted, type);
   mlir::SymbolTable(*impl.module).insert(function);
   builder.setInsertionPointToStart(function.addEntryBlock());
-  mlir::Operation *op = build(builder, loc, function.getArguments());
-  builder.create<mlir::func::ReturnOp>(loc, op->getResults());
+  llvm::SmallVector<mlir::Value> results =
+      build(builder, loc, function.getArguments());
+  builder.create<mlir::func::ReturnOp>(loc, results);
   if (failed(verifyFunction(function))) {
     function.erase();
     diagnostics.fail("cannot add " + wanted);
@@ -188,12 +189,12 @@ static std::string addWrapper(Module::Impl &impl, const std::string &name,
   return function.getSymName().str();
 }
 
-std::string Module::vmap(const std::string &function,
-                         std::vector<int64_t> inAxes,
-                         std::vector<int64_t> outAxes, int64_t size,
-                         const std::string &name) {
-  std::lock_guard<std::recursive_mutex> lock(impl_->context->mutex);
-  mlir::FunctionType type = lookup(*impl_->module, function).getFunctionType();
+/// The type of `function` (of `type`) lifted over `size` members along
+/// `inAxes` and `outAxes`, as ens.vmap gives it; an Error if they do not fit.
+static mlir::FunctionType
+vmapType(mlir::MLIRContext *context, const std::string &function,
+         mlir::FunctionType type, const std::vector<int64_t> &inAxes,
+         const std::vector<int64_t> &outAxes, int64_t size) {
   if (inAxes.size() != type.getNumInputs() ||
       outAxes.size() != type.getNumResults())
     throw Error("vmap of @" + function +
@@ -225,18 +226,97 @@ std::string Module::vmap(const std::string &function,
     }
     return result;
   };
+  return mlir::FunctionType::get(context,
+                                 batched(type.getInputs(), inAxes, true),
+                                 batched(type.getResults(), outAxes, false));
+}
+
+/// An ens.vmap of `function` over `size` members of `args`.
+static mlir::ens::VmapOp
+createVmap(mlir::OpBuilder &builder, mlir::Location loc,
+           const std::string &function, mlir::TypeRange results,
+           mlir::ValueRange args, const std::vector<int64_t> &inAxes,
+           const std::vector<int64_t> &outAxes, int64_t size) {
+  return builder.create<mlir::ens::VmapOp>(
+      loc, results,
+      mlir::FlatSymbolRefAttr::get(builder.getContext(), function), args,
+      builder.getDenseI64ArrayAttr(inAxes),
+      builder.getDenseI64ArrayAttr(outAxes), builder.getI64IntegerAttr(size),
+      builder.getStringAttr("different"));
+}
+
+std::string Module::vmap(const std::string &function,
+                         std::vector<int64_t> inAxes,
+                         std::vector<int64_t> outAxes, int64_t size,
+                         const std::string &name) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->context->mutex);
   mlir::MLIRContext *context = &impl_->context->context;
-  auto wrapperType =
-      mlir::FunctionType::get(context, batched(type.getInputs(), inAxes, true),
-                              batched(type.getResults(), outAxes, false));
+  mlir::FunctionType wrapperType = vmapType(
+      context, function, lookup(*impl_->module, function).getFunctionType(),
+      inAxes, outAxes, size);
   return addWrapper(
       *impl_, name, function, "_vmap", wrapperType,
       [&](mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args) {
-        return b.create<mlir::ens::VmapOp>(
-            loc, wrapperType.getResults(),
-            mlir::FlatSymbolRefAttr::get(context, function), args,
-            b.getDenseI64ArrayAttr(inAxes), b.getDenseI64ArrayAttr(outAxes),
-            b.getI64IntegerAttr(size), b.getStringAttr("different"));
+        return llvm::SmallVector<mlir::Value>(
+            createVmap(b, loc, function, wrapperType.getResults(), args, inAxes,
+                       outAxes, size)
+                ->getResults());
+      });
+}
+
+std::string Module::groups(const std::vector<Group> &groups,
+                           const std::string &name) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->context->mutex);
+  if (groups.empty())
+    throw Error("groups needs at least one group");
+  mlir::MLIRContext *context = &impl_->context->context;
+  // Each group's lifted type, and the shared arguments every group reads.
+  std::vector<mlir::FunctionType> types;
+  std::vector<mlir::Type> shared, inputs, results;
+  for (auto [index, group] : llvm::enumerate(groups)) {
+    types.push_back(
+        vmapType(context, group.function,
+                 lookup(*impl_->module, group.function).getFunctionType(),
+                 group.inAxes, group.outAxes, group.size));
+    std::vector<mlir::Type> groupShared;
+    for (auto [axis, type] : llvm::zip(group.inAxes, types.back().getInputs()))
+      (axis == -1 ? groupShared : inputs).push_back(type);
+    results.insert(results.end(), types.back().getResults().begin(),
+                   types.back().getResults().end());
+    if (index == 0) {
+      shared = groupShared;
+      continue;
+    }
+    if (groupShared != shared) {
+      std::string first, mine;
+      for (mlir::Type type : shared)
+        first += " " + toTensorType(type).str();
+      for (mlir::Type type : groupShared)
+        mine += " " + toTensorType(type).str();
+      throw Error("group " + std::to_string(index) + " (@" + group.function +
+                  ") shares the arguments (" + mine +
+                  " ) but group 0 shares (" + first +
+                  " ); every group must share the same ones");
+    }
+  }
+  inputs.insert(inputs.begin(), shared.begin(), shared.end());
+  auto wrapperType = mlir::FunctionType::get(context, inputs, results);
+  return addWrapper(
+      *impl_, name, groups.front().function, "_groups", wrapperType,
+      [&](mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args) {
+        llvm::SmallVector<mlir::Value> values;
+        size_t own = shared.size();
+        for (auto [group, type] : llvm::zip(groups, types)) {
+          llvm::SmallVector<mlir::Value> operands;
+          size_t next = 0;
+          for (int64_t axis : group.inAxes)
+            operands.push_back(axis == -1 ? args[next++] : args[own++]);
+          auto vmap =
+              createVmap(b, loc, group.function, type.getResults(), operands,
+                         group.inAxes, group.outAxes, group.size);
+          values.append(vmap->result_begin(), vmap->result_end());
+        }
+        return values;
       });
 }
 
@@ -264,8 +344,10 @@ std::string Module::valueAndGrad(const std::string &function,
   return addWrapper(
       *impl_, name, function, "_value_and_grad", wrapperType,
       [&](mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args) {
-        return b.create<mlir::ens::ValueAndGradOp>(
-            loc, results, mlir::FlatSymbolRefAttr::get(context, function), args,
-            b.getDenseI64ArrayAttr(wrt));
+        return llvm::SmallVector<mlir::Value>(
+            b.create<mlir::ens::ValueAndGradOp>(
+                 loc, results, mlir::FlatSymbolRefAttr::get(context, function),
+                 args, b.getDenseI64ArrayAttr(wrt))
+                ->getResults());
       });
 }

@@ -15,6 +15,7 @@
 #include <nanobind/operators.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <optional>
@@ -208,6 +209,24 @@ NB_MODULE(_ens, m) {
            "size"_a, "name"_a = "",
            "Adds `function` lifted over `size` members (ens.vmap); returns "
            "the new function's name.")
+      .def(
+          "groups",
+          [](Module &module,
+             const std::vector<std::tuple<std::string, std::vector<int64_t>,
+                                          std::vector<int64_t>, int64_t>>
+                 &groups,
+             const std::string &name) {
+            std::vector<Group> list;
+            for (const auto &[function, inAxes, outAxes, size] : groups)
+              list.push_back({function, inAxes, outAxes, size});
+            return module.groups(list, name);
+          },
+          "groups"_a, "name"_a = "",
+          "Adds a function computing several groups of members side by "
+          "side, one ens.vmap per group: `groups` lists (function, in_axes, "
+          "out_axes, size). The shared arguments (-1) come first, then each "
+          "group's own; the results are each group's in order. Returns the "
+          "new function's name.")
       .def("value_and_grad", &Module::valueAndGrad, "function"_a, "wrt"_a,
            "name"_a = "",
            "Adds `function`'s loss and its gradients with respect to the "

@@ -46,6 +46,36 @@ void callAdam(std::ostringstream &os, const std::string &fn,
      << type << ", " << type << ", " << type << ")\n";
 }
 
+/// The type aliases of `w`'s parameters, !W1, !B1, ..., in mlpParamNames'
+/// order.
+std::vector<std::string> mlpParamTypes(const Workload &w) {
+  std::vector<std::string> types;
+  for (const std::string &param : w.mlpParamNames())
+    types.push_back("!" + std::string(1, param[0] == 'w' ? 'W' : 'B') +
+                    param.substr(1));
+  return types;
+}
+
+/// The type aliases of an MLP workload `w` (!X, !H, !T, !Wl, !Bl, !S) and
+/// the declarations of the standard library's MSE and of Adam for each of
+/// its parameters, whose types are `types`.
+void writeMlpPrelude(std::ostringstream &os, const Workload &w,
+                     const std::vector<std::string> &types) {
+  const std::vector<int64_t> widths = w.mlpWidths();
+  const std::vector<std::string> params = w.mlpParamNames();
+  os << "!X = " << tensor({w.batch, w.in}) << "\n"
+     << "!H = " << tensor({w.batch, w.hidden}) << "\n"
+     << "!T = " << tensor({w.batch, w.out}) << "\n";
+  for (size_t l = 1; l < widths.size(); ++l)
+    os << "!W" << l << " = " << tensor({widths[l - 1], widths[l]}) << "\n"
+       << "!B" << l << " = " << tensor({widths[l]}) << "\n";
+  os << "!S = tensor<f32>\n\n"
+     << "func.func private @mse(!T, !T) -> !S attributes {ens.stdlib = "
+        "\"mse\"}\n";
+  for (size_t i = 0; i < params.size(); ++i)
+    declareAdam(os, "adam_" + params[i], types[i]);
+}
+
 /// The MLP's step: `loss` chains the layers (tanh after each but the last)
 /// into the MSE; `member_step` differentiates it and applies Adam to each
 /// parameter. Layer l's weight has type !Wl and its bias !Bl.
@@ -53,10 +83,7 @@ std::string mlpProgram(const Workload &w) {
   const std::vector<int64_t> widths = w.mlpWidths();
   const std::vector<std::string> params = w.mlpParamNames();
   const size_t numLayers = widths.size() - 1;
-  std::vector<std::string> types;
-  for (const std::string &param : params)
-    types.push_back("!" + std::string(1, param[0] == 'w' ? 'W' : 'B') +
-                    param.substr(1));
+  const std::vector<std::string> types = mlpParamTypes(w);
   // "p0, p1, ..." with each item prefixed.
   auto list = [](const std::vector<std::string> &items, const char *prefix) {
     std::string text;
@@ -69,17 +96,7 @@ std::string mlpProgram(const Workload &w) {
     return layer == 0 ? "!X" : layer == numLayers ? "!T" : "!H";
   };
   std::ostringstream os;
-  os << "!X = " << tensor({w.batch, w.in}) << "\n"
-     << "!H = " << tensor({w.batch, w.hidden}) << "\n"
-     << "!T = " << tensor({w.batch, w.out}) << "\n";
-  for (size_t l = 1; l <= numLayers; ++l)
-    os << "!W" << l << " = " << tensor({widths[l - 1], widths[l]}) << "\n"
-       << "!B" << l << " = " << tensor({widths[l]}) << "\n";
-  os << "!S = tensor<f32>\n\n"
-     << "func.func private @mse(!T, !T) -> !S attributes {ens.stdlib = "
-        "\"mse\"}\n";
-  for (size_t i = 0; i < params.size(); ++i)
-    declareAdam(os, "adam_" + params[i], types[i]);
+  writeMlpPrelude(os, w, types);
 
   // Layer l reads %a<l-1> (%a0 is %x) and defines %a<l>.
   os << "\nfunc.func @loss(%x: !X";
@@ -258,7 +275,144 @@ func.func @member_step(%w1: !W1, %b1: !B1, %w2: !W2, %b2: !B2, %w3: !W3,
 )";
   return os.str();
 }
+
+/// `text` with its symbols (@name) and type aliases (!name) prefixed, so
+/// that several generated programs can share one module: ens-bench's
+/// programs use `@` and `!` for nothing else.
+std::string prefixNames(const std::string &text, const std::string &prefix) {
+  std::string out;
+  for (char c : text) {
+    out += c;
+    if (c == '@' || c == '!')
+      out += prefix;
+  }
+  return out;
+}
+
+/// The prefix of architecture `k`'s names in the Hetero module.
+std::string architecturePrefix(size_t k) {
+  return "a" + std::to_string(k) + "_";
+}
+
+/// The widest architecture's member step with masks, for every member of a
+/// Hetero workload padded to it: each weight and bias is multiplied by its
+/// 0/1 mask (zero outside the member's own widths), and hidden layer l > 1
+/// is gated, a_l = g_l * tanh(s_l) + (1 - g_l) * a_(l-1), with g_l = 0 for
+/// the layers the member does not have, so that it passes its input
+/// through. Masked entries get zero gradients, which Adam leaves unchanged.
+///   @member_step(params, m, v, masks, gates, step, lr, x, t)
+///     -> (params', m', v', loss)
+std::string paddedProgram(const Workload &hetero) {
+  const Workload w = hetero.padded();
+  const std::vector<int64_t> widths = w.mlpWidths();
+  const std::vector<std::string> params = w.mlpParamNames();
+  const size_t numLayers = widths.size() - 1;
+  const std::vector<std::string> types = mlpParamTypes(w);
+  std::ostringstream os;
+  writeMlpPrelude(os, w, types);
+  // Gates of hidden layers 2..L.
+  std::vector<std::string> gates;
+  for (size_t l = 2; l < numLayers; ++l)
+    gates.push_back("gate" + std::to_string(l));
+  auto typed = [](const std::vector<std::string> &names,
+                  const std::vector<std::string> &types, const char *prefix) {
+    std::string text;
+    for (size_t i = 0; i < names.size(); ++i)
+      text += "%" + (prefix + names[i]) + ": " + types[i] + ", ";
+    return text;
+  };
+  std::vector<std::string> scalars(gates.size(), "!S");
+  std::string maskArgs = typed(params, types, "k") + typed(gates, scalars, "");
+
+  os << "\nfunc.func @loss(%x: !X, " << typed(params, types, "") << maskArgs
+     << "%t: !T) -> !S {\n";
+  for (size_t i = 0; i < params.size(); ++i)
+    os << "  %e" << params[i] << " = ens.mul %" << params[i] << ", %k"
+       << params[i] << " : " << types[i] << "\n";
+  for (size_t l = 1; l <= numLayers; ++l) {
+    std::string n = std::to_string(l);
+    std::string in = l == 1 ? "%x" : "%a" + std::to_string(l - 1);
+    std::string inType = l == 1 ? "!X" : "!H",
+                out = l == numLayers ? "!T" : "!H";
+    os << "  %z" << n << " = ens.matmul " << in << ", %ew" << n << " : "
+       << inType << ", !W" << n << " -> " << out << "\n"
+       << "  %c" << n << " = ens.broadcast_in_dim %eb" << n
+       << " {dims = array<i64: 1>} : !B" << n << " -> " << out << "\n"
+       << "  %" << (l == numLayers ? "y" : "s" + n) << " = ens.add %z" << n
+       << ", %c" << n << " : " << out << "\n";
+    if (l == numLayers)
+      break;
+    if (l == 1) {
+      os << "  %a1 = ens.tanh %s1 : !H\n";
+      continue;
+    }
+    // g * r + (1 - g) * a: exactly r for g = 1 and a for g = 0.
+    std::string prev = "%a" + std::to_string(l - 1);
+    os << "  %r" << n << " = ens.tanh %s" << n << " : !H\n"
+       << "  %one" << n << " = ens.constant dense<1.0> : !S\n"
+       << "  %h" << n << " = ens.sub %one" << n << ", %gate" << n << " : !S\n"
+       << "  %gb" << n << " = ens.broadcast_in_dim %gate" << n
+       << " {dims = array<i64>} : !S -> !H\n"
+       << "  %hb" << n << " = ens.broadcast_in_dim %h" << n
+       << " {dims = array<i64>} : !S -> !H\n"
+       << "  %on" << n << " = ens.mul %gb" << n << ", %r" << n << " : !H\n"
+       << "  %off" << n << " = ens.mul %hb" << n << ", " << prev << " : !H\n"
+       << "  %a" << n << " = ens.add %on" << n << ", %off" << n << " : !H\n";
+  }
+  os << "  %l = call @mse(%y, %t) : (!T, !T) -> !S\n"
+     << "  return %l : !S\n}\n";
+
+  std::string paramTypes, maskTypes, names, masks;
+  for (size_t i = 0; i < params.size(); ++i) {
+    paramTypes += (i ? ", " : "") + types[i];
+    names += ", %" + params[i];
+    masks += ", %k" + params[i];
+  }
+  for (const std::string &gate : gates)
+    masks += ", %" + gate;
+  maskTypes = paramTypes;
+  for (size_t i = 0; i < gates.size(); ++i)
+    maskTypes += ", !S";
+  os << "\nfunc.func @member_step(" << typed(params, types, "")
+     << typed(params, types, "m") << typed(params, types, "v") << maskArgs
+     << "%step: !S, %lr: !S, %x: !X, %t: !T)\n    -> (" << paramTypes << ", "
+     << paramTypes << ", " << paramTypes << ", !S) {\n  %l";
+  for (size_t i = 0; i < params.size(); ++i)
+    os << ", %g" << i + 1;
+  os << " = ens.value_and_grad @loss(%x" << names << masks
+     << ", %t)\n      {wrt = array<i64: ";
+  for (size_t i = 0; i < params.size(); ++i)
+    os << (i ? ", " : "") << i + 1;
+  os << ">}\n      : (!X, " << paramTypes << ", " << maskTypes
+     << ", !T) -> (!S, " << paramTypes << ")\n"
+     << kAdamConstants;
+  for (size_t i = 0; i < params.size(); ++i)
+    callAdam(os, "adam_" + params[i], params[i], "g" + std::to_string(i + 1),
+             types[i]);
+  os << "  return ";
+  for (const char *prefix : {"%n", "%nm", "%nv"})
+    for (size_t i = 0; i < params.size(); ++i)
+      os << prefix << params[i] << ", ";
+  os << "%l\n      : " << paramTypes << ", " << paramTypes << ", " << paramTypes
+     << ", !S\n}\n";
+  return os.str();
+}
 } // namespace
+
+std::string ens_bench::paddedMemberProgram(const Workload &hetero) {
+  return paddedProgram(hetero);
+}
+
+std::string ens_bench::addPaddedStep(ens::Module &module,
+                                     const Workload &hetero) {
+  const Workload widest = hetero.padded();
+  const size_t numParams = widest.mlpParamNames().size();
+  const size_t numGates = static_cast<size_t>(widest.layers) - 1;
+  std::vector<int64_t> in(4 * numParams + numGates, 0),
+      out(3 * numParams + 1, 0);
+  in.insert(in.end(), {-1, -1, -1, -1});
+  return module.vmap("member_step", in, out, widest.members, "train_step");
+}
 
 std::string ens_bench::memberProgram(const Workload &workload) {
   switch (workload.kind) {
@@ -268,6 +422,13 @@ std::string ens_bench::memberProgram(const Workload &workload) {
     return tensordotProgram(workload);
   case Workload::Kind::Cnn:
     return cnnProgram(workload);
+  case Workload::Kind::Hetero: {
+    std::string text;
+    for (size_t k = 0; k < workload.architectures.size(); ++k)
+      text += prefixNames(mlpProgram(workload.architecture(k)),
+                          architecturePrefix(k));
+    return text;
+  }
   }
   return "";
 }
@@ -276,6 +437,20 @@ std::string ens_bench::addWorkloadStep(ens::Module &module,
                                        const Workload &workload) {
   if (workload.kind == Workload::Kind::Tensordot)
     return "train_step";
+  if (workload.kind == Workload::Kind::Hetero) {
+    // One group per architecture: its state carries the members; step, lr
+    // and the batch are shared by all groups.
+    std::vector<ens::Group> groups;
+    for (size_t k = 0; k < workload.architectures.size(); ++k) {
+      Workload alone = workload.architecture(k);
+      size_t numState = 3 * alone.mlpParamNames().size();
+      std::vector<int64_t> in(numState, 0), out(numState + 1, 0);
+      in.insert(in.end(), {-1, -1, -1, -1});
+      groups.push_back(
+          {architecturePrefix(k) + "member_step", in, out, alone.members});
+    }
+    return module.groups(groups, "train_step");
+  }
   if (workload.kind == Workload::Kind::Cnn) {
     // Parameters carry the members; step, lr and the batch are shared. The
     // members' convolutions become grouped ones (docs/batching.md).

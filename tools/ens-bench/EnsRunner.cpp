@@ -34,11 +34,9 @@ std::vector<double> ens_bench::timeBlock(const std::function<void()> &step,
   return times;
 }
 
-namespace {
-/// Fills `tensor` with `values`, which must have its size; an i32 tensor
-/// (class labels) takes them converted.
-void fill(ens::Tensor &tensor, const std::vector<float> &values,
-          const std::string &name) {
+void ens_bench::fillTensor(ens::Tensor &tensor,
+                           const std::vector<float> &values,
+                           const std::string &name) {
   ens::DType dtype = tensor.type().dtype;
   if ((dtype != ens::DType::F32 && dtype != ens::DType::I32) ||
       tensor.byteSize() != values.size() * 4)
@@ -54,13 +52,13 @@ void fill(ens::Tensor &tensor, const std::vector<float> &values,
     out[i] = static_cast<int32_t>(values[i]);
 }
 
-const Array &find(const std::vector<Array> &data, const std::string &name) {
+const Array &ens_bench::findArray(const std::vector<Array> &data,
+                                  const std::string &name) {
   for (const Array &array : data)
     if (array.name == name)
       return array;
   throw Failure("no array " + name + " in the workload's data");
 }
-} // namespace
 
 EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
                      const std::vector<Array> &data, int threads,
@@ -82,6 +80,9 @@ EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
     info_.notes = "one program: vmap(value_and_grad + SGD), the members' "
                   "convolutions grouped";
     break;
+  case Workload::Kind::Hetero:
+    throw Failure("EnsRunner cannot run " + workload.name +
+                  ", a heterogeneous ensemble: HeteroRunner does");
   }
 
   auto start = std::chrono::steady_clock::now();
@@ -121,6 +122,8 @@ EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
   case Workload::Kind::Cnn:
     params = {"w1", "b1", "w2", "b2", "w3", "b3"};
     break;
+  case Workload::Kind::Hetero: // refused above
+    break;
   }
   // SGD keeps no moments.
   size_t perParam = workload.kind == Workload::Kind::Cnn ? 1 : 3;
@@ -128,11 +131,11 @@ EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
     throw Failure("the ens step of " + workload.name +
                   " has an unexpected number of state arguments");
   for (size_t i = 0; i < params.size(); ++i)
-    fill(state[0][i], find(data, params[i]).values, params[i]);
+    fillTensor(state[0][i], findArray(data, params[i]).values, params[i]);
   // Moments start at zero, as ens::Tensor does.
-  fill(inputs[1], {static_cast<float>(workload.lr)}, "lr");
-  fill(inputs[2], find(data, "x").values, "x");
-  fill(inputs[3], find(data, "t").values, "targets");
+  fillTensor(inputs[1], {static_cast<float>(workload.lr)}, "lr");
+  fillTensor(inputs[2], findArray(data, "x").values, "x");
+  fillTensor(inputs[3], findArray(data, "t").values, "targets");
 
   for (int from = 0; from < 2; ++from) {
     for (ens::Tensor &tensor : state[from])

@@ -20,6 +20,14 @@
 
 namespace ens_bench {
 
+/// Fills `tensor`, an f32 or i32 (class labels) step argument called `name`,
+/// with `values`, which must have its size.
+void fillTensor(ens::Tensor &tensor, const std::vector<float> &values,
+                const std::string &name);
+
+/// The array `name` of a workload's data.
+const Array &findArray(const std::vector<Array> &data, const std::string &name);
+
 class EnsRunner : public Runner {
 public:
   /// Compiles `workload`'s step in `context` for `threads` threads, loads

@@ -9,6 +9,7 @@
 
 #include "common/Failure.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -21,6 +22,12 @@ double Workload::flopsPerStep() const {
   auto contraction = [](double m, double n, double k) { return 2 * m * n * k; };
   if (kind == Kind::Tensordot)
     return 3 * contraction(batch, 1, 3 * 2);
+  if (kind == Kind::Hetero) {
+    double total = 0;
+    for (size_t k = 0; k < architectures.size(); ++k)
+      total += architecture(k).flopsPerStep();
+    return total;
+  }
   if (kind == Kind::Cnn) {
     // A 3x3 convolution is a contraction of the pixels with Cin x 9.
     double s = static_cast<double>(image);
@@ -44,6 +51,31 @@ std::vector<int64_t> Workload::mlpWidths() const {
   return widths;
 }
 
+Workload Workload::architecture(size_t k) const {
+  Workload alone = *this;
+  alone.kind = Kind::Mlp;
+  alone.name = name + "/" + std::to_string(k);
+  alone.members = members / static_cast<int64_t>(architectures.size());
+  alone.groups = 1;
+  alone.hidden = architectures[k].hidden;
+  alone.layers = architectures[k].layers;
+  alone.architectures.clear();
+  return alone;
+}
+
+Workload Workload::padded() const {
+  Workload widest = *this;
+  widest.kind = Kind::Mlp;
+  widest.groups = 1;
+  widest.hidden = widest.layers = 0;
+  for (const Architecture &a : architectures) {
+    widest.hidden = std::max(widest.hidden, a.hidden);
+    widest.layers = std::max(widest.layers, a.layers);
+  }
+  widest.architectures.clear();
+  return widest;
+}
+
 std::vector<std::string> Workload::mlpParamNames() const {
   std::vector<std::string> names;
   for (int64_t l = 1; l <= layers + 1; ++l) {
@@ -59,6 +91,15 @@ std::map<std::string, std::string> Workload::peerArguments() const {
   std::snprintf(lrText, sizeof(lrText), "%.9g", lr);
   if (kind == Kind::Tensordot)
     return {{"model", "tensordot"}, {"batch", str(batch)}, {"lr", lrText}};
+  if (kind == Kind::Hetero) {
+    std::string archs;
+    for (const Architecture &a : architectures)
+      archs += (archs.empty() ? "" : ",") + str(a.hidden) + "x" + str(a.layers);
+    return {{"model", "hetero"}, {"members", str(members)},
+            {"archs", archs},    {"in", str(in)},
+            {"out", str(out)},   {"batch", str(batch)},
+            {"lr", lrText}};
+  }
   if (kind == Kind::Cnn)
     return {{"model", "cnn"},
             {"members", str(members)},
@@ -176,6 +217,19 @@ std::vector<Workload> ens_bench::defaultWorkloads() {
   deep.layers = 3;
   deep.batch = 512;
   list.push_back(deep);
+
+  // A heterogeneous ensemble (issue #30): three architectures side by side.
+  Workload hetero = shared;
+  hetero.name = "hetero";
+  hetero.description = "24 members of three architectures, 8 each: "
+                       "32-16(tanh)-8, 32-64(tanh)-64(tanh)-8, "
+                       "32-128(tanh)-8, batch 256 shared";
+  hetero.kind = Workload::Kind::Hetero;
+  hetero.members = 24;
+  hetero.in = 32;
+  hetero.out = 8;
+  hetero.architectures = {{16, 1}, {64, 2}, {128, 1}};
+  list.push_back(hetero);
   return list;
 }
 
@@ -277,20 +331,30 @@ std::vector<Array> ens_bench::makeData(const Workload &workload,
     arrays.push_back(uniform(random, "b3", {m, k}, 0.1));
     return arrays;
   }
-  const int64_t m = workload.members, g = workload.groups, b = workload.batch,
-                in = workload.in, out = workload.out;
+  const int64_t g = workload.groups, b = workload.batch, in = workload.in,
+                out = workload.out;
   Array x = uniform(random, "x", {g, b, in}, 1.0);
   Array t{"t", {g, b, out}, smoothTargets(random, x.values, in, out)};
   arrays.push_back(std::move(x));
   arrays.push_back(std::move(t));
-  std::vector<int64_t> widths = workload.mlpWidths();
-  for (size_t l = 1; l < widths.size(); ++l) {
-    std::string layer = std::to_string(l);
-    int64_t from = widths[l - 1], to = widths[l];
-    arrays.push_back(
-        uniform(random, "w" + layer, {m, from, to}, xavier(from, to)));
-    arrays.push_back(uniform(random, "b" + layer, {m, to}, 0.1));
+  // The layers of `mlp`'s members, their names prefixed with `prefix`.
+  auto addLayers = [&](const Workload &mlp, const std::string &prefix) {
+    std::vector<int64_t> widths = mlp.mlpWidths();
+    for (size_t l = 1; l < widths.size(); ++l) {
+      std::string layer = std::to_string(l);
+      int64_t from = widths[l - 1], to = widths[l];
+      arrays.push_back(uniform(random, prefix + "w" + layer,
+                               {mlp.members, from, to}, xavier(from, to)));
+      arrays.push_back(
+          uniform(random, prefix + "b" + layer, {mlp.members, to}, 0.1));
+    }
+  };
+  if (workload.kind != Workload::Kind::Hetero) {
+    addLayers(workload, "");
+    return arrays;
   }
+  for (size_t k = 0; k < workload.architectures.size(); ++k)
+    addLayers(workload.architecture(k), "a" + std::to_string(k) + "_");
   return arrays;
 }
 

@@ -15,9 +15,12 @@
 //              conv (padded) + bias + relu + 2x2 max pooling (1 -> c1 -> c2
 //              channels) -> flatten -> linear to `out` logits, all members
 //              on one shared batch.
+//   Hetero     a heterogeneous ensemble (issue #30): `members` split evenly
+//              over `architectures`, each an Mlp of its own hidden width
+//              and depth, all In -> ... -> Out on one shared batch.
 //
-// Mlp and Tensordot minimize the MSE with Adam; Cnn, like examples/cnn.mlir,
-// the softmax cross-entropy with SGD.
+// Mlp, Hetero and Tensordot minimize the MSE with Adam; Cnn, like
+// examples/cnn.mlir, the softmax cross-entropy with SGD.
 //
 // Every implementation, ens's and each peer's, starts from the arrays that
 // writeData() stores, so that their losses can be compared.
@@ -36,7 +39,12 @@ namespace ens_bench {
 
 /// The shapes and hyperparameters of one workload.
 struct Workload {
-  enum class Kind { Mlp, Tensordot, Cnn };
+  enum class Kind { Mlp, Tensordot, Cnn, Hetero };
+
+  /// Hetero: one architecture's hidden width and number of hidden layers.
+  struct Architecture {
+    int64_t hidden = 0, layers = 1;
+  };
 
   /// A short name for the command line and the table, e.g. "mlp-shared".
   std::string name;
@@ -54,6 +62,15 @@ struct Workload {
   int64_t batch = 0;
   /// The learning rate (Adam's or SGD's), the same for every member.
   double lr = 1e-3;
+  /// Hetero: the architectures, members / architectures.size() members of
+  /// each.
+  std::vector<Architecture> architectures;
+
+  /// Hetero: architecture `k` alone, as the Mlp workload of its members.
+  Workload architecture(size_t k) const;
+  /// Hetero: the widest architecture, every member padded to it: the
+  /// largest hidden width and depth of all, as one Mlp of all members.
+  Workload padded() const;
 
   int64_t membersPerGroup() const { return members / groups; }
   /// Mlp: the widths of its activations, In, H (`layers` times), Out; layer
@@ -87,6 +104,8 @@ struct Array {
 ///   Mlp:       x[G,B,In] t[G,B,Out], and for each layer l = 1..L+1
 ///              wl[M,widths[l-1],widths[l]] bl[M,widths[l]]
 ///   Tensordot: x[B,3,2] t[B,1] w[3,2,1] b[1]
+///   Hetero:    x[1,B,In] t[1,B,Out], and each architecture k's weights as
+///              the Mlp's, named a<k>_w1, a<k>_b1, ...
 ///   Cnn:       x[B,1,S,S] t[B] (class indices, stored as floats)
 ///              w1[M,c1,1,3,3] b1[M,c1] w2[M,c2,c1,3,3] b2[M,c2]
 ///              w3[M,F,out] b3[M,out]

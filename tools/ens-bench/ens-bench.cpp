@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EnsRunner.h"
+#include "HeteroRunner.h"
 #include "Machine.h"
 #include "Peak.h"
 #include "PeerRunner.h"
@@ -213,6 +214,14 @@ peersFor(const Workload &workload, const PeerProgram &libtorch,
     peers.push_back(
         {{impl, program.command, peerImpl, program.env}, program.unavailable});
   };
+  // A heterogeneous ensemble has no stacked form: the peers loop over the
+  // models; ens.torch groups them.
+  if (workload.kind == Workload::Kind::Hetero) {
+    add("libtorch-loop", libtorch, "loop");
+    add("torch-loop", torch, "loop");
+    add("ens-torch", ensTorch, "train-step");
+    return peers;
+  }
   // A loop over members has nothing to loop over for one model.
   if (members)
     add("libtorch-loop", libtorch, "loop");
@@ -285,12 +294,30 @@ WorkloadResult runWorkload(const ens::Context &context,
   result.workload = workload;
   result.threads = options.threads;
   std::vector<std::unique_ptr<Runner>> runners;
-  auto ens = std::make_unique<EnsRunner>(context, workload, data,
-                                         options.threads, options.checkSteps);
-  result.ensCompileSeconds = ens->compileSeconds();
-  std::cerr << "  ens: compiled in " << ens->compileSeconds() << " s\n";
-  result.impls.push_back({ens->info(), {}, "", std::nullopt});
-  runners.push_back(std::move(ens));
+  if (workload.kind == Workload::Kind::Hetero) {
+    // ens's one program, then ens's other ways of running the ensemble.
+    for (HeteroRunner::Mode mode :
+         {HeteroRunner::Mode::OneProgram, HeteroRunner::Mode::Separate,
+          HeteroRunner::Mode::Padded}) {
+      auto ens = std::make_unique<HeteroRunner>(
+          context, workload, data, options.threads, options.checkSteps, mode);
+      std::cerr << "  " << ens->info().impl << ": compiled in "
+                << ens->compileSeconds() << " s\n";
+      if (mode == HeteroRunner::Mode::OneProgram)
+        result.ensCompileSeconds = ens->compileSeconds();
+      else if (!wanted.empty() && !wanted.count(ens->info().impl))
+        continue;
+      result.impls.push_back({ens->info(), {}, "", std::nullopt});
+      runners.push_back(std::move(ens));
+    }
+  } else {
+    auto ens = std::make_unique<EnsRunner>(context, workload, data,
+                                           options.threads, options.checkSteps);
+    result.ensCompileSeconds = ens->compileSeconds();
+    std::cerr << "  ens: compiled in " << ens->compileSeconds() << " s\n";
+    result.impls.push_back({ens->info(), {}, "", std::nullopt});
+    runners.push_back(std::move(ens));
+  }
 
   std::map<std::string, std::string> env;
   for (const char *name :
@@ -413,7 +440,7 @@ int run(int argc, char **argv) {
                 << workload.flopsPerStep() << " FLOP per step)\n";
     std::cout << "peers: libtorch-loop libtorch-bmm (libtorch-batched) "
                  "torch-loop torch-func-vmap torch-compile jax-jit-vmap "
-                 "ens-torch\n";
+                 "ens-torch; for hetero also ens-separate ens-padded\n";
     return 0;
   }
   std::vector<Workload> workloads;

@@ -207,20 +207,21 @@ struct MlpShape {
   }
 };
 
-/// Parameters [M, ...] (w1, b1, w2, b2, ...) and data [G, B, ...] from
-/// --data.
+/// Parameters [M, ...] (w1, b1, w2, b2, ...; their names prefixed with
+/// `prefix`) and data [G, B, ...] from --data.
 struct MlpState {
   torch::Tensor x, t;
   std::vector<torch::Tensor> params;
-  MlpState(const std::string &dir, const MlpShape &s)
+  MlpState(const std::string &dir, const MlpShape &s,
+           const std::string &prefix = "")
       : x(load(dir, "x", {s.groups, s.batch, s.in})),
         t(load(dir, "t", {s.groups, s.batch, s.out})) {
     std::vector<int64_t> widths = s.widths();
     for (size_t l = 1; l < widths.size(); ++l) {
       std::string layer = std::to_string(l);
-      params.push_back(
-          load(dir, "w" + layer, {s.members, widths[l - 1], widths[l]}));
-      params.push_back(load(dir, "b" + layer, {s.members, widths[l]}));
+      params.push_back(load(dir, prefix + "w" + layer,
+                            {s.members, widths[l - 1], widths[l]}));
+      params.push_back(load(dir, prefix + "b" + layer, {s.members, widths[l]}));
     }
   }
 };
@@ -240,8 +241,10 @@ torch::Tensor mlpForward(torch::Tensor h, const std::vector<torch::Tensor> &p,
 
 class MlpLoop : public Step {
 public:
-  MlpLoop(const std::string &dir, const MlpShape &shape) : shape(shape) {
-    MlpState state(dir, shape);
+  MlpLoop(const std::string &dir, const MlpShape &shape,
+          const std::string &prefix = "")
+      : shape(shape) {
+    MlpState state(dir, shape, prefix);
     x = state.x;
     t = state.t;
     for (int64_t m = 0; m < shape.members; ++m) {
@@ -462,6 +465,50 @@ private:
   std::unique_ptr<torch::optim::SGD> optimizer;
 };
 
+/// A heterogeneous ensemble (ens-bench's Hetero workload): a loop over the
+/// members of each architecture in turn, architecture k's weights named
+/// a<k>_w1, ...
+class HeteroLoop : public Step {
+public:
+  HeteroLoop(const std::string &dir, const std::vector<MlpShape> &shapes) {
+    for (size_t k = 0; k < shapes.size(); ++k)
+      loops.push_back(std::make_unique<MlpLoop>(dir, shapes[k],
+                                                "a" + std::to_string(k) + "_"));
+  }
+
+  std::vector<double> run(bool wantLosses) override {
+    std::vector<double> losses;
+    for (std::unique_ptr<MlpLoop> &loop : loops) {
+      std::vector<double> some = loop->run(wantLosses);
+      losses.insert(losses.end(), some.begin(), some.end());
+    }
+    return losses;
+  }
+
+private:
+  std::vector<std::unique_ptr<MlpLoop>> loops;
+};
+
+/// The architectures of --archs=HxL,... as MLP shapes of their members.
+std::vector<MlpShape> heteroShapes(const Arguments &args) {
+  std::vector<MlpShape> shapes;
+  std::stringstream archs(args.get("archs"));
+  for (std::string arch; std::getline(archs, arch, ',');) {
+    size_t x = arch.find('x');
+    if (x == std::string::npos)
+      throw Unavailable{"bad architecture " + arch};
+    shapes.push_back({0, 1, args.integer("in"), std::stoll(arch.substr(0, x)),
+                      std::stoll(arch.substr(x + 1)), args.integer("out"),
+                      args.integer("batch"), args.real("lr")});
+  }
+  if (shapes.empty())
+    throw Unavailable{"no architectures in --archs"};
+  for (MlpShape &shape : shapes)
+    shape.members =
+        args.integer("members") / static_cast<int64_t>(shapes.size());
+  return shapes;
+}
+
 std::unique_ptr<Step> makeStep(const Arguments &args, std::string &notes) {
   std::string impl = args.get("impl"), model = args.get("model");
   std::string dir = args.get("data");
@@ -491,6 +538,13 @@ std::unique_ptr<Step> makeStep(const Arguments &args, std::string &notes) {
       return std::make_unique<CnnGrouped>(dir, shape);
     }
     throw Unavailable{"unknown implementation " + impl};
+  }
+  if (model == "hetero") {
+    if (impl != "loop")
+      throw Unavailable{"unknown implementation " + impl};
+    notes = "a loop over the members of each architecture: addmm/tanh, "
+            "mse_loss, backward, one optim::Adam each";
+    return std::make_unique<HeteroLoop>(dir, heteroShapes(args));
   }
   if (model != "mlp")
     throw Unavailable{"unknown model " + model};

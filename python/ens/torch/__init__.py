@@ -19,10 +19,11 @@ Importing this module imports torch; ``import ens`` does not.
 """
 
 from ._ensemble import Ensemble
+from ._groups import GroupedEnsemble
 from ._importer import Imported, import_module
 from ._ir import UnsupportedOpError
 from ._optim import SGD, Adam, AdamW
 from ._per_example import PerExampleGrad, per_example_grad
 
-__all__ = ["Adam", "AdamW", "Ensemble", "Imported", "PerExampleGrad", "SGD", "UnsupportedOpError",
-           "import_module", "per_example_grad"]
+__all__ = ["Adam", "AdamW", "Ensemble", "GroupedEnsemble", "Imported", "PerExampleGrad", "SGD",
+           "UnsupportedOpError", "import_module", "per_example_grad"]

@@ -7,6 +7,7 @@ import torch
 
 import ens
 
+from ._groups import GroupedEnsemble, group_by_structure
 from ._importer import import_module
 from ._ir import _DTYPES, _type
 from ._optim import SGD, Adam
@@ -35,10 +36,16 @@ class Ensemble:
 
     @classmethod
     def from_modules(cls, modules, example_inputs, device="cpu", threads=0):
-        """Stacks the parameters of M existing modules of one architecture.
-        ``threads`` is the cpu device's (0: one per core)."""
+        """Stacks the parameters of M existing modules. Modules of several
+        architectures give a :class:`GroupedEnsemble`: one group per
+        structure (module types, parameter names and shapes), compiled as
+        one program. ``threads`` is the cpu device's (0: one per core)."""
+        modules = list(modules)
+        groups = group_by_structure(modules)
+        if len(groups) > 1:
+            return GroupedEnsemble(cls, modules, groups, example_inputs, device, threads)
         ensemble = cls.__new__(cls)
-        ensemble._setup(list(modules), example_inputs, device, 0, threads)
+        ensemble._setup(modules, example_inputs, device, 0, threads)
         return ensemble
 
     def _setup(self, modules, example_inputs, device, seed, threads):
@@ -89,21 +96,30 @@ class Ensemble:
         key = (tuple(tuple(x.shape) for x in inputs), member_inputs)
         compiled = self._forwards.get(key)
         if compiled is None:
-            one = [x[0] for x in inputs] if member_inputs else inputs
-            imported = self._import(one)
+            imported, in_axes, out_axes = self._forward_member(inputs, member_inputs)
             module = self._context.parse(imported.text)
-            axis = 0 if member_inputs else -1
-            in_axes = [0] * (len(self.params) + len(self.buffers)) + [axis] * len(inputs)
-            in_axes += [-1] * imported.random
-            out_axes = [0] * (1 + len(imported.mutated_buffers))
             name = module.vmap("forward", in_axes, out_axes, self.members)
             compiled = (module.compile(name, _TARGETS[self.device], threads=self._threads), imported)
             self._forwards[key] = compiled
         function, imported = compiled
-        keys = [self._key()] if imported.random else []
-        results = function.run([*self.params, *self.buffers, *inputs, *keys])
+        results = function.run(self._forward_args(inputs, imported))
         self._update_buffers(imported.mutated_buffers, results[1:])
         return torch.from_numpy(results[0])
+
+    def _forward_member(self, inputs, member_inputs):
+        """One member's @forward for `inputs`, and its in_axes and
+        out_axes over the members."""
+        one = [x[0] for x in inputs] if member_inputs else inputs
+        imported = self._import(one)
+        axis = 0 if member_inputs else -1
+        in_axes = [0] * (len(self.params) + len(self.buffers)) + [axis] * len(inputs)
+        in_axes += [-1] * imported.random
+        return imported, in_axes, [0] * (1 + len(imported.mutated_buffers))
+
+    def _forward_args(self, inputs, imported):
+        """The arguments of the lifted @forward."""
+        keys = [self._key()] if imported.random else []
+        return [*self.params, *self.buffers, *inputs, *keys]
 
     def _update_buffers(self, names, values):
         """Takes the new values of buffers `names` (updated in training mode)."""
@@ -317,6 +333,15 @@ class _TrainStep:
 
     def _program(self, x, y):
         e = self.ensemble
+        text, in_axes, results, imported = self._step_member(x, y)
+        module = e._context.parse(text)
+        name = module.vmap("step", in_axes, [0] * results, e.members)
+        return module.compile(name, _TARGETS[e.device], threads=e._threads), imported
+
+    def _step_member(self, x, y):
+        """One member's @step for the batch: its module text, in_axes over
+        the members, number of results, and the imported forward."""
+        e = self.ensemble
         if self.member_inputs:
             if x.shape[0] != e.members or y.shape[0] != e.members:
                 raise ens.Error(f"ens.torch: with member_inputs, x and y lead with the "
@@ -394,22 +419,32 @@ class _TrainStep:
             f"%step: tensor<f32>, %lr: tensor<f32>{karg}) -> ({', '.join(t for _, t in results)}) {{\n"
             + "\n".join(body)
             + f"\n  return {', '.join(v for v, _ in results)} : {', '.join(t for _, t in results)}\n}}")
-        module = e._context.parse("\n".join(lines))
         data_axis = 0 if self.member_inputs else -1
         in_axes = [0] * (n + len(self.state) + len(btypes)) + [data_axis, data_axis, -1, 0] + [-1] * random
-        name = module.vmap("step", in_axes, [0] * len(results), e.members)
-        return module.compile(name, _TARGETS[e.device], threads=e._threads), imported
+        return "\n".join(lines), in_axes, len(results), imported
 
-    def __call__(self, x, y):
-        e = self.ensemble
+    def batch(self, x, y):
+        """x and y as the step reads them."""
         x = _contiguous(x).to(torch.float32)
         integral = self.loss == "cross_entropy" or not y.dtype.is_floating_point
-        y = _contiguous(y).to(torch.int32 if integral else torch.float32)
+        return x, _contiguous(y).to(torch.int32 if integral else torch.float32)
+
+    def __call__(self, x, y):
+        x, y = self.batch(x, y)
         key = (tuple(x.shape), tuple(y.shape))
         program = self._programs.get(key)
         if program is None:
             program = self._programs[key] = self._program(x, y)
         program, imported = program
+        args, out, finish = self._arguments(x, y, imported)
+        program(*args, out=out)
+        return finish()
+
+    def _arguments(self, x, y, imported):
+        """The lifted @step's arguments and result buffers for the batch,
+        and the function that takes its results in after it ran and returns
+        the losses."""
+        e = self.ensemble
         keys = [e._key()] if imported.random else []
         mutated = imported.mutated_buffers
         new_buffers = [torch.empty_like(e.buffers[e._buffer_names.index(m)]) for m in mutated]
@@ -421,11 +456,14 @@ class _TrainStep:
         if self._spare is None:
             self._spare = [torch.empty_like(t) for t in e.params + self.state]
         spare_params, spare_state = self._spare[: len(e.params)], self._spare[len(e.params):]
-        program(*e.params, *self.state, *e.buffers, x, y, step, self._lr, *keys,
-                out=[losses] + self._spare + new_buffers)
-        e._update_buffers(mutated, new_buffers)
-        self.steps += 1
-        self._spare = e.params + self.state
-        e.params[:] = spare_params
-        self.state = spare_state
-        return losses
+        args = [*e.params, *self.state, *e.buffers, x, y, step, self._lr, *keys]
+
+        def finish():
+            e._update_buffers(mutated, new_buffers)
+            self.steps += 1
+            self._spare = e.params + self.state
+            e.params[:] = spare_params
+            self.state = spare_state
+            return losses
+
+        return args, [losses] + self._spare + new_buffers, finish

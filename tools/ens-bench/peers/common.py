@@ -8,6 +8,7 @@
 # ===----------------------------------------------------------------------=== #
 
 import argparse
+import copy
 import json
 import sys
 import time
@@ -19,12 +20,14 @@ def parse_args():
     parser = argparse.ArgumentParser(description="an ens-bench peer")
     parser.add_argument("--impl", required=True)
     parser.add_argument("--model", required=True,
-                        choices=["mlp", "tensordot", "cnn"])
+                        choices=["mlp", "tensordot", "cnn", "hetero"])
     parser.add_argument("--members", type=int, default=1)
     parser.add_argument("--groups", type=int, default=1)
     parser.add_argument("--in", dest="inputs", type=int, default=0)
     parser.add_argument("--hidden", type=int, default=0)
     parser.add_argument("--layers", type=int, default=1)
+    parser.add_argument("--archs", default="",
+                        help="hetero: the architectures, HIDDENxLAYERS,...")
     parser.add_argument("--out", type=int, default=0)
     parser.add_argument("--image", type=int, default=0)
     parser.add_argument("--channels1", type=int, default=0)
@@ -53,18 +56,35 @@ def mlp_param_names(args):
             for kind in ("w", "b")]
 
 
-def mlp_arrays(args):
+def mlp_arrays(args, prefix=""):
     """x [G,B,In], t [G,B,Out], and for each layer l wl [M,widths[l-1],
-    widths[l]], bl [M,widths[l]]."""
+    widths[l]], bl [M,widths[l]] (stored as `prefix`wl, `prefix`bl)."""
     m, g, b = args.members, args.groups, args.batch
     widths = mlp_widths(args)
     arrays = {"x": _load(args, "x", (g, b, widths[0])),
               "t": _load(args, "t", (g, b, widths[-1]))}
     for layer in range(1, len(widths)):
-        arrays[f"w{layer}"] = _load(args, f"w{layer}",
+        arrays[f"w{layer}"] = _load(args, f"{prefix}w{layer}",
                                     (m, widths[layer - 1], widths[layer]))
-        arrays[f"b{layer}"] = _load(args, f"b{layer}", (m, widths[layer]))
+        arrays[f"b{layer}"] = _load(args, f"{prefix}b{layer}", (m, widths[layer]))
     return arrays
+
+
+def hetero_architectures(args):
+    """The hetero workload's architectures (--archs=HxL,...), each as the
+    arguments and mlp_arrays of an mlp workload of its members alone, its
+    arrays stored as a<k>_w1, ...; the batch [1,B,...] is shared."""
+    archs = [a.split("x") for a in args.archs.split(",") if a]
+    if not archs:
+        unavailable("the hetero workload needs --archs")
+    result = []
+    for k, (hidden, layers) in enumerate(archs):
+        alone = copy.copy(args)
+        alone.model, alone.groups = "mlp", 1
+        alone.members = args.members // len(archs)
+        alone.hidden, alone.layers = int(hidden), int(layers)
+        result.append((alone, mlp_arrays(alone, f"a{k}_")))
+    return result
 
 
 def tensordot_arrays(args):

@@ -6,8 +6,9 @@
 # loss, backward and the optimizer of every member) per step; see common.py
 # for the protocol. Adam for the MLPs, SGD for the CNN, as the other peers.
 # Ensembles of ensembles (groups) give each member its group's batch with
-# member_inputs=True. ens-bench sets ENS_PYTHON_PATH to the package its
-# build made (build/python).
+# member_inputs=True. The hetero workload's members, of three architectures,
+# make a GroupedEnsemble: one program of one vmap per architecture. ens-bench
+# sets ENS_PYTHON_PATH to the package its build made (build/python).
 #
 #   --impl=train-step   the only implementation
 #
@@ -36,7 +37,13 @@ def main():
         common.unavailable(f"unknown implementation {args.impl}")
     if args.model == "tensordot":
         common.unavailable("the tensordot workload is one model, not members")
-    if args.model == "cnn":
+    if args.model == "hetero":
+        models = []
+        for alone, a in common.hetero_architectures(args):
+            models += torch_peer.make_models(alone, a)
+        x, t = torch.from_numpy(a["x"][0]), torch.from_numpy(a["t"][0])
+        loss, optimizer, member_inputs = "mse", et.Adam(lr=args.lr), False
+    elif args.model == "cnn":
         a = common.cnn_arrays(args)
         models = torch_peer.make_cnns(args, a)
         x, t = torch.from_numpy(a["x"]), torch.from_numpy(a["t"])

@@ -129,10 +129,22 @@ def make_models(args, a):
 
 
 def mlp_loop(args, a):
-    models = make_models(args, a)
-    optimizers = [adam(model.parameters(), args.lr)[0] for model in models]
+    return loop_over_models(make_models(args, a), args.lr, a, args.members // args.groups)
+
+
+def hetero_loop(args):
+    """The hetero workload: one loop over the models of every architecture."""
+    models, a = [], None
+    for alone, a in common.hetero_architectures(args):
+        models += make_models(alone, a)
+    return loop_over_models(models, args.lr, a, len(models))
+
+
+def loop_over_models(models, lr, a, per_group):
+    """A step of each model in turn, member m on batch m // per_group of a's
+    x and t."""
+    optimizers = [adam(model.parameters(), lr)[0] for model in models]
     x, t = torch.from_numpy(a["x"]), torch.from_numpy(a["t"])
-    per_group = args.members // args.groups
 
     def step(want):
         losses = []
@@ -395,6 +407,10 @@ def bench_main():
     if args.model == "tensordot":
         step, notes = tensordot_step(args, common.tensordot_arrays(args),
                                      args.impl)
+    elif args.model == "hetero":
+        if args.impl != "loop":
+            common.unavailable(f"the hetero workload has no stacked form for {args.impl}")
+        step, notes = hetero_loop(args)
     elif args.model == "cnn":
         make = {"loop": cnn_loop, "vmap": cnn_vmap, "compile": cnn_compile}
         if args.impl not in make:
