@@ -8,6 +8,10 @@
 // stage is a method, called in order, so that a driver can print between
 // them and stop early (--emit-ir). Every failure throws Failure.
 //
+// Several models with their member counts (a heterogeneous ensemble) are
+// trained by a GroupTrainer (Groups.h): a Trainer per model, stepped
+// together by one program.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ENS_TRAIN_TRAINER_H
