@@ -288,15 +288,16 @@ std::string Module::groups(const std::vector<Group> &groups,
       continue;
     }
     if (groupShared != shared) {
-      std::string first, mine;
-      for (mlir::Type type : shared)
-        first += " " + toTensorType(type).str();
-      for (mlir::Type type : groupShared)
-        mine += " " + toTensorType(type).str();
+      auto spell = [](const std::vector<mlir::Type> &types) {
+        std::string text;
+        for (mlir::Type type : types)
+          text += (text.empty() ? "" : ", ") + toTensorType(type).str();
+        return "(" + text + ")";
+      };
       throw Error("group " + std::to_string(index) + " (@" + group.function +
-                  ") shares the arguments (" + mine +
-                  " ) but group 0 shares (" + first +
-                  " ); every group must share the same ones");
+                  ") shares the arguments " + spell(groupShared) +
+                  " but group 0 shares " + spell(shared) +
+                  "; every group must share as many, of the same types");
     }
   }
   inputs.insert(inputs.begin(), shared.begin(), shared.end());

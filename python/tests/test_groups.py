@@ -145,5 +145,5 @@ func.func @shift(%s: tensor<f32>, %x: tensor<3xf32>) -> tensor<3xf32> {
     torch.testing.assert_close(torch.from_numpy(scaled), scales[:, None] * x)
     torch.testing.assert_close(torch.from_numpy(shifted), shifts[:, None] + x)
     with pytest.raises(ens.Error, match=r"group 1 \(@shift\) shares the arguments "
-                                        r"\( tensor<f32> \) but group 0 shares \( tensor<3xf32> \)"):
+                                        r"\(tensor<f32>\) but group 0 shares \(tensor<3xf32>\)"):
         module.groups([("scale", [-1, 0], [0], 2), ("shift", [-1, 0], [0], 3)])

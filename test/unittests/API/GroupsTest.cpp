@@ -233,9 +233,10 @@ TEST(ApiGroupsTest, RejectsGroupsThatDoNotFit) {
       [&] {
         module.groups({a, fewerShared});
       },
-      "group 1 (@deep_step) shares the arguments ( "
-      "tensor<6x4xf32> tensor<6x1xf32> ) but group 0 shares ( "
-      "tensor<6x4xf32> tensor<6x1xf32> tensor<f32> )");
+      "group 1 (@deep_step) shares the arguments (tensor<6x4xf32>, "
+      "tensor<6x1xf32>) but group 0 shares (tensor<6x4xf32>, "
+      "tensor<6x1xf32>, tensor<f32>); every group must share as "
+      "many, of the same types");
   module.groups({a, b}, "taken");
   expectError(
       [&] {
