@@ -18,6 +18,11 @@
 // CHECK: hetero ens 1 {{.*}} 1.00x {{[0-9.]+}} {{[0-9.]+}} reference
 // CHECK-NEXT: hetero ens-separate 1 {{.*}} 0.0e+00 ok
 // CHECK-NEXT: hetero ens-padded 1 {{.*}} ok
+// ens's other forms of the step are not peers: the summary compares them
+// with ens on lines of their own.
+// CHECK: hetero (1 threads): no peer measured
+// CHECK-NEXT: hetero (1 threads): ens-separate at {{[0-9.]+}}x ens's time
+// CHECK-NEXT: hetero (1 threads): ens-padded at {{[0-9.]+}}x ens's time
 
 // JSON: "name": "hetero"
 // JSON: "archs": "16x1,64x2,128x1"

@@ -38,6 +38,7 @@ HeteroRunner::HeteroRunner(const ens::Context &context,
   }
   case Mode::Separate:
     info_.impl = "ens-separate";
+    info_.ensVariant = true;
     info_.notes = "one program per architecture, run one after another";
     for (size_t k = 0; k < numArchitectures; ++k) {
       Workload alone = workload.architecture(k);
@@ -48,6 +49,7 @@ HeteroRunner::HeteroRunner(const ens::Context &context,
   case Mode::Padded: {
     Workload widest = workload.padded();
     info_.impl = "ens-padded";
+    info_.ensVariant = true;
     info_.notes = "one program of all members padded to " +
                   std::to_string(widest.hidden) + " units x " +
                   std::to_string(widest.layers) +

@@ -30,6 +30,10 @@ struct RunnerInfo {
   std::string blas;
   /// How the step is written, in a few words.
   std::string notes;
+  /// Whether this is ens itself written another way (hetero's separate and
+  /// padded programs), which the summary compares with ens apart from the
+  /// peers.
+  bool ensVariant = false;
   /// The threads it runs on.
   int threads = 0;
   /// The losses of its first steps from the initial state, one vector per

@@ -390,8 +390,9 @@ WorkloadResult runWorkload(const ens::Context &context,
 }
 
 /// One line per workload and thread count: how ens compares with its
-/// fastest peer; then, for a workload run at several counts, how ens's step
-/// scaled between each two of them.
+/// fastest peer, and a line for each of ens's other forms of the step; then,
+/// for a workload run at several counts, how ens's step scaled between each two
+/// of them.
 void printSummary(std::ostream &os,
                   const std::vector<WorkloadResult> &results) {
   char line[256];
@@ -399,22 +400,32 @@ void printSummary(std::ostream &os,
     const ImplResult *ens = result.ens();
     const ImplResult *best = nullptr;
     for (const ImplResult &impl : result.impls)
-      if (&impl != ens && impl.measured() &&
+      if (&impl != ens && !impl.info.ensVariant && impl.measured() &&
           (!best || impl.median() < best->median()))
         best = &impl;
     if (!ens || !best) {
       os << "  " << result.workload.name << " (" << result.threads
          << " threads): no peer measured\n";
-      continue;
+    } else {
+      double ratio = best->median() / ens->median();
+      std::snprintf(line, sizeof(line),
+                    "  %s (%d threads): fastest peer %s at %.2fx ens's time "
+                    "(%s)\n",
+                    result.workload.name.c_str(), result.threads,
+                    best->info.impl.c_str(), ratio,
+                    ratio > 1 ? "ens ahead" : "ens BEHIND");
+      os << line;
     }
-    double ratio = best->median() / ens->median();
-    std::snprintf(line, sizeof(line),
-                  "  %s (%d threads): fastest peer %s at %.2fx ens's time "
-                  "(%s)\n",
-                  result.workload.name.c_str(), result.threads,
-                  best->info.impl.c_str(), ratio,
-                  ratio > 1 ? "ens ahead" : "ens BEHIND");
-    os << line;
+    if (!ens || !ens->measured())
+      continue;
+    for (const ImplResult &impl : result.impls)
+      if (impl.info.ensVariant && impl.measured()) {
+        std::snprintf(line, sizeof(line),
+                      "  %s (%d threads): %s at %.2fx ens's time\n",
+                      result.workload.name.c_str(), result.threads,
+                      impl.info.impl.c_str(), impl.median() / ens->median());
+        os << line;
+      }
   }
   for (size_t i = 0; i < results.size(); ++i)
     for (size_t j = i + 1; j < results.size(); ++j) {
