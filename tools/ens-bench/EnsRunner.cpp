@@ -7,13 +7,12 @@
 #include "EnsRunner.h"
 
 #include "EnsProgram.h"
-#include "common/Failure.h"
+#include "ens/ens.h"
 
 #include <chrono>
 #include <cstring>
 
 using namespace ens_bench;
-using ens_tools::Failure;
 
 std::vector<double> ens_bench::timeBlock(const std::function<void()> &step,
                                          const BlockSpec &spec) {
@@ -40,9 +39,9 @@ void ens_bench::fillTensor(ens::Tensor &tensor,
   ens::DType dtype = tensor.type().dtype;
   if ((dtype != ens::DType::F32 && dtype != ens::DType::I32) ||
       tensor.byteSize() != values.size() * 4)
-    throw Failure("ens step argument for " + name + " is " +
-                  tensor.type().str() + ", which does not fit its " +
-                  std::to_string(values.size()) + " values");
+    throw ens::Error("ens step argument for " + name + " is " +
+                     tensor.type().str() + ", which does not fit its " +
+                     std::to_string(values.size()) + " values");
   if (dtype == ens::DType::F32) {
     std::memcpy(tensor.data(), values.data(), tensor.byteSize());
     return;
@@ -57,7 +56,7 @@ const Array &ens_bench::findArray(const std::vector<Array> &data,
   for (const Array &array : data)
     if (array.name == name)
       return array;
-  throw Failure("no array " + name + " in the workload's data");
+  throw ens::Error("no array " + name + " in the workload's data");
 }
 
 EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
@@ -81,8 +80,8 @@ EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
                   "convolutions grouped";
     break;
   case Workload::Kind::Hetero:
-    throw Failure("EnsRunner cannot run " + workload.name +
-                  ", a heterogeneous ensemble: HeteroRunner does");
+    throw ens::Error("EnsRunner cannot run " + workload.name +
+                     ", a heterogeneous ensemble: HeteroRunner does");
   }
 
   auto start = std::chrono::steady_clock::now();
@@ -102,8 +101,8 @@ EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
   const ens::Signature &signature = executable->signature();
   const size_t numState = signature.results.size() - 1;
   if (signature.inputs.size() != numState + 4)
-    throw Failure("the ens step of " + workload.name +
-                  " has an unexpected signature");
+    throw ens::Error("the ens step of " + workload.name +
+                     " has an unexpected signature");
   for (std::vector<ens::Tensor> &copy : state)
     for (size_t i = 0; i < numState; ++i)
       copy.emplace_back(signature.inputs[i]);
@@ -128,8 +127,8 @@ EnsRunner::EnsRunner(const ens::Context &context, const Workload &workload,
   // SGD keeps no moments.
   size_t perParam = workload.kind == Workload::Kind::Cnn ? 1 : 3;
   if (numState != perParam * params.size())
-    throw Failure("the ens step of " + workload.name +
-                  " has an unexpected number of state arguments");
+    throw ens::Error("the ens step of " + workload.name +
+                     " has an unexpected number of state arguments");
   for (size_t i = 0; i < params.size(); ++i)
     fillTensor(state[0][i], findArray(data, params[i]).values, params[i]);
   // Moments start at zero, as ens::Tensor does.

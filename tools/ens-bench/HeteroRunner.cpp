@@ -10,12 +10,11 @@
 
 #include "EnsProgram.h"
 #include "EnsRunner.h"
-#include "common/Failure.h"
+#include "ens/ens.h"
 
 #include <chrono>
 
 using namespace ens_bench;
-using ens_tools::Failure;
 
 HeteroRunner::HeteroRunner(const ens::Context &context,
                            const Workload &workload,
@@ -148,8 +147,8 @@ void HeteroRunner::bind(Program &program, int from,
   const ens::Signature &signature = program.executable->signature();
   if (args.size() != signature.inputs.size() ||
       results.size() != signature.results.size())
-    throw Failure("an ens step of the heterogeneous workload has an "
-                  "unexpected signature");
+    throw ens::Error("an ens step of the heterogeneous workload has an "
+                     "unexpected signature");
   for (ens::Tensor *tensor : args)
     program.argViews[from].push_back(tensor->dlpack());
   for (ens::Tensor *tensor : results)

@@ -6,7 +6,7 @@
 
 #include "Machine.h"
 
-#include "common/Failure.h"
+#include "ens/ens.h"
 
 #include <fstream>
 #include <sched.h>
@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 using namespace ens_bench;
-using ens_tools::Failure;
 
 std::string ens_bench::cpuModel() {
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -43,7 +42,7 @@ void ens_bench::restrictToCores(int count) {
   static cpu_set_t initial;
   static bool read = sched_getaffinity(0, sizeof(initial), &initial) == 0;
   if (!read)
-    throw Failure("cannot read this process's CPU affinity");
+    throw ens::Error("cannot read this process's CPU affinity");
   const cpu_set_t &current = initial;
   cpu_set_t wanted;
   CPU_ZERO(&wanted);
@@ -54,11 +53,11 @@ void ens_bench::restrictToCores(int count) {
       ++taken;
     }
   if (taken < count)
-    throw Failure("--threads=" + std::to_string(count) + " but only " +
-                  std::to_string(taken) + " cores are usable");
+    throw ens::Error("--threads=" + std::to_string(count) + " but only " +
+                     std::to_string(taken) + " cores are usable");
   if (sched_setaffinity(0, sizeof(wanted), &wanted) != 0)
-    throw Failure("cannot restrict this process to " + std::to_string(count) +
-                  " cores");
+    throw ens::Error("cannot restrict this process to " +
+                     std::to_string(count) + " cores");
 }
 
 std::string ens_bench::systemName() {

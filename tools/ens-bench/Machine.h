@@ -21,7 +21,7 @@ int onlineCores();
 int usableCores();
 /// Restricts this process and its future children to the first `count` of
 /// the cores it could use when it first called this function, so that a
-/// later call may widen the set again. Throws Failure if it cannot.
+/// later call may widen the set again. Throws ens::Error if it cannot.
 void restrictToCores(int count);
 /// The operating system, from uname: "Linux 6.1.0 x86_64".
 std::string systemName();

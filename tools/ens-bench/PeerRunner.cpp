@@ -7,7 +7,7 @@
 
 #include "PeerRunner.h"
 
-#include "common/Failure.h"
+#include "ens/ens.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +15,6 @@
 #include <sstream>
 
 using namespace ens_bench;
-using ens_tools::Failure;
 using nlohmann::json;
 
 namespace {
@@ -58,17 +57,17 @@ PeerRunner::PeerRunner(const PeerSpec &spec, const Workload &workload,
     process = std::make_unique<Process>(argv, env, logPath);
     std::optional<std::string> line = process->readLine();
     if (!line)
-      throw Failure(whyItStopped());
+      throw ens::Error(whyItStopped());
     json ready = json::parse(*line, nullptr, /*allow_exceptions=*/false);
     if (!ready.is_object())
-      throw Failure("it printed '" + line->substr(0, 200) +
-                    "' instead of JSON");
+      throw ens::Error("it printed '" + line->substr(0, 200) +
+                       "' instead of JSON");
     std::string event = stringOr(ready, "event", "");
     if (event == "unavailable")
-      throw Failure(stringOr(ready, "reason", "it says it cannot run"));
+      throw ens::Error(stringOr(ready, "reason", "it says it cannot run"));
     if (event != "ready")
-      throw Failure("it printed '" + line->substr(0, 200) +
-                    "' instead of being ready");
+      throw ens::Error("it printed '" + line->substr(0, 200) +
+                       "' instead of being ready");
     info_.version = stringOr(ready, "version", "?");
     info_.blas = stringOr(ready, "blas", "?");
     info_.notes = stringOr(ready, "notes", "");
@@ -98,11 +97,11 @@ std::string PeerRunner::whyItStopped() {
 std::string PeerRunner::expect(const std::string &event) {
   std::optional<std::string> line = process->readLine();
   if (!line)
-    throw Failure(info_.impl + " " + whyItStopped());
+    throw ens::Error(info_.impl + " " + whyItStopped());
   json answer = json::parse(*line, nullptr, /*allow_exceptions=*/false);
   if (!answer.is_object() || stringOr(answer, "event", "") != event)
-    throw Failure(info_.impl + " answered '" + line->substr(0, 200) +
-                  "' instead of " + event);
+    throw ens::Error(info_.impl + " answered '" + line->substr(0, 200) +
+                     "' instead of " + event);
   return *line;
 }
 
@@ -110,7 +109,7 @@ void PeerRunner::warmup(int minSteps, double minMs) {
   std::ostringstream command;
   command << "warmup " << minSteps << " " << minMs;
   if (!process->send(command.str()))
-    throw Failure(info_.impl + " " + whyItStopped());
+    throw ens::Error(info_.impl + " " + whyItStopped());
   expect("warmup");
 }
 
@@ -119,7 +118,7 @@ std::vector<double> PeerRunner::block(const BlockSpec &spec) {
   command << "block " << spec.minSteps << " " << spec.minMs << " "
           << spec.maxSteps;
   if (!process->send(command.str()))
-    throw Failure(info_.impl + " " + whyItStopped());
+    throw ens::Error(info_.impl + " " + whyItStopped());
   json answer = json::parse(expect("block"));
   return answer.at("ms").get<std::vector<double>>();
 }

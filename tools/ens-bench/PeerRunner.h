@@ -67,7 +67,7 @@ public:
 
 private:
   /// Reads the peer's next line as JSON with "event" equal to `event`, or
-  /// throws Failure with what went wrong.
+  /// throws ens::Error with what went wrong.
   std::string expect(const std::string &event);
   /// Why the peer stopped: its exit status and the end of its log.
   std::string whyItStopped();

@@ -7,7 +7,7 @@
 
 #include "Process.h"
 
-#include "common/Failure.h"
+#include "ens/ens.h"
 
 #include <cerrno>
 #include <csignal>
@@ -20,7 +20,6 @@
 extern char **environ;
 
 using namespace ens_bench;
-using ens_tools::Failure;
 
 namespace {
 /// The environment of this process with `extra` set over it.
@@ -83,11 +82,12 @@ Process::Process(const std::vector<std::string> &argv,
   std::signal(SIGPIPE, SIG_IGN);
   int input[2], output[2];
   if (pipe2(input, O_CLOEXEC) != 0 || pipe2(output, O_CLOEXEC) != 0)
-    throw Failure("cannot create pipes: " + std::string(std::strerror(errno)));
+    throw ens::Error("cannot create pipes: " +
+                     std::string(std::strerror(errno)));
   int err =
       open(stderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (err < 0)
-    throw Failure("cannot write " + stderrPath);
+    throw ens::Error("cannot write " + stderrPath);
   pid = spawn(argv, env, input[0], output[1], err);
   close(input[0]);
   close(output[1]);
@@ -97,7 +97,7 @@ Process::Process(const std::vector<std::string> &argv,
   if (pid < 0) {
     close(toChild);
     close(fromChild);
-    throw Failure("cannot start " + argv[0]);
+    throw ens::Error("cannot start " + argv[0]);
   }
 }
 

@@ -21,7 +21,7 @@ class Process {
 public:
   /// Starts `argv` (argv[0] looked up in PATH) with the environment of this
   /// process plus `env`; its standard error goes to `stderrPath`. Throws
-  /// Failure when it cannot be started.
+  /// ens::Error when it cannot be started.
   Process(const std::vector<std::string> &argv,
           const std::map<std::string, std::string> &env,
           const std::string &stderrPath);

@@ -7,7 +7,7 @@
 
 #include "Workload.h"
 
-#include "common/Failure.h"
+#include "ens/ens.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,6 @@
 #include <memory>
 
 using namespace ens_bench;
-using ens_tools::Failure;
 
 double Workload::flopsPerStep() const {
   // 2 M N K per contraction; forward once, backward twice.
@@ -367,6 +366,6 @@ void ens_bench::writeData(const std::vector<Array> &arrays,
     if (!file ||
         std::fwrite(array.values.data(), sizeof(float), array.values.size(),
                     file.get()) != array.values.size())
-      throw Failure("cannot write " + path);
+      throw ens::Error("cannot write " + path);
   }
 }

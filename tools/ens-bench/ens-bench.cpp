@@ -32,8 +32,6 @@
 #include "Process.h"
 #include "Report.h"
 #include "Workload.h"
-#include "common/Failure.h"
-
 #include "ens/ens.h"
 
 #include <nlohmann/json.hpp>
@@ -49,7 +47,6 @@
 #include <unistd.h>
 
 using namespace ens_bench;
-using ens_tools::Failure;
 
 namespace {
 
@@ -121,7 +118,7 @@ double parseNumber(const std::string &option, const std::string &value,
   char *end = nullptr;
   double number = std::strtod(value.c_str(), &end);
   if (value.empty() || *end != '\0' || !(number >= min))
-    throw Failure("bad value '" + value + "' for " + option);
+    throw ens::Error("bad value '" + value + "' for " + option);
   return number;
 }
 
@@ -143,7 +140,7 @@ Options parseOptions(int argc, char **argv) {
     }
     size_t eq = arg.find('=');
     if (arg.rfind("--", 0) != 0 || eq == std::string::npos)
-      throw Failure("unknown argument '" + arg + "' (see --help)");
+      throw ens::Error("unknown argument '" + arg + "' (see --help)");
     std::string key = arg.substr(0, eq), value = arg.substr(eq + 1);
     if (key == "--workloads")
       options.workloads = splitList(value);
@@ -155,7 +152,7 @@ Options parseOptions(int argc, char **argv) {
         options.threadCounts.push_back(
             static_cast<int>(parseNumber(key, count, 1)));
       if (options.threadCounts.empty())
-        throw Failure("--threads takes one count or more");
+        throw ens::Error("--threads takes one count or more");
     } else if (key == "--repeats")
       options.repeats = static_cast<int>(parseNumber(key, value, 1));
     else if (key == "--block-ms")
@@ -179,10 +176,10 @@ Options parseOptions(int argc, char **argv) {
     else if (key == "--peer-env") {
       size_t split = value.find('=');
       if (split == 0 || split == std::string::npos)
-        throw Failure("--peer-env takes KEY=VALUE, not '" + value + "'");
+        throw ens::Error("--peer-env takes KEY=VALUE, not '" + value + "'");
       options.peerEnv[value.substr(0, split)] = value.substr(split + 1);
     } else
-      throw Failure("unknown option '" + key + "' (see --help)");
+      throw ens::Error("unknown option '" + key + "' (see --help)");
   }
   return options;
 }
@@ -268,8 +265,8 @@ void forEachActive(std::vector<std::unique_ptr<Runner>> &runners,
       std::cerr << "  " << impl.info.impl << " failed: " << error.what()
                 << "\n";
       if (i == 0)
-        throw Failure("ens failed on " + result.workload.name + ": " +
-                      error.what());
+        throw ens::Error("ens failed on " + result.workload.name + ": " +
+                         error.what());
     }
     std::this_thread::sleep_for(
         std::chrono::duration<double, std::milli>(settleMs));
@@ -463,7 +460,7 @@ int run(int argc, char **argv) {
   for (const std::string &name : options.workloads)
     if (std::none_of(all.begin(), all.end(),
                      [&](const Workload &w) { return w.name == name; }))
-      throw Failure("unknown workload '" + name + "' (see --list)");
+      throw ens::Error("unknown workload '" + name + "' (see --list)");
 
   if (options.threadCounts.empty())
     options.threadCounts = {usableCores()};
@@ -519,7 +516,7 @@ int run(int argc, char **argv) {
   std::string workDir = options.workDir;
   char pattern[] = "/tmp/ens-bench-XXXXXX";
   if (workDir.empty() && !mkdtemp(pattern))
-    throw Failure("cannot create a directory under /tmp");
+    throw ens::Error("cannot create a directory under /tmp");
   struct Cleanup {
     std::string dir;
     ~Cleanup() {
@@ -554,7 +551,7 @@ int run(int argc, char **argv) {
     std::ofstream file(options.json);
     file << toJson(settings, results).dump(2) << "\n";
     if (!file)
-      throw Failure("cannot write " + options.json);
+      throw ens::Error("cannot write " + options.json);
     std::cout << "wrote " << options.json << "\n";
   }
   return 0;
@@ -565,10 +562,9 @@ int run(int argc, char **argv) {
 int main(int argc, char **argv) {
   try {
     return run(argc, argv);
-  } catch (const Failure &error) {
-    std::cerr << "ens-bench: error: " << error.what() << "\n";
   } catch (const ens::Error &error) {
-    std::cerr << "ens-bench: error: ens: " << error.what() << "\n";
+    // ens-bench's own failures and the C++ API's alike.
+    std::cerr << "ens-bench: error: " << error.what() << "\n";
   }
   return 1;
 }
