@@ -2,7 +2,8 @@
 //
 // Counts what the kernel report and the launch plan's KernelInfo say a
 // kernel does: its floating-point operations, and the plan buffers in
-// global memory it reads and writes (each counted once per launch).
+// global memory it reads and writes (each counted once per launch),
+// including the loads outside it whose values it reads itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -93,4 +96,36 @@ void cuda::collectTraffic(
       record(written, store.getMemRef());
     }
   });
+}
+
+SmallVector<memref::LoadOp> cuda::getCapturedLoads(Operation *root) {
+  llvm::SetVector<Value> captured;
+  for (Region &region : root->getRegions())
+    getUsedValuesDefinedAbove(region, captured);
+  captured.insert(root->operand_begin(), root->operand_end());
+  SmallVector<Value> work(captured.begin(), captured.end());
+  SmallVector<memref::LoadOp> loads;
+  DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    Operation *def = value.getDefiningOp();
+    if (!def || isa<MemRefType>(value.getType()) || !seen.insert(def).second)
+      continue;
+    if (auto load = dyn_cast<memref::LoadOp>(def))
+      loads.push_back(load);
+    else if (!isPure(def) || def->getNumRegions())
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  return loads;
+}
+
+bool cuda::isReadableAt(memref::LoadOp load, Operation *user) {
+  Operation *at = load->getBlock()->findAncestorOpInBlock(*user);
+  if (!at || !load->isBeforeInBlock(at))
+    return false;
+  for (Operation *op = load->getNextNode(); op != at; op = op->getNextNode())
+    if (!isMemoryEffectFree(op) && !isa<memref::LoadOp, memref::AllocOp>(op))
+      return false;
+  return true;
 }

@@ -8,6 +8,7 @@
 #ifndef ENS_LIB_BACKEND_CUDA_KERNELCOST_H
 #define ENS_LIB_BACKEND_CUDA_KERNELCOST_H
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SetVector.h"
@@ -33,6 +34,16 @@ void collectTraffic(
     Operation *root,
     llvm::function_ref<std::optional<int64_t>(Value)> getGlobalBuffer,
     llvm::SetVector<int64_t> &read, llvm::SetVector<int64_t> &written);
+
+/// The memref.loads outside `root` whose values it uses, directly or
+/// through pure scalar ops. Canonicalization leaves them at the top level
+/// where it folds a loop of one iteration (an ens.scatter_add of a single
+/// update), and the kernel that uses the value reads the element itself.
+SmallVector<memref::LoadOp> getCapturedLoads(Operation *root);
+
+/// Whether no op from `load` up to the op of its block that holds `user`
+/// may write memory, so that `user`'s kernel reads what `load` would.
+bool isReadableAt(memref::LoadOp load, Operation *user);
 
 } // namespace mlir::ens::cuda
 

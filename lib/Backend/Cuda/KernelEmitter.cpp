@@ -100,10 +100,9 @@ std::string KernelBuilder::bindParam(int64_t buffer, StringRef cType) {
   return param->second;
 }
 
-llvm::Expected<int64_t> KernelEmitter::addBuffer(MemRefType type,
-                                                 BufferKind kind,
-                                                 unsigned index,
-                                                 std::vector<uint8_t> init) {
+llvm::Expected<BufferInfo>
+KernelEmitter::makeBuffer(MemRefType type, BufferKind kind, unsigned index,
+                          std::vector<uint8_t> init) const {
   if (!type.hasStaticShape() || !type.getLayout().isIdentity())
     return error("the CUDA backend needs static, row-major buffers");
   std::optional<DType> dtype = getBufferDType(type.getElementType());
@@ -128,8 +127,25 @@ llvm::Expected<int64_t> KernelEmitter::addBuffer(MemRefType type,
     return std::move(tooLarge);
   info.bytes = *bytes;
   info.init = std::move(init);
-  program.plan.buffers.push_back(std::move(info));
+  return std::move(info);
+}
+
+llvm::Expected<int64_t> KernelEmitter::addBuffer(MemRefType type,
+                                                 BufferKind kind,
+                                                 unsigned index,
+                                                 std::vector<uint8_t> init) {
+  llvm::Expected<BufferInfo> info =
+      makeBuffer(type, kind, index, std::move(init));
+  if (!info)
+    return info.takeError();
+  program.plan.buffers.push_back(std::move(*info));
   return static_cast<int64_t>(program.plan.buffers.size() - 1);
+}
+
+CandidateCoster KernelEmitter::getCoster(
+    const BufferViews &views,
+    llvm::function_ref<int64_t(int64_t)> getBufferBytes) const {
+  return {views, fills, target, getBufferBytes, maxBufferBytes, planWithCounts};
 }
 
 KernelBuilder KernelEmitter::beginKernel(ArrayRef<Operation *> roots,
@@ -143,73 +159,6 @@ KernelBuilder KernelEmitter::beginKernel(ArrayRef<Operation *> roots,
     kernel.info.fmaFlops += times * countFmaFlops(root);
   }
   return kernel;
-}
-
-KernelEmitter::Written KernelEmitter::getWritten() const {
-  return {program.plan.buffers.size(),
-          program.plan.kernels.size(),
-          program.plan.launches.size(),
-          program.plan.gemms.size(),
-          program.gemmDecisions.size(),
-          program.configs.size(),
-          kernels.size()};
-}
-
-void KernelEmitter::takeBackTo(const Written &written) {
-  program.plan.buffers.resize(written.buffers);
-  program.plan.kernels.resize(written.kernels);
-  program.sections.resize(written.kernels);
-  program.plan.launches.resize(written.launches);
-  program.plan.gemms.resize(written.gemms);
-  program.gemmDecisions.resize(written.decisions);
-  program.configs.resize(written.configs);
-  kernels.resize(written.source);
-}
-
-llvm::Expected<KernelEmitter::Choice> KernelEmitter::emitCheapest(
-    ArrayRef<llvm::function_ref<llvm::Error()>> candidates) {
-  // What has been written before: taking a candidate back returns to it.
-  Written before = getWritten();
-  size_t launches = before.launches;
-  auto takeBack = [&] { takeBackTo(before); };
-  Choice choice;
-  llvm::Error firstFailure = llvm::Error::success();
-  for (auto [i, candidate] : llvm::enumerate(candidates)) {
-    if (i)
-      takeBack();
-    if (llvm::Error failure = candidate()) {
-      choice.estimatesUs.push_back(INFINITY);
-      if (firstFailure)
-        llvm::consumeError(std::move(failure));
-      else
-        firstFailure = std::move(failure);
-      continue;
-    }
-    double us = 0;
-    for (const KernelLaunch &launch :
-         ArrayRef(program.plan.launches).drop_front(launches))
-      us += estimateLaunch(program.plan.kernels[launch.kernel], launch,
-                           /*registers=*/0, target,
-                           program.getSections(launch.kernel), planWithCounts)
-                .us;
-    for (const GemmStep &gemm :
-         ArrayRef(program.plan.gemms).drop_front(before.gemms))
-      us += estimateGemm(gemm, target).us;
-    choice.estimatesUs.push_back(us);
-  }
-  auto cheapest = llvm::min_element(choice.estimatesUs);
-  if (std::isinf(*cheapest)) {
-    takeBack();
-    return std::move(firstFailure);
-  }
-  llvm::consumeError(std::move(firstFailure));
-  choice.best = std::distance(choice.estimatesUs.begin(), cheapest);
-  if (choice.best + 1 == candidates.size())
-    return choice;
-  takeBack();
-  if (llvm::Error failure = candidates[choice.best]())
-    return std::move(failure);
-  return choice;
 }
 
 void KernelEmitter::countTraffic(KernelBuilder &kernel) const {
@@ -233,44 +182,6 @@ void KernelEmitter::finishKernel(KernelBuilder &kernel,
   program.plan.kernels.push_back(std::move(kernel.info));
   program.plan.launches.push_back(std::move(kernel.launch));
   program.sections.push_back(std::move(sections));
-}
-
-/// The memref.loads outside `root` whose values it uses, directly or
-/// through pure scalar ops. Canonicalization leaves them at the top level
-/// where it folds a loop of one iteration (an ens.scatter_add of a single
-/// update), and the kernel that uses the value reads the element itself.
-static SmallVector<memref::LoadOp> getCapturedLoads(Operation *root) {
-  llvm::SetVector<Value> captured;
-  for (Region &region : root->getRegions())
-    getUsedValuesDefinedAbove(region, captured);
-  captured.insert(root->operand_begin(), root->operand_end());
-  SmallVector<Value> work(captured.begin(), captured.end());
-  SmallVector<memref::LoadOp> loads;
-  DenseSet<Operation *> seen;
-  while (!work.empty()) {
-    Value value = work.pop_back_val();
-    Operation *def = value.getDefiningOp();
-    if (!def || isa<MemRefType>(value.getType()) || !seen.insert(def).second)
-      continue;
-    if (auto load = dyn_cast<memref::LoadOp>(def))
-      loads.push_back(load);
-    else if (!isPure(def) || def->getNumRegions())
-      continue;
-    llvm::append_range(work, def->getOperands());
-  }
-  return loads;
-}
-
-/// Whether no op from `load` up to the op of its block that holds `user`
-/// may write memory, so that `user`'s kernel reads what `load` would.
-static bool isReadableAt(memref::LoadOp load, Operation *user) {
-  Operation *at = load->getBlock()->findAncestorOpInBlock(*user);
-  if (!at || !load->isBeforeInBlock(at))
-    return false;
-  for (Operation *op = load->getNextNode(); op != at; op = op->getNextNode())
-    if (!isMemoryEffectFree(op) && !isa<memref::LoadOp, memref::AllocOp>(op))
-      return false;
-  return true;
 }
 
 llvm::Error KernelEmitter::bindMemrefs(KernelBuilder &kernel, Operation *root) {
@@ -378,53 +289,37 @@ void KernelEmitter::emitGemm(GemmStep gemm) {
   program.plan.gemms.push_back(std::move(gemm));
 }
 
-llvm::Expected<bool>
-KernelEmitter::emitGemmChoice(const GemmStep &gemm,
-                              llvm::function_ref<llvm::Error()> generated,
-                              std::optional<GemmDecision> &decision) {
-  if (gemmChoice == GemmChoice::Generated) {
-    if (llvm::Error failure = generated())
-      return std::move(failure);
-    return false;
-  }
-  if (gemmChoice == GemmChoice::Cublas) {
-    emitGemm(gemm);
-    return true;
-  }
-  auto emitStep = [&] {
-    emitGemm(gemm);
-    return llvm::Error::success();
-  };
-  llvm::Expected<Choice> choice = emitCheapest({generated, emitStep});
-  if (!choice)
-    return choice.takeError();
-  LLVM_DEBUG(llvm::dbgs() << "vendor GEMM for " << gemm.sourceOps << ": "
-                          << llvm::format("%.1f", choice->estimatesUs[1])
-                          << " us, generated: "
-                          << llvm::format("%.1f", choice->estimatesUs[0])
-                          << " us\n");
-  bool chosen = choice->best == 1;
-  decision = GemmDecision{gemm.sourceOps, choice->estimatesUs[0],
-                          choice->estimatesUs[1], chosen};
-  return chosen;
-}
-
 llvm::Error KernelEmitter::emitGeneric(linalg::GenericOp generic) {
   if (llvm::Error failure = checkGeneric(generic))
     return failure;
   if (countPointsAndSteps(generic).first == 0)
     return llvm::Error::success();
-  // A matrix product with no epilogue to fuse may be a vendor GEMM step.
+  // A matrix product with no epilogue to fuse may be a vendor GEMM step:
+  // as `--cuda-gemm` says, or with `auto` whichever the model estimates
+  // faster (of equal estimates, the generated kernel).
   std::optional<GemmStep> gemm = matchGemm(generic, views, fills, 1);
   if (!gemm || getEpilogue(generic, fills.fills))
     return emitGeneratedGeneric(generic);
-  std::optional<GemmDecision> decision;
-  llvm::Expected<bool> chosen = emitGemmChoice(
-      *gemm, [&] { return emitGeneratedGeneric(generic); }, decision);
-  if (!chosen)
-    return chosen.takeError();
-  if (decision)
-    program.gemmDecisions.push_back(std::move(*decision));
+  bool vendor = gemmChoice == GemmChoice::Cublas;
+  if (gemmChoice == GemmChoice::Auto) {
+    auto getBufferBytes = [&](int64_t buffer) {
+      return program.plan.buffers[buffer].bytes;
+    };
+    CandidateCoster coster = getCoster(views, getBufferBytes);
+    double generatedUs =
+        coster.estimateUs({coster.describeGridGeneric(generic)});
+    double gemmUs = estimateGemm(*gemm, target).us;
+    LLVM_DEBUG(llvm::dbgs()
+               << "vendor GEMM for " << gemm->sourceOps << ": "
+               << llvm::format("%.1f", gemmUs) << " us, generated: "
+               << llvm::format("%.1f", generatedUs) << " us\n");
+    vendor = gemmUs < generatedUs;
+    program.gemmDecisions.push_back(
+        {gemm->sourceOps, generatedUs, gemmUs, vendor});
+  }
+  if (!vendor)
+    return emitGeneratedGeneric(generic);
+  emitGemm(*gemm);
   return llvm::Error::success();
 }
 
@@ -447,7 +342,8 @@ llvm::Error KernelEmitter::emitGeneratedGeneric(linalg::GenericOp generic) {
     if (llvm::Error failure = emitBlockReduction(kernel, generic, combiner,
                                                  "blockIdx.x", "gridDim.x", 2))
       return failure;
-    storeGenericCounts(kernel, generic, nullptr, combiner);
+    storeGridCounts(kernel.info, views, generic, nullptr, combiner,
+                    kernel.launch.block[0], kernel.launch.grid[0]);
     finishKernel(kernel);
     return llvm::Error::success();
   }
@@ -461,23 +357,10 @@ llvm::Error KernelEmitter::emitGeneratedGeneric(linalg::GenericOp generic) {
           kernel, generic, "(long long)blockIdx.x * blockDim.x + threadIdx.x",
           "(long long)gridDim.x * blockDim.x", 2, epilogue))
     return failure;
-  storeGenericCounts(kernel, generic, epilogue, nullptr);
+  storeGridCounts(kernel.info, views, generic, epilogue, nullptr,
+                  kernel.launch.block[0], kernel.launch.grid[0]);
   finishKernel(kernel);
   return llvm::Error::success();
-}
-
-void KernelEmitter::storeGenericCounts(KernelBuilder &kernel,
-                                       linalg::GenericOp generic,
-                                       linalg::GenericOp epilogue,
-                                       Operation *combiner) const {
-  // Outside a loop over members: one "member", whose points the grid's
-  // blocks share as a tiled phase's do.
-  PhaseConfig phase;
-  phase.kind = combiner ? PhaseKind::BlockReduction : PhaseKind::Points;
-  unsigned threads = kernel.launch.block[0];
-  PhaseContext context{views,   Strategy::Tiled, threads, kernel.launch.grid[0],
-                       threads, /*members=*/1};
-  countPhase({generic, epilogue, combiner}, phase, context).store(kernel.info);
 }
 
 llvm::Error KernelEmitter::emitSerial(Operation *op) {

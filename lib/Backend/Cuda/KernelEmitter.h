@@ -11,6 +11,7 @@
 #ifndef ENS_LIB_BACKEND_CUDA_KERNELEMITTER_H
 #define ENS_LIB_BACKEND_CUDA_KERNELEMITTER_H
 
+#include "CandidateCost.h"
 #include "IndexViews.h"
 #include "KernelBody.h"
 #include "Planning.h"
@@ -81,32 +82,17 @@ public:
   CudaProgram program;
 
 private:
-  /// The performance model's pick among ways of writing the same ops.
-  struct Choice {
-    /// Each way's estimate on the target in microseconds (registers unknown:
-    /// 32); infinite for one that failed.
-    std::vector<double> estimatesUs;
-    /// The way written.
-    size_t best = 0;
-  };
-  /// How much of the program has been written: the lengths of its lists.
-  struct Written {
-    size_t buffers, kernels, launches, gemms, decisions, configs, source;
-  };
-  Written getWritten() const;
-  /// Takes back what was written after `written`: buffers, kernels,
-  /// launches, GEMM steps, configs and source.
-  void takeBackTo(const Written &written);
-  /// Writes the cheapest of `candidates`, ways of writing the same ops:
-  /// each is written, estimated and taken back (the buffers, kernels,
-  /// launches and configs it wrote), and the cheapest is written again
-  /// (the first of equals; the last is kept without rewriting when it is
-  /// the one). A candidate that fails counts as infinitely slow and its
-  /// error is dropped, unless every candidate fails: then the first error
-  /// is returned.
-  llvm::Expected<Choice>
-  emitCheapest(ArrayRef<llvm::function_ref<llvm::Error()>> candidates);
+  /// What weighs candidate configs of a loop over members: the target,
+  /// `views` (where memrefs live while the loop is planned) and the bytes
+  /// of each plan buffer, `getBufferBytes`.
+  CandidateCoster
+  getCoster(const BufferViews &views,
+            llvm::function_ref<int64_t(int64_t)> getBufferBytes) const;
 
+  /// A plan buffer of `type`, checked, not yet added to the program.
+  llvm::Expected<BufferInfo> makeBuffer(MemRefType type, BufferKind kind,
+                                        unsigned index,
+                                        std::vector<uint8_t> init = {}) const;
   llvm::Expected<int64_t> addBuffer(MemRefType type, BufferKind kind,
                                     unsigned index,
                                     std::vector<uint8_t> init = {});
@@ -136,22 +122,8 @@ private:
   /// Writes top-level `generic` as a grid-wide kernel (or a block per
   /// element, for a reduction of few elements).
   llvm::Error emitGeneratedGeneric(linalg::GenericOp generic);
-  /// Stores in `kernel`'s info what the performance model counts of its
-  /// grid-wide `generic` (PhaseCounts.cpp), with `epilogue` fused into it
-  /// or, for a block per element, `combiner`.
-  void storeGenericCounts(KernelBuilder &kernel, linalg::GenericOp generic,
-                          linalg::GenericOp epilogue,
-                          Operation *combiner) const;
   /// Adds vendor GEMM step `gemm` to the plan, after the launches so far.
   void emitGemm(GemmStep gemm);
-  /// Writes the ops that `generated` writes, or `gemm`, a vendor GEMM step
-  /// that computes them, as `--cuda-gemm` says: with `auto`, whichever the
-  /// model estimates faster, which it records in `decision`. Returns
-  /// whether it wrote the step.
-  llvm::Expected<bool>
-  emitGemmChoice(const GemmStep &gemm,
-                 llvm::function_ref<llvm::Error()> generated,
-                 std::optional<GemmDecision> &decision);
   llvm::Error emitSerial(Operation *op);
   /// Writes scf.for nest `op` as C++ loops that one thread runs in order,
   /// with the scalars it uses from outside (and the member index `m` in a
@@ -240,54 +212,52 @@ private:
                                  const ReductionSplit *split = nullptr,
                                  linalg::GenericOp epilogue = nullptr);
 
-  /// Writes the kernels of a loop over members as planMemberLoop plans
-  /// it: one kernel with the member-per-block strategy
-  /// (MemberKernelEmitter.cpp), a kernel per phase with the tiled one
+  /// A loop over members planned with one strategy and settled, ready to
+  /// be written.
+  struct PlannedLoop {
+    MemberLoopPlan plan;
+    /// The plan buffers of its global temporaries, which follow the
+    /// program's when it is written.
+    std::vector<BufferInfo> buffers;
+    /// The model's picks of vendor GEMM steps (--cuda-gemm=auto).
+    std::vector<GemmDecision> gemmDecisions;
+    /// The model's estimate of its kernels and steps on the target.
+    double us = 0;
+  };
+  /// Plans loop over members `forall` with `strategy` and settles its
+  /// config (settleTiledPlan, settleMembersPerBlock).
+  llvm::Expected<PlannedLoop> planLoop(scf::ForallOp forall, Strategy strategy);
+  /// Plans `forall` with the strategy its ens_cuda.kernel_config or the
+  /// program names, or else with each and keeps the plan the model
+  /// estimates fastest.
+  llvm::Expected<PlannedLoop> planForall(scf::ForallOp forall);
+  /// Plans the kernels of a loop over members (planForall) and writes them:
+  /// one kernel with the member-per-block and members-per-block strategies
+  /// (MemberKernelEmitter.cpp), a kernel per launch with the tiled one
   /// (TiledKernelEmitter.cpp).
   llvm::Error emitForall(scf::ForallOp forall);
-  llvm::Error emitForallWith(scf::ForallOp forall, Strategy strategy);
   /// The one kernel of the member-per-block and members-per-block
   /// strategies.
   llvm::Error emitMemberKernel(scf::ForallOp forall,
                                const MemberLoopPlan &plan);
-  /// Writes a loop over members with the members-per-block strategy: its
-  /// kernel with the members per block (1, 2, 4 ... 32, as shared memory
-  /// and the members allow) that the performance model finds fastest.
-  llvm::Error emitMembersPerBlock(scf::ForallOp forall, MemberLoopPlan &plan);
-  llvm::Error emitTiledLoop(MemberLoopPlan &plan);
-  /// Settles which of the splits planned for the phases of `plan` pay, as
-  /// the performance model finds (emitSplitChoice), before its launches
-  /// are planned: a phase kept whole may then run beside others, where a
-  /// split one has launches of its own.
-  llvm::Error settleSplits(MemberLoopPlan &plan);
-  /// Settles which phases of `plan` a vendor GEMM step computes
-  /// (PhaseKind::VendorGemm), as emitGemmChoice picks, before its launches
-  /// are planned: such a phase has a launch of its own.
-  llvm::Error settleGemms(MemberLoopPlan &plan);
-  /// Writes the kernel of launch `launch` of a tiled loop, which runs
-  /// `phases` (positions in the plan's phases) side by side, each in its
-  /// own blocks; a phase alone is written as emitTiledPhase writes it.
-  llvm::Error emitTiledLaunch(MemberLoopPlan &plan, ArrayRef<unsigned> phases);
-  /// Writes launch `launch` of a tiled loop as emitTiledLaunch does, with
-  /// the threads per block (256, 128 or 64, the same for all its phases)
-  /// that the performance model finds fastest; a launch of a split or
-  /// serial phase keeps its own.
-  llvm::Error emitTiledLaunchThreads(MemberLoopPlan &plan,
-                                     ArrayRef<unsigned> phases);
+  /// Writes a tiled loop as its settled config says (settleTiledPlan):
+  /// each launch's kernel, or its vendor GEMM step.
+  llvm::Error emitTiledLoop(const MemberLoopPlan &plan);
+  /// Writes the kernel of a launch of a tiled loop, which runs `phases`
+  /// (positions in the plan's phases) side by side, each in its own
+  /// blocks; a phase alone is written as emitTiledPhase writes it.
+  llvm::Error emitTiledLaunch(const MemberLoopPlan &plan,
+                              ArrayRef<unsigned> phases);
   /// Writes the kernel, or for a split the kernels, of one phase of a
-  /// tiled loop over `members` members that has a launch of its own.
-  llvm::Error emitTiledPhase(PhaseConfig &phase,
+  /// tiled loop over `members` members that has a launch of its own, in
+  /// blocks of `threads`.
+  llvm::Error emitTiledPhase(const PhaseConfig &phase,
                              const MemberLoopPlan::Phase &ir, int64_t members,
                              unsigned threads);
-  /// Writes a phase planned to split into chunks, split or whole as the
-  /// performance model finds faster.
-  llvm::Error emitSplitChoice(PhaseConfig &phase,
-                              const MemberLoopPlan::Phase &ir, int64_t members,
-                              unsigned threads);
   /// Writes into `kernel` the body of an unsplit phase of a tiled loop,
   /// run by the blocks whose number among the phase's is `block`, at
   /// `indent`, and sets the kernel's launch for the phase alone.
-  llvm::Error writeTiledPhase(KernelBuilder &kernel, PhaseConfig &phase,
+  llvm::Error writeTiledPhase(KernelBuilder &kernel, const PhaseConfig &phase,
                               const MemberLoopPlan::Phase &ir, int64_t members,
                               unsigned threads, StringRef block,
                               unsigned indent);
@@ -297,7 +267,7 @@ private:
   /// `kernel` is the first.
   llvm::Error emitSplitPhase(KernelBuilder &kernel,
                              const MemberLoopPlan::Phase &ir,
-                             PhaseConfig &phase, int64_t members);
+                             const PhaseConfig &phase, int64_t members);
   /// Writes the copies of the operands of `generic` that `phase` stages
   /// into shared memory, and points the kernel's accesses at the copies;
   /// returns the accesses they replaced.

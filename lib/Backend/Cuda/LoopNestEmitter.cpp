@@ -12,6 +12,8 @@
 
 #include "GenericWriter.h"
 
+#include "CandidateCost.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/Sequence.h"
@@ -203,15 +205,8 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
     }
     os.indent(indent) << "}\n";
     writer.forgetInputs();
-    kernel.info.bytesInFlightPerThread = 0;
-    for (OpOperand *input : generic.getDpsInputOperands())
-      if (loaded[0].count(generic.getMatchingBlockArgument(input)) &&
-          !writer.invariantInputs.contains(input))
-        kernel.info.bytesInFlightPerThread +=
-            unroll * getElementSize(*getBufferDType(
-                         generic.getMatchingBlockArgument(input).getType()));
-    kernel.info.bytesInFlightPerThread =
-        std::max<int64_t>(kernel.info.bytesInFlightPerThread, 4);
+    if (std::optional<int64_t> bytes = getPointsBytesInFlight(generic))
+      kernel.info.bytesInFlightPerThread = *bytes;
     os.indent(bodyIndent) << "for (; " << dim << " < "
                           << writer.ranges[reduction[0]] << "LL; ++" << dim
                           << ") {\n";
@@ -403,7 +398,6 @@ llvm::Error KernelEmitter::emitBlockReduction(
           << " < " << to << "; q += " << kUnrollSteps << "LL * "
           << kernel.threads << ") {\n";
       SmallVector<DenseMap<Value, std::string>> loaded(kUnrollSteps);
-      int64_t bytes = 0;
       for (int64_t u = 0; u < kUnrollSteps; ++u) {
         SmallVector<std::string> at = writer.dims;
         at[writer.reduction[0]] =
@@ -418,10 +412,11 @@ llvm::Error KernelEmitter::emitBlockReduction(
           if (!body.isBound(arg) || writer.invariantInputs.contains(input))
             continue;
           loaded[u][arg] = body.get(arg);
-          bytes += getElementSize(*getBufferDType(arg.getType()));
         }
       }
-      kernel.info.bytesInFlightPerThread = std::max<int64_t>(bytes, 4);
+      if (std::optional<int64_t> bytes =
+              getBlockReductionBytesInFlight(generic))
+        kernel.info.bytesInFlightPerThread = *bytes;
       for (int64_t u = 0; u < kUnrollSteps; ++u) {
         for (auto [arg, name] : loaded[u])
           body.bind(arg, name);

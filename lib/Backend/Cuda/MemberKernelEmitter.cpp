@@ -1,10 +1,12 @@
 //===- MemberKernelEmitter.cpp - The kernel of a loop over members --------===//
 //
-// Writes the kernels of one loop over the members of an ensemble as its
-// KernelConfig says (planMemberLoop decides; this file only follows), and
-// the one kernel of the member-per-block and members-per-block strategies:
-// a block (or, with members-per-block, a warp of it) computes a member,
-// running the phases of the loop body one after another, separated by
+// Plans each loop over the members of an ensemble (planMemberLoop, then
+// the performance model's picks of LoopChoices.cpp; with no strategy named,
+// a plan per strategy, of which the model keeps the fastest) and writes its
+// kernels as the settled KernelConfig says, without deciding anything; and
+// writes the one kernel of the member-per-block and members-per-block
+// strategies: a block (or, with members-per-block, a warp of it) computes a
+// member, running the phases of the loop body one after another, separated by
 // barriers; its threads share out the points of each op. The member's
 // temporaries live where the config puts them (shared memory, a global
 // slice per member, or registers), and each op first copies the operands it
@@ -13,9 +15,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
-#include "PhaseCounts.h"
-
-#include "SharedMemory.h"
 
 #include "ens/Backend/Cuda/KernelConfigAttr.h"
 #include "ens/Backend/Cuda/PerfModel.h"
@@ -25,7 +24,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <functional>
+#include <cmath>
 
 #define DEBUG_TYPE "ens-cuda-plan"
 
@@ -69,70 +68,15 @@ KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
   return staged;
 }
 
-llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
-  // A strategy written on the loop (ens_cuda.kernel_config) comes first,
-  // then the one the program asks for.
-  llvm::Expected<ConfiguredLoop> configured = readConfiguredLoop(forall);
-  if (!configured)
-    return configured.takeError();
-  if (configured->strategy)
-    return emitForallWith(forall, *configured->strategy);
-  if (strategy)
-    return emitForallWith(forall, *strategy);
-  // The model picks: the kernels of each strategy are written, estimated on
-  // the target GPU and taken back, and those of the fastest written again. A
-  // strategy that cannot write the loop (its temporaries over the buffer
-  // limit, say) leaves the pick to the others; the loop fails only if none
-  // can, with the first one's error.
-  ArrayRef<Strategy> strategies = getAllStrategies();
-  SmallVector<std::function<llvm::Error()>> ways;
-  for (Strategy candidate : strategies)
-    ways.push_back([this, forall, candidate]() -> llvm::Error {
-      llvm::Error failure = emitForallWith(forall, candidate);
-      if (failure) {
-        LLVM_DEBUG(llvm::dbgs() << stringifyStrategy(candidate)
-                                << " cannot write the loop\n");
-        views.endMemberLoop();
-      }
-      return failure;
-    });
-  SmallVector<llvm::function_ref<llvm::Error()>> candidates(ways.begin(),
-                                                            ways.end());
-  size_t configs = program.configs.size();
-  llvm::Expected<Choice> choice = emitCheapest(candidates);
-  if (!choice)
-    return choice.takeError();
-  LLVM_DEBUG({
-    llvm::dbgs() << "the model picks "
-                 << stringifyStrategy(strategies[choice->best]) << " for "
-                 << getSourceOps(forall.getOperation()) << " (" << target.target
-                 << ":";
-    for (auto [candidate, us] : llvm::zip(strategies, choice->estimatesUs))
-      llvm::dbgs() << " " << stringifyStrategy(candidate) << " "
-                   << llvm::format("%.1f", us) << " us";
-    llvm::dbgs() << ")\n";
-  });
-  if (program.configs.size() > configs)
-    program.configs.back().estimatesUs = std::move(choice->estimatesUs);
-  return llvm::Error::success();
-}
-
-llvm::Error KernelEmitter::emitForallWith(scf::ForallOp forall,
-                                          Strategy strategy) {
-  llvm::Expected<MemberLoopPlan> plan = planMemberLoop(
-      forall, strategy, precision, target, program.plan.kernels.size(), fills,
-      views, [&](MemRefType type) {
-        return addBuffer(type, BufferKind::Temporary, 0);
-      });
-  if (!plan)
-    return plan.takeError();
-  if (plan->config.members == 0)
-    return llvm::Error::success();
+/// Points `views` at where the temporaries of `forall` live as `plan`
+/// places them, and at the member index.
+static void enterMemberLoop(BufferViews &views, scf::ForallOp forall,
+                            const MemberLoopPlan &plan) {
   views.memberIndex = forall.getInductionVar(0);
-  // Where the member's temporaries live.
   unsigned numShared = 0;
-  for (auto [alloc, temporary] :
-       llvm::zip(plan->temporaries, plan->config.temporaries)) {
+  for (auto [temporaryAlloc, temporary] :
+       llvm::zip(plan.temporaries, plan.config.temporaries)) {
+    memref::AllocOp alloc = temporaryAlloc;
     Value value = alloc.getResult();
     switch (temporary.space) {
     case MemorySpace::Shared:
@@ -147,88 +91,131 @@ llvm::Error KernelEmitter::emitForallWith(scf::ForallOp forall,
     }
   }
   // The results of contractions that fused epilogues consume.
-  for (const MemberLoopPlan::Phase &phase : plan->phases)
+  for (const MemberLoopPlan::Phase &phase : plan.phases)
     if (phase.epilogue)
       views.inRegisters.insert(
           cast<linalg::GenericOp>(phase.op).getDpsInits()[0]);
-  llvm::Error emitted = llvm::Error::success();
-  switch (plan->config.strategy) {
-  case Strategy::MemberPerBlock:
-    emitted = emitMemberKernel(forall, *plan);
-    break;
-  case Strategy::Tiled:
-    emitted = emitTiledLoop(*plan);
-    break;
-  case Strategy::MembersPerBlock:
-    emitted = emitMembersPerBlock(forall, *plan);
-    break;
-  }
-  if (emitted)
-    return emitted;
-  program.configs.push_back(plan->config);
-  views.endMemberLoop();
-  return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitMembersPerBlock(scf::ForallOp forall,
-                                               MemberLoopPlan &plan) {
-  KernelConfig &config = plan.config;
-  int64_t slice = config.sharedBytesPerMember;
-  // More members per block make fewer, larger blocks: as many warps resident
-  // per SM in fewer block slots (32 per SM), which matters when the
-  // members' blocks would need several waves, at the price of a coarser
-  // last wave and, with shared memory, blocks that fit fewer at a time per
-  // SM. The model weighs them. Not tried: blocks past 1024 threads or the
-  // shared memory budget, and fewer blocks than the target's SMs (or the
-  // members), which would leave SMs idle. Of equal estimates the model
-  // keeps the first, so the most members per block come first: fewer
-  // blocks to dispatch, a cost it does not count.
-  int64_t minBlocks = std::min<int64_t>(config.members, target.smCount);
-  SmallVector<int64_t> counts;
-  // Members per block written on the loop are the only ones tried.
+llvm::Expected<KernelEmitter::PlannedLoop>
+KernelEmitter::planLoop(scf::ForallOp forall, Strategy strategy) {
+  PlannedLoop planned;
+  // The plan's global temporaries are added to the program's buffers only
+  // if it is written; until then they have the ids they will have.
+  int64_t known = program.plan.buffers.size();
+  llvm::Expected<MemberLoopPlan> plan = planMemberLoop(
+      forall, strategy, precision, target, program.plan.kernels.size(), fills,
+      views, [&](MemRefType type) -> llvm::Expected<int64_t> {
+        llvm::Expected<BufferInfo> buffer =
+            makeBuffer(type, BufferKind::Temporary, 0);
+        if (!buffer)
+          return buffer.takeError();
+        planned.buffers.push_back(std::move(*buffer));
+        return known + static_cast<int64_t>(planned.buffers.size()) - 1;
+      });
+  if (!plan)
+    return plan.takeError();
+  planned.plan = std::move(*plan);
+  if (planned.plan.config.members == 0)
+    return std::move(planned);
+  BufferViews loopViews = views;
+  enterMemberLoop(loopViews, forall, planned.plan);
+  auto getBufferBytes = [&](int64_t buffer) {
+    return buffer < known ? program.plan.buffers[buffer].bytes
+                          : planned.buffers[buffer - known].bytes;
+  };
+  CandidateCoster coster = getCoster(loopViews, getBufferBytes);
+  llvm::Expected<double> us = 0.0;
+  switch (strategy) {
+  case Strategy::MemberPerBlock:
+    us = coster.estimateUs({coster.describeMemberKernel(forall, planned.plan)});
+    break;
+  case Strategy::Tiled:
+    us = settleTiledPlan(planned.plan, coster, gemmChoice,
+                         planned.gemmDecisions);
+    placeTiledPlan(planned.plan, program.plan.gemms.size(),
+                   known + static_cast<int64_t>(planned.buffers.size()));
+    break;
+  case Strategy::MembersPerBlock:
+    us = settleMembersPerBlock(forall, planned.plan, coster);
+    break;
+  }
+  if (!us)
+    return us.takeError();
+  planned.us = *us;
+  return std::move(planned);
+}
+
+llvm::Expected<KernelEmitter::PlannedLoop>
+KernelEmitter::planForall(scf::ForallOp forall) {
+  // A strategy written on the loop (ens_cuda.kernel_config) comes first,
+  // then the one the program asks for.
   llvm::Expected<ConfiguredLoop> configured = readConfiguredLoop(forall);
   if (!configured)
     return configured.takeError();
-  if (configured->membersPerBlock) {
-    if (*configured->membersPerBlock * slice > kSharedMemoryBudget)
-      return error(kKernelConfigAttrName.str() + ": " +
-                   std::to_string(*configured->membersPerBlock) +
-                   " members per block need " +
-                   std::to_string(*configured->membersPerBlock * slice) +
-                   " bytes of shared memory, over the " +
-                   std::to_string(kSharedMemoryBudget) + " a block may have");
-    counts.push_back(*configured->membersPerBlock);
+  if (configured->strategy)
+    return planLoop(forall, *configured->strategy);
+  if (strategy)
+    return planLoop(forall, *strategy);
+  // The model picks: the loop is planned with each strategy and estimated on
+  // the target GPU, and the fastest plan is kept (the first of equals). A
+  // strategy that cannot plan the loop (its temporaries over the buffer
+  // limit, say) leaves the pick to the others; the loop fails only if none
+  // can, with the first one's error.
+  ArrayRef<Strategy> strategies = getAllStrategies();
+  std::optional<PlannedLoop> best;
+  std::vector<double> estimatesUs;
+  llvm::Error firstFailure = llvm::Error::success();
+  for (Strategy candidate : strategies) {
+    llvm::Expected<PlannedLoop> planned = planLoop(forall, candidate);
+    if (!planned) {
+      LLVM_DEBUG(llvm::dbgs()
+                 << stringifyStrategy(candidate) << " cannot write the loop\n");
+      estimatesUs.push_back(INFINITY);
+      if (firstFailure)
+        llvm::consumeError(planned.takeError());
+      else
+        firstFailure = planned.takeError();
+      continue;
+    }
+    estimatesUs.push_back(planned->us);
+    if (!best || planned->us < best->us)
+      best = std::move(*planned);
   }
-  for (int64_t perBlock = 1;
-       !configured->membersPerBlock &&
-       perBlock * kWarpSize <= kMaxBlockThreads &&
-       perBlock * slice <= kSharedMemoryBudget &&
-       static_cast<int64_t>(llvm::divideCeil(config.members, perBlock)) >=
-           minBlocks;
-       perBlock *= 2)
-    counts.insert(counts.begin(), perBlock);
-  SmallVector<std::function<llvm::Error()>> ways;
-  for (int64_t perBlock : counts) {
-    ways.push_back([this, forall, &plan, perBlock, slice]() {
-      plan.config.membersPerBlock = perBlock;
-      plan.config.threadsPerBlock = perBlock * kWarpSize;
-      plan.config.sharedBytes = perBlock * slice;
-      return emitMemberKernel(forall, plan);
-    });
-  }
-  SmallVector<llvm::function_ref<llvm::Error()>> candidates(ways.begin(),
-                                                            ways.end());
-  llvm::Expected<Choice> choice = emitCheapest(candidates);
-  if (!choice)
-    return choice.takeError();
+  if (!best)
+    return std::move(firstFailure);
+  llvm::consumeError(std::move(firstFailure));
   LLVM_DEBUG({
-    llvm::dbgs() << "the model puts " << counts[choice->best]
-                 << " members in a block (" << target.target << ":";
-    for (auto [perBlock, us] : llvm::zip(counts, choice->estimatesUs))
-      llvm::dbgs() << " " << perBlock << " " << llvm::format("%.1f", us)
-                   << " us";
+    llvm::dbgs() << "the model picks "
+                 << stringifyStrategy(best->plan.config.strategy) << " for "
+                 << getSourceOps(forall.getOperation()) << " (" << target.target
+                 << ":";
+    for (auto [candidate, us] : llvm::zip(strategies, estimatesUs))
+      llvm::dbgs() << " " << stringifyStrategy(candidate) << " "
+                   << llvm::format("%.1f", us) << " us";
     llvm::dbgs() << ")\n";
   });
+  best->plan.config.estimatesUs = std::move(estimatesUs);
+  return std::move(*best);
+}
+
+llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
+  llvm::Expected<PlannedLoop> planned = planForall(forall);
+  if (!planned)
+    return planned.takeError();
+  llvm::append_range(program.plan.buffers, std::move(planned->buffers));
+  MemberLoopPlan &plan = planned->plan;
+  if (plan.config.members == 0)
+    return llvm::Error::success();
+  enterMemberLoop(views, forall, plan);
+  llvm::Error emitted = plan.config.strategy == Strategy::Tiled
+                            ? emitTiledLoop(plan)
+                            : emitMemberKernel(forall, plan);
+  if (emitted)
+    return emitted;
+  llvm::append_range(program.gemmDecisions, planned->gemmDecisions);
+  program.configs.push_back(plan.config);
+  views.endMemberLoop();
   return llvm::Error::success();
 }
 
@@ -317,23 +304,7 @@ llvm::Error KernelEmitter::emitMemberKernel(scf::ForallOp forall,
     }
     os << "  }\n";
   }
-  // What the model counts of the kernel: its phases one after another,
-  // each after a barrier.
-  unsigned memberThreads = config.strategy == Strategy::MembersPerBlock
-                               ? kWarpSize
-                               : config.threadsPerBlock;
-  PhaseContext context{views,
-                       config.strategy,
-                       memberThreads,
-                       /*blocksPerMember=*/1,
-                       memberThreads,
-                       config.members};
-  WorkCounts counts;
-  for (auto [i, phase, ir] : llvm::enumerate(config.phases, plan.phases)) {
-    counts.append(countPhase(ir, phase, context));
-    counts.barriersPerBlock += i ? 1 : 0;
-  }
-  counts.store(kernel.info);
+  storeMemberCounts(kernel.info, views, plan);
   finishKernel(kernel);
   return llvm::Error::success();
 }

@@ -15,6 +15,8 @@
 
 #include "GenericWriter.h"
 
+#include "CandidateCost.h"
+
 using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
@@ -53,8 +55,7 @@ llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
   kernel.twoBlocksPerSm = true;
   kernel.launch.sharedBytes = static_cast<unsigned>(staging.bytes);
   // Each thread loads its share of both staged operands before it waits.
-  kernel.info.bytesInFlightPerThread =
-      llvm::divideCeil((blockRows + blockCols) * steps, phase.threads) * 4;
+  kernel.info.bytesInFlightPerThread = getMmaBytesInFlight(phase);
 
   os.indent(indent) << "// Tensor cores (" << stringifyPrecision(mma.precision)
                     << "): " << blockRows << "x" << blockCols

@@ -185,7 +185,8 @@ MmaConfig planMma(linalg::GenericOp generic, const TileConfig &tile,
 /// into `phase.chunks` chunks, each of its own blocks, when the blocks of
 /// all `members` members are too few to fill the GPU (`fillBlocks`,
 /// getFillBlocks of the target); a second kernel combines them (split-K).
-/// The emitter keeps the split only if the performance model says it pays.
+/// settleTiledPlan keeps the split only if the performance model says it
+/// pays.
 void planSplit(linalg::GenericOp generic, PhaseConfig &phase, int64_t members,
                int64_t fillBlocks);
 
@@ -245,8 +246,9 @@ void planTiledLaunches(
 
 /// Plans the kernel `kernel` of the plan that computes `forall` with
 /// `strategy`. `views` tells where memrefs from outside the loop live;
-/// `addTemporaryBuffer` adds a plan buffer for a temporary of all members
-/// that does not fit in shared memory, and returns its id. A loop without
+/// `addTemporaryBuffer` gives a plan buffer for a temporary of all members
+/// that does not fit in shared memory, and returns its id (the buffer is
+/// added to the program only if the plan is written). A loop without
 /// members is planned with no members and nothing else. Contractions
 /// use tensor cores where `precision` asks for them and planMma allows.
 /// Reductions are shared and split to fill `target`.

@@ -11,6 +11,8 @@
 
 #include "GenericWriter.h"
 
+#include "CandidateCost.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -201,14 +203,8 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   };
   // The loads of a step are independent of each other and of the FMAs that
   // use them, so a thread has all of them in flight at once.
-  int64_t bytesPerStep = 0;
-  for (const Loaded &load : loaded)
-    bytesPerStep +=
-        (load.rows ? sizes[0] : 1) * (load.cols ? sizes[1] : 1) *
-        getElementSize(*getBufferDType(
-            generic.getMatchingBlockArgument(load.input).getType()));
   kernel.info.bytesInFlightPerThread =
-      std::max<int64_t>(bytesPerStep * (unroll ? kUnrollSteps : 1), 4);
+      getTileBytesInFlight(generic, tile, chunks);
   if (unroll) {
     const std::string &dim = writer.dims[writer.reduction[0]];
     unsigned at = bodyIndent + 2;
@@ -286,8 +282,7 @@ llvm::Error KernelEmitter::emitSplitCombine(KernelBuilder &kernel,
   OpOperand &init = generic.getDpsInitsMutable()[0];
   int64_t points = writer.count(writer.parallel);
   kernel.info.bytesInFlightPerThread =
-      std::min(split.chunks, kUnrollSteps) *
-      getElementSize(*getBufferDType(combiner->getResult(0).getType()));
+      getSplitCombineBytesInFlight(combiner, split.chunks);
   // Each point adds its chunks' partial results, in order, to the value
   // filled in or held by the output, and applies the epilogue.
   os.indent(indent) << "auto combine = " << combine << ";\n";

@@ -16,13 +16,11 @@
 #include "KernelEmitter.h"
 #include "PhaseCounts.h"
 
+#include "CandidateCost.h"
 #include "KernelCost.h"
 
 #include "llvm/Support/Debug.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <functional>
 
 #define DEBUG_TYPE "ens-cuda-plan"
 
@@ -49,19 +47,6 @@ static void beginPhaseKernel(KernelBuilder &kernel, int64_t members,
                     << "LL;\n";
 }
 
-/// Stores in `info` what the model counts of tiled phase `phase` of
-/// `members` members, in blocks of `threads`.
-static void storeCounts(KernelInfo &info, const BufferViews &views,
-                        const PhaseConfig &phase,
-                        const MemberLoopPlan::Phase &ir, int64_t members,
-                        unsigned threads) {
-  unsigned perBlock = phase.kind == PhaseKind::Serial ? 1u : threads;
-  PhaseContext context{views,    Strategy::Tiled,
-                       perBlock, phase.blocksPerMember,
-                       perBlock, members};
-  countPhase(ir, phase, context).store(info);
-}
-
 /// The ops that a phase's kernel computes: its op, and the epilogue fused
 /// into it.
 static SmallVector<Operation *> getPhaseRoots(const MemberLoopPlan::Phase &ir) {
@@ -71,132 +56,27 @@ static SmallVector<Operation *> getPhaseRoots(const MemberLoopPlan::Phase &ir) {
   return roots;
 }
 
-llvm::Error KernelEmitter::settleSplits(MemberLoopPlan &plan) {
-  KernelConfig &config = plan.config;
-  Written before = getWritten();
-  for (auto [phase, ir] : llvm::zip(config.phases, plan.phases))
-    if (phase.chunks > 1)
-      if (llvm::Error failure = emitSplitChoice(phase, ir, config.members,
-                                                config.threadsPerBlock))
+llvm::Error KernelEmitter::emitTiledLoop(const MemberLoopPlan &plan) {
+  const KernelConfig &config = plan.config;
+  for (ArrayRef<unsigned> phases : getTiledLaunches(config)) {
+    const PhaseConfig &phase = config.phases[phases[0]];
+    if (phase.kind != PhaseKind::VendorGemm) {
+      if (llvm::Error failure = emitTiledLaunch(plan, phases))
         return failure;
-  takeBackTo(before);
-  return llvm::Error::success();
-}
-
-llvm::Error KernelEmitter::settleGemms(MemberLoopPlan &plan) {
-  KernelConfig &config = plan.config;
-  Written before = getWritten();
-  SmallVector<GemmDecision> decisions;
-  for (auto [i, phase, ir] : llvm::enumerate(config.phases, plan.phases)) {
-    // An epilogue fused into the op would need a kernel of its own after
-    // the step; such phases stay generated.
-    auto generic = dyn_cast<linalg::GenericOp>(ir.op);
-    if (!generic || ir.epilogue)
       continue;
-    std::optional<GemmStep> gemm =
-        matchGemm(generic, views, fills, config.members);
-    if (!gemm)
-      continue;
-    // The phase alone in its launch, as planned so far (split or whole),
-    // with the threads per block the model finds fastest for it.
-    auto emitGenerated = [&, i = i, &phase = phase] {
-      PhaseConfig planned = phase;
-      llvm::Error failure = emitTiledLaunchThreads(plan, {unsigned(i)});
-      phase = planned;
-      return failure;
-    };
-    std::optional<GemmDecision> decision;
-    llvm::Expected<bool> chosen =
-        emitGemmChoice(*gemm, emitGenerated, decision);
-    if (!chosen)
-      return chosen.takeError();
-    if (decision)
-      decisions.push_back(std::move(*decision));
-    if (*chosen) {
-      phase.kind = PhaseKind::VendorGemm;
-      phase.tile = {};
-      phase.chunks = 1;
     }
-  }
-  takeBackTo(before);
-  llvm::append_range(program.gemmDecisions, decisions);
-  return llvm::Error::success();
-}
-
-llvm::Error KernelEmitter::emitTiledLoop(MemberLoopPlan &plan) {
-  if (llvm::Error failure = settleSplits(plan))
-    return failure;
-  if (llvm::Error failure = settleGemms(plan))
-    return failure;
-  planTiledLaunches(
-      plan, [&](Value memref) { return views.getGlobalBuffer(memref); });
-  SmallVector<SmallVector<unsigned>> launches;
-  for (auto [i, phase] : llvm::enumerate(plan.config.phases)) {
-    if (launches.size() <= phase.launch)
-      launches.resize(phase.launch + 1);
-    launches[phase.launch].push_back(i);
-  }
-  for (ArrayRef<unsigned> phases : launches)
-    if (llvm::Error failure = emitTiledLaunchThreads(plan, phases))
-      return failure;
-  return llvm::Error::success();
-}
-
-llvm::Error KernelEmitter::emitTiledLaunchThreads(MemberLoopPlan &plan,
-                                                  ArrayRef<unsigned> phases) {
-  KernelConfig &config = plan.config;
-  if (config.phases[phases[0]].kind == PhaseKind::VendorGemm) {
     // A step of the plan instead of a kernel (alone in its launch).
-    PhaseConfig &phase = config.phases[phases[0]];
     std::optional<GemmStep> gemm =
         matchGemm(cast<linalg::GenericOp>(plan.phases[phases[0]].op), views,
                   fills, config.members);
-    phase.kernel = program.plan.gemms.size();
     emitGemm(*gemm);
-    return llvm::Error::success();
   }
-  // A split phase keeps its kernels' threads, a serial phase its one.
-  if (llvm::any_of(phases, [&](unsigned i) {
-        return config.phases[i].chunks > 1 ||
-               config.phases[i].kind == PhaseKind::Serial;
-      }))
-    return emitTiledLaunch(plan, phases);
-  auto emitWith = [&](unsigned threads) -> llvm::Error {
-    int64_t blocks = 0;
-    for (unsigned i : phases) {
-      PhaseConfig &phase = config.phases[i];
-      phase.threads = threads;
-      phase.blocksPerMember = getBlocksPerMember(
-          cast<linalg::GenericOp>(plan.phases[i].op), phase, config.members);
-      phase.firstBlock = blocks;
-      blocks += config.members * phase.blocksPerMember;
-      if (blocks > INT32_MAX)
-        return error("the CUDA backend cannot launch more than 2^31 blocks");
-    }
-    return emitTiledLaunch(plan, phases);
-  };
-  // Fewer threads per block give the phases more blocks: a phase whose
-  // blocks are fewer than the SMs then spreads over more of them, at the
-  // price of fewer threads resident per SM to hide latency where blocks
-  // are many. The model weighs the two for the launch as a whole.
-  SmallVector<std::function<llvm::Error()>> ways;
-  for (unsigned threads = config.threadsPerBlock; threads >= kMinLaunchThreads;
-       threads /= 2)
-    ways.push_back([&emitWith, threads] { return emitWith(threads); });
-  SmallVector<llvm::function_ref<llvm::Error()>> candidates(ways.begin(),
-                                                            ways.end());
-  llvm::Expected<Choice> choice = emitCheapest(candidates);
-  if (!choice)
-    return choice.takeError();
-  LLVM_DEBUG(llvm::dbgs() << "launch of " << phases.size()
-                          << " phases: " << config.phases[phases[0]].threads
-                          << " threads per block\n");
   return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
+llvm::Error KernelEmitter::emitTiledLaunch(const MemberLoopPlan &plan,
                                            ArrayRef<unsigned> phases) {
-  KernelConfig &config = plan.config;
+  const KernelConfig &config = plan.config;
   if (phases.size() == 1)
     return emitTiledPhase(config.phases[phases[0]], plan.phases[phases[0]],
                           config.members, config.phases[phases[0]].threads);
@@ -209,7 +89,7 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
   std::vector<KernelSection> sections;
   llvm::raw_string_ostream os(launch.body);
   for (auto [position, i] : llvm::enumerate(phases)) {
-    PhaseConfig &phase = config.phases[i];
+    const PhaseConfig &phase = config.phases[i];
     const MemberLoopPlan::Phase &ir = plan.phases[i];
     KernelBuilder section =
         beginKernel(getPhaseRoots(ir), "tiled", config.members);
@@ -221,7 +101,8 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
             writeTiledPhase(section, phase, ir, config.members, phase.threads,
                             block, /*indent=*/4))
       return failure;
-    storeCounts(section.info, views, phase, ir, config.members, phase.threads);
+    storeTiledCounts(section.info, views, phase, ir, config.members,
+                     phase.threads);
     int64_t end = phase.firstBlock + section.launch.grid[0];
     if (position == 0)
       os << "  if (blockIdx.x < " << end << "u) {\n";
@@ -263,8 +144,6 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
   os << "  }\n";
   if (!counted)
     dropCounts(launch.info);
-  for (unsigned i : phases)
-    config.phases[i].kernel = program.plan.kernels.size();
   LLVM_DEBUG(llvm::dbgs() << "one launch runs " << phases.size()
                           << " independent phases: " << launch.info.sourceOps
                           << "\n");
@@ -272,57 +151,25 @@ llvm::Error KernelEmitter::emitTiledLaunch(MemberLoopPlan &plan,
   return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitTiledPhase(PhaseConfig &phase,
+llvm::Error KernelEmitter::emitTiledPhase(const PhaseConfig &phase,
                                           const MemberLoopPlan::Phase &ir,
                                           int64_t members, unsigned threads) {
-  if (phase.chunks > 1)
-    return emitSplitChoice(phase, ir, members, threads);
-  phase.kernel = program.plan.kernels.size();
   KernelBuilder kernel = beginKernel(getPhaseRoots(ir), "tiled", members);
+  if (phase.chunks > 1) {
+    kernel.info.usesBarriers = phase.kind == PhaseKind::BlockReduction;
+    beginPhaseKernel(kernel, members, phase.blocksPerMember, threads);
+    return emitSplitPhase(kernel, ir, phase, members);
+  }
   if (llvm::Error failure = writeTiledPhase(kernel, phase, ir, members, threads,
                                             "blockIdx.x", /*indent=*/2))
     return failure;
-  storeCounts(kernel.info, views, phase, ir, members, threads);
+  storeTiledCounts(kernel.info, views, phase, ir, members, threads);
   finishKernel(kernel);
   return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitSplitChoice(PhaseConfig &phase,
-                                           const MemberLoopPlan::Phase &ir,
-                                           int64_t members, unsigned threads) {
-  // A split saves time only if its blocks gain more than the second
-  // kernel and the partial results cost: the model decides. A split
-  // whose partial results would pass the buffer limit is not taken.
-  PhaseConfig split = phase, whole = phase;
-  whole.chunks = 1;
-  whole.blocksPerMember =
-      getBlocksPerMember(cast<linalg::GenericOp>(ir.op), whole, members);
-  auto emitAs = [&](const PhaseConfig &way) -> llvm::Error {
-    phase = way;
-    if (way.chunks == 1)
-      return emitTiledPhase(phase, ir, members, threads);
-    phase.kernel = program.plan.kernels.size();
-    KernelBuilder kernel = beginKernel(getPhaseRoots(ir), "tiled", members);
-    kernel.info.usesBarriers = phase.kind == PhaseKind::BlockReduction;
-    beginPhaseKernel(kernel, members, phase.blocksPerMember, threads);
-    return emitSplitPhase(kernel, ir, phase, members);
-  };
-  auto emitWhole = [&] { return emitAs(whole); };
-  auto emitSplit = [&] { return emitAs(split); };
-  llvm::Expected<Choice> choice = emitCheapest({emitWhole, emitSplit});
-  if (!choice)
-    return choice.takeError();
-  LLVM_DEBUG(llvm::dbgs() << "split " << phase.sourceOps << " in "
-                          << split.chunks << " chunks: "
-                          << llvm::format("%.1f", choice->estimatesUs[1])
-                          << " us, whole: "
-                          << llvm::format("%.1f", choice->estimatesUs[0])
-                          << " us\n");
-  return llvm::Error::success();
-}
-
 llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
-                                           PhaseConfig &phase,
+                                           const PhaseConfig &phase,
                                            const MemberLoopPlan::Phase &ir,
                                            int64_t members, unsigned threads,
                                            StringRef block, unsigned indent) {
@@ -358,7 +205,8 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
 
 llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
                                           const MemberLoopPlan::Phase &ir,
-                                          PhaseConfig &phase, int64_t members) {
+                                          const PhaseConfig &phase,
+                                          int64_t members) {
   auto generic = cast<linalg::GenericOp>(ir.op);
   Operation *combiner = getReductionCombiner(generic);
   Type type = combiner->getResult(0).getType();
@@ -370,7 +218,11 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
                 BufferKind::Temporary, 0);
   if (!partials)
     return partials.takeError();
-  phase.partials = *partials;
+  if (*partials != phase.partials)
+    return error("the CUDA backend planned buffer " +
+                 std::to_string(phase.partials) +
+                 " for the partial results of '" + phase.sourceOps + "', not " +
+                 std::to_string(*partials));
   // The first pass writes the partial result of each chunk of steps of
   // each output element: a block reduction's block b of a member computes
   // chunk b % chunks of element b / chunks; a contraction's threads compute
@@ -389,7 +241,8 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
                                        perMember, 2, &split);
   if (emitted)
     return emitted;
-  storeCounts(kernel.info, views, phase, ir, members, kernel.launch.block[0]);
+  storeTiledCounts(kernel.info, views, phase, ir, members,
+                   kernel.launch.block[0]);
   finishKernel(kernel);
   // The second combines each element's partial results with the value that
   // its output held or was filled with: a contraction's a thread per

@@ -7,7 +7,7 @@
 // either a global buffer with a slice per member or, for a contraction's
 // result that its fused epilogue consumes, registers; no shared memory;
 // per phase the blocks of each member (and their threads where the model
-// picks fewer than 256 for the launch: 128 or 64, emitTiledLaunchThreads),
+// picks fewer than 256 for the launch: 128 or 64, settleTiledPlan),
 // the register tile of a contraction, or a block reduction. The kernels themselves are checked by
 // tiled-boundaries.mlir; the two functions here also run on cuda-emu against
 // the interpreter. Each expected value is worked out by hand, as the

@@ -29,7 +29,7 @@
 //   tiled loop counted in tiles (ceil(R / S)), over the threads per block
 //   of the phase's launch, rounded up; a block reduction takes a block per
 //   output element and chunk. The threads are 256 unless the model finds
-//   128 or 64 faster for the launch (emitTiledLaunchThreads); the plan
+//   128 or 64 faster for the launch (settleTiledPlan); the plan
 //   then says "B blocks of T threads per member".
 // In the member's ops, loop d0 is the member's unit slice of the model axis
 // (range 1, so never a tile loop); for a matmul d1 is the rows, d2 the

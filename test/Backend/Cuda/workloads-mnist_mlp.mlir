@@ -8,8 +8,9 @@
 // 2e-4 (test/Backend/Cuda/examples-cuda-emu.mlir): the gradients here are about
 // 1e-3, so they reach the moments at 1e-4, and an absolute 2e-4 would pass a
 // wrong gradient. About 3 s on this project's 2-core machine. The step
-// runs with the model's pick, with --cuda-strategy=tiled and with
-// --cuda-strategy=members-per-block (a warp per member).
+// runs with the model's pick, with --cuda-strategy=tiled, with
+// --cuda-strategy=members-per-block (a warp per member) and with
+// --cuda-strategy=member-per-block (a block per member).
 //
 // The committed file is the generator's output:
 // RUN: %python %ens_src_root/examples/workloads/make_workloads.py --print mnist_mlp | diff - %ens_src_root/examples/workloads/mnist_mlp.mlir
@@ -29,6 +30,10 @@
 // WARPS-NOT: {{nan|inf}}
 // WARPS: out18 = tensor<10xf32> min
 // WARPS-NOT: {{nan|inf}}
+// RUN: ens-run %ens_src_root/examples/workloads/mnist_mlp.mlir --entry=train_step --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6 --input=%t/state/out0.npy --input=%t/state/out1.npy --input=%t/state/out2.npy --input=%t/state/out3.npy --input=%t/state/out4.npy --input=%t/state/out5.npy --input=%t/state/out6.npy --input=%t/state/out7.npy --input=%t/state/out8.npy --input=%t/state/out9.npy --input=%t/state/out10.npy --input=%t/state/out11.npy --input=%t/state/out12.npy --input=%t/state/out13.npy --input=%t/state/out14.npy --input=%t/state/out15.npy --input=%t/state/out16.npy --input=%t/state/out17.npy --input=%t/state/out18.npy --input=%t/state/out19.npy --input=%t/state/out20.npy --input=%t/state/out21.npy --expect=%t/interp/out0.npy --expect=%t/interp/out1.npy --expect=%t/interp/out2.npy --expect=%t/interp/out3.npy --expect=%t/interp/out4.npy --expect=%t/interp/out5.npy --expect=%t/interp/out6.npy --expect=%t/interp/out7.npy --expect=%t/interp/out8.npy --expect=%t/interp/out9.npy --expect=%t/interp/out10.npy --expect=%t/interp/out11.npy --expect=%t/interp/out12.npy --expect=%t/interp/out13.npy --expect=%t/interp/out14.npy --expect=%t/interp/out15.npy --expect=%t/interp/out16.npy --expect=%t/interp/out17.npy --expect=%t/interp/out18.npy --summary | FileCheck %s --check-prefix=BLOCKS
+// BLOCKS-NOT: {{nan|inf}}
+// BLOCKS: out18 = tensor<10xf32> min
+// BLOCKS-NOT: {{nan|inf}}
 //
 // The kernel report carries the performance model's estimate and roofline
 // for the whole step and for each launch (the inputs of the "Workloads"

@@ -7,9 +7,10 @@
 // defaults (1e-5 relative, 1e-6 absolute; see workloads-mnist_mlp.mlir for
 // why not the seed step's 2e-4). The member's temporaries (512 KiB each) go
 // to global memory. About 5 s on this project's 2-core machine. The step
-// runs with the model's pick, with --cuda-strategy=tiled and with
+// runs with the model's pick, with --cuda-strategy=tiled, with
 // --cuda-strategy=members-per-block (a warp per member, whose temporaries
-// are then global slices too).
+// are then global slices too) and with --cuda-strategy=member-per-block (a
+// block per member, its temporaries global slices as well).
 //
 // The committed file is the generator's output:
 // RUN: %python %ens_src_root/examples/workloads/make_workloads.py --print tanh_256 | diff - %ens_src_root/examples/workloads/tanh_256.mlir
@@ -29,6 +30,10 @@
 // WARPS-NOT: {{nan|inf}}
 // WARPS: out12 = tensor<4xf32> min
 // WARPS-NOT: {{nan|inf}}
+// RUN: ens-run %ens_src_root/examples/workloads/tanh_256.mlir --entry=train_step --backend=cuda-emu --cuda-strategy=member-per-block --rtol=1e-5 --atol=1e-6 --input=%t/state/out0.npy --input=%t/state/out1.npy --input=%t/state/out2.npy --input=%t/state/out3.npy --input=%t/state/out4.npy --input=%t/state/out5.npy --input=%t/state/out6.npy --input=%t/state/out7.npy --input=%t/state/out8.npy --input=%t/state/out9.npy --input=%t/state/out10.npy --input=%t/state/out11.npy --input=%t/state/out12.npy --input=%t/state/out13.npy --input=%t/state/out14.npy --input=%t/state/out15.npy --expect=%t/interp/out0.npy --expect=%t/interp/out1.npy --expect=%t/interp/out2.npy --expect=%t/interp/out3.npy --expect=%t/interp/out4.npy --expect=%t/interp/out5.npy --expect=%t/interp/out6.npy --expect=%t/interp/out7.npy --expect=%t/interp/out8.npy --expect=%t/interp/out9.npy --expect=%t/interp/out10.npy --expect=%t/interp/out11.npy --expect=%t/interp/out12.npy --summary | FileCheck %s --check-prefix=BLOCKS
+// BLOCKS-NOT: {{nan|inf}}
+// BLOCKS: out12 = tensor<4xf32> min
+// BLOCKS-NOT: {{nan|inf}}
 //
 // The kernel report carries the performance model's estimate and roofline
 // for the whole step and for each launch (the inputs of the "Workloads"

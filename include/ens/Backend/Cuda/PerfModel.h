@@ -176,8 +176,9 @@ Estimate estimateKernel(const KernelDescription &kernel, const GpuSpec &gpu);
 /// With `useCounts` (the kernel report), a kernel that PhaseCounts.cpp
 /// counted is described by its counts: warp instructions, load/store
 /// instructions, wavefronts, L2 bytes, its chain of round trips and its
-/// working lanes. Without (the planner's decisions, until issue #29 moves
-/// planning), by its FLOPs and traffic alone, as before the counts.
+/// working lanes. Without (the planner's decisions, unless the hidden
+/// `--cuda-plan-with-counts` asks for the counts), by its FLOPs and
+/// traffic alone, as before the counts.
 Estimate estimateLaunch(const KernelInfo &kernel, const KernelLaunch &launch,
                         int registers, const GpuSpec &gpu,
                         ArrayRef<KernelSection> sections = {},

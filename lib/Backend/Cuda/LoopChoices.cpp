@@ -1,0 +1,316 @@
+//===- LoopChoices.cpp - The model's picks for a loop over members --------===//
+//
+// Settles a loop over members' config before any of its kernels is
+// written, by weighing candidate configs with the performance model
+// (CandidateCost.h): with the tiled strategy, whether each planned split of
+// a reduction pays, whether a vendor GEMM step or generated kernels compute
+// each matrix product, and how many threads per block each launch has;
+// with members-per-block, how many members share a block. The emitter then
+// writes the config as it is.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CandidateCost.h"
+#include "SharedMemory.h"
+
+#include "ens/Backend/Cuda/KernelConfigAttr.h"
+
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+
+#define DEBUG_TYPE "ens-cuda-plan"
+
+using namespace mlir;
+using namespace mlir::ens;
+using namespace mlir::ens::cuda;
+
+/// The estimate of `phase` alone in its launch, or infinite if it cannot
+/// be written (its partial results over the buffer limit).
+static double estimatePhase(const CandidateCoster &coster,
+                            const PhaseConfig &phase,
+                            const MemberLoopPlan::Phase &ir, int64_t members) {
+  llvm::Expected<std::vector<CandidateKernel>> kernels =
+      coster.describeTiledPhase(phase, ir, members);
+  if (!kernels) {
+    llvm::consumeError(kernels.takeError());
+    return INFINITY;
+  }
+  return coster.estimateUs(*kernels);
+}
+
+/// Keeps the split planned for `phase` only if the model estimates it
+/// faster than the phase whole: its blocks must gain more than the second
+/// kernel and the partial results cost. Of equal estimates, whole.
+static void settleSplit(const CandidateCoster &coster, PhaseConfig &phase,
+                        const MemberLoopPlan::Phase &ir, int64_t members) {
+  PhaseConfig whole = phase;
+  whole.chunks = 1;
+  whole.blocksPerMember =
+      getBlocksPerMember(cast<linalg::GenericOp>(ir.op), whole, members);
+  double wholeUs = estimatePhase(coster, whole, ir, members);
+  double splitUs = estimatePhase(coster, phase, ir, members);
+  LLVM_DEBUG(llvm::dbgs() << "split " << phase.sourceOps << " in "
+                          << phase.chunks
+                          << " chunks: " << llvm::format("%.1f", splitUs)
+                          << " us, whole: " << llvm::format("%.1f", wholeUs)
+                          << " us\n");
+  if (!(splitUs < wholeUs))
+    phase = whole;
+}
+
+/// Gives each phase of `phases`, which share a launch, `threads` threads
+/// per block and the blocks that follows from it, each phase's after the
+/// one before; an error if they pass what a grid launches.
+static llvm::Error setLaunchThreads(MemberLoopPlan &plan,
+                                    ArrayRef<unsigned> phases,
+                                    unsigned threads) {
+  KernelConfig &config = plan.config;
+  int64_t blocks = 0;
+  for (unsigned i : phases) {
+    PhaseConfig &phase = config.phases[i];
+    phase.threads = threads;
+    phase.blocksPerMember = getBlocksPerMember(
+        cast<linalg::GenericOp>(plan.phases[i].op), phase, config.members);
+    phase.firstBlock = blocks;
+    blocks += config.members * phase.blocksPerMember;
+    if (blocks > INT32_MAX)
+      return error("the CUDA backend cannot launch more than 2^31 blocks");
+  }
+  return llvm::Error::success();
+}
+
+/// Whether a launch with `phases` keeps the threads its phases were
+/// planned with: a split phase's kernels and a serial phase's one do.
+static bool keepsThreads(const KernelConfig &config,
+                         ArrayRef<unsigned> phases) {
+  return llvm::any_of(phases, [&](unsigned i) {
+    return config.phases[i].chunks > 1 ||
+           config.phases[i].kind == PhaseKind::Serial;
+  });
+}
+
+/// Gives the launch of `phases` the threads per block (the plan's, then
+/// halves down to kMinLaunchThreads) that the model finds fastest, the
+/// first of equals: fewer threads give the phases more blocks, which
+/// spread over more SMs, at the price of fewer threads resident per SM to
+/// hide latency where blocks are many. Returns the estimate of the launch.
+static llvm::Expected<double> settleThreads(const CandidateCoster &coster,
+                                            MemberLoopPlan &plan,
+                                            ArrayRef<unsigned> phases) {
+  const KernelConfig &config = plan.config;
+  if (keepsThreads(config, phases)) {
+    llvm::Expected<std::vector<CandidateKernel>> kernels =
+        coster.describeTiledLaunch(plan, phases);
+    if (!kernels)
+      return kernels.takeError();
+    return coster.estimateUs(*kernels);
+  }
+  std::optional<unsigned> best;
+  double bestUs = INFINITY;
+  llvm::Error firstFailure = llvm::Error::success();
+  for (unsigned threads = config.threadsPerBlock; threads >= kMinLaunchThreads;
+       threads /= 2) {
+    llvm::Error failure = setLaunchThreads(plan, phases, threads);
+    llvm::Expected<std::vector<CandidateKernel>> kernels =
+        failure
+            ? llvm::Expected<std::vector<CandidateKernel>>(std::move(failure))
+            : coster.describeTiledLaunch(plan, phases);
+    if (!kernels) {
+      if (firstFailure)
+        llvm::consumeError(kernels.takeError());
+      else
+        firstFailure = kernels.takeError();
+      continue;
+    }
+    double us = coster.estimateUs(*kernels);
+    if (!best || us < bestUs) {
+      best = threads;
+      bestUs = us;
+    }
+  }
+  if (!best)
+    return std::move(firstFailure);
+  llvm::consumeError(std::move(firstFailure));
+  if (llvm::Error failure = setLaunchThreads(plan, phases, *best))
+    return std::move(failure);
+  LLVM_DEBUG(llvm::dbgs() << "launch of " << phases.size()
+                          << " phases: " << *best << " threads per block\n");
+  return bestUs;
+}
+
+/// Decides whether vendor GEMM step `gemm` computes phase `i` of `plan`
+/// instead of generated kernels, as `gemmChoice` says: with `auto`, the
+/// faster as the model estimates them (the phase alone in its launch, as
+/// planned so far, with its best threads per block; of equal estimates,
+/// generated), recorded in `decisions`.
+static void settleGemm(const CandidateCoster &coster, MemberLoopPlan &plan,
+                       unsigned i, const GemmStep &gemm, GemmChoice gemmChoice,
+                       std::vector<GemmDecision> &decisions) {
+  PhaseConfig &phase = plan.config.phases[i];
+  bool vendor = gemmChoice == GemmChoice::Cublas;
+  if (gemmChoice == GemmChoice::Auto) {
+    PhaseConfig planned = phase;
+    llvm::Expected<double> generatedUs =
+        settleThreads(coster, plan, ArrayRef<unsigned>{i});
+    phase = planned;
+    double generated = INFINITY;
+    if (generatedUs)
+      generated = *generatedUs;
+    else
+      llvm::consumeError(generatedUs.takeError());
+    double gemmUs = estimateGemm(gemm, coster.target).us;
+    LLVM_DEBUG(llvm::dbgs()
+               << "vendor GEMM for " << gemm.sourceOps << ": "
+               << llvm::format("%.1f", gemmUs) << " us, generated: "
+               << llvm::format("%.1f", generated) << " us\n");
+    vendor = gemmUs < generated;
+    decisions.push_back({gemm.sourceOps, generated, gemmUs, vendor});
+  }
+  if (vendor) {
+    phase.kind = PhaseKind::VendorGemm;
+    phase.tile = {};
+    phase.chunks = 1;
+  }
+}
+
+llvm::Expected<double>
+cuda::settleTiledPlan(MemberLoopPlan &plan, const CandidateCoster &coster,
+                      GemmChoice gemmChoice,
+                      std::vector<GemmDecision> &decisions) {
+  KernelConfig &config = plan.config;
+  // The splits first: a phase kept whole may then run beside others, where
+  // a split one has launches of its own.
+  for (auto [phase, ir] : llvm::zip(config.phases, plan.phases))
+    if (phase.chunks > 1)
+      settleSplit(coster, phase, ir, config.members);
+  // Then the vendor GEMM steps, which have launches of their own. An
+  // epilogue fused into a phase would need a kernel of its own after the
+  // step; such phases stay generated.
+  if (gemmChoice != GemmChoice::Generated)
+    for (auto [i, ir] : llvm::enumerate(plan.phases)) {
+      auto generic = dyn_cast<linalg::GenericOp>(ir.op);
+      if (!generic || ir.epilogue)
+        continue;
+      if (std::optional<GemmStep> gemm =
+              matchGemm(generic, coster.views, coster.fills, config.members))
+        settleGemm(coster, plan, i, *gemm, gemmChoice, decisions);
+    }
+  planTiledLaunches(
+      plan, [&](Value memref) { return coster.views.getGlobalBuffer(memref); });
+  double totalUs = 0;
+  for (ArrayRef<unsigned> phases : getTiledLaunches(config)) {
+    if (config.phases[phases[0]].kind == PhaseKind::VendorGemm) {
+      std::optional<GemmStep> gemm =
+          matchGemm(cast<linalg::GenericOp>(plan.phases[phases[0]].op),
+                    coster.views, coster.fills, config.members);
+      totalUs += estimateGemm(*gemm, coster.target).us;
+      continue;
+    }
+    llvm::Expected<double> us = settleThreads(coster, plan, phases);
+    if (!us)
+      return us.takeError();
+    totalUs += *us;
+  }
+  return totalUs;
+}
+
+SmallVector<SmallVector<unsigned>>
+cuda::getTiledLaunches(const KernelConfig &config) {
+  SmallVector<SmallVector<unsigned>> launches;
+  for (auto [i, phase] : llvm::enumerate(config.phases)) {
+    if (launches.size() <= phase.launch)
+      launches.resize(phase.launch + 1);
+    launches[phase.launch].push_back(i);
+  }
+  return launches;
+}
+
+void cuda::placeTiledPlan(MemberLoopPlan &plan, unsigned firstGemm,
+                          int64_t firstBuffer) {
+  KernelConfig &config = plan.config;
+  unsigned kernel = config.kernel, gemm = firstGemm;
+  int64_t buffer = firstBuffer;
+  for (ArrayRef<unsigned> phases : getTiledLaunches(config)) {
+    PhaseConfig &first = config.phases[phases[0]];
+    if (first.kind == PhaseKind::VendorGemm) {
+      first.kernel = gemm++;
+      continue;
+    }
+    for (unsigned i : phases)
+      config.phases[i].kernel = kernel;
+    // A split phase, alone in its launch, has two kernels and a buffer of
+    // partial results.
+    if (first.chunks > 1) {
+      first.partials = buffer++;
+      ++kernel;
+    }
+    ++kernel;
+  }
+}
+
+llvm::Expected<double>
+cuda::settleMembersPerBlock(scf::ForallOp forall, MemberLoopPlan &plan,
+                            const CandidateCoster &coster) {
+  KernelConfig &config = plan.config;
+  int64_t slice = config.sharedBytesPerMember;
+  // More members per block make fewer, larger blocks: as many warps resident
+  // per SM in fewer block slots (32 per SM), which matters when the
+  // members' blocks would need several waves, at the price of a coarser
+  // last wave and, with shared memory, blocks that fit fewer at a time per
+  // SM. The model weighs them. Not tried: blocks past 1024 threads or the
+  // shared memory budget, and fewer blocks than the target's SMs (or the
+  // members), which would leave SMs idle. Of equal estimates the model
+  // keeps the first, so the most members per block come first: fewer
+  // blocks to dispatch, a cost it does not count.
+  int64_t minBlocks = std::min<int64_t>(config.members, coster.target.smCount);
+  SmallVector<int64_t> counts;
+  // Members per block written on the loop are the only ones tried.
+  llvm::Expected<ConfiguredLoop> configured = readConfiguredLoop(forall);
+  if (!configured)
+    return configured.takeError();
+  if (configured->membersPerBlock) {
+    if (*configured->membersPerBlock * slice > kSharedMemoryBudget)
+      return error(kKernelConfigAttrName.str() + ": " +
+                   std::to_string(*configured->membersPerBlock) +
+                   " members per block need " +
+                   std::to_string(*configured->membersPerBlock * slice) +
+                   " bytes of shared memory, over the " +
+                   std::to_string(kSharedMemoryBudget) + " a block may have");
+    counts.push_back(*configured->membersPerBlock);
+  }
+  for (int64_t perBlock = 1;
+       !configured->membersPerBlock &&
+       perBlock * kWarpSize <= kMaxBlockThreads &&
+       perBlock * slice <= kSharedMemoryBudget &&
+       static_cast<int64_t>(llvm::divideCeil(config.members, perBlock)) >=
+           minBlocks;
+       perBlock *= 2)
+    counts.insert(counts.begin(), perBlock);
+  if (counts.empty())
+    return error("the CUDA backend cannot fit a member's " +
+                 std::to_string(slice) + " bytes of shared memory in a block");
+  auto configure = [&](int64_t perBlock) {
+    config.membersPerBlock = perBlock;
+    config.threadsPerBlock = perBlock * kWarpSize;
+    config.sharedBytes = perBlock * slice;
+  };
+  SmallVector<double> estimates;
+  for (int64_t perBlock : counts) {
+    configure(perBlock);
+    estimates.push_back(
+        coster.estimateUs({coster.describeMemberKernel(forall, plan)}));
+  }
+  size_t best = std::distance(estimates.begin(), llvm::min_element(estimates));
+  configure(counts[best]);
+  LLVM_DEBUG({
+    llvm::dbgs() << "the model puts " << counts[best] << " members in a block ("
+                 << coster.target.target << ":";
+    for (auto [perBlock, us] : llvm::zip(counts, estimates))
+      llvm::dbgs() << " " << perBlock << " " << llvm::format("%.1f", us)
+                   << " us";
+    llvm::dbgs() << ")\n";
+  });
+  return estimates[best];
+}
