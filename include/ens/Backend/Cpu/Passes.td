@@ -172,7 +172,11 @@ def EnsCpuHoistTransfers
     that only gained unit dimensions (a broadcast that prepends ones, then a
     transpose), as the vectorizer writes a convolution's accumulator, first
     writes the vector itself through a map without them, so that it matches
-    the read.
+    the read. Transfers through a subview of unit strides and full rank that
+    only transfers use (the accumulator of one part of a contraction split
+    at a remainder) first read and write the subview's source, at its
+    offsets plus their indices, since the hoisting leaves transfers through
+    views alone.
 
     Before:
 
@@ -195,6 +199,7 @@ def EnsCpuHoistTransfers
     vector.transfer_write %sum, %out[%c0, %c0] : vector<8x4xf32>, memref<8x4xf32>
     ```
   }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
 def EnsCpuLowerVectors : Pass<"ens-cpu-lower-vectors", "::mlir::func::FuncOp"> {
