@@ -65,29 +65,60 @@ func.func @transposed_a(%a: tensor<32x48xf32>, %b: tensor<32x96xf32>,
 
 // -----
 
-// dX = dY * W^T reads no operand contiguously along the result's columns:
-// a vector of W^T is gathered an element at a time, so the tile is one
-// vector wide and as tall as the registers allow after the accumulators,
-// the gathered vector's four quarters and a broadcast: 11 rows with AVX2
-// (64 = 5 x 11 + 9), 27 with AVX-512 (64 = 2 x 27 + 10).
+// dX = dY * W^T reads no operand contiguously along the result's columns.
+// With 64 rows, W is first transposed into a copy (linalg.transpose, tiled
+// and vectorized as any op: a vector of the copy gathers a column of W),
+// which the contraction then reads as X * W reads W: 6 rows by 4 vectors
+// with AVX-512 (60 rows, then 4), 4 rows by 3 vectors with AVX2.
 // AVX2-LABEL: func.func @transposed_b
-// AVX2:         scf.for %{{.*}} = %c0 to %c55 step %c11
-// AVX2-NEXT:      scf.for %{{.*}} = %c0 to %c64 step %c8
-// AVX2:               vector.contract {{.*}} : vector<11x1xf32>, vector<8x1xf32> into vector<11x8xf32>
-// AVX2:         tensor.extract_slice %{{.*}}[55, 0] [9, 64] [1, 1]
-// AVX2:             vector.contract {{.*}} : vector<9x1xf32>, vector<8x1xf32> into vector<9x8xf32>
+// AVX2-SAME:    (%[[A:.*]]: tensor<64x32xf32>, %[[B:.*]]: tensor<64x32xf32>,
+// AVX2:         %[[EMPTY:.*]] = tensor.empty() : tensor<32x64xf32>
+// AVX2:         %[[BT:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[EMPTY]])
+// AVX2:           vector.transfer_read %[[B]]{{.*}} : tensor<64x32xf32>, vector<8x1xf32>
+// AVX2:         vector.transfer_read %[[BT]]{{.*}} : tensor<32x64xf32>, vector<1x24xf32>
+// AVX2:         vector.contract {{.*}} : vector<4x1xf32>, vector<1x24xf32> into vector<4x24xf32>
 // AVX512-LABEL: func.func @transposed_b
-// AVX512:         scf.for %{{.*}} = %c0 to %c54 step %c27
-// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c64 step %c16
-// AVX512:               vector.contract {{.*}} : vector<27x1xf32>, vector<16x1xf32> into vector<27x16xf32>
-// AVX512:         tensor.extract_slice %{{.*}}[54, 0] [10, 64] [1, 1]
-// AVX512:             vector.contract {{.*}} : vector<10x1xf32>, vector<16x1xf32> into vector<10x16xf32>
+// AVX512-SAME:    (%[[A:.*]]: tensor<64x32xf32>, %[[B:.*]]: tensor<64x32xf32>,
+// AVX512:         %[[EMPTY:.*]] = tensor.empty() : tensor<32x64xf32>
+// AVX512:         %[[BT:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[EMPTY]])
+// AVX512:           vector.transfer_read %[[B]]{{.*}} : tensor<64x32xf32>, vector<16x1xf32>
+// AVX512:         scf.for %{{.*}} = %c0 to %c60 step %c6
+// AVX512:             vector.transfer_read %[[A]]{{.*}} : tensor<64x32xf32>, vector<6x1xf32>
+// AVX512-NEXT:        vector.transfer_read %[[BT]]{{.*}} : tensor<32x64xf32>, vector<1x64xf32>
+// AVX512:             vector.contract {{.*}} : vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
+// AVX512:           vector.contract {{.*}} : vector<4x1xf32>, vector<1x64xf32> into vector<4x64xf32>
+// AVX512-NOT:     vector.contract
 func.func @transposed_b(%a: tensor<64x32xf32>, %b: tensor<64x32xf32>,
                         %init: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %r = linalg.matmul_transpose_b
       ins(%a, %b : tensor<64x32xf32>, tensor<64x32xf32>)
       outs(%init : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// With fewer than 16 rows a copy of W^T would cost more than it saves: the
+// contraction gathers a vector of W^T an element at a time, in a tile one
+// vector wide and as tall as the rows (8, at most what the registers hold
+// besides the gathered vector's quarters and a broadcast).
+// AVX2-LABEL: func.func @transposed_b_few_rows
+// AVX2-NOT:     linalg.transpose
+// AVX2-NOT:     tensor.empty
+// AVX2:         vector.contract {{.*}} : vector<8x1xf32>, vector<8x1xf32> into vector<8x8xf32>
+// AVX512-LABEL: func.func @transposed_b_few_rows
+// AVX512-NOT:     tensor.empty
+// AVX512:         scf.for %{{.*}} = %c0 to %c64 step %c16
+// AVX512-NEXT:      scf.for
+// AVX512-NEXT:        vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x1xf32>
+// AVX512-NEXT:        vector.transfer_read {{.*}} : tensor<64x32xf32>, vector<16x1xf32>
+// AVX512:             vector.contract {{.*}} : vector<8x1xf32>, vector<16x1xf32> into vector<8x16xf32>
+func.func @transposed_b_few_rows(%a: tensor<8x32xf32>, %b: tensor<64x32xf32>,
+                                 %init: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %r = linalg.matmul_transpose_b
+      ins(%a, %b : tensor<8x32xf32>, tensor<64x32xf32>)
+      outs(%init : tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %r : tensor<8x64xf32>
 }
 
 // -----

@@ -212,11 +212,8 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
       plan.dropUnitLoops = true;
     } else if (succeeded(linalg::vectorizeOpPrecondition(op))) {
       vectorLoop = cpu::pickVectorLoop(op, contraction);
-      AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-      if (contraction && result.getNumResults() >= 2)
-        if (auto row = dyn_cast<AffineDimExpr>(
-                result.getResult(result.getNumResults() - 2)))
-          rowLoop = row.getPosition();
+      if (contraction)
+        rowLoop = cpu::rowLoop(op);
     }
   }
   if (vectorLoop) {
@@ -390,6 +387,67 @@ static FailureOr<linalg::LinalgOp> dropUnitLoops(RewriterBase &rewriter,
   return created.last;
 }
 
+/// Rows of a contraction's result from which one of its operands that is
+/// read an element at a time along the vector loop (W in dX = dY * W^T) is
+/// first transposed: a copy of the operand costs about as much as a tile's
+/// gathers for this many rows.
+static constexpr int64_t kMinRowsToTranspose = 16;
+
+/// For a contraction that reads no operand contiguously along its vector
+/// loop: the op reading, in place of an input that has the vector loop in
+/// another dimension, a transposed copy of it (linalg.transpose) with that
+/// dimension innermost, and the transpose; nothing if it has no such input.
+static FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>>
+transposeGatheredOperand(RewriterBase &rewriter, linalg::LinalgOp op,
+                         unsigned vectorLoop) {
+  MLIRContext *context = op.getContext();
+  AffineExpr vectorDim = getAffineDimExpr(vectorLoop, context);
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    std::optional<unsigned> position = map.getResultPosition(vectorDim);
+    if (!map.isProjectedPermutation() || !position ||
+        *position + 1 == map.getNumResults())
+      continue;
+    // Dimension i of the copy is dimension permutation[i] of the operand.
+    SmallVector<int64_t> permutation;
+    for (unsigned dim = 0; dim < map.getNumResults(); ++dim)
+      if (dim != *position)
+        permutation.push_back(dim);
+    permutation.push_back(*position);
+    auto type = cast<RankedTensorType>(operand->get().getType());
+    SmallVector<int64_t> shape;
+    SmallVector<AffineExpr> reads;
+    for (int64_t dim : permutation) {
+      shape.push_back(type.getDimSize(dim));
+      reads.push_back(map.getResult(dim));
+    }
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value empty =
+        rewriter.create<tensor::EmptyOp>(loc, shape, type.getElementType());
+    auto transpose = rewriter.create<linalg::TransposeOp>(loc, operand->get(),
+                                                          empty, permutation);
+    unsigned number = operand->getOperandNumber();
+    FailureOr<linalg::GenericOp> generic =
+        isa<linalg::GenericOp>(*op) ? cast<linalg::GenericOp>(*op)
+                                    : linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generic))
+      return failure();
+    SmallVector<AffineMap> maps = generic->getIndexingMapsArray();
+    maps[number] = AffineMap::get(map.getNumDims(), 0, reads, context);
+    rewriter.modifyOpInPlace(*generic, [&] {
+      generic->setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      (*generic)->setOperand(number, transpose.getResult()[0]);
+    });
+    LLVM_DEBUG(llvm::dbgs()
+               << "[" DEBUG_TYPE "] contraction at " << loc << ": operand "
+               << number << " transposed for the vector loop\n");
+    return std::make_pair(linalg::LinalgOp(*generic),
+                          cast<linalg::LinalgOp>(*transpose));
+  }
+  return failure();
+}
+
 /// Tiles `op` for threads and registers and vectorizes its register tiles,
 /// as planned by planTiles. Ops with dynamic shapes or no loops are left
 /// alone; they become loops later.
@@ -400,6 +458,25 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
   if (extents.empty() || ShapedType::isDynamicShape(extents) ||
       llvm::is_contained(extents, 0))
     return success();
+  // A contraction that would gather an operand along its vector loop for
+  // many rows reads a transposed copy of it instead.
+  if (linalg::isaContractionOpInterface(op) && cpu::widestElementBits(op) &&
+      succeeded(linalg::vectorizeOpPrecondition(op))) {
+    std::optional<unsigned> vectorLoop = cpu::pickVectorLoop(op, true);
+    std::optional<unsigned> rowLoop = cpu::rowLoop(op);
+    if (vectorLoop && rowLoop && *rowLoop != *vectorLoop &&
+        extents[*rowLoop] >= kMinRowsToTranspose &&
+        !readsContiguouslyAlong(op, *vectorLoop)) {
+      FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>> transposed =
+          transposeGatheredOperand(rewriter, op, *vectorLoop);
+      if (succeeded(transposed)) {
+        auto [contraction, transpose] = *transposed;
+        if (failed(tileAndVectorize(rewriter, transpose, options)))
+          return failure();
+        return tileAndVectorize(rewriter, contraction, options);
+      }
+    }
+  }
   TilePlan plan = planTiles(op, extents, options);
 
   if (plan.split) {
