@@ -108,3 +108,68 @@ func.func @accumulator_with_unit_dims(%x: memref<16xf32>,
   }
   return
 }
+
+// -----
+
+// The accumulator of one part of a contraction split at a remainder lives in
+// a subview of the result: its transfers move onto the result itself, at
+// the subview's offset plus their indices, and then out of the loop.
+// CHECK-LABEL: func.func @accumulator_in_subview
+// CHECK-SAME:    (%[[A:.*]]: memref<8x16xf32>, %[[OUT:.*]]: memref<10x4xf32>, %[[I:.*]]: index)
+// CHECK:         %[[ROW:.*]] = affine.apply #{{.*}}()[%[[I]]]
+// CHECK:         %[[INIT:.*]] = vector.transfer_read %[[OUT]][%[[ROW]], %c0]{{.*}} : memref<10x4xf32>, vector<2x4xf32>
+// CHECK-NEXT:    %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<2x4xf32>)
+// CHECK:         vector.transfer_write %[[SUM]], %[[OUT]][%[[ROW]], %c0]{{.*}} : vector<2x4xf32>, memref<10x4xf32>
+// CHECK-NOT:     memref.subview
+func.func @accumulator_in_subview(%a: memref<8x16xf32>, %out: memref<10x4xf32>,
+                                  %i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %tile = memref.subview %out[8, 0] [2, 4] [1, 1]
+      : memref<10x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 32>>
+  scf.for %k = %c0 to %c16 step %c1 {
+    %va = vector.transfer_read %a[%c0, %k], %zero {in_bounds = [true, true]}
+        : memref<8x16xf32>, vector<2x4xf32>
+    %acc = vector.transfer_read %tile[%i, %c0], %zero {in_bounds = [true, true]}
+        : memref<2x4xf32, strided<[4, 1], offset: 32>>, vector<2x4xf32>
+    %r = arith.addf %va, %acc : vector<2x4xf32>
+    vector.transfer_write %r, %tile[%i, %c0] {in_bounds = [true, true]}
+        : vector<2x4xf32>, memref<2x4xf32, strided<[4, 1], offset: 32>>
+  }
+  return
+}
+
+// -----
+
+// A subview that something other than a transfer uses (here a copy) is left
+// alone, and so is its accumulator: the hoisting could not see the copy's
+// access to the same memory.
+// CHECK-LABEL: func.func @subview_copied
+// CHECK:         %[[TILE:.*]] = memref.subview
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read %[[TILE]]
+// CHECK:           vector.transfer_write {{.*}}, %[[TILE]]
+// CHECK:         memref.copy %[[TILE]]
+func.func @subview_copied(%a: memref<8x16xf32>, %out: memref<10x4xf32>,
+                          %copy: memref<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %tile = memref.subview %out[8, 0] [2, 4] [1, 1]
+      : memref<10x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 32>>
+  scf.for %k = %c0 to %c16 step %c1 {
+    %va = vector.transfer_read %a[%c0, %k], %zero {in_bounds = [true, true]}
+        : memref<8x16xf32>, vector<2x4xf32>
+    %acc = vector.transfer_read %tile[%c0, %c0], %zero {in_bounds = [true, true]}
+        : memref<2x4xf32, strided<[4, 1], offset: 32>>, vector<2x4xf32>
+    %r = arith.addf %va, %acc : vector<2x4xf32>
+    vector.transfer_write %r, %tile[%c0, %c0] {in_bounds = [true, true]}
+        : vector<2x4xf32>, memref<2x4xf32, strided<[4, 1], offset: 32>>
+  }
+  memref.copy %tile, %copy
+      : memref<2x4xf32, strided<[4, 1], offset: 32>> to memref<2x4xf32>
+  return
+}

@@ -4,22 +4,27 @@
 // RUN:   --ens-cpu-tile-and-vectorize="threads=2 vector-bytes=64" \
 // RUN:   | FileCheck %s --check-prefix=THREADS --implicit-check-not=linalg.
 
-// A contraction becomes register tiles of 8 rows by one vector (4 lanes of
-// f32 in 16 bytes), each reducing over k: a vector.contract of an 8x1 column
-// of %a and a 1x4 row of %b into the 8x4 accumulator. The fill is written a
-// vector at a time.
+// A contraction becomes register tiles of several rows by several vectors
+// (4 lanes of f32 in 16 bytes; 16 registers): 6 rows by 2 vectors, each
+// reducing over k, a vector.contract of a 6x1 column of %a and a 1x8 row of
+// %b into the 6x8 accumulator; the 2 rows left over are split off and tiled
+// on their own. The fill is written a vector at a time.
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME:    (%[[A:.*]]: tensor<8x16xf32>, %[[B:.*]]: tensor<16x8xf32>)
 // CHECK-NOT:     scf.forall
 // CHECK:         %[[FILLED:.*]] = scf.for
 // CHECK:           vector.transfer_write {{.*}} : vector<1x4xf32>, tensor<8x8xf32>
-// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c4 iter_args(%{{.*}} = %[[FILLED]])
-// CHECK-NEXT:      scf.for %[[K:.*]] = %{{.*}} to %c16 step %c1 iter_args(%[[TILE:.*]] = %{{.*}})
-// CHECK-NEXT:        %[[VA:.*]] = vector.transfer_read %[[A]][%c0, %[[K]]]{{.*}} : tensor<8x16xf32>, vector<8x1xf32>
-// CHECK-NEXT:        %[[VB:.*]] = vector.transfer_read %[[B]][%[[K]], %[[J]]]{{.*}} : tensor<16x8xf32>, vector<1x4xf32>
-// CHECK-NEXT:        %[[ACC:.*]] = vector.transfer_read %[[TILE]][%c0, %[[J]]]{{.*}} : tensor<8x8xf32>, vector<8x4xf32>
-// CHECK-NEXT:        %[[SUM:.*]] = vector.contract {{.*}} %[[VA]], %[[VB]], %[[ACC]] : vector<8x1xf32>, vector<1x4xf32> into vector<8x4xf32>
-// CHECK-NEXT:        vector.transfer_write %[[SUM]], %[[TILE]][%c0, %[[J]]]{{.*}} : vector<8x4xf32>, tensor<8x8xf32>
+// CHECK:         %[[TOP:.*]] = tensor.extract_slice %[[FILLED]][0, 0] [6, 8] [1, 1]
+// CHECK-NEXT:    scf.for %[[K:.*]] = %{{.*}} to %c16 step %c1 iter_args(%[[TILE:.*]] = %[[TOP]])
+// CHECK-NEXT:      %[[VA:.*]] = vector.transfer_read %[[A]][%c0, %[[K]]]{{.*}} : tensor<8x16xf32>, vector<6x1xf32>
+// CHECK-NEXT:      %[[VB:.*]] = vector.transfer_read %[[B]][%[[K]], %c0]{{.*}} : tensor<16x8xf32>, vector<1x8xf32>
+// CHECK-NEXT:      %[[ACC:.*]] = vector.transfer_read %[[TILE]][%c0, %c0]{{.*}} : tensor<6x8xf32>, vector<6x8xf32>
+// CHECK-NEXT:      %[[SUM:.*]] = vector.contract {{.*}} %[[VA]], %[[VB]], %[[ACC]] : vector<6x1xf32>, vector<1x8xf32> into vector<6x8xf32>
+// CHECK-NEXT:      vector.transfer_write %[[SUM]], %[[TILE]][%c0, %c0]{{.*}} : vector<6x8xf32>, tensor<6x8xf32>
+// CHECK:         tensor.insert_slice {{.*}}[0, 0] [6, 8] [1, 1]
+// CHECK:         tensor.extract_slice {{.*}}[6, 0] [2, 8] [1, 1]
+// CHECK:           vector.contract {{.*}} : vector<2x1xf32>, vector<1x8xf32> into vector<2x8xf32>
+// CHECK:         tensor.insert_slice {{.*}}[6, 0] [2, 8] [1, 1]
 // THREADS-LABEL: func.func @matmul
 // THREADS-NOT:     scf.forall
 // THREADS:         vector.contract {{.*}} : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>

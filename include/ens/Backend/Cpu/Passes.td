@@ -90,11 +90,32 @@ def EnsCpuTileAndVectorize
     and turns each register tile into vector code. The vector loop is the
     innermost dimension of the result for a contraction (each step of the
     reduction is then an outer product) and otherwise the innermost
-    dimension of the largest operand; a register tile holds one vector
-    along it, and for a contraction `8` rows of the result, so that 8
-    accumulators stay in registers while the reduction runs. A reduction
-    across the vector loop (a column sum) holds up to 8 vectors side by
-    side instead, so that each step reads 8 vectors of a row.
+    dimension of the largest operand.
+
+    A contraction's tile is `r` rows of the result by `v` vectors, chosen
+    per op from the target (`vector-bytes`; 32 vector registers with
+    64-byte vectors, as AVX-512 has, and 16 otherwise) and from how its
+    operands are read: each step of the reduction loads `v` vectors of the
+    operand read along the vector loop and broadcasts `r` elements of the
+    other into `r * v` FMAs. The tile taken is the one with the fewest loads
+    per step over the whole result, counting the tiles of what it leaves
+    over, whose `r * v` accumulators, `v` vectors and a broadcast fit in the
+    registers (6 rows by 4 vectors for 256x512 with AVX-512; 4 by 3 for
+    48x96 with AVX2). Where no operand is read contiguously along the vector
+    loop (dX = dY * W^T would read W^T an element at a time), the operand
+    that has the vector loop in another dimension is first transposed into
+    a copy (`linalg.transpose`, itself tiled and vectorized) that the
+    contraction reads as X * W reads W, if the result has at least 16 rows
+    to spread the copy over; with fewer, the tile gathers, one vector wide
+    and as tall as the registers allow. The rows or columns a
+    tile leaves over are split off (`linalg::splitOp`) and tiled on their
+    own, so shapes stay static. In a build with `ENS_ENABLE_ASSERTIONS`,
+    `-debug-only=ens-cpu-tile-and-vectorize` prints each contraction's
+    tile.
+
+    Other ops hold one vector along the vector loop. A reduction across the
+    vector loop (a column sum) holds up to 8 vectors side by side instead,
+    so that each step reads 8 vectors of a row.
 
     A convolution (a multiply-accumulate whose first input is read at
     `position * stride + tap`, as EnsToLinalg lowers ens.conv) is tiled in
@@ -104,9 +125,9 @@ def EnsCpuTileAndVectorize
     included, has one iteration. The tile's unit loops that its operands
     read in sums are then dropped, so that it reads through loops alone and
     vectorizes to a `vector.contract`, one outer product per input channel
-    and tap. A strided convolution's tile stays scalar. Tiles divide
-    the loops evenly, so shapes stay static; the loops over them are
-    `scf.for`, reductions innermost.
+    and tap, with 8 rows. A strided convolution's tile stays scalar. Tiles
+    of ops other than contractions divide the loops evenly, so shapes stay
+    static; the loops over tiles are `scf.for`, reductions innermost.
 
     With more than one thread (`threads`), an op of at least 16384 loop
     iterations outside a loop over members first has its first parallel
@@ -126,22 +147,24 @@ def EnsCpuTileAndVectorize
         outs(%fill : tensor<8x8xf32>) -> tensor<8x8xf32>
     ```
 
-    After, a loop over two register tiles of 8 rows by 4 columns, each
-    reducing over 16 steps:
+    After, with 16 registers: a tile of 6 rows by 2 vectors (12
+    accumulators) reducing over 16 steps, and the 2 rows left over split
+    off as a tile of their own:
 
     ```mlir
-    %r = scf.for %j = %c0 to %c8 step %c4 iter_args(%acc = %fill) {
-      %t = scf.for %k = %c0 to %c16 step %c1 iter_args(%tile = %acc) {
-        %va = vector.transfer_read %a[%c0, %k] ... : tensor<8x16xf32>, vector<8x1xf32>
-        %vb = vector.transfer_read %b[%k, %j] ... : tensor<16x8xf32>, vector<1x4xf32>
-        %vc = vector.transfer_read %tile[%c0, %j] ... : tensor<8x8xf32>, vector<8x4xf32>
-        %m = vector.contract {...} %va, %vb, %vc
-            : vector<8x1xf32>, vector<1x4xf32> into vector<8x4xf32>
-        %w = vector.transfer_write %m, %tile[%c0, %j] ... : vector<8x4xf32>, tensor<8x8xf32>
-        scf.yield %w : tensor<8x8xf32>
-      }
-      scf.yield %t : tensor<8x8xf32>
+    %top = tensor.extract_slice %fill[0, 0] [6, 8] [1, 1] : tensor<8x8xf32> to tensor<6x8xf32>
+    %t = scf.for %k = %c0 to %c16 step %c1 iter_args(%tile = %top) {
+      %va = vector.transfer_read %a[%c0, %k] ... : tensor<8x16xf32>, vector<6x1xf32>
+      %vb = vector.transfer_read %b[%k, %c0] ... : tensor<16x8xf32>, vector<1x8xf32>
+      %vc = vector.transfer_read %tile[%c0, %c0] ... : tensor<6x8xf32>, vector<6x8xf32>
+      %m = vector.contract {...} %va, %vb, %vc
+          : vector<6x1xf32>, vector<1x8xf32> into vector<6x8xf32>
+      %w = vector.transfer_write %m, %tile[%c0, %c0] ... : vector<6x8xf32>, tensor<6x8xf32>
+      scf.yield %w : tensor<6x8xf32>
     }
+    %top_done = tensor.insert_slice %t into %fill[0, 0] [6, 8] [1, 1]
+    // ... the same for %top_done[6, 0] [2, 8], with vector<2x1xf32> and
+    // vector<2x8xf32>.
     ```
   }];
   let options = [
@@ -172,7 +195,11 @@ def EnsCpuHoistTransfers
     that only gained unit dimensions (a broadcast that prepends ones, then a
     transpose), as the vectorizer writes a convolution's accumulator, first
     writes the vector itself through a map without them, so that it matches
-    the read.
+    the read. Transfers through a subview of unit strides and full rank that
+    only transfers use (the accumulator of one part of a contraction split
+    at a remainder) first read and write the subview's source, at its
+    offsets plus their indices, since the hoisting leaves transfers through
+    views alone.
 
     Before:
 
@@ -195,6 +222,7 @@ def EnsCpuHoistTransfers
     vector.transfer_write %sum, %out[%c0, %c0] : vector<8x4xf32>, memref<8x4xf32>
     ```
   }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
 def EnsCpuLowerVectors : Pass<"ens-cpu-lower-vectors", "::mlir::func::FuncOp"> {

@@ -9,8 +9,13 @@
 
 #include "ens/Support/BoundedRewrites.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 
 namespace mlir::ens {
 #define GEN_PASS_DEF_ENSCPUHOISTTRANSFERS
@@ -69,16 +74,65 @@ struct WriteWithoutUnitDims : OpRewritePattern<vector::TransferWriteOp> {
   }
 };
 
+/// A transfer through a subview of unit strides and the same rank as its
+/// source reads or writes the source itself, at the subview's offsets plus
+/// its own indices. The accumulator of a register tile in one part of a
+/// contraction split at a remainder (ens-cpu-tile-and-vectorize) lives in
+/// such a subview, and upstream's hoisting leaves transfers through views
+/// alone. Only subviews used by nothing but transfers are looked through,
+/// so that every access to the memory they view ends up on the source,
+/// where the hoisting sees it.
+template <typename TransferOp>
+struct TransferThroughSubview : OpRewritePattern<TransferOp> {
+  using OpRewritePattern<TransferOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransferOp transfer,
+                                PatternRewriter &rewriter) const override {
+    auto subview =
+        transfer.getSource().template getDefiningOp<memref::SubViewOp>();
+    if (!subview ||
+        subview.getSourceType().getRank() != subview.getType().getRank() ||
+        !llvm::all_of(subview.getStaticStrides(),
+                      [](int64_t stride) { return stride == 1; }) ||
+        !llvm::all_of(subview->getUsers(), [](Operation *user) {
+          return isa<vector::TransferReadOp, vector::TransferWriteOp>(user);
+        }))
+      return failure();
+    SmallVector<Value> indices;
+    AffineExpr offset, index;
+    bindSymbols(rewriter.getContext(), offset, index);
+    for (auto [start, at] :
+         llvm::zip_equal(subview.getMixedOffsets(), transfer.getIndices()))
+      indices.push_back(getValueOrCreateConstantIndexOp(
+          rewriter, transfer.getLoc(),
+          affine::makeComposedFoldedAffineApply(rewriter, transfer.getLoc(),
+                                                offset + index, {start, at})));
+    rewriter.modifyOpInPlace(transfer, [&] {
+      transfer.getSourceMutable().assign(subview.getSource());
+      transfer.getIndicesMutable().assign(indices);
+    });
+    return success();
+  }
+};
+
 /// A read and a write of the same vector in every iteration of a loop move
 /// out of the loop, which then carries the vector.
 struct HoistTransfersPass
     : ens::impl::EnsCpuHoistTransfersBase<HoistTransfersPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<WriteWithoutUnitDims>(&getContext());
+    patterns.add<WriteWithoutUnitDims,
+                 TransferThroughSubview<vector::TransferReadOp>,
+                 TransferThroughSubview<vector::TransferWriteOp>>(
+        &getContext());
     if (failed(applyBounded(getOperation(), std::move(patterns),
-                            "unit dimensions of written vectors")))
+                            "unit dimensions and subviews of transfers")))
       return signalPassFailure();
+    // A read and a write through the same subview now compute their indices
+    // each for itself; the hoisting matches them only as the same values.
+    IRRewriter rewriter(&getContext());
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, getOperation());
     linalg::hoistRedundantVectorTransfers(getOperation());
   }
 };

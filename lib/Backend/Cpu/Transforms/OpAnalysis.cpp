@@ -39,6 +39,16 @@ std::optional<unsigned> cpu::pickVectorLoop(linalg::LinalgOp op,
   return innermostLoop(op, *largest);
 }
 
+std::optional<unsigned> cpu::rowLoop(linalg::LinalgOp op) {
+  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (result.getNumResults() < 2)
+    return std::nullopt;
+  if (auto row =
+          dyn_cast<AffineDimExpr>(result.getResult(result.getNumResults() - 2)))
+    return row.getPosition();
+  return std::nullopt;
+}
+
 std::optional<unsigned> cpu::widestElementBits(linalg::LinalgOp op) {
   unsigned widest = 0;
   for (Value operand : op->getOperands()) {

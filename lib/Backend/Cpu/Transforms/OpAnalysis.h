@@ -27,6 +27,10 @@ std::optional<unsigned> innermostLoop(linalg::LinalgOp op, OpOperand &operand);
 /// memory is read and written as whole vectors. Results win ties.
 std::optional<unsigned> pickVectorLoop(linalg::LinalgOp op, bool contraction);
 
+/// The loop of a contraction's rows: the one that indexes the second
+/// innermost dimension of its result, if that is a loop alone.
+std::optional<unsigned> rowLoop(linalg::LinalgOp op);
+
 /// The widest element type among the operands of `op` in bits, or nothing
 /// if some operand cannot be vectorized: i1 is stored a byte per element,
 /// but a vector of i1 would be stored a bit per element.

@@ -21,6 +21,10 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ens-cpu-tile-and-vectorize"
+
 namespace mlir::ens {
 #define GEN_PASS_DEF_ENSCPUTILEANDVECTORIZE
 #include "ens/Backend/Cpu/Passes.h.inc"
@@ -54,12 +58,20 @@ struct TilePlan {
   /// convolution's tile reads the image at `position + tap`, which the
   /// vectorizer takes only once the unit tap loops are gone.
   bool dropUnitLoops = false;
+  /// A loop that the register tile does not divide, and the iteration at
+  /// which the op is split in two along it: the first part is a whole
+  /// number of tiles, and the second is planned again on its own.
+  std::optional<std::pair<unsigned, int64_t>> split;
 };
 } // namespace
 
-/// Rows of the result in one register tile of a contraction: with one vector
-/// per row, 8 accumulators stay in registers while the reduction runs.
+/// Rows of the result in one register tile of a convolution: with one
+/// vector per row, 8 accumulators stay in registers while the reduction runs.
 static constexpr int64_t kRegisterRows = 8;
+
+/// The most vectors side by side in one row of a contraction's register
+/// tile, as in BLIS's AVX-512 and AVX2 kernels (two to four).
+static constexpr int64_t kMaxTileVectors = 4;
 
 /// The largest divisor of `extent` that is at most `bound`, so that tiles
 /// divide their loops evenly and keep static shapes.
@@ -68,6 +80,85 @@ static int64_t largestDivisor(int64_t extent, int64_t bound) {
     if (extent % divisor == 0)
       return divisor;
   return 1;
+}
+
+/// The vector registers of a target whose widest vectors have `vectorBytes`
+/// bytes: AVX-512 has 32, AVX and SSE have 16.
+static int64_t vectorRegisters(unsigned vectorBytes) {
+  return vectorBytes >= 64 ? 32 : 16;
+}
+
+namespace {
+/// The register tile of a contraction: `rows` of the result by `vectors`
+/// vectors of `width` lanes. Each step of the reduction then does
+/// rows * vectors FMAs, reading `vectors` vectors of the operand that runs
+/// along the vector loop and broadcasting `rows` elements of the other.
+struct ContractionTile {
+  int64_t rows = 1;
+  int64_t vectors = 1;
+  int64_t width = 1;
+};
+} // namespace
+
+/// Chooses the register tile of a contraction whose result has `rowExtent`
+/// rows and `vectorExtent` columns, on a target with `lanes` lanes per
+/// vector and `registers` vector registers. Each step of the reduction
+/// costs a tile of r rows and v vectors r + v loads when the operand read
+/// along the vector loop is `contiguous`, and r + v * lanes otherwise (a
+/// transposed operand, as in dX = dY * W^T, is read an element at a time:
+/// such tiles are one vector wide and as tall as the registers allow). The
+/// tile chosen needs the fewest loads per step over the whole result,
+/// counting the tiles of what it leaves over (split off by planTiles and
+/// tiled on their own), with its rows * vectors accumulators, the vectors of
+/// a step (a gathered one takes four) and one broadcast in registers; on a
+/// tie, the one with more accumulators, which keep more FMAs in flight.
+static ContractionTile planContractionTile(int64_t rowExtent,
+                                           int64_t vectorExtent, int64_t lanes,
+                                           int64_t registers, bool contiguous) {
+  ContractionTile best;
+  best.width = std::min(vectorExtent, lanes);
+  int64_t columnVectors = llvm::divideCeil(vectorExtent, best.width);
+  int64_t maxVectors =
+      contiguous ? std::min(kMaxTileVectors, vectorExtent / best.width) : 1;
+  int64_t loadsPerVector = contiguous ? 1 : best.width;
+  // A vector gathered from single elements is assembled in quarters, which
+  // take registers of their own.
+  int64_t vectorTemporaries = contiguous ? 1 : 4;
+  // The loads of one reduction step over `extent` cut into tiles of `size`
+  // (the last perhaps smaller), a tile of n costing tileLoads(n).
+  auto loadsOver = [](int64_t extent, int64_t size, auto tileLoads) {
+    int64_t loads = extent / size * tileLoads(size);
+    if (extent % size != 0)
+      loads += tileLoads(extent % size);
+    return loads;
+  };
+  int64_t fewest = std::numeric_limits<int64_t>::max();
+  for (int64_t vectors = 1; vectors <= maxVectors; ++vectors) {
+    for (int64_t rows = 1; rows <= rowExtent; ++rows) {
+      if (rows * vectors + vectors * vectorTemporaries + 1 > registers)
+        break;
+      int64_t loads = loadsOver(rowExtent, rows, [&](int64_t tileRows) {
+        return loadsOver(columnVectors, vectors, [&](int64_t tileVectors) {
+          return tileRows + tileVectors * loadsPerVector;
+        });
+      });
+      if (loads < fewest ||
+          (loads == fewest && rows * vectors > best.rows * best.vectors)) {
+        fewest = loads;
+        best.rows = rows;
+        best.vectors = vectors;
+      }
+    }
+  }
+  return best;
+}
+
+/// Whether some input of `op` reads along `loop` contiguously: the loop
+/// indexes its innermost dimension.
+static bool readsContiguouslyAlong(linalg::LinalgOp op, unsigned loop) {
+  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *operand) {
+    return cpu::innermostLoop(op, *operand) == loop;
+  });
 }
 
 /// The register tile of a convolution (OpAnalysis.h), or nothing if it has
@@ -121,11 +212,8 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
       plan.dropUnitLoops = true;
     } else if (succeeded(linalg::vectorizeOpPrecondition(op))) {
       vectorLoop = cpu::pickVectorLoop(op, contraction);
-      AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-      if (contraction && result.getNumResults() >= 2)
-        if (auto row = dyn_cast<AffineDimExpr>(
-                result.getResult(result.getNumResults() - 2)))
-          rowLoop = row.getPosition();
+      if (contraction)
+        rowLoop = cpu::rowLoop(op);
     }
   }
   if (vectorLoop) {
@@ -133,8 +221,39 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
     plan.tile.assign(numLoops, 1);
     int64_t lanes = std::max<int64_t>(1, options.vectorBytes * 8 / *bits);
     plan.tile[*vectorLoop] = largestDivisor(extents[*vectorLoop], lanes);
-    if (rowLoop && rowLoop != vectorLoop)
+    if (contraction) {
+      bool hasRows = rowLoop && rowLoop != vectorLoop;
+      bool contiguous = readsContiguouslyAlong(op, *vectorLoop);
+      ContractionTile tile = planContractionTile(
+          hasRows ? extents[*rowLoop] : 1, extents[*vectorLoop], lanes,
+          vectorRegisters(options.vectorBytes), contiguous);
+      int64_t columns = tile.vectors * tile.width;
+      plan.tile[*vectorLoop] = columns;
+      if (hasRows)
+        plan.tile[*rowLoop] = tile.rows;
+      if (hasRows && extents[*rowLoop] % tile.rows != 0)
+        plan.split = {*rowLoop,
+                      extents[*rowLoop] - extents[*rowLoop] % tile.rows};
+      else if (extents[*vectorLoop] % columns != 0)
+        plan.split = {*vectorLoop,
+                      extents[*vectorLoop] - extents[*vectorLoop] % columns};
+      LLVM_DEBUG({
+        llvm::dbgs() << "[" DEBUG_TYPE "] contraction at " << op.getLoc()
+                     << ": " << tile.rows << " rows x " << tile.vectors
+                     << " vectors of " << tile.width << " lanes, "
+                     << (contiguous ? "contiguous" : "gathered") << ", "
+                     << vectorRegisters(options.vectorBytes) << " registers";
+        if (plan.split)
+          llvm::dbgs() << "; split at " << plan.split->second << " along loop "
+                       << plan.split->first;
+        llvm::dbgs() << "\n";
+      });
+      // The parts of a split op are tiled on their own.
+      if (plan.split)
+        return plan;
+    } else if (rowLoop && rowLoop != vectorLoop) {
       plan.tile[*rowLoop] = largestDivisor(extents[*rowLoop], kRegisterRows);
+    }
     // A reduction across the vector loop (a column sum) reads one vector
     // per step at a stride of a whole row: a tile of up to 8 vectors side
     // by side reads 8 times as much contiguous memory per row, with 8
@@ -268,6 +387,67 @@ static FailureOr<linalg::LinalgOp> dropUnitLoops(RewriterBase &rewriter,
   return created.last;
 }
 
+/// Rows of a contraction's result from which one of its operands that is
+/// read an element at a time along the vector loop (W in dX = dY * W^T) is
+/// first transposed: a copy of the operand costs about as much as a tile's
+/// gathers for this many rows.
+static constexpr int64_t kMinRowsToTranspose = 16;
+
+/// For a contraction that reads no operand contiguously along its vector
+/// loop: the op reading, in place of an input that has the vector loop in
+/// another dimension, a transposed copy of it (linalg.transpose) with that
+/// dimension innermost, and the transpose; nothing if it has no such input.
+static FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>>
+transposeGatheredOperand(RewriterBase &rewriter, linalg::LinalgOp op,
+                         unsigned vectorLoop) {
+  MLIRContext *context = op.getContext();
+  AffineExpr vectorDim = getAffineDimExpr(vectorLoop, context);
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    std::optional<unsigned> position = map.getResultPosition(vectorDim);
+    if (!map.isProjectedPermutation() || !position ||
+        *position + 1 == map.getNumResults())
+      continue;
+    // Dimension i of the copy is dimension permutation[i] of the operand.
+    SmallVector<int64_t> permutation;
+    for (unsigned dim = 0; dim < map.getNumResults(); ++dim)
+      if (dim != *position)
+        permutation.push_back(dim);
+    permutation.push_back(*position);
+    auto type = cast<RankedTensorType>(operand->get().getType());
+    SmallVector<int64_t> shape;
+    SmallVector<AffineExpr> reads;
+    for (int64_t dim : permutation) {
+      shape.push_back(type.getDimSize(dim));
+      reads.push_back(map.getResult(dim));
+    }
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value empty =
+        rewriter.create<tensor::EmptyOp>(loc, shape, type.getElementType());
+    auto transpose = rewriter.create<linalg::TransposeOp>(loc, operand->get(),
+                                                          empty, permutation);
+    unsigned number = operand->getOperandNumber();
+    FailureOr<linalg::GenericOp> generic =
+        isa<linalg::GenericOp>(*op) ? cast<linalg::GenericOp>(*op)
+                                    : linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generic))
+      return failure();
+    SmallVector<AffineMap> maps = generic->getIndexingMapsArray();
+    maps[number] = AffineMap::get(map.getNumDims(), 0, reads, context);
+    rewriter.modifyOpInPlace(*generic, [&] {
+      generic->setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      (*generic)->setOperand(number, transpose.getResult()[0]);
+    });
+    LLVM_DEBUG(llvm::dbgs()
+               << "[" DEBUG_TYPE "] contraction at " << loc << ": operand "
+               << number << " transposed for the vector loop\n");
+    return std::make_pair(linalg::LinalgOp(*generic),
+                          cast<linalg::LinalgOp>(*transpose));
+  }
+  return failure();
+}
+
 /// Tiles `op` for threads and registers and vectorizes its register tiles,
 /// as planned by planTiles. Ops with dynamic shapes or no loops are left
 /// alone; they become loops later.
@@ -278,7 +458,40 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
   if (extents.empty() || ShapedType::isDynamicShape(extents) ||
       llvm::is_contained(extents, 0))
     return success();
+  // A contraction that would gather an operand along its vector loop for
+  // many rows reads a transposed copy of it instead.
+  if (linalg::isaContractionOpInterface(op) && cpu::widestElementBits(op) &&
+      succeeded(linalg::vectorizeOpPrecondition(op))) {
+    std::optional<unsigned> vectorLoop = cpu::pickVectorLoop(op, true);
+    std::optional<unsigned> rowLoop = cpu::rowLoop(op);
+    if (vectorLoop && rowLoop && *rowLoop != *vectorLoop &&
+        extents[*rowLoop] >= kMinRowsToTranspose &&
+        !readsContiguouslyAlong(op, *vectorLoop)) {
+      FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>> transposed =
+          transposeGatheredOperand(rewriter, op, *vectorLoop);
+      if (succeeded(transposed)) {
+        auto [contraction, transpose] = *transposed;
+        if (failed(tileAndVectorize(rewriter, transpose, options)))
+          return failure();
+        return tileAndVectorize(rewriter, contraction, options);
+      }
+    }
+  }
   TilePlan plan = planTiles(op, extents, options);
+
+  if (plan.split) {
+    auto [loop, point] = *plan.split;
+    rewriter.setInsertionPoint(op);
+    auto [whole, rest] = linalg::splitOp(rewriter, cast<TilingInterface>(*op),
+                                         loop, rewriter.getIndexAttr(point));
+    if (!whole || !rest)
+      return op->emitError("cannot split this op into register tiles");
+    for (TilingInterface part : {whole, rest})
+      if (failed(tileAndVectorize(rewriter, cast<linalg::LinalgOp>(*part),
+                                  options)))
+        return failure();
+    return success();
+  }
 
   if (plan.parallelLoop) {
     SmallVector<int64_t> sizes(extents.size(), 0);
