@@ -189,7 +189,15 @@ llvm::Error KernelEmitter::emitSharingForall(scf::ForallOp forall) {
                   llvm::none_of(program.plan.gemms, [&](const GemmStep &gemm) {
                     return gemm.after > shared->first;
                   });
-  if (!adjacent || !isIndependent(*shared, written)) {
+  bool independent = adjacent && isIndependent(*shared, written);
+  LLVM_DEBUG(if (adjacent) llvm::dbgs()
+             << "a loop over members after " << shared->configs.size()
+             << " before it: "
+             << (independent ? "shares their launches"
+                             : "uses what they write, or writes what they "
+                               "use: launches of its own")
+             << "\n");
+  if (!independent) {
     shared = SharedLaunches{
         {}, {configsBefore}, kernelsBefore, written.front().source};
     for (auto [i, kernel] : llvm::enumerate(written))
@@ -255,7 +263,8 @@ llvm::Error KernelEmitter::emitSharingForall(scf::ForallOp forall) {
     }
     for (PhaseConfig &phase : config.phases)
       move(phase.kernel, phase.firstBlock);
-    config.kernel = config.phases.front().kernel;
+    if (!config.phases.empty())
+      config.kernel = config.phases.front().kernel;
   }
   shared->launches = std::move(launches);
   return llvm::Error::success();
