@@ -163,42 +163,61 @@ bool readsSlicesOf(Operation *op, const DenseSet<Value> &produced) {
   });
 }
 
+/// A group of member ops being collected: its ops in program order, the
+/// results they produce and the extent of their model axis.
+struct OpenGroup {
+  SmallVector<Operation *> ops;
+  DenseSet<Value> produced;
+  int64_t extent = 0;
+};
+
 /// Splits the ops of `block` into groups of member ops over the same model
 /// axis that can run as one loop over the members: in program order, each
 /// op of a group reads the slices of earlier ones, and no op outside the
 /// group that uses a result of the group sits between two of them. Other
 /// ops between them stay before the loop.
+///
+/// Several groups may be open at once: the ops of independent ensembles
+/// (the groups of a heterogeneous ensemble, one vmap per architecture, or
+/// ensembles of different sizes) interleave in the block, and each becomes
+/// a loop of its own. An op joins an open group of its extent whose slices
+/// it can read, preferring one whose results it uses; every other open
+/// group whose results it uses ends before it.
 SmallVector<SmallVector<Operation *>> findMemberGroups(Block &block) {
   SmallVector<SmallVector<Operation *>> groups;
-  SmallVector<Operation *> group;
-  DenseSet<Value> produced;
-  int64_t extent = 0;
-  auto close = [&] {
-    if (!group.empty())
-      groups.push_back(std::move(group));
-    group.clear();
-    produced.clear();
-  };
+  SmallVector<OpenGroup> open;
   for (Operation &op : block) {
     std::optional<int64_t> members = getMemberExtent(&op);
-    if (members && (group.empty() || *members == extent) &&
-        readsSlicesOf(&op, produced)) {
-      extent = *members;
-      group.push_back(&op);
-      produced.insert(op.result_begin(), op.result_end());
-      continue;
+    std::optional<size_t> joined;
+    for (auto [i, group] : llvm::enumerate(open)) {
+      if (!members || group.extent != *members ||
+          !readsSlicesOf(&op, group.produced))
+        continue;
+      if (!joined || (usesAny(&op, group.produced) &&
+                      !usesAny(&op, open[*joined].produced)))
+        joined = i;
     }
-    // Ops that do not use the group may stay before its loop.
-    if (!usesAny(&op, produced))
-      continue;
-    close();
-    if (members) {
-      extent = *members;
-      group.push_back(&op);
-      produced.insert(op.result_begin(), op.result_end());
+    if (members && !joined) {
+      open.push_back(OpenGroup{{}, {}, *members});
+      joined = open.size() - 1;
     }
+    if (joined) {
+      open[*joined].ops.push_back(&op);
+      open[*joined].produced.insert(op.result_begin(), op.result_end());
+    }
+    // The other groups whose results `op` uses end before it. Ops that use
+    // no group may stay before the loops.
+    SmallVector<OpenGroup> stillOpen;
+    for (auto [i, group] : llvm::enumerate(open)) {
+      if (i != joined && usesAny(&op, group.produced))
+        groups.push_back(std::move(group.ops));
+      else
+        stillOpen.push_back(std::move(group));
+    }
+    open = std::move(stillOpen);
   }
-  close();
+  for (OpenGroup &group : open)
+    groups.push_back(std::move(group.ops));
   return groups;
 }
 

@@ -139,3 +139,60 @@ func.func @constant_term(%x: tensor<4x9xf32>, %y: tensor<5x9xf32>)
   } -> tensor<4x8xf32>
   return %down : tensor<4x8xf32>
 }
+
+// -----
+
+// Two groups of members over different model axes (a heterogeneous
+// ensemble: 8 members of one architecture, 4 of another), their ops
+// interleaved, each reading its own parameters and the shared input %x:
+// each group becomes a loop of its own (issue #30: the second group's ops
+// used to stay whole, as generic kernels on CUDA). Each loop takes the
+// place of its group's last op.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#shared = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @interleaved_groups
+// CHECK:      %[[A:.*]] = scf.forall (%[[M:.*]]) in (8)
+// CHECK:        tensor.extract_slice %arg1[%[[M]], 0] [1, 2] [1, 1]
+// CHECK:        math.exp
+// CHECK:        arith.negf
+// CHECK:      %[[B:.*]] = scf.forall (%[[N:.*]]) in (4)
+// CHECK:        tensor.extract_slice %arg2[%[[N]], 0] [1, 2] [1, 1]
+// CHECK:        math.tanh
+// CHECK:        arith.mulf
+// CHECK-NOT:  linalg.generic
+// CHECK:      return %[[A]], %[[B]]
+// SMALL-LABEL: func.func @interleaved_groups
+// SMALL-NOT: scf.forall
+func.func @interleaved_groups(%x: tensor<2xf32>, %p: tensor<8x2xf32>,
+                              %q: tensor<4x2xf32>)
+    -> (tensor<8x2xf32>, tensor<4x2xf32>) {
+  %e8 = tensor.empty() : tensor<8x2xf32>
+  %e4 = tensor.empty() : tensor<4x2xf32>
+  %a = linalg.generic {indexing_maps = [#id, #shared, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %x : tensor<8x2xf32>, tensor<2xf32>) outs(%e8 : tensor<8x2xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %r = arith.addf %v, %s : f32
+    %t = math.exp %r : f32
+    linalg.yield %t : f32
+  } -> tensor<8x2xf32>
+  %b = linalg.generic {indexing_maps = [#id, #shared, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%q, %x : tensor<4x2xf32>, tensor<2xf32>) outs(%e4 : tensor<4x2xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %r = arith.addf %v, %s : f32
+    %t = math.tanh %r : f32
+    linalg.yield %t : f32
+  } -> tensor<4x2xf32>
+  %c = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<8x2xf32>) outs(%e8 : tensor<8x2xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.negf %v : f32
+    linalg.yield %r : f32
+  } -> tensor<8x2xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<4x2xf32>) outs(%e4 : tensor<4x2xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.mulf %v, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<4x2xf32>
+  return %c, %d : tensor<8x2xf32>, tensor<4x2xf32>
+}

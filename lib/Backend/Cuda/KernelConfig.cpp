@@ -142,6 +142,9 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       os << "loop";
     else
       os << "kernel " << program.plan.kernels[config.kernel].name;
+    // A kernel that runs several loops gives each a range of blocks.
+    if (!tiled && !program.getSections(config.kernel).empty())
+      os << " from block " << config.firstBlock;
     os << ": " << stringifyStrategy(config.strategy) << ", " << config.members
        << " members, " << config.threadsPerBlock << " threads, "
        << config.sharedBytes << " bytes of shared memory\n";

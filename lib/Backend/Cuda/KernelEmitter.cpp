@@ -170,6 +170,13 @@ void KernelEmitter::countTraffic(KernelBuilder &kernel) const {
 
 void KernelEmitter::finishKernel(KernelBuilder &kernel,
                                  std::vector<KernelSection> sections) {
+  // A launch that a later loop over members shares takes it back and
+  // writes it again from this (emitSharingForall).
+  if (kernel.namesBlock)
+    sectionable[program.plan.kernels.size()] = {kernel, kernels.size(),
+                                                sections};
+  else
+    sectionable.erase(program.plan.kernels.size());
   countTraffic(kernel);
   kernels += "\n// " + kernel.info.sourceOps + "\n";
   std::string bounds;
@@ -177,7 +184,10 @@ void KernelEmitter::finishKernel(KernelBuilder &kernel,
     bounds =
         "__launch_bounds__(" + std::to_string(kernel.launch.block[0]) + ", 2) ";
   kernels += "extern \"C\" __global__ void " + bounds + kernel.info.name + "(" +
-             kernel.params + ") {\n" + kernel.body + "}\n";
+             kernel.params + ") {\n";
+  if (kernel.namesBlock)
+    kernels += "  const unsigned ens_block = blockIdx.x;\n";
+  kernels += kernel.body + "}\n";
   kernel.launch.kernel = program.plan.kernels.size();
   program.plan.kernels.push_back(std::move(kernel.info));
   program.plan.launches.push_back(std::move(kernel.launch));
@@ -448,7 +458,8 @@ llvm::Error KernelEmitter::run(unsigned numInputs) {
             // What canonicalization leaves of a loop of one iteration: the
             // store is a one-thread kernel, which reads the loads it uses.
             .Case([&](memref::StoreOp store) { return emitSerial(store); })
-            .Case([&](scf::ForallOp forall) { return emitForall(forall); })
+            .Case(
+                [&](scf::ForallOp forall) { return emitSharingForall(forall); })
             .Case<memref::AllocOp, memref::GetGlobalOp, memref::LoadOp,
                   memref::SubViewOp, memref::CollapseShapeOp,
                   memref::ExpandShapeOp, memref::CastOp, memref::DeallocOp,

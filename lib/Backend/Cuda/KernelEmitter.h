@@ -62,6 +62,48 @@ struct KernelBuilder {
   /// (`__launch_bounds__`): tensor-core tiles would otherwise take over 160
   /// registers a thread, one block of 256 threads per SM.
   bool twoBlocksPerSm = false;
+  /// Whether the body names its block's index among the blocks that run its
+  /// work `ens_block` rather than reading blockIdx.x: a kernel written so
+  /// can run as a section of a launch it shares (SharedLaunches.cpp), which
+  /// sets `ens_block` to the section's own index.
+  bool namesBlock = false;
+};
+
+/// What a launch that runs independent sections side by side, each in
+/// blocks of its own, adds up of them (addSection).
+struct SideBySide {
+  std::vector<KernelSection> sections;
+  int64_t blocks = 0, bytesInFlight = 0;
+  /// Whether the model counts every section (PhaseCounts.cpp).
+  bool counted = true;
+};
+
+/// A kernel that can run as a section of a launch it shares, as it was
+/// before finishKernel took it: where its source starts in the emitter's
+/// source, and the sections it runs itself, if several.
+struct SectionableKernel {
+  KernelBuilder kernel;
+  size_t source = 0;
+  std::vector<KernelSection> sections;
+};
+
+/// A section of a launch of loops over members: its kernel, and where it
+/// is now, its launch's position among the plan's kernels and the first of
+/// its blocks there.
+struct SharedSection {
+  SectionableKernel kernel;
+  size_t at = 0;
+  int64_t firstBlock = 0;
+};
+
+/// The launches of consecutive, independent loops over members
+/// (emitSharingForall): each launch's sections, the positions of the
+/// loops' configs, the first launch's position among the plan's kernels,
+/// and where its source starts in the emitter's source.
+struct SharedLaunches {
+  std::vector<std::vector<SharedSection>> launches;
+  std::vector<size_t> configs;
+  size_t first = 0, source = 0;
 };
 
 /// Writes the kernels and the launch plan of one bufferized function.
@@ -107,6 +149,14 @@ private:
   /// `sections` if it runs several independent phases side by side.
   void finishKernel(KernelBuilder &kernel,
                     std::vector<KernelSection> sections = {});
+  /// Adds `section`, which `launch` runs in the blocks after those of its
+  /// sections so far (its body is the caller's to write), to `launch` and
+  /// `sides`: its parameters, buffers, shared memory, work and blocks.
+  void addSection(KernelBuilder &launch, KernelBuilder &section,
+                  SideBySide &sides) const;
+  /// Adds `launch`, which runs the sections of `sides`, to the source and
+  /// the plan.
+  void finishSideBySide(KernelBuilder &launch, SideBySide &sides);
   /// Binds every memref that `root` and the ops nested in it use, and
   /// records the plan buffers they read and write.
   llvm::Error bindMemrefs(KernelBuilder &kernel, Operation *root);
@@ -236,6 +286,16 @@ private:
   /// (MemberKernelEmitter.cpp), a kernel per launch with the tiled one
   /// (TiledKernelEmitter.cpp).
   llvm::Error emitForall(scf::ForallOp forall);
+  /// Writes `forall` as emitForall does, then, where its launches are
+  /// kernels that can run as sections (KernelBuilder::namesBlock) and the
+  /// launches before them are those of loops over members that it is
+  /// independent of, writes each of its launches as a section of one of
+  /// theirs (SharedLaunches.cpp): the groups of a heterogeneous ensemble
+  /// share launches.
+  llvm::Error emitSharingForall(scf::ForallOp forall);
+  /// Writes `sections`, kernels written before, as one launch whose blocks
+  /// each run their section's body, or a kernel alone as it was.
+  void emitSharedLaunch(ArrayRef<SharedSection> sections);
   /// The one kernel of the member-per-block and members-per-block
   /// strategies.
   llvm::Error emitMemberKernel(scf::ForallOp forall,
@@ -293,6 +353,14 @@ private:
   DenseSet<Operation *> fusedEpilogues;
   /// The source of the kernels written so far.
   std::string kernels;
+
+  /// Each kernel written so that it can run as a section of a launch it
+  /// shares (KernelBuilder::namesBlock), by its position among the plan's
+  /// kernels: the last one finishKernel wrote there.
+  DenseMap<size_t, SectionableKernel> sectionable;
+  /// The launches of the last loops over members written, while they are
+  /// the last launches and each runs kernels that can be sections.
+  std::optional<SharedLaunches> shared;
 };
 
 } // namespace mlir::ens::cuda

@@ -233,7 +233,7 @@ static void beginMembersPerBlock(KernelBuilder &kernel,
   os << "  // Warp w of block b computes member b * " << config.membersPerBlock
      << " + w; its temporaries live in its slice of shared memory.\n";
   os << "  ENS_DYNAMIC_SHARED(ens_block_shared);\n";
-  os << "  long long m = (long long)blockIdx.x * " << config.membersPerBlock
+  os << "  long long m = (long long)ens_block * " << config.membersPerBlock
      << "LL + threadIdx.x / " << kWarpSize << ";\n";
   // Its warps synchronize only with __syncwarp(): no barrier waits for a
   // warp that returns.
@@ -247,6 +247,7 @@ llvm::Error KernelEmitter::emitMemberKernel(scf::ForallOp forall,
                                             const MemberLoopPlan &plan) {
   const KernelConfig &config = plan.config;
   KernelBuilder kernel = beginKernel(forall.getOperation(), "members");
+  kernel.namesBlock = true;
   kernel.info.usesBarriers = true;
   // Each phase waits for its loads before the barrier after it.
   kernel.info.dependentLoadsPerThread = config.phases.size();
@@ -262,7 +263,7 @@ llvm::Error KernelEmitter::emitMemberKernel(scf::ForallOp forall,
     os << "  // Block m computes member m; its temporaries live in shared "
           "memory.\n";
     os << "  ENS_DYNAMIC_SHARED(ens_shared);\n";
-    os << "  long long m = blockIdx.x;\n";
+    os << "  long long m = ens_block;\n";
   }
   for (auto [alloc, temporary] :
        llvm::zip(plan.temporaries, config.temporaries)) {

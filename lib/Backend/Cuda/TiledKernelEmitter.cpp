@@ -80,13 +80,11 @@ llvm::Error KernelEmitter::emitTiledLaunch(const MemberLoopPlan &plan,
   if (phases.size() == 1)
     return emitTiledPhase(config.phases[phases[0]], plan.phases[phases[0]],
                           config.members, config.phases[phases[0]].threads);
-  // One kernel whose blocks branch to their phase's body. The phases share
-  // the kernel's parameters, since a buffer's parameter is named after it.
+  // One kernel whose blocks branch to their phase's body.
   KernelBuilder launch = beginKernel({}, "tiled");
   launch.info.sourceOps.clear();
-  int64_t blocks = 0, bytesInFlight = 0;
-  bool counted = true;
-  std::vector<KernelSection> sections;
+  launch.namesBlock = true;
+  SideBySide sides;
   llvm::raw_string_ostream os(launch.body);
   for (auto [position, i] : llvm::enumerate(phases)) {
     const PhaseConfig &phase = config.phases[i];
@@ -95,8 +93,8 @@ llvm::Error KernelEmitter::emitTiledLaunch(const MemberLoopPlan &plan,
         beginKernel(getPhaseRoots(ir), "tiled", config.members);
     std::string block =
         phase.firstBlock
-            ? "(blockIdx.x - " + std::to_string(phase.firstBlock) + "u)"
-            : "blockIdx.x";
+            ? "(ens_block - " + std::to_string(phase.firstBlock) + "u)"
+            : "ens_block";
     if (llvm::Error failure =
             writeTiledPhase(section, phase, ir, config.members, phase.threads,
                             block, /*indent=*/4))
@@ -105,49 +103,19 @@ llvm::Error KernelEmitter::emitTiledLaunch(const MemberLoopPlan &plan,
                      phase.threads);
     int64_t end = phase.firstBlock + section.launch.grid[0];
     if (position == 0)
-      os << "  if (blockIdx.x < " << end << "u) {\n";
+      os << "  if (ens_block < " << end << "u) {\n";
     else if (position + 1 < phases.size())
-      os << "  } else if (blockIdx.x < " << end << "u) {\n";
+      os << "  } else if (ens_block < " << end << "u) {\n";
     else
       os << "  } else {\n";
     os << section.body;
-    for (auto [arg, cType] :
-         llvm::zip(section.launch.args, section.info.paramTypes))
-      launch.bindParam(arg.value, cType);
-    launch.read.insert(section.read.begin(), section.read.end());
-    launch.twoBlocksPerSm |= section.twoBlocksPerSm;
-    launch.written.insert(section.written.begin(), section.written.end());
-    launch.launch.grid[0] = end;
-    launch.launch.block = section.launch.block;
-    // The sections share the dynamic shared memory of a block.
-    launch.launch.sharedBytes =
-        std::max(launch.launch.sharedBytes, section.launch.sharedBytes);
-    KernelInfo &info = launch.info;
-    info.sourceOps += (position ? "; " : "") + section.info.sourceOps;
-    info.flops += section.info.flops;
-    info.fmaFlops += section.info.fmaFlops;
-    info.tensorFlops += section.info.tensorFlops;
-    info.tensorPasses = std::max(info.tensorPasses, section.info.tensorPasses);
-    info.usesBarriers |= section.info.usesBarriers;
-    // A launch with a section the model does not count (tensor-core
-    // tiles) is not counted: its counts would leave that section out.
-    counted = counted && addSideBySide(info, section.info);
-    // The bytes in flight of a thread of any section, on average over the
-    // blocks (all of one size).
-    blocks += section.launch.grid[0];
-    bytesInFlight +=
-        section.launch.grid[0] * section.info.bytesInFlightPerThread;
-    info.bytesInFlightPerThread = bytesInFlight / blocks;
-    countTraffic(section);
-    sections.push_back({std::move(section.info), section.launch.grid[0]});
+    addSection(launch, section, sides);
   }
   os << "  }\n";
-  if (!counted)
-    dropCounts(launch.info);
   LLVM_DEBUG(llvm::dbgs() << "one launch runs " << phases.size()
                           << " independent phases: " << launch.info.sourceOps
                           << "\n");
-  finishKernel(launch, std::move(sections));
+  finishSideBySide(launch, sides);
   return llvm::Error::success();
 }
 
@@ -160,8 +128,9 @@ llvm::Error KernelEmitter::emitTiledPhase(const PhaseConfig &phase,
     beginPhaseKernel(kernel, members, phase.blocksPerMember, threads);
     return emitSplitPhase(kernel, ir, phase, members);
   }
+  kernel.namesBlock = true;
   if (llvm::Error failure = writeTiledPhase(kernel, phase, ir, members, threads,
-                                            "blockIdx.x", /*indent=*/2))
+                                            "ens_block", /*indent=*/2))
     return failure;
   storeTiledCounts(kernel.info, views, phase, ir, members, threads);
   finishKernel(kernel);

@@ -12,8 +12,9 @@
 // RUN: FileCheck %s --check-prefix=PLAN < %t/plan.txt
 //
 // CHECK-LABEL: extern "C" __global__ void k0_members(
+// CHECK: const unsigned ens_block = blockIdx.x;
 // CHECK: ENS_DYNAMIC_SHARED(ens_shared);
-// CHECK: long long m = blockIdx.x;
+// CHECK: long long m = ens_block;
 // CHECK: float *t0 = (float *)(ens_shared + 0);
 // CHECK: { // ens.einsum, ens.add, ens.tanh
 // CHECK: staged0[i] = b1[{{.*}}m * 2048LL

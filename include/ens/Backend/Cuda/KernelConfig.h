@@ -270,6 +270,10 @@ struct KernelConfig {
   /// The kernel's position in the launch plan (with the tiled strategy, the
   /// first phase's kernel).
   unsigned kernel = 0;
+  /// The first of the kernel's blocks that compute the loop's members: 0,
+  /// unless the kernel runs other, independent loops over members in the
+  /// blocks before (the groups of a heterogeneous ensemble share launches).
+  int64_t firstBlock = 0;
   Strategy strategy = Strategy::MemberPerBlock;
   /// The loop's trip count.
   int64_t members = 0;

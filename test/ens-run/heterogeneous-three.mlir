@@ -1,0 +1,37 @@
+// A heterogeneous ensemble of three architectures, 8 members each (issue
+// #30, examples/heterogeneous_three.mlir): widths 16, 64 and 128, one and
+// two hidden layers, one SGD step in one program. It agrees with the
+// interpreter on the CPU and under cuda-emu with each CUDA strategy; each
+// group's results are those of the group alone on the same inputs, bit for
+// bit on the CPU and within rounding under cuda-emu; and on CUDA the step
+// takes no more launches than its deepest group alone, under each strategy.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=train_step --random-inputs=1 --write-inputs=%t/in --output-dir=%t/interp
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=train_step --random-inputs=1 --backend=cpu --atol=1e-5 --output-dir=%t/cpu --expect=%t/interp/out0.npy --expect=%t/interp/out1.npy --expect=%t/interp/out2.npy --expect=%t/interp/out3.npy --expect=%t/interp/out4.npy --expect=%t/interp/out5.npy --expect=%t/interp/out6.npy --expect=%t/interp/out7.npy --expect=%t/interp/out8.npy --expect=%t/interp/out9.npy --expect=%t/interp/out10.npy --expect=%t/interp/out11.npy --expect=%t/interp/out12.npy --expect=%t/interp/out13.npy --expect=%t/interp/out14.npy --expect=%t/interp/out15.npy --expect=%t/interp/out16.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=train_step --random-inputs=1 --backend=cuda-emu --atol=1e-5 --output-dir=%t/emu --expect=%t/interp/out0.npy --expect=%t/interp/out1.npy --expect=%t/interp/out2.npy --expect=%t/interp/out3.npy --expect=%t/interp/out4.npy --expect=%t/interp/out5.npy --expect=%t/interp/out6.npy --expect=%t/interp/out7.npy --expect=%t/interp/out8.npy --expect=%t/interp/out9.npy --expect=%t/interp/out10.npy --expect=%t/interp/out11.npy --expect=%t/interp/out12.npy --expect=%t/interp/out13.npy --expect=%t/interp/out14.npy --expect=%t/interp/out15.npy --expect=%t/interp/out16.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=train_step --random-inputs=1 --backend=cuda-emu --cuda-strategy=members-per-block --atol=1e-5 --expect=%t/interp/out0.npy --expect=%t/interp/out1.npy --expect=%t/interp/out2.npy --expect=%t/interp/out3.npy --expect=%t/interp/out4.npy --expect=%t/interp/out5.npy --expect=%t/interp/out6.npy --expect=%t/interp/out7.npy --expect=%t/interp/out8.npy --expect=%t/interp/out9.npy --expect=%t/interp/out10.npy --expect=%t/interp/out11.npy --expect=%t/interp/out12.npy --expect=%t/interp/out13.npy --expect=%t/interp/out14.npy --expect=%t/interp/out15.npy --expect=%t/interp/out16.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=train_step --random-inputs=1 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-5 --expect=%t/interp/out0.npy --expect=%t/interp/out1.npy --expect=%t/interp/out2.npy --expect=%t/interp/out3.npy --expect=%t/interp/out4.npy --expect=%t/interp/out5.npy --expect=%t/interp/out6.npy --expect=%t/interp/out7.npy --expect=%t/interp/out8.npy --expect=%t/interp/out9.npy --expect=%t/interp/out10.npy --expect=%t/interp/out11.npy --expect=%t/interp/out12.npy --expect=%t/interp/out13.npy --expect=%t/interp/out14.npy --expect=%t/interp/out15.npy --expect=%t/interp/out16.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=small_group --backend=cpu --input=%t/in/in0.npy --input=%t/in/in1.npy --input=%t/in/in2.npy --input=%t/in/in3.npy --input=%t/in/in4.npy --input=%t/in/in5.npy --input=%t/in/in6.npy --rtol=0 --atol=0 --expect=%t/cpu/out0.npy --expect=%t/cpu/out1.npy --expect=%t/cpu/out2.npy --expect=%t/cpu/out3.npy --expect=%t/cpu/out4.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=medium_group --backend=cpu --input=%t/in/in0.npy --input=%t/in/in1.npy --input=%t/in/in2.npy --input=%t/in/in7.npy --input=%t/in/in8.npy --input=%t/in/in9.npy --input=%t/in/in10.npy --input=%t/in/in11.npy --input=%t/in/in12.npy --rtol=0 --atol=0 --expect=%t/cpu/out5.npy --expect=%t/cpu/out6.npy --expect=%t/cpu/out7.npy --expect=%t/cpu/out8.npy --expect=%t/cpu/out9.npy --expect=%t/cpu/out10.npy --expect=%t/cpu/out11.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=wide_group --backend=cpu --input=%t/in/in0.npy --input=%t/in/in1.npy --input=%t/in/in2.npy --input=%t/in/in13.npy --input=%t/in/in14.npy --input=%t/in/in15.npy --input=%t/in/in16.npy --rtol=0 --atol=0 --expect=%t/cpu/out12.npy --expect=%t/cpu/out13.npy --expect=%t/cpu/out14.npy --expect=%t/cpu/out15.npy --expect=%t/cpu/out16.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=small_group --backend=cuda-emu --input=%t/in/in0.npy --input=%t/in/in1.npy --input=%t/in/in2.npy --input=%t/in/in3.npy --input=%t/in/in4.npy --input=%t/in/in5.npy --input=%t/in/in6.npy --atol=1e-5 --expect=%t/emu/out0.npy --expect=%t/emu/out1.npy --expect=%t/emu/out2.npy --expect=%t/emu/out3.npy --expect=%t/emu/out4.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=medium_group --backend=cuda-emu --input=%t/in/in0.npy --input=%t/in/in1.npy --input=%t/in/in2.npy --input=%t/in/in7.npy --input=%t/in/in8.npy --input=%t/in/in9.npy --input=%t/in/in10.npy --input=%t/in/in11.npy --input=%t/in/in12.npy --atol=1e-5 --expect=%t/emu/out5.npy --expect=%t/emu/out6.npy --expect=%t/emu/out7.npy --expect=%t/emu/out8.npy --expect=%t/emu/out9.npy --expect=%t/emu/out10.npy --expect=%t/emu/out11.npy
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=wide_group --backend=cuda-emu --input=%t/in/in0.npy --input=%t/in/in1.npy --input=%t/in/in2.npy --input=%t/in/in13.npy --input=%t/in/in14.npy --input=%t/in/in15.npy --input=%t/in/in16.npy --atol=1e-5 --expect=%t/emu/out12.npy --expect=%t/emu/out13.npy --expect=%t/emu/out14.npy --expect=%t/emu/out15.npy --expect=%t/emu/out16.npy
+//
+// Launches per step: the program's, then its deepest group's alone.
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=train_step --cuda-strategy=auto --kernel-report=table > %t/train_step-auto.txt
+// RUN: FileCheck %s --check-prefix=AUTO < %t/train_step-auto.txt
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=medium_group --cuda-strategy=auto --kernel-report=table > %t/medium_group-auto.txt
+// RUN: FileCheck %s --check-prefix=AUTO < %t/medium_group-auto.txt
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=train_step --cuda-strategy=members-per-block --kernel-report=table > %t/train_step-members-per-block.txt
+// RUN: FileCheck %s --check-prefix=MEMBERS_PER_BLOCK < %t/train_step-members-per-block.txt
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=medium_group --cuda-strategy=members-per-block --kernel-report=table > %t/medium_group-members-per-block.txt
+// RUN: FileCheck %s --check-prefix=MEMBERS_PER_BLOCK < %t/medium_group-members-per-block.txt
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=train_step --cuda-strategy=tiled --kernel-report=table > %t/train_step-tiled.txt
+// RUN: FileCheck %s --check-prefix=TILED < %t/train_step-tiled.txt
+// RUN: ens-run %ens_src_root/examples/heterogeneous_three.mlir --entry=medium_group --cuda-strategy=tiled --kernel-report=table > %t/medium_group-tiled.txt
+// RUN: FileCheck %s --check-prefix=TILED < %t/medium_group-tiled.txt
+// AUTO: {{^}}1 kernels,
+// MEMBERS_PER_BLOCK: {{^}}1 kernels,
+// TILED: {{^}}6 kernels,
