@@ -98,9 +98,12 @@ Executable Module::compileAt(const std::string &function,
   me::ExecutableOptions executableOptions;
   executableOptions.maxBufferBytes = options.maxBufferBytes;
   executableOptions.cpu.threads = options.threads;
-  executableOptions.cuda.strategy = options.cudaStrategy;
-  executableOptions.cuda.gemm = options.cudaGemm;
-  executableOptions.cuda.precision = options.gpuPrecision;
+  llvm::Expected<me::cuda::CodegenOptions> codegen =
+      me::cuda::parseCodegenOptions(options.cudaStrategy, options.cudaGemm,
+                                    options.gpuPrecision);
+  if (!codegen)
+    diagnostics.fail(llvm::toString(codegen.takeError()));
+  executableOptions.cuda.codegen = *codegen;
   llvm::Expected<std::unique_ptr<me::Executable>> executable =
       me::compileExecutable(*finished, name, toInternal(target),
                             executableOptions);

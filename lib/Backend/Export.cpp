@@ -48,10 +48,9 @@ static llvm::Error exportCuda(ModuleOp module, StringRef entry,
                               rt::Artifact &artifact) {
   if (options.archs.empty())
     return error("a cuda artifact needs at least one architecture");
-  llvm::Expected<cuda::CudaProgram> program = cuda::generateCuda(
-      module, entry, options.compile.maxBufferBytes,
-      options.compile.cuda.strategy, options.compile.cuda.gemm,
-      options.compile.cuda.precision);
+  llvm::Expected<cuda::CudaProgram> program =
+      cuda::generateCuda(module, entry, options.compile.maxBufferBytes,
+                         options.compile.cuda.codegen);
   if (!program)
     return program.takeError();
   std::string name = (entry + ".cu").str();
@@ -82,14 +81,13 @@ static llvm::Error exportCuda(ModuleOp module, StringRef entry,
     artifact.sections[rt::section::kEmulatorObject] = std::move(*object);
   }
   artifact.plan = std::move(program->plan);
-  artifact.options["cuda-strategy"] = options.compile.cuda.strategy.empty()
-                                          ? "auto"
-                                          : options.compile.cuda.strategy;
-  artifact.options["cuda-gemm"] =
-      options.compile.cuda.gemm.empty() ? "auto" : options.compile.cuda.gemm;
-  artifact.options["gpu-precision"] = options.compile.cuda.precision.empty()
-                                          ? "f32"
-                                          : options.compile.cuda.precision;
+  const cuda::CodegenOptions &codegen = options.compile.cuda.codegen;
+  artifact.options["cuda-strategy"] =
+      codegen.strategy ? cuda::stringifyStrategy(*codegen.strategy).str()
+                       : "auto";
+  artifact.options["cuda-gemm"] = cuda::stringifyGemmChoice(codegen.gemm).str();
+  artifact.options["gpu-precision"] =
+      cuda::stringifyPrecision(codegen.precision).str();
   artifact.options["arch"] = llvm::join(options.archs, ",");
   artifact.options["emulator"] = options.emulator ? "yes" : "no";
   return llvm::Error::success();

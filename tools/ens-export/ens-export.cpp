@@ -119,9 +119,11 @@ int main(int argc, char **argv) {
     options.archs.push_back(arch.trim().str());
   options.emulator = emulator;
   options.compile.maxBufferBytes = maxBufferBytes;
-  options.compile.cuda.strategy = cudaStrategy;
-  options.compile.cuda.gemm = cudaGemm;
-  options.compile.cuda.precision = gpuPrecision;
+  llvm::Expected<cuda::CodegenOptions> codegen = cuda::parseCodegenOptions(
+      cudaStrategy, cudaGemm, gpuPrecision, /*nameFlags=*/true);
+  if (!codegen)
+    return fail(llvm::toString(codegen.takeError()));
+  options.compile.cuda.codegen = *codegen;
   llvm::Expected<rt::Artifact> artifact =
       exportFunction(*module, entry->getSymName(), options);
   if (!artifact)

@@ -249,15 +249,15 @@ cl::opt<std::string> gpuPrecision(
              "(three TF32 products each, about f32's accuracy)"),
     cl::value_desc("name"), cl::init("f32"));
 
-/// The CUDA program of `entry`, with the strategy that --cuda-strategy
-/// names, the GEMM choice of --cuda-gemm and the precision --gpu-precision
-/// names (main checks the names).
+/// What --cuda-strategy, --cuda-gemm and --gpu-precision name, parsed
+/// once by main.
+cuda::CodegenOptions codegenOptions;
+
+/// The CUDA program of `entry`, with the options of the command line.
 llvm::Expected<cuda::CudaProgram> generateCudaProgram(ModuleOp module,
                                                       func::FuncOp entry) {
   return cuda::generateCuda(module, entry.getSymName(), maxBufferBytes,
-                            *cuda::parseStrategyChoice(cudaStrategy),
-                            *cuda::parseGemmChoice(cudaGemm),
-                            *cuda::parsePrecision(gpuPrecision));
+                            codegenOptions);
 }
 
 /// Prints the CUDA plan of `entry`.
@@ -327,9 +327,7 @@ ExecutableOptions getExecutableOptions() {
   options.cuda.dumpDirectory = cudaDump;
   options.cuda.checkWithNvrtc = true;
   options.cuda.useGraph = cudaGraph;
-  options.cuda.strategy = cudaStrategy;
-  options.cuda.gemm = cudaGemm;
-  options.cuda.precision = gpuPrecision;
+  options.cuda.codegen = codegenOptions;
   return options;
 }
 
@@ -432,18 +430,11 @@ int main(int argc, char **argv) {
     llvm::WithColor::error() << "--max-buffer-bytes must not be negative\n";
     return 1;
   }
-  if (!cuda::parseStrategyChoice(cudaStrategy))
-    return fail("unknown CUDA strategy '" + cudaStrategy +
-                "' for --cuda-strategy (known: " + cuda::getStrategyNames() +
-                ")");
-  if (!cuda::parseGemmChoice(cudaGemm))
-    return fail("unknown CUDA GEMM choice '" + cudaGemm +
-                "' for --cuda-gemm (known: " + cuda::getGemmChoiceNames() +
-                ")");
-  if (!cuda::parsePrecision(gpuPrecision))
-    return fail("unknown GPU precision '" + gpuPrecision +
-                "' for --gpu-precision (known: " + cuda::getPrecisionNames() +
-                ")");
+  llvm::Expected<cuda::CodegenOptions> codegen = cuda::parseCodegenOptions(
+      cudaStrategy, cudaGemm, gpuPrecision, /*nameFlags=*/true);
+  if (!codegen)
+    return fail(llvm::toString(codegen.takeError()));
+  codegenOptions = *codegen;
   if (!cudaCompile.empty()) {
     auto source = llvm::MemoryBuffer::getFile(cudaCompile);
     if (!source) {

@@ -10,6 +10,7 @@
 #ifndef ENS_BACKEND_EXECUTABLE_H
 #define ENS_BACKEND_EXECUTABLE_H
 
+#include "ens/Backend/Cuda/KernelConfig.h"
 #include "ens/Support/HostTensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -67,17 +68,10 @@ struct ExecutableOptions {
     bool checkWithNvrtc = false;
     /// For Cuda: capture the launches into a CUDA graph and replay it.
     bool useGraph = false;
-    /// How kernels share out loops over members, by name
-    /// (cuda::getStrategyNames()); empty or "auto" for the performance
-    /// model's pick per loop.
-    std::string strategy;
-    /// Who computes contractions that are matrix products, by name
-    /// (cuda::getGemmChoiceNames()): "generated" kernels, "cublas" (vendor
-    /// GEMM steps), or empty or "auto" for the performance model's pick.
-    std::string gemm;
-    /// How contractions compute their products, by name
-    /// (cuda::getPrecisionNames()): "f32" (or empty), "tf32" or "3xtf32".
-    std::string precision;
+    /// How kernels share out loops over members, who computes matrix
+    /// products and at what precision: parsed once from their names where
+    /// users give them (cuda::parseCodegenOptions).
+    cuda::CodegenOptions codegen;
   } cuda;
 };
 

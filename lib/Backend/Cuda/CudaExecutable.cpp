@@ -84,8 +84,7 @@ mlir::ens::compileCudaExecutable(ModuleOp module, StringRef entry,
     if (llvm::Error failure = cuda::loadCudaDriver())
       return std::move(failure);
   llvm::Expected<cuda::CudaProgram> program = cuda::generateCuda(
-      module, entry, options.maxBufferBytes, options.cuda.strategy,
-      options.cuda.gemm, options.cuda.precision);
+      module, entry, options.maxBufferBytes, options.cuda.codegen);
   if (!program)
     return program.takeError();
   // cuBLAS is loaded only for a plan that calls it, and before the device

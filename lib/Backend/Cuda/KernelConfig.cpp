@@ -64,6 +64,18 @@ std::optional<GemmChoice> cuda::parseGemmChoice(StringRef name) {
 
 std::string cuda::getGemmChoiceNames() { return "auto, generated, cublas"; }
 
+StringRef cuda::stringifyGemmChoice(GemmChoice gemm) {
+  switch (gemm) {
+  case GemmChoice::Auto:
+    return "auto";
+  case GemmChoice::Generated:
+    return "generated";
+  case GemmChoice::Cublas:
+    return "cublas";
+  }
+  llvm_unreachable("unknown GEMM choice");
+}
+
 StringRef cuda::stringifyPrecision(Precision precision) {
   switch (precision) {
   case Precision::F32:
@@ -94,6 +106,35 @@ std::string cuda::getPrecisionNames() {
   for (Precision precision : kPrecisions)
     names += (names.empty() ? "" : ", ") + stringifyPrecision(precision).str();
   return names;
+}
+
+llvm::Expected<CodegenOptions> cuda::parseCodegenOptions(StringRef strategy,
+                                                         StringRef gemm,
+                                                         StringRef precision,
+                                                         bool nameFlags) {
+  auto unknown = [&](StringRef what, StringRef name, StringRef flag,
+                     const std::string &known) {
+    return llvm::createStringError(
+        "unknown " + what + " '" + name + "'" +
+        (nameFlags ? " for --" + flag.str() : std::string()) +
+        " (known: " + known + ")");
+  };
+  CodegenOptions options;
+  std::optional<StrategyChoice> strategyChoice = parseStrategyChoice(strategy);
+  if (!strategyChoice)
+    return unknown("CUDA strategy", strategy, "cuda-strategy",
+                   getStrategyNames());
+  options.strategy = *strategyChoice;
+  std::optional<GemmChoice> gemmChoice = parseGemmChoice(gemm);
+  if (!gemmChoice)
+    return unknown("CUDA GEMM choice", gemm, "cuda-gemm", getGemmChoiceNames());
+  options.gemm = *gemmChoice;
+  std::optional<Precision> precisionChoice = parsePrecision(precision);
+  if (!precisionChoice)
+    return unknown("GPU precision", precision, "gpu-precision",
+                   getPrecisionNames());
+  options.precision = *precisionChoice;
+  return options;
 }
 
 std::pair<int64_t, int64_t> cuda::getMmaBlockTile(const MmaConfig &mma,

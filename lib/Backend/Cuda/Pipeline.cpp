@@ -39,30 +39,9 @@ static void tagEnsOps(ModuleOp module) {
   });
 }
 
-llvm::Expected<CudaProgram>
-cuda::generateCuda(ModuleOp module, StringRef entry, int64_t maxBufferBytes,
-                   StringRef strategy, StringRef gemm, StringRef precision) {
-  std::optional<StrategyChoice> strategyChoice = parseStrategyChoice(strategy);
-  if (!strategyChoice)
-    return error("unknown CUDA strategy '" + strategy +
-                 "' (known: " + getStrategyNames() + ")");
-  std::optional<GemmChoice> gemmChoice = parseGemmChoice(gemm);
-  if (!gemmChoice)
-    return error("unknown CUDA GEMM choice '" + gemm +
-                 "' (known: " + getGemmChoiceNames() + ")");
-  std::optional<Precision> precisionChoice = parsePrecision(precision);
-  if (!precisionChoice)
-    return error("unknown GPU precision '" + precision +
-                 "' (known: " + getPrecisionNames() + ")");
-  return generateCuda(module, entry, maxBufferBytes, *strategyChoice,
-                      *gemmChoice, *precisionChoice);
-}
-
 llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
                                                int64_t maxBufferBytes,
-                                               StrategyChoice strategy,
-                                               GemmChoice gemm,
-                                               Precision precision) {
+                                               const CodegenOptions &options) {
   auto function = module.lookupSymbol<func::FuncOp>(entry);
   if (!function)
     return error("no function named '" + entry + "'");
@@ -102,8 +81,8 @@ llvm::Expected<CudaProgram> cuda::generateCuda(ModuleOp module, StringRef entry,
       readTarget(*clone, getDefaultGpuTarget());
   if (!target)
     return target.takeError();
-  KernelEmitter emitter(lowered, maxBufferBytes, strategy, gemm, precision,
-                        **target);
+  KernelEmitter emitter(lowered, maxBufferBytes, options.strategy, options.gemm,
+                        options.precision, **target);
   if (llvm::Error failure = emitter.run(type.getNumInputs()))
     return std::move(failure);
   if (llvm::Error tooLarge = checkBufferBytes(

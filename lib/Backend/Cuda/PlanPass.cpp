@@ -35,8 +35,7 @@ struct EnsCudaPlanPass
 private:
   /// Plans `function` and writes its loops' configs on them.
   LogicalResult plan(func::FuncOp function, const GpuSpec &gpu,
-                     StrategyChoice strategyChoice, GemmChoice gemmChoice,
-                     Precision precisionChoice);
+                     const CodegenOptions &options);
 };
 } // namespace
 
@@ -48,39 +47,24 @@ void EnsCudaPlanPass::runOnOperation() {
                        << "' (known: " << getGpuTargetNames() << ")";
     return signalPassFailure();
   }
-  std::optional<StrategyChoice> strategyChoice = parseStrategyChoice(strategy);
-  if (!strategyChoice) {
-    module.emitError() << "unknown CUDA strategy '" << strategy
-                       << "' (known: " << getStrategyNames() << ")";
-    return signalPassFailure();
-  }
-  std::optional<GemmChoice> gemmChoice = parseGemmChoice(gemm);
-  if (!gemmChoice) {
-    module.emitError() << "unknown CUDA GEMM choice '" << gemm
-                       << "' (known: " << getGemmChoiceNames() << ")";
-    return signalPassFailure();
-  }
-  std::optional<Precision> precisionChoice = parsePrecision(precision);
-  if (!precisionChoice) {
-    module.emitError() << "unknown GPU precision '" << precision
-                       << "' (known: " << getPrecisionNames() << ")";
+  llvm::Expected<CodegenOptions> options =
+      parseCodegenOptions(strategy, gemm, precision);
+  if (!options) {
+    module.emitError() << llvm::toString(options.takeError());
     return signalPassFailure();
   }
   module->setAttr(kTargetAttrName, StringAttr::get(&getContext(), gpu->target));
   for (func::FuncOp function : module.getOps<func::FuncOp>())
-    if (!function.isExternal() && failed(plan(function, *gpu, *strategyChoice,
-                                              *gemmChoice, *precisionChoice)))
+    if (!function.isExternal() && failed(plan(function, *gpu, *options)))
       return signalPassFailure();
 }
 
 LogicalResult EnsCudaPlanPass::plan(func::FuncOp function, const GpuSpec &gpu,
-                                    StrategyChoice strategyChoice,
-                                    GemmChoice gemmChoice,
-                                    Precision precisionChoice) {
+                                    const CodegenOptions &options) {
   if (!function.getBody().hasOneBlock())
     return function.emitError("the CUDA backend needs a function of one block");
-  KernelEmitter emitter(function, /*maxBufferBytes=*/0, strategyChoice,
-                        gemmChoice, precisionChoice, gpu);
+  KernelEmitter emitter(function, /*maxBufferBytes=*/0, options.strategy,
+                        options.gemm, options.precision, gpu);
   // Every argument counts as an input: planning does not depend on which
   // buffers are the function's results.
   if (llvm::Error failure = emitter.run(function.getNumArguments()))

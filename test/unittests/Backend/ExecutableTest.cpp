@@ -230,14 +230,24 @@ TEST(TargetTest, CudaStrategyIsChosenByName) {
   MLIRContext context;
   OwningOpRef<ModuleOp> module = parseIdentity(context);
   ASSERT_TRUE(module);
-  ExecutableOptions options;
-  options.cuda.strategy = "member-per-warp";
-  llvm::Expected<std::unique_ptr<Executable>> unknown =
-      compileExecutable(*module, "f", Target::CudaEmu, options);
+  llvm::Expected<cuda::CodegenOptions> unknown =
+      cuda::parseCodegenOptions("member-per-warp", "", "");
   EXPECT_EQ(messageOf(unknown.takeError()),
             "unknown CUDA strategy 'member-per-warp' (known: auto, "
             "member-per-block, tiled, members-per-block)");
-  options.cuda.strategy = "member-per-block";
+  llvm::Expected<cuda::CodegenOptions> flagged =
+      cuda::parseCodegenOptions("auto", "cutlass", "", /*nameFlags=*/true);
+  EXPECT_EQ(messageOf(flagged.takeError()),
+            "unknown CUDA GEMM choice 'cutlass' for --cuda-gemm (known: auto, "
+            "generated, cublas)");
+  ExecutableOptions options;
+  llvm::Expected<cuda::CodegenOptions> named =
+      cuda::parseCodegenOptions("member-per-block", "", "tf32");
+  ASSERT_TRUE(static_cast<bool>(named)) << messageOf(named.takeError());
+  EXPECT_EQ(named->strategy,
+            cuda::StrategyChoice(cuda::Strategy::MemberPerBlock));
+  EXPECT_EQ(named->precision, cuda::Precision::Tf32);
+  options.cuda.codegen.strategy = cuda::Strategy::MemberPerBlock;
   llvm::Expected<std::unique_ptr<Executable>> known =
       compileExecutable(*module, "f", Target::CudaEmu, options);
   EXPECT_TRUE(static_cast<bool>(known)) << messageOf(known.takeError());

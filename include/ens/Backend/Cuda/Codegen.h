@@ -23,24 +23,13 @@ namespace mlir::ens::cuda {
 /// (registerCpuBackendDialects). An op the generator cannot handle yet is
 /// reported as an error that names it, and so is a buffer, or a whole
 /// plan, larger than `maxBufferBytes` (0: getDefaultMaxBufferBytes()).
-/// Loops over members are shared out with `strategy`, or as the
-/// performance model picks for each; contractions that are matrix
-/// products become vendor GEMM steps as `gemm` says, and the others compute
-/// at `precision` where they can (docs/cuda.md, "TF32 tensor cores").
-llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
-                                         int64_t maxBufferBytes = 0,
-                                         StrategyChoice strategy = {},
-                                         GemmChoice gemm = GemmChoice::Auto,
-                                         Precision precision = Precision::F32);
-
-/// The same with the strategy, the GEMM choice and the precision by name,
-/// as ExecutableOptions holds them (getStrategyNames(),
-/// getGemmChoiceNames(), getPrecisionNames(); empty for the default). An
-/// unknown name is an error that lists the known ones.
-llvm::Expected<CudaProgram> generateCuda(ModuleOp module, StringRef entry,
-                                         int64_t maxBufferBytes,
-                                         StringRef strategy, StringRef gemm,
-                                         StringRef precision);
+/// `options` say how loops over members are shared out (or the
+/// performance model picks for each), whether contractions that are matrix
+/// products become vendor GEMM steps, and at what precision the others
+/// compute where they can (docs/cuda.md, "TF32 tensor cores").
+llvm::Expected<CudaProgram>
+generateCuda(ModuleOp module, StringRef entry, int64_t maxBufferBytes = 0,
+             const CodegenOptions &options = CodegenOptions());
 
 } // namespace mlir::ens::cuda
 

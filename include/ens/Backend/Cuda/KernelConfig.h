@@ -16,6 +16,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <optional>
@@ -87,7 +88,7 @@ std::optional<GemmChoice> parseGemmChoice(StringRef name);
 std::string getGemmChoiceNames();
 
 /// How a contraction's products are computed on the GPU
-/// (`--gpu-precision`, ExecutableOptions::cuda.precision).
+/// (`--gpu-precision`, ExecutableOptions::cuda.codegen.precision).
 enum class Precision {
   /// FP32 fused multiply-adds (the default).
   F32,
@@ -108,6 +109,29 @@ std::optional<Precision> parsePrecision(StringRef name);
 
 /// The names `parsePrecision` takes, separated by ", ", for messages.
 std::string getPrecisionNames();
+
+/// The name of `gemm` ("cublas"), as `--cuda-gemm` takes it.
+StringRef stringifyGemmChoice(GemmChoice gemm);
+
+/// How the CUDA code generator decides what a user may choose: the
+/// strategy of every loop over members, who computes matrix products, and
+/// at what precision. One struct from the command line or the C++ API to
+/// generateCuda, parsed once from the names users write
+/// (parseCodegenOptions).
+struct CodegenOptions {
+  /// None: the performance model picks per loop.
+  StrategyChoice strategy;
+  GemmChoice gemm = GemmChoice::Auto;
+  Precision precision = Precision::F32;
+};
+
+/// The options that `--cuda-strategy`, `--cuda-gemm` and `--gpu-precision`
+/// name (each empty for its default), or an error for the first unknown
+/// name, listing the known ones and, with `nameFlags`, naming its flag.
+llvm::Expected<CodegenOptions> parseCodegenOptions(StringRef strategy,
+                                                   StringRef gemm,
+                                                   StringRef precision,
+                                                   bool nameFlags = false);
 
 /// Where a temporary of one member lives while its kernel runs.
 enum class MemorySpace {
