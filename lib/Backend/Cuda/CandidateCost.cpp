@@ -317,8 +317,7 @@ CandidateCoster::describeTiledLaunch(const MemberLoopPlan &plan,
   CandidateKernel launch;
   KernelInfo &info = launch.info;
   llvm::SetVector<int64_t> read, written;
-  int64_t blocks = 0, bytesInFlight = 0;
-  bool counted = true;
+  SideBySideWork work;
   for (unsigned i : phases) {
     const PhaseConfig &phase = config.phases[i];
     llvm::Expected<std::vector<CandidateKernel>> described =
@@ -332,22 +331,11 @@ CandidateCoster::describeTiledLaunch(const MemberLoopPlan &plan,
     launch.launch.block = section.launch.block;
     launch.launch.sharedBytes =
         std::max(launch.launch.sharedBytes, section.launch.sharedBytes);
-    info.flops += section.info.flops;
-    info.fmaFlops += section.info.fmaFlops;
-    info.tensorFlops += section.info.tensorFlops;
-    info.tensorPasses = std::max(info.tensorPasses, section.info.tensorPasses);
-    counted = counted && addSideBySide(info, section.info);
-    // The bytes in flight of a thread of any section, on average over the
-    // blocks.
-    blocks += section.launch.grid[0];
-    bytesInFlight +=
-        section.launch.grid[0] * section.info.bytesInFlightPerThread;
-    info.bytesInFlightPerThread = bytesInFlight / blocks;
+    work.add(info, section.info, section.launch.grid[0]);
     launch.sections.push_back(
         {std::move(section.info), section.launch.grid[0]});
   }
-  if (!counted)
-    dropCounts(info);
+  work.finish(info);
   countBytes(info, read, written);
   return std::vector<CandidateKernel>{std::move(launch)};
 }

@@ -14,6 +14,7 @@
 #include "CandidateCost.h"
 #include "IndexViews.h"
 #include "KernelBody.h"
+#include "PhaseCounts.h"
 #include "Planning.h"
 
 #include "ens/Backend/Cuda/KernelConfig.h"
@@ -73,9 +74,7 @@ struct KernelBuilder {
 /// blocks of its own, adds up of them (addSection).
 struct SideBySide {
   std::vector<KernelSection> sections;
-  int64_t blocks = 0, bytesInFlight = 0;
-  /// Whether the model counts every section (PhaseCounts.cpp).
-  bool counted = true;
+  SideBySideWork work;
 };
 
 /// A kernel that can run as a section of a launch it shares, as it was

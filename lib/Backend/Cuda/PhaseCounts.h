@@ -53,6 +53,22 @@ bool addSideBySide(KernelInfo &whole, const KernelInfo &section);
 /// and traffic (a launch with a section that is not counted).
 void dropCounts(KernelInfo &info);
 
+/// The work of a launch whose blocks run independent sections side by
+/// side, summed as sections are added: what the planner's description of
+/// a candidate launch and the emitted launch both count.
+struct SideBySideWork {
+  int64_t blocks = 0, bytesInFlight = 0;
+  /// Whether the model counts every section (addSideBySide).
+  bool counted = true;
+
+  /// Adds the FLOPs and counts of `section`, run by `sectionBlocks` blocks
+  /// of its own, to `whole`; its bytes in flight per thread become the
+  /// average over all the blocks.
+  void add(KernelInfo &whole, const KernelInfo &section, int64_t sectionBlocks);
+  /// Drops the counts of `whole` if a section was not counted.
+  void finish(KernelInfo &whole) const;
+};
+
 /// Who runs a phase: the strategy, the threads that share one member's
 /// work (a block's, a warp's with members-per-block, or with the tiled
 /// strategy the block's times the member's blocks), the members, and where

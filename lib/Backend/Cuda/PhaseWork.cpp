@@ -85,6 +85,25 @@ bool cuda::addSideBySide(KernelInfo &whole, const KernelInfo &section) {
   return true;
 }
 
+void SideBySideWork::add(KernelInfo &whole, const KernelInfo &section,
+                         int64_t sectionBlocks) {
+  whole.flops += section.flops;
+  whole.fmaFlops += section.fmaFlops;
+  whole.tensorFlops += section.tensorFlops;
+  whole.tensorPasses = std::max(whole.tensorPasses, section.tensorPasses);
+  // A launch with a section the model does not count (tensor-core tiles) is
+  // not counted: its counts would leave that section out.
+  counted = counted && addSideBySide(whole, section);
+  blocks += sectionBlocks;
+  bytesInFlight += sectionBlocks * section.bytesInFlightPerThread;
+  whole.bytesInFlightPerThread = bytesInFlight / blocks;
+}
+
+void SideBySideWork::finish(KernelInfo &whole) const {
+  if (!counted)
+    dropCounts(whole);
+}
+
 Space phase::getSpace(Value memref, const BufferViews &views) {
   while (true) {
     if (views.inRegisters.contains(memref))

@@ -41,28 +41,15 @@ void KernelEmitter::addSection(KernelBuilder &launch, KernelBuilder &section,
   KernelInfo &info = launch.info;
   info.sourceOps +=
       (info.sourceOps.empty() ? "" : "; ") + section.info.sourceOps;
-  info.flops += section.info.flops;
-  info.fmaFlops += section.info.fmaFlops;
-  info.tensorFlops += section.info.tensorFlops;
-  info.tensorPasses = std::max(info.tensorPasses, section.info.tensorPasses);
   info.usesBarriers |= section.info.usesBarriers;
-  // A launch with a section the model does not count (tensor-core tiles) is
-  // not counted: its counts would leave that section out.
-  sides.counted = sides.counted && addSideBySide(info, section.info);
-  // The bytes in flight of a thread of any section, on average over the
-  // blocks.
-  sides.blocks += section.launch.grid[0];
-  sides.bytesInFlight +=
-      section.launch.grid[0] * section.info.bytesInFlightPerThread;
-  info.bytesInFlightPerThread = sides.bytesInFlight / sides.blocks;
-  launch.launch.grid[0] = sides.blocks;
+  sides.work.add(info, section.info, section.launch.grid[0]);
+  launch.launch.grid[0] = sides.work.blocks;
   countTraffic(section);
   sides.sections.push_back({section.info, section.launch.grid[0]});
 }
 
 void KernelEmitter::finishSideBySide(KernelBuilder &launch, SideBySide &sides) {
-  if (!sides.counted)
-    dropCounts(launch.info);
+  sides.work.finish(launch.info);
   finishKernel(launch, std::move(sides.sections));
 }
 
@@ -128,7 +115,7 @@ void KernelEmitter::emitSharedLaunch(ArrayRef<SharedSection> sections) {
   llvm::raw_string_ostream os(launch.body);
   for (auto [position, shared] : llvm::enumerate(sections)) {
     KernelBuilder section = shared.kernel.kernel;
-    int64_t first = sides.blocks;
+    int64_t first = sides.work.blocks;
     addSection(launch, section, sides);
     dependentLoads =
         std::max(dependentLoads, section.info.dependentLoadsPerThread);
@@ -138,9 +125,9 @@ void KernelEmitter::emitSharedLaunch(ArrayRef<SharedSection> sections) {
     else
       llvm::append_range(flattened, shared.kernel.sections);
     if (position == 0)
-      os << "  if (blockIdx.x < " << sides.blocks << "u) {\n";
+      os << "  if (blockIdx.x < " << sides.work.blocks << "u) {\n";
     else if (position + 1 < sections.size())
-      os << "  } else if (blockIdx.x < " << sides.blocks << "u) {\n";
+      os << "  } else if (blockIdx.x < " << sides.work.blocks << "u) {\n";
     else
       os << "  } else {\n";
     os << "  const unsigned ens_block = blockIdx.x - " << first << "u;\n";
