@@ -18,9 +18,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
+
+#include "ScaleProgram.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -41,28 +42,13 @@ void addDialects(MLIRContext &context) {
   context.appendDialectRegistry(registry);
 }
 
-/// y = x * w (w broadcast over rows) and s = the sum of each row of y.
-constexpr const char *kProgram = R"(
-func.func @scale(%x: tensor<2x3xf32>, %w: tensor<3xf32>)
-    -> (tensor<2x3xf32>, tensor<2xf32>) {
-  %b = ens.broadcast_in_dim %w {dims = array<i64: 1>}
-      : tensor<3xf32> -> tensor<2x3xf32>
-  %y = ens.mul %x, %b : tensor<2x3xf32>
-  %s = ens.reduce_sum %y {dims = array<i64: 1>}
-      : tensor<2x3xf32> -> tensor<2xf32>
-  return %y, %s : tensor<2x3xf32>, tensor<2xf32>
-}
+/// @scale and a second function, whose code must never be served for it.
+const std::string kProgram = std::string(test::kScaleProgram) + R"(
 func.func @other(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = ens.add %x, %x : tensor<4xf32>
   return %y : tensor<4xf32>
 }
 )";
-
-/// The arguments of @scale, and its results worked out by hand.
-const float kX[] = {1, 2, 3, 4, 5, 6};
-const float kW[] = {1, -2, 0.5};
-const float kY[] = {1, -4, 1.5, 4, -10, 3};
-const float kS[] = {-1.5, -3};
 
 class CodeCacheTest : public ::testing::Test {
 protected:
@@ -92,12 +78,14 @@ protected:
 
   /// Runs `code` of @scale and expects the hand-computed values.
   void expectScale(CachedCode &code) {
+    std::vector<float> x(test::kScaleX.begin(), test::kScaleX.end());
+    std::vector<float> w(test::kScaleW.begin(), test::kScaleW.end());
     float y[6], s[2];
-    ASSERT_FALSE(bool(code.runner->runOnHost({kX, kW}, {y, s})));
+    ASSERT_FALSE(bool(code.runner->runOnHost({x.data(), w.data()}, {y, s})));
     for (int i = 0; i < 6; ++i)
-      EXPECT_FLOAT_EQ(y[i], kY[i]) << "y[" << i << "]";
+      EXPECT_FLOAT_EQ(y[i], test::kScaleY[i]) << "y[" << i << "]";
     for (int i = 0; i < 2; ++i)
-      EXPECT_FLOAT_EQ(s[i], kS[i]) << "s[" << i << "]";
+      EXPECT_FLOAT_EQ(s[i], test::kScaleS[i]) << "s[" << i << "]";
   }
 
   /// The one entry file of the cache.
@@ -113,31 +101,19 @@ protected:
     return files.empty() ? std::string() : files.front();
   }
 
-  std::string readFile(StringRef path) {
-    auto buffer = llvm::MemoryBuffer::getFile(path);
-    return buffer ? (*buffer)->getBuffer().str() : std::string();
-  }
-
-  void writeFile(StringRef path, StringRef bytes) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    ASSERT_FALSE(ec) << ec.message();
-    os << bytes;
-  }
-
   /// Replaces the entry with `damage` of its bytes, then expects a compile
   /// that computes the right values and writes a new entry.
   void expectRebuiltAfter(llvm::function_ref<std::string(std::string)> damage) {
     std::optional<CachedCode> first = load();
     ASSERT_TRUE(first);
     std::string path = getEntryPath();
-    std::string damaged = damage(readFile(path));
-    writeFile(path, damaged);
+    std::string damaged = damage(test::readFileBytes(path));
+    test::writeFileBytes(path, damaged);
     std::optional<CachedCode> again = load();
     ASSERT_TRUE(again);
     EXPECT_EQ(again->origin, CodeOrigin::Compiled);
     expectScale(*again);
-    EXPECT_NE(readFile(path), damaged);
+    EXPECT_NE(test::readFileBytes(path), damaged);
     std::optional<CachedCode> healed = load();
     ASSERT_TRUE(healed);
     EXPECT_EQ(healed->origin, CodeOrigin::Disk);
@@ -155,14 +131,14 @@ TEST_F(CodeCacheTest, HitComputesWhatTheCompileDid) {
   EXPECT_EQ(first->origin, CodeOrigin::Compiled);
   EXPECT_EQ(first->threads, 1u);
   expectScale(*first);
-  std::string entry = readFile(getEntryPath());
+  std::string entry = test::readFileBytes(getEntryPath());
   std::optional<CachedCode> second = load();
   ASSERT_TRUE(second);
   EXPECT_EQ(second->origin, CodeOrigin::Disk);
   EXPECT_EQ(second->threads, 1u);
   expectScale(*second);
   // A hit leaves the entry as it was.
-  EXPECT_EQ(readFile(getEntryPath()), entry);
+  EXPECT_EQ(test::readFileBytes(getEntryPath()), entry);
 }
 
 TEST_F(CodeCacheTest, TruncatedEntryIsRebuilt) {
@@ -195,13 +171,13 @@ TEST_F(CodeCacheTest, ObjectOfAnotherSignatureIsNotCalled) {
       compileCpuObject(*module, "other", options);
   ASSERT_TRUE(bool(other)) << llvm::toString(other.takeError());
   DiskCache(directory, "cpu", ".so", "ENSCPU01").write(key, {"1", *other});
-  std::string planted = readFile(path);
+  std::string planted = test::readFileBytes(path);
   ASSERT_NE(planted.find(*other), std::string::npos);
   std::optional<CachedCode> again = load();
   ASSERT_TRUE(again);
   EXPECT_EQ(again->origin, CodeOrigin::Compiled);
   expectScale(*again);
-  EXPECT_NE(readFile(path), planted);
+  EXPECT_NE(test::readFileBytes(path), planted);
 }
 
 TEST_F(CodeCacheTest, KeysDifferWithOptionsAndHost) {
@@ -223,8 +199,7 @@ TEST_F(CodeCacheTest, KeysDifferWithOptionsAndHost) {
   keys.insert(getCodeCacheKey(*module, "other", options, host));
   // The same module with a declaration more.
   OwningOpRef<ModuleOp> changed = parseSourceString<ModuleOp>(
-      StringRef(kProgram).str() + "func.func private @c() -> tensor<f32>\n",
-      &context);
+      kProgram + "func.func private @c() -> tensor<f32>\n", &context);
   ASSERT_TRUE(changed);
   keys.insert(getCodeCacheKey(*changed, "scale", options, host));
   EXPECT_EQ(keys.size(), 7u);

@@ -14,31 +14,14 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
+#include "ScaleProgram.h"
+
 #include <gtest/gtest.h>
 
 using namespace mlir;
 using namespace mlir::ens;
 
 namespace {
-
-/// y = x * w (w broadcast over rows) and s = the sum of each row of y.
-constexpr const char *kProgram = R"(
-func.func @scale(%x: tensor<2x3xf32>, %w: tensor<3xf32>)
-    -> (tensor<2x3xf32>, tensor<2xf32>) {
-  %b = ens.broadcast_in_dim %w {dims = array<i64: 1>}
-      : tensor<3xf32> -> tensor<2x3xf32>
-  %y = ens.mul %x, %b : tensor<2x3xf32>
-  %s = ens.reduce_sum %y {dims = array<i64: 1>}
-      : tensor<2x3xf32> -> tensor<2xf32>
-  return %y, %s : tensor<2x3xf32>, tensor<2xf32>
-}
-)";
-
-/// The arguments, and the results worked out by hand.
-const std::vector<double> kX = {1, 2, 3, 4, 5, 6};
-const std::vector<double> kW = {1, -2, 0.5};
-const std::vector<double> kY = {1, -4, 1.5, 4, -10, 3};
-const std::vector<double> kS = {-1.5, -3};
 
 /// `error`'s message, which must exist.
 std::string messageOf(llvm::Error error) {
@@ -58,7 +41,7 @@ class ExecutableTest : public ::testing::TestWithParam<Target> {
 protected:
   void SetUp() override {
     addDialects(context);
-    module = parseSourceString<ModuleOp>(kProgram, &context);
+    module = parseSourceString<ModuleOp>(test::kScaleProgram, &context);
     ASSERT_TRUE(module);
     llvm::Expected<std::unique_ptr<Executable>> compiled =
         compileExecutable(*module, "scale", GetParam());
@@ -73,8 +56,8 @@ protected:
   }
 
   std::vector<HostTensor> arguments() const {
-    return {HostTensor(DType::F32, {2, 3}, kX),
-            HostTensor(DType::F32, {3}, kW)};
+    return {HostTensor(DType::F32, {2, 3}, test::kScaleX),
+            HostTensor(DType::F32, {3}, test::kScaleW)};
   }
 
   MLIRContext context;
@@ -95,13 +78,14 @@ TEST_P(ExecutableTest, RunsOnHostTensors) {
   ASSERT_TRUE(bool(results)) << llvm::toString(results.takeError());
   ASSERT_EQ(results->size(), 2u);
   EXPECT_EQ((*results)[0].getTypeString(), "tensor<2x3xf32>");
-  EXPECT_EQ((*results)[0].values, kY);
+  EXPECT_EQ((*results)[0].values, test::kScaleY);
   EXPECT_EQ((*results)[1].getTypeString(), "tensor<2xf32>");
-  EXPECT_EQ((*results)[1].values, kS);
+  EXPECT_EQ((*results)[1].values, test::kScaleS);
 }
 
 TEST_P(ExecutableTest, RunsOnCallerMemory) {
-  std::vector<float> x(kX.begin(), kX.end()), w(kW.begin(), kW.end());
+  std::vector<float> x(test::kScaleX.begin(), test::kScaleX.end()),
+      w(test::kScaleW.begin(), test::kScaleW.end());
   std::vector<float> y(6, 7.f), s(2, 7.f);
   int64_t xShape[] = {2, 3}, wShape[] = {3}, yShape[] = {2, 3}, sShape[] = {2};
   BufferRef args[] = {{x.data(), DType::F32, xShape},
@@ -109,8 +93,8 @@ TEST_P(ExecutableTest, RunsOnCallerMemory) {
   BufferRef results[] = {{y.data(), DType::F32, yShape},
                          {s.data(), DType::F32, sShape}};
   ASSERT_FALSE(executable->run(args, results));
-  EXPECT_EQ(std::vector<double>(y.begin(), y.end()), kY);
-  EXPECT_EQ(std::vector<double>(s.begin(), s.end()), kS);
+  EXPECT_EQ(std::vector<double>(y.begin(), y.end()), test::kScaleY);
+  EXPECT_EQ(std::vector<double>(s.begin(), s.end()), test::kScaleS);
 }
 
 TEST_P(ExecutableTest, RejectsWrongHostArguments) {
@@ -119,13 +103,13 @@ TEST_P(ExecutableTest, RejectsWrongHostArguments) {
       executable->run(ArrayRef(args).take_front());
   EXPECT_EQ(messageOf(tooFew.takeError()), "expected 2 argument(s), got 1");
 
-  args[0] = HostTensor(DType::F32, {3, 2}, kX);
+  args[0] = HostTensor(DType::F32, {3, 2}, test::kScaleX);
   llvm::Expected<std::vector<HostTensor>> badShape = executable->run(args);
   EXPECT_EQ(messageOf(badShape.takeError()),
             "argument 0: expected tensor<2x3xf32>, got tensor<3x2xf32>");
 
   args = arguments();
-  args[1] = HostTensor(DType::F64, {3}, kW);
+  args[1] = HostTensor(DType::F64, {3}, test::kScaleW);
   llvm::Expected<std::vector<HostTensor>> badDType = executable->run(args);
   EXPECT_EQ(messageOf(badDType.takeError()),
             "argument 1: expected tensor<3xf32>, got tensor<3xf64>");

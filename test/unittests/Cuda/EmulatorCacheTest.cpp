@@ -15,10 +15,10 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/raw_ostream.h"
+
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -79,26 +79,14 @@ protected:
   /// An executable shell script `name` in the test's directory.
   std::string writeScript(StringRef name, StringRef body) {
     std::string path = (root + "/" + name).str();
-    writeFile(path, ("#!/bin/sh\n" + body).str());
+    test::writeFileBytes(path, ("#!/bin/sh\n" + body).str());
     EXPECT_EQ(::chmod(path.c_str(), 0700), 0);
     return path;
   }
 
-  void writeFile(StringRef path, StringRef bytes) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    ASSERT_FALSE(ec) << ec.message();
-    os << bytes;
-  }
-
-  std::string readFile(StringRef path) {
-    auto buffer = llvm::MemoryBuffer::getFile(path);
-    return buffer ? (*buffer)->getBuffer().str() : std::string();
-  }
-
   /// How many times the host compiler ran.
   int getBuilds() {
-    std::string log = readFile(root + "/builds");
+    std::string log = test::readFileBytes(root + "/builds");
     return std::count(log.begin(), log.end(), '\n');
   }
 
@@ -201,22 +189,23 @@ TEST_F(EmulatorCacheTest, BadEntriesAreRebuiltNeverLoaded) {
       cacheDirectory + "/emu/" +
       (entries[0] == llvm::sys::path::filename(other) ? entries[1]
                                                       : entries[0]);
-  std::string good = readFile(path);
+  std::string good = test::readFileBytes(path);
   ASSERT_GT(good.size(), 5000u);
   std::string copy = root + "/copy.so";
-  writeFile(copy, good);
+  test::writeFileBytes(copy, good);
 
   // A shared object with the kernel's entry point whose constructor leaves
   // a mark: what an attacker would plant under the entry's name.
   std::string planted = root + "/planted.so";
   std::string plantedSource = root + "/planted.cpp";
-  writeFile(plantedSource,
-            "#include <cstdio>\n__attribute__((constructor)) static void "
-            "plant() { if (FILE *f = std::fopen(\"" +
-                marker +
-                "\", \"w\")) std::fclose(f); }\nextern \"C\" void "
-                "ens_emu_scale(const unsigned *, const unsigned *, unsigned, "
-                "void **) {}\n");
+  test::writeFileBytes(
+      plantedSource,
+      "#include <cstdio>\n__attribute__((constructor)) static void "
+      "plant() { if (FILE *f = std::fopen(\"" +
+          marker +
+          "\", \"w\")) std::fclose(f); }\nextern \"C\" void "
+          "ens_emu_scale(const unsigned *, const unsigned *, unsigned, "
+          "void **) {}\n");
   llvm::ErrorOr<std::string> cxx = llvm::sys::findProgramByName("c++");
   ASSERT_TRUE(bool(cxx));
   StringRef args[] = {*cxx, "-shared", "-fPIC", "-o", planted, plantedSource};
@@ -226,13 +215,13 @@ TEST_F(EmulatorCacheTest, BadEntriesAreRebuiltNeverLoaded) {
   flipped[flipped.size() / 2] ^= 0x40;
   using Plant = std::function<void()>;
   auto bytes = [&](std::string contents) -> Plant {
-    return [&, contents] { writeFile(path, contents); };
+    return [&, contents] { test::writeFileBytes(path, contents); };
   };
   std::pair<const char *, Plant> plants[] = {
       {"truncated to 5000 bytes", bytes(good.substr(0, 5000))},
       {"a flipped byte", bytes(flipped)},
-      {"another program's entry", bytes(readFile(other))},
-      {"a planted shared object", bytes(readFile(planted))},
+      {"another program's entry", bytes(test::readFileBytes(other))},
+      {"a planted shared object", bytes(test::readFileBytes(planted))},
       {"a FIFO", [&] { ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0); }},
       {"a link to /dev/zero",
        [&] { ASSERT_EQ(::symlink("/dev/zero", path.c_str()), 0); }},
@@ -282,7 +271,7 @@ TEST_F(EmulatorCacheTest, ACacheDirectoryOthersCanWriteIsRefused) {
 }
 
 TEST_F(EmulatorCacheTest, AnUnusableCacheCostsOnlyTheCache) {
-  writeFile(root + "/file", "not a directory");
+  test::writeFileBytes(root + "/file", "not a directory");
   cacheDirectory = root + "/file/cache";
   expectScales(2);
   expectScales(2);

@@ -13,9 +13,9 @@
 #include "ens/Backend/Cuda/KernelCache.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
+
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -65,18 +65,6 @@ protected:
     EXPECT_EQ(result->image, std::string(4096, '\0') + key.str());
   }
 
-  std::string readFile(StringRef path) {
-    auto buffer = llvm::MemoryBuffer::getFile(path);
-    return buffer ? (*buffer)->getBuffer().str() : std::string();
-  }
-
-  void writeFile(StringRef path, StringRef bytes) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    ASSERT_FALSE(ec) << ec.message();
-    os << bytes;
-  }
-
   /// The permission bits of `path` itself.
   static unsigned getMode(StringRef path) {
     struct stat status;
@@ -103,7 +91,7 @@ TEST_F(KernelCacheTest, CorruptedEntriesAreRebuilt) {
   KernelCache first(directory.str().str());
   expectEntry(get(first, "key"), "key", CacheOrigin::Compiled);
   std::string path = first.getEntryPath("key");
-  std::string good = readFile(path);
+  std::string good = test::readFileBytes(path);
   ASSERT_GT(good.size(), 4096u);
 
   std::string flipped = good;
@@ -115,13 +103,13 @@ TEST_F(KernelCacheTest, CorruptedEntriesAreRebuilt) {
   for (const std::string &bad :
        {good.substr(0, good.size() / 2), good.substr(0, 20), std::string(),
         flipped, otherKey, badMagic, good + "trailing"}) {
-    writeFile(path, bad);
+    test::writeFileBytes(path, bad);
     int before = compiles;
     KernelCache fresh(directory.str().str());
     expectEntry(get(fresh, "key"), "key", CacheOrigin::Compiled);
     EXPECT_EQ(compiles, before + 1);
     // The rebuilt entry replaced the bad file.
-    EXPECT_EQ(readFile(path), good);
+    EXPECT_EQ(test::readFileBytes(path), good);
     KernelCache after(directory.str().str());
     expectEntry(get(after, "key"), "key", CacheOrigin::Disk);
   }
@@ -163,7 +151,7 @@ TEST_F(KernelCacheTest, ConcurrentWritersLeaveOneWholeEntry) {
 TEST_F(KernelCacheTest, UnwritableDirectoryKeepsTheMemoryCache) {
   // A directory below a regular file cannot be created.
   std::string file = (directory + "/file").str();
-  writeFile(file, "not a directory");
+  test::writeFileBytes(file, "not a directory");
   KernelCache cache(file + "/cache");
   expectEntry(get(cache, "k"), "k", CacheOrigin::Compiled);
   expectEntry(get(cache, "k"), "k", CacheOrigin::Memory);
