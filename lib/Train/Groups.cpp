@@ -98,6 +98,8 @@ GroupTrainer::GroupTrainer(ens::Context &context, const TrainOptions &options,
   if (!options.initFrom.empty() || !options.initialParams.empty())
     throw Failure("--init-from takes one --model: its weights are of one "
                   "model");
+  if (groups.empty())
+    throw Failure("a heterogeneous ensemble needs at least one model");
   for (size_t g = 0; g < groups.size(); ++g) {
     TrainOptions mine = options;
     mine.settings.model = groups[g].model;
@@ -108,6 +110,7 @@ GroupTrainer::GroupTrainer(ens::Context &context, const TrainOptions &options,
     mine.ownStep = false;
     mine.resumed = groups[g].resumed;
     mine.resumeDir = groups[g].resumeDir;
+    mine.initialParams = groups[g].initialParams;
     if (!options.checkpointTo.empty())
       mine.checkpointTo = getGroupDirectory(options.checkpointTo, g);
     trainers.push_back(std::make_unique<Trainer>(context, mine, comm));
@@ -235,4 +238,12 @@ std::vector<TrainSummary> GroupTrainer::finish(double trainSeconds) {
     if (std::optional<TrainSummary> summary = trainer->finish(trainSeconds))
       summaries.push_back(std::move(*summary));
   return summaries;
+}
+
+std::vector<PredictionArray> GroupTrainer::predict(const Dataset &data) {
+  std::vector<EnsembleMembers> parts;
+  for (std::unique_ptr<Trainer> &trainer : trainers)
+    parts.push_back({trainer->getPrograms(), trainer->getModel(),
+                     trainer->getRows(), trainer->getState().params});
+  return predictEnsemble(parts, data);
 }

@@ -135,12 +135,27 @@ formatCsv(const std::vector<std::vector<mlir::ens::NamedArray>> &all,
   return contents;
 }
 
-std::vector<PredictionArray> ens::train::predictEnsemble(
-    Programs &programs, const Model &model, int64_t batchRows,
-    llvm::ArrayRef<ens::Tensor> params, const Dataset &data) {
-  const int64_t members = programs.getShape().total();
-  std::vector<float> outputs =
-      predictMembers(programs, model, batchRows, members, params, data);
+std::vector<PredictionArray>
+ens::train::predictEnsemble(llvm::ArrayRef<EnsembleMembers> parts,
+                            const Dataset &data) {
+  if (parts.empty())
+    throw Failure("an ensemble to predict with needs members");
+  const Model &model = parts.front().model;
+  std::vector<float> outputs;
+  int64_t members = 0;
+  for (const EnsembleMembers &part : parts) {
+    if (part.model.predictions != model.predictions ||
+        part.model.task != model.task)
+      throw Failure("the members of an ensemble must predict the same "
+                    "outputs for the same task: " +
+                    part.model.predictions.str() + " against " +
+                    model.predictions.str());
+    const int64_t count = part.programs.getShape().total();
+    std::vector<float> mine = predictMembers(
+        part.programs, part.model, part.batchRows, count, part.params, data);
+    outputs.insert(outputs.end(), mine.begin(), mine.end());
+    members += count;
+  }
   std::string metrics;
   std::vector<PredictionArray> arrays;
   for (auto &[name, array] : summarizeEnsemble(model, outputs.data(), members,

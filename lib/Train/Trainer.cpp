@@ -326,5 +326,6 @@ std::vector<PredictionArray> Trainer::predict(const Dataset &data) {
   if (shape.ensembles != 1)
     throw Failure("predicting in memory takes one ensemble; there are " +
                   std::to_string(shape.ensembles));
-  return predictEnsemble(*globalPrograms, *model, rows, state.params, data);
+  EnsembleMembers members{*globalPrograms, *model, rows, state.params};
+  return predictEnsemble(members, data);
 }

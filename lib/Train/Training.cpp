@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
 #include <optional>
 #include <tuple>
 
@@ -188,10 +189,6 @@ double ens::train::trainGroupSteps(llvm::ArrayRef<TrainingRun *> runs,
   // A group whose members have all stopped takes no more steps, as a run
   // of its own would not: the others' steps leave it as it is.
   std::vector<bool> stopped(runs.size(), false);
-  int64_t members = 0;
-  for (const TrainingRun *run : runs)
-    members += run->globalPrograms.getShape().total();
-
   // Each group goes on from its own step (a resumed group may have stopped
   // before the others); the observer hears the first group's.
   std::vector<int64_t> firsts;
@@ -202,23 +199,31 @@ double ens::train::trainGroupSteps(llvm::ArrayRef<TrainingRun *> runs,
     for (size_t g = 0; g < groups.size(); ++g)
       groups[g].prepare(firsts[g] + done);
     std::vector<ens::Tensor> results = stepAll(args, groups[0].batchRows());
+    // Every member's loss (NaN for those of a stopped group, which took no
+    // step), and the sum over the members that stepped.
     std::vector<float> values;
+    double sum = 0;
+    int64_t stepped = 0;
     size_t result = 0;
     for (size_t g = 0; g < groups.size(); ++g) {
       const size_t count = offsets[g + 1] - offsets[g] - 3;
       llvm::MutableArrayRef<ens::Tensor> mine =
           llvm::MutableArrayRef<ens::Tensor>(results).slice(result, count);
       result += count;
-      if (stopped[g])
+      if (stopped[g]) {
+        // It took no step: no loss, but every member keeps its column.
+        values.insert(values.end(), runs[g]->globalPrograms.getShape().total(),
+                      std::numeric_limits<float>::quiet_NaN());
         continue;
+      }
       std::vector<float> losses = groups[g].absorb(mine, firsts[g] + done);
+      for (float loss : losses)
+        sum += loss;
+      stepped += static_cast<int64_t>(losses.size());
       values.insert(values.end(), losses.begin(), losses.end());
     }
-    double sum = 0;
-    for (float loss : values)
-      sum += loss;
     if (observer.stepDone)
-      observer.stepDone(firsts[0] + done, sum / members);
+      observer.stepDone(firsts[0] + done, sum / std::max<int64_t>(stepped, 1));
     if (observer.memberLosses)
       observer.memberLosses(firsts[0] + done, values);
     std::optional<int64_t> allStopped;

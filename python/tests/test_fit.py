@@ -178,7 +178,7 @@ def test_fit_refuses_what_it_cannot_train():
 def trainer(ensemble, params, x, y):
     """ens._ens.Trainer as fit makes it, with the given starting weights."""
     return ens._ens.Trainer(
-        ensemble._trainer_model(x, 8), "regress", ensemble.members, params, x, y, None, None,
+        [ensemble._trainer_model(x, 8)], "regress", [ensemble.members], [params], x, y, None, None,
         steps=1, epochs=None, batch_size=8, shuffle="none", bootstrap=False, drop_last=True,
         lr_min=1e-3, lr_max=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.0, seed=0,
         val_split=0.0, patience=0, target="cpu", threads=0)
@@ -198,7 +198,13 @@ def test_the_trainer_checks_its_arrays():
         trainer(ensemble, params, x.reshape(16, 3, 1), y)
     with pytest.raises(ens.Error, match="shuffle='sideways' is not none, shared or member"):
         ens._ens.Trainer(
-            ensemble._trainer_model(x, 8), "regress", 2, params, x, y, None, None, steps=1,
+            [ensemble._trainer_model(x, 8)], "regress", [2], [params], x, y, None, None, steps=1,
             epochs=None, batch_size=8, shuffle="sideways", bootstrap=False, drop_last=True,
+            lr_min=1e-3, lr_max=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.0, seed=0,
+            val_split=0.0, patience=0, target="cpu", threads=0)
+    with pytest.raises(ens.Error, match="a model, a member count and parameters per group"):
+        ens._ens.Trainer(
+            [ensemble._trainer_model(x, 8)], "regress", [2, 2], [params], x, y, None, None,
+            steps=1, epochs=None, batch_size=8, shuffle="none", bootstrap=False, drop_last=True,
             lr_min=1e-3, lr_max=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.0, seed=0,
             val_split=0.0, patience=0, target="cpu", threads=0)

@@ -147,3 +147,51 @@ func.func @shift(%s: tensor<f32>, %x: tensor<3xf32>) -> tensor<3xf32> {
     with pytest.raises(ens.Error, match=r"group 1 \(@shift\) shares the arguments "
                                         r"\(tensor<f32>\) but group 0 shares \(tensor<3xf32>\)"):
         module.groups([("scale", [-1, 0], [0], 2), ("shift", [-1, 0], [0], 3)])
+
+
+def test_fit_trains_each_group_as_its_own_fit_and_predicts_over_all(data):
+    """fit and predict of a GroupedEnsemble: one trainer run of every group
+    (one program a step), each group bit for bit as fit of its members alone
+    with the same arguments (learning rates, shuffles, early stopping), and
+    predict's members in the modules' order with the mean and spread over
+    all of them, recomputed here with torch."""
+    x, y = data
+    g = torch.Generator().manual_seed(11)
+    val = (torch.randn(16, 5, generator=g), torch.randn(16, 3, generator=g))
+    fresh = torch.randn(10, 5, generator=g)
+    # Patience 1 on noise at high learning rates: the groups stop early, at
+    # their own epochs (B at 3, A at 9 here), so the losses of the group
+    # that stopped first must turn NaN.
+    options = dict(epochs=20, batch_size=8, shuffle="member", bootstrap=True, patience=1,
+                   lr_min=1e-2, lr_max=1e-1, seed=5)
+    members = modules()
+    grouped = et.Ensemble.from_modules(copy.deepcopy(members), example_inputs=(x,))
+    summary = grouped.fit((x, y), val=val, **options)
+    predicted = grouped.predict(fresh)
+
+    rows = []
+    for kind in "AB":
+        alone = et.Ensemble.from_modules(copy.deepcopy(of_kind(members, kind)), example_inputs=(x,))
+        want = alone.fit((x, y), val=val, **options)
+        columns = [i for i, k in enumerate(KINDS) if k == kind]
+        for name in ("initial_loss", "final_loss", "validation_loss", "best_epoch",
+                     "stopped_epoch"):
+            assert torch.equal(summary[name][columns], want[name]), name
+        steps = want["losses"].shape[0]
+        assert torch.equal(summary["losses"][:steps, columns], want["losses"])
+        assert torch.isnan(summary["losses"][steps:, columns]).all()
+        rows.append(steps)
+        for got, expected in zip(of_kind(grouped.to_modules(), kind), alone.to_modules()):
+            for (name, a), (_, b) in zip(got.state_dict().items(),
+                                         expected.state_dict().items()):
+                assert torch.equal(a, b), name
+        assert torch.equal(predicted["members"][columns], alone.predict(fresh)["members"])
+    assert summary["losses"].shape == (max(rows), len(KINDS))
+    assert rows[0] != rows[1], "the test needs the groups to stop at different steps"
+
+    # The ensemble's statistics over all five members, in float64 here.
+    outputs = torch.stack([m(fresh) for m in grouped.to_modules()]).detach().double()
+    torch.testing.assert_close(predicted["members"].double(), outputs, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(predicted["mean"].double(), outputs.mean(0), atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(predicted["std"].double(), outputs.std(0, unbiased=False),
+                               atol=1e-5, rtol=1e-5)

@@ -28,6 +28,7 @@
 #ifndef ENS_TRAIN_GROUPS_H
 #define ENS_TRAIN_GROUPS_H
 
+#include "ens/Train/Predict.h"
 #include "ens/Train/Trainer.h"
 
 #include "ens/ens.h"
@@ -53,6 +54,9 @@ struct ModelGroup {
   /// directory of a heterogeneous checkpoint).
   std::optional<Checkpoint> resumed;
   std::string resumeDir;
+  /// The members' starting weights in memory (TrainOptions::initialParams
+  /// of the group's run), or none for its model's initialisers.
+  std::vector<ens::Tensor> initialParams;
 };
 
 /// Group `group`'s directory in the checkpoint directory `directory`:
@@ -86,6 +90,10 @@ public:
   double train(const TrainingObserver &observer);
   /// Each group's summary on the first process; empty on the others.
   std::vector<TrainSummary> finish(double trainSeconds);
+  /// The predictions of the ensemble of every group's members for `data`
+  /// (PredictionArray's), members group after group, with the parameters
+  /// of finish()'s state.
+  std::vector<PredictionArray> predict(const Dataset &data);
 
   size_t size() const { return trainers.size(); }
   Trainer &getGroup(size_t group) { return *trainers[group]; }

@@ -51,11 +51,21 @@ struct PredictionArray {
   std::vector<float> values;
 };
 
-/// The predictions of one ensemble, whose members have `params`, for every
-/// row of `data`, predicted in batches of `batchRows` rows.
+/// Members of one model in an ensemble: the programs that run them, the
+/// model, the rows of a batch, and the members' parameters.
+struct EnsembleMembers {
+  Programs &programs;
+  const Model &model;
+  int64_t batchRows;
+  llvm::ArrayRef<ens::Tensor> params;
+};
+
+/// The predictions of one ensemble, whose members are those of `parts`
+/// (one part for an ensemble of one model, a part per group of a
+/// heterogeneous one, members part after part), for every row of `data`.
+/// The parts must predict the same outputs for the same task.
 std::vector<PredictionArray>
-predictEnsemble(Programs &programs, const Model &model, int64_t batchRows,
-                llvm::ArrayRef<ens::Tensor> params, const Dataset &data);
+predictEnsemble(llvm::ArrayRef<EnsembleMembers> parts, const Dataset &data);
 
 /// Runs `request`; the built-in model is `builtinText`, named
 /// `builtinName` in messages. Throws Failure for anything it cannot do.

@@ -39,10 +39,12 @@ inline double secondsSince(Clock::time_point start) {
 
 /// What the caller of the training loop hears of it.
 struct TrainingObserver {
-  /// After each step: its number and the mean loss of every member.
+  /// After each step: its number and the mean loss of the members that
+  /// took it.
   std::function<void(int64_t step, double meanLoss)> stepDone;
   /// After each step, every member's loss on its batch (before the step's
-  /// update).
+  /// update); NaN for the members of a group of a heterogeneous ensemble
+  /// whose members have all stopped (Groups.h), which takes no more steps.
   std::function<void(int64_t step, const std::vector<float> &losses)>
       memberLosses;
   /// When every member has stopped early, after `epoch`.

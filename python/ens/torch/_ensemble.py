@@ -2,25 +2,18 @@
 
 import copy
 
-import numpy as np
 import torch
 
 import ens
 
+from ._fit import _TARGETS, Fitting, _contiguous
 from ._groups import GroupedEnsemble, group_by_structure
 from ._importer import import_module
 from ._ir import _DTYPES, _type
 from ._optim import SGD, Adam
 
 
-_TARGETS = {"cpu": "cpu", "cuda": "cuda", "cuda-emu": "cuda-emu"}
-
-
-def _contiguous(tensor):
-    return tensor.detach().contiguous()
-
-
-class Ensemble:
+class Ensemble(Fitting):
     """M members of one architecture, their parameters stacked [M, ...]."""
 
     def __init__(self, module, members, example_inputs, seed=0, device="cpu", threads=0):
@@ -151,66 +144,6 @@ class Ensemble:
             modules.append(member)
         return modules
 
-    def fit(self, data, val=None, *, epochs=None, steps=None, batch_size=32, shuffle="member",
-            bootstrap=False, patience=0, loss="mse", lr=1e-3, lr_min=None, lr_max=None,
-            betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, seed=0, val_split=0.0):
-        """Trains every member with ens's trainer, as ``ens-train`` does
-        (docs/ens-train.md): Adam, batches of ``batch_size`` rows walked in
-        ``epochs`` (or ``steps``), ``shuffle`` "none", "shared" or "member",
-        ``bootstrap`` resampling, and early stopping after ``patience``
-        epochs without a better loss on ``val`` (or a ``val_split`` share of
-        the data). ``data`` and ``val`` are ``(x, y)`` arrays or a
-        DataLoader of ``(x, y)`` batches; x is [rows, features], y [rows,
-        outputs] (``loss="mse"``) or [rows] class labels
-        (``loss="cross_entropy"``). Learning rates are log-spaced from
-        ``lr_min`` to ``lr_max`` over the members (both default to ``lr``).
-        The members keep their best epoch's parameters. Returns the
-        summary: ``steps``, the step count; per member ``initial_loss``,
-        ``final_loss``, ``validation_loss``, ``best_epoch`` and
-        ``stopped_epoch`` (0: did not stop); ``losses`` [steps, members],
-        each member's loss on its batch at each step, and ``loss_median``
-        over the members."""
-        if loss not in _TASKS:
-            raise ens.Error(f"ens.torch: fit takes loss='mse' or 'cross_entropy', not {loss!r}")
-        if (epochs is None) == (steps is None):
-            raise ens.Error("ens.torch: fit takes one of epochs= or steps=")
-        x, y = _rows(data, "data")
-        val_x, val_y = _rows(val, "val") if val is not None else (None, None)
-        task = _TASKS[loss]
-        trainer = ens._ens.Trainer(
-            self._trainer_model(x, batch_size), task, self.members,
-            [p.numpy() for p in self.params], x, _targets(y, task), val_x,
-            _targets(val_y, task) if val_y is not None else None,
-            steps=steps or 0, epochs=epochs, batch_size=batch_size, shuffle=shuffle,
-            bootstrap=bootstrap, drop_last=True, lr_min=lr if lr_min is None else lr_min,
-            lr_max=lr if lr_max is None else lr_max, beta1=betas[0], beta2=betas[1], eps=eps,
-            weight_decay=weight_decay, seed=seed, val_split=val_split, patience=patience,
-            target=_TARGETS[self.device], threads=self._threads)
-        summary = trainer.fit()
-        for param, trained in zip(self.params, trainer.params()):
-            param.copy_(torch.from_numpy(trained))
-        self._task = task
-        return {k: torch.from_numpy(v) if hasattr(v, "shape") else v for k, v in summary.items()}
-
-    def predict(self, x, batch_size=256):
-        """The ensemble's predictions for the rows of x [rows, features], as
-        ``ens-train predict`` writes them: ``mean`` and ``std`` over the
-        members (after an mse fit) or ``probs`` and ``entropy`` (after a
-        cross_entropy fit), and ``members``, each member's own output."""
-        x = _contiguous(torch.as_tensor(x)).to(torch.float32).numpy()
-        task = getattr(self, "_task", "regress")
-        rows = min(batch_size, x.shape[0])
-        imported = self._import([torch.zeros(rows, x.shape[1])])
-        outputs = [int(d) for d in imported.result_type[len("tensor<"):].split("x")[:-1]][1]
-        dummy = np.zeros((x.shape[0],) if task == "classify" else (x.shape[0], outputs), np.float32)
-        trainer = ens._ens.Trainer(
-            self._trainer_model(x, rows), task, self.members, [p.numpy() for p in self.params],
-            x, dummy, None, None, steps=0, epochs=None, batch_size=rows, shuffle="none",
-            bootstrap=False, drop_last=True, lr_min=1e-3, lr_max=1e-3, beta1=0.9, beta2=0.999,
-            eps=1e-8, weight_decay=0.0, seed=0, val_split=0.0, patience=0,
-            target=_TARGETS[self.device], threads=self._threads)
-        return {k: torch.from_numpy(v) for k, v in trainer.predict(x).items()}
-
     def _trainer_model(self, x, batch_size):
         """The member as a model of the trainer (docs/ens-train.md):
         @forward(x, params...) over the imported member."""
@@ -244,33 +177,6 @@ class Ensemble:
                                 f"expected {tuple(tensor.shape)}")
         for name, tensor in zip(names, tensors):
             tensor.copy_(state[name])
-
-
-# fit's losses: the trainer's task.
-_TASKS = {"mse": "regress", "cross_entropy": "classify"}
-
-
-def _rows(data, what):
-    """x and y of `data`, an (x, y) pair or an iterable of (x, y) batches,
-    as C-contiguous f32 NumPy arrays."""
-    if isinstance(data, (tuple, list)) and len(data) == 2:
-        x, y = data
-    else:
-        batches = list(data)
-        if not batches:
-            raise ens.Error(f"ens.torch: {what} holds no batches")
-        x = torch.cat([torch.as_tensor(b[0]) for b in batches])
-        y = torch.cat([torch.as_tensor(b[1]) for b in batches])
-    x = _contiguous(torch.as_tensor(x)).to(torch.float32).numpy()
-    return x, torch.as_tensor(y)
-
-
-def _targets(y, task):
-    """y as the trainer reads it: f32 targets, or class labels as f32."""
-    y = _contiguous(y)
-    if task == "classify" and y.dtype.is_floating_point:
-        raise ens.Error("ens.torch: loss='cross_entropy' takes integer class labels")
-    return y.to(torch.float32).numpy()
 
 
 # Each loss: the stdlib function and the targets' element type.

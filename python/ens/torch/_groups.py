@@ -11,6 +11,7 @@ import torch
 import ens
 
 from . import _ensemble
+from ._fit import Fitting
 
 
 def _structure(module):
@@ -94,13 +95,14 @@ def _merged_arguments(in_axes, args):
     return shared + own
 
 
-class GroupedEnsemble:
+class GroupedEnsemble(Fitting):
     """Members of several architectures (``Ensemble.from_modules`` of
     modules that differ in structure): one :class:`Ensemble` per group of
     identical members (``groups``; ``indices`` says which modules each
     holds), run and trained as one program with one ``ens.vmap`` per group.
     Outputs, losses and modules come back in the order of the modules
-    given."""
+    given. ``fit`` and ``predict`` are Ensemble's (one program for every
+    group's members)."""
 
     def __init__(self, cls, modules, groups, example_inputs, device, threads):
         _check_signatures(modules, groups, example_inputs)
@@ -112,6 +114,14 @@ class GroupedEnsemble:
         self._threads = threads
         self._context = ens.Context()
         self._forwards = {}
+
+    def _fit_groups(self):
+        return self.groups
+
+    def _member_order(self):
+        """Where each module's member is among the groups' members."""
+        flat = [i for group in self.indices for i in group]
+        return torch.argsort(torch.tensor(flat))
 
     def _split(self, tensors, member_inputs):
         """`tensors` for each group: all of them, or with ``member_inputs``

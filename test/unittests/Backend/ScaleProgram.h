@@ -1,4 +1,5 @@
-//===- ScaleProgram.h - The small program the backend suites run -*- C++ -*-===//
+//===- ScaleProgram.h - The small program the backend suites run -*- C++
+//-*-===//
 //
 // One function with a broadcast, a product and a row sum, and its results
 // worked out by hand: what the executable and code-cache suites compile.
