@@ -3,14 +3,16 @@
 // against the interpreter's direct loops, at sizes that tiles do not
 // divide: a grouped forward convolution, its input gradient (reversed
 // filter, output and input features swapped) and its filter gradient (a
-// window of the output gradient's size), a strided and a dilated one, a
+// window of the output gradient's size), a forward convolution and an
+// input gradient whose tiles span several image rows (10 and 12 rows, 18
+// columns), a strided and a dilated one, a
 // 1-D one and one in NHWC; and pooling whose windows tile the operand (a
 // strided slice per tap; max with NaNs, which must propagate, and sum) or
 // overlap (the general form). The interpreter computes each output element
 // by its own sum; compiled code sums in another order, hence the tolerance.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: for f in grouped input_gradient filter_gradient strided dilated one_d nhwc max_pool sum_pool overlapping_pool; do \
+// RUN: for f in grouped input_gradient filter_gradient image_rows image_rows_gradient strided dilated one_d nhwc max_pool sum_pool overlapping_pool; do \
 // RUN:   ens-run %s --entry=$f --random-inputs=7 --output-dir=%t/$f && \
 // RUN:   ens-run %s --entry=$f --random-inputs=7 --backend=cpu --rtol=1e-5 --atol=1e-5 --expect=%t/$f/out0.npy \
 // RUN:     || exit 1; done
@@ -29,6 +31,22 @@ func.func @input_gradient(%dy: tensor<3x10x7x9xf32>, %w: tensor<5x6x3x3xf32>) ->
                          rhs_dims = array<i64: 1, 0, 2, 3>}
       : tensor<3x10x7x9xf32>, tensor<5x6x3x3xf32> -> tensor<3x6x7x9xf32>
   return %0 : tensor<3x6x7x9xf32>
+}
+
+func.func @image_rows(%x: tensor<2x6x10x18xf32>, %w: tensor<12x3x3x3xf32>) -> tensor<2x12x10x18xf32> {
+  %0 = ens.conv %x, %w {feature_group_count = 2 : i64, lhs_dims = array<i64: 0, 1, 2, 3>,
+                        out_dims = array<i64: 0, 1, 2, 3>, padding = array<i64: 1, 1, 1, 1>,
+                        rhs_dims = array<i64: 0, 1, 2, 3>}
+      : tensor<2x6x10x18xf32>, tensor<12x3x3x3xf32> -> tensor<2x12x10x18xf32>
+  return %0 : tensor<2x12x10x18xf32>
+}
+
+func.func @image_rows_gradient(%dy: tensor<2x7x12x18xf32>, %w: tensor<7x5x3x3xf32>) -> tensor<2x5x12x18xf32> {
+  %0 = ens.conv %dy, %w {lhs_dims = array<i64: 0, 1, 2, 3>,
+                         out_dims = array<i64: 0, 1, 2, 3>, padding = array<i64: 1, 1, 1, 1>,
+                         rhs_dims = array<i64: 1, 0, 2, 3>}
+      : tensor<2x7x12x18xf32>, tensor<7x5x3x3xf32> -> tensor<2x5x12x18xf32>
+  return %0 : tensor<2x5x12x18xf32>
 }
 
 func.func @filter_gradient(%x: tensor<6x3x7x9xf32>, %dy: tensor<3x10x7x9xf32>) -> tensor<10x3x3x3xf32> {

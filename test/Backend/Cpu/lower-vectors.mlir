@@ -33,6 +33,45 @@ func.func @contract(%a: vector<2x1xf32>, %b: vector<1x4xf32>,
 
 // -----
 
+// A convolution's tile: 3 output channels (a column of filter taps) by 2
+// image rows of 4 columns. It is cut into one contraction per image row,
+// and each becomes one FMA per channel: that image row times a broadcast
+// tap, plus the channel's accumulator row for that image row. The lanes
+// stay the image's columns (upstream would unroll along them).
+// CHECK-LABEL: func.func @convolution_tile
+// CHECK-SAME:    (%[[IMAGE:.*]]: vector<1x2x4xf32>, %[[W:.*]]: vector<3x1xf32>, %[[ACC:.*]]: vector<3x2x4xf32>)
+// CHECK:         %[[ROW0:.*]] = vector.extract %[[IMAGE]][0, 0] : vector<4xf32> from vector<1x2x4xf32>
+// CHECK:         %[[W0:.*]] = vector.extract %[[W]][0, 0] : f32 from vector<3x1xf32>
+// CHECK:         %[[S0:.*]] = vector.splat %[[W0]] : vector<4xf32>
+// CHECK:         %[[C00:.*]] = vector.extract %[[ACC]][0, 0] : vector<4xf32> from vector<3x2x4xf32>
+// CHECK:         vector.fma %[[ROW0]], %[[S0]], %[[C00]] : vector<4xf32>
+// CHECK:         %[[C10:.*]] = vector.extract %[[ACC]][1, 0] : vector<4xf32> from vector<3x2x4xf32>
+// CHECK:         vector.fma %[[ROW0]], %{{.*}}, %[[C10]] : vector<4xf32>
+// CHECK:         %[[C20:.*]] = vector.extract %[[ACC]][2, 0] : vector<4xf32> from vector<3x2x4xf32>
+// CHECK:         vector.fma %[[ROW0]], %{{.*}}, %[[C20]] : vector<4xf32>
+// CHECK:         %[[ROW1:.*]] = vector.extract %[[IMAGE]][0, 1] : vector<4xf32> from vector<1x2x4xf32>
+// CHECK:         %[[C01:.*]] = vector.extract %[[ACC]][0, 1] : vector<4xf32> from vector<3x2x4xf32>
+// CHECK:         vector.fma %[[ROW1]], %{{.*}}, %[[C01]] : vector<4xf32>
+// CHECK:         %[[C11:.*]] = vector.extract %[[ACC]][1, 1] : vector<4xf32> from vector<3x2x4xf32>
+// CHECK:         vector.fma %[[ROW1]], %{{.*}}, %[[C11]] : vector<4xf32>
+// CHECK:         %[[C21:.*]] = vector.extract %[[ACC]][2, 1] : vector<4xf32> from vector<3x2x4xf32>
+// CHECK:         vector.fma %[[ROW1]], %{{.*}}, %[[C21]] : vector<4xf32>
+// CHECK-NOT:     vector.fma
+#image = affine_map<(f, i, j, c) -> (c, i, j)>
+#filter = affine_map<(f, i, j, c) -> (f, c)>
+#out = affine_map<(f, i, j, c) -> (f, i, j)>
+func.func @convolution_tile(%image: vector<1x2x4xf32>, %w: vector<3x1xf32>,
+                            %acc: vector<3x2x4xf32>) -> vector<3x2x4xf32> {
+  %r = vector.contract {indexing_maps = [#image, #filter, #out],
+                        iterator_types = ["parallel", "parallel", "parallel",
+                                          "reduction"],
+                        kind = #vector.kind<add>}
+      %image, %w, %acc : vector<1x2x4xf32>, vector<3x1xf32> into vector<3x2x4xf32>
+  return %r : vector<3x2x4xf32>
+}
+
+// -----
+
 // A 2-D transfer becomes a 1-D load per row.
 // CHECK-LABEL: func.func @transfer
 // CHECK-SAME:    (%[[M:.*]]: memref<2x4xf32>)

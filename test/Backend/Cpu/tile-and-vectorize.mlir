@@ -108,27 +108,28 @@ func.func @in_member_loop(%x: tensor<4x128x128xf32>)
 // -----
 
 // A convolution (the image read at `row + tap`) is tiled as a contraction
-// is: a vector along the result's innermost loop (4 of its 8 columns), 8
-// rows along the output channel, which the image does not read, and every
-// other loop, the taps included, of one iteration. Without the unit loops
-// read in sums, each step is a vector.contract of a row of the image (4
-// columns at `column + tap`, the same for the 8 channels) and a column of 8
-// filter taps, over the one input channel of the step.
+// is: a vector along the result's innermost loop (4 of its 8 columns),
+// rows along the output channel, which the image does not read, and image
+// rows, each read as a vector of the image at `row + tap`. With 16
+// registers, 2 channels by all 4 image rows (8 accumulators, 6 loads per 8
+// FMAs) ties 4 by 2 and is taken first. Every other loop, the taps
+// included, is of one iteration; without the unit loops read in sums, each
+// step is a vector.contract of 4 image rows and a column of 2 filter taps,
+// over the one input channel of the step.
 // CHECK-LABEL: func.func @convolution
 // CHECK-SAME:    (%[[IMAGE:.*]]: tensor<2x3x6x10xf32>, %[[W:.*]]: tensor<8x3x3x3xf32>, %[[INIT:.*]]: tensor<2x8x4x8xf32>)
 // CHECK:         scf.for %[[N:.*]] = %c0 to %c2 step %c1
-// CHECK:           scf.for %[[I:.*]] = %c0 to %c4 step %c1
+// CHECK:           scf.for %[[F:.*]] = %c0 to %c8 step %c2
 // CHECK:             scf.for %[[J:.*]] = %c0 to %c8 step %c4
 // CHECK:               scf.for %[[C:.*]] = %c0 to %c3 step %c1
 // CHECK:                 scf.for %[[Y:.*]] = %c0 to %c3 step %c1
 // CHECK:                   scf.for %[[X:.*]] = %c0 to %c3 step %c1
-// CHECK:                     %[[ROW:.*]] = affine.apply #{{.*}}(%[[I]], %[[Y]])
 // CHECK:                     %[[COL:.*]] = affine.apply #{{.*}}(%[[J]], %[[X]])
-// CHECK:                     %[[VI:.*]] = vector.transfer_read %[[IMAGE]][%[[N]], %[[C]], %[[ROW]], %[[COL]]]{{.*}} : tensor<2x3x6x10xf32>, vector<1x1x8x4xf32>
-// CHECK:                     %[[VW:.*]] = vector.transfer_read %[[W]][%c0, %[[C]], %[[Y]], %[[X]]]{{.*}} : tensor<8x3x3x3xf32>, vector<8x1xf32>
-// CHECK:                     %[[ACC:.*]] = vector.transfer_read %{{.*}}[%[[N]], %c0, %[[I]], %[[J]]]{{.*}} : tensor<2x8x4x8xf32>, vector<1x8x4xf32>
-// CHECK:                     vector.contract {{.*}} %[[VI]], %[[VW]], %[[ACC]] : vector<1x1x8x4xf32>, vector<8x1xf32> into vector<1x8x4xf32>
-// CHECK:                     vector.transfer_write {{.*}} : vector<1x8x1x4xf32>, tensor<2x8x4x8xf32>
+// CHECK:                     %[[VI:.*]] = vector.transfer_read %[[IMAGE]][%[[N]], %[[C]], %[[Y]], %[[COL]]]{{.*}} : tensor<2x3x6x10xf32>, vector<1x1x4x4xf32>
+// CHECK:                     %[[VW:.*]] = vector.transfer_read %[[W]][%[[F]], %[[C]], %[[Y]], %[[X]]]{{.*}} : tensor<8x3x3x3xf32>, vector<2x1xf32>
+// CHECK:                     %[[ACC:.*]] = vector.transfer_read %{{.*}}[%[[N]], %[[F]], %c0, %[[J]]]{{.*}} : tensor<2x8x4x8xf32>, vector<1x2x4x4xf32>
+// CHECK:                     vector.contract {{.*}} %[[VI]], %[[VW]], %[[ACC]] : vector<1x1x4x4xf32>, vector<2x1xf32> into vector<1x2x4x4xf32>
+// CHECK:                     vector.transfer_write {{.*}} : vector<1x2x4x4xf32>, tensor<2x8x4x8xf32>
 #image = affine_map<(n, f, i, j, c, y, x) -> (n, c, i + y, j + x)>
 #filter = affine_map<(n, f, i, j, c, y, x) -> (f, c, y, x)>
 #out = affine_map<(n, f, i, j, c, y, x) -> (n, f, i, j)>

@@ -24,7 +24,105 @@ namespace mlir::ens {
 using namespace mlir;
 using namespace mlir::ens;
 
+/// The shape of the contractions that `contract` is cut into: extent 1
+/// for each dimension of the accumulator other than its innermost (the
+/// vector) that only the operand reading the vector reads (the image rows
+/// of a convolution's tile), and the full extent for every other; nothing
+/// for a contraction without such dimensions (a matrix product).
+static std::optional<SmallVector<int64_t>>
+rowsByOneVector(vector::ContractionOp contract) {
+  std::optional<SmallVector<int64_t>> shape = contract.getShapeForUnroll();
+  SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
+  if (!shape || maps[2].getNumResults() == 0)
+    return std::nullopt;
+  AffineExpr vector = maps[2].getResults().back();
+  unsigned vectorDim = cast<AffineDimExpr>(vector).getPosition();
+  bool lhsAlong = maps[0].isFunctionOfDim(vectorDim);
+  AffineMap along = maps[lhsAlong ? 0 : 1], across = maps[lhsAlong ? 1 : 0];
+  SmallVector<int64_t> native(*shape);
+  for (unsigned dim = 0; dim < native.size(); ++dim)
+    if (dim != vectorDim && maps[2].isFunctionOfDim(dim) &&
+        along.isFunctionOfDim(dim) && !across.isFunctionOfDim(dim))
+      native[dim] = 1;
+  if (native == *shape)
+    return std::nullopt;
+  return native;
+}
+
 namespace {
+/// Lowers a contraction of a vector by a column of broadcast elements into
+/// a tile of rows by one vector (every other dimension of one iteration,
+/// the reductions included) to one FMA per row, where the accumulator has
+/// a unit dimension between the rows and the vector (a convolution's image
+/// row): upstream's lowering would unroll such a contraction along the
+/// vector's lanes instead, giving FMAs along the rows.
+struct RowsByVectorToFma : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ContractionOp contract,
+                                PatternRewriter &rewriter) const override {
+    auto accType = dyn_cast<VectorType>(contract.getAccType());
+    if (contract.getKind() != vector::CombiningKind::ADD || !accType ||
+        !isa<FloatType>(accType.getElementType()) || accType.getRank() < 3 ||
+        isa<vector::MaskOp>(contract->getParentOp()))
+      return failure();
+    std::optional<SmallVector<int64_t>> shape = contract.getShapeForUnroll();
+    SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
+    unsigned vectorDim =
+        cast<AffineDimExpr>(maps[2].getResults().back()).getPosition();
+    unsigned vectorInput = maps[0].isFunctionOfDim(vectorDim) ? 0 : 1;
+    AffineMap along = maps[vectorInput], across = maps[1 - vectorInput];
+    if (!shape || across.isFunctionOfDim(vectorDim))
+      return failure();
+    std::optional<unsigned> rowDim;
+    for (auto [dim, extent] : llvm::enumerate(*shape)) {
+      if (dim == vectorDim || extent == 1)
+        continue;
+      if (rowDim || along.isFunctionOfDim(dim) || !across.isFunctionOfDim(dim))
+        return failure();
+      rowDim = dim;
+    }
+    // The vector is the innermost dimension of its operand, and an image
+    // row lies between the rows and the vector in the accumulator.
+    if (!rowDim || along.getResults().back() != maps[2].getResults().back() ||
+        *maps[2].getResultPosition(
+            getAffineDimExpr(*rowDim, contract.getContext())) +
+                2 >=
+            accType.getRank())
+      return failure();
+
+    // Positions of row `row` in the operands and the accumulator: the row
+    // where `rowDim` is, 0 in every other (unit) dimension.
+    auto position = [&](AffineMap map, int64_t row, unsigned rank) {
+      SmallVector<int64_t> at;
+      for (AffineExpr expr : map.getResults().take_front(rank)) {
+        auto dim = dyn_cast<AffineDimExpr>(expr);
+        at.push_back(dim && dim.getPosition() == *rowDim ? row : 0);
+      }
+      return at;
+    };
+    Location loc = contract.getLoc();
+    Value column = contract->getOperand(1 - vectorInput);
+    Value vector = rewriter.create<vector::ExtractOp>(
+        loc, contract->getOperand(vectorInput),
+        position(along, 0, along.getNumResults() - 1));
+    Value tile = contract.getAcc();
+    for (int64_t row = 0; row < (*shape)[*rowDim]; ++row) {
+      Value scalar = rewriter.create<vector::ExtractOp>(
+          loc, column, position(across, row, across.getNumResults()));
+      Value broadcast =
+          rewriter.create<vector::SplatOp>(loc, vector.getType(), scalar);
+      SmallVector<int64_t> at = position(maps[2], row, accType.getRank() - 1);
+      Value accumulator = rewriter.create<vector::ExtractOp>(loc, tile, at);
+      Value sum =
+          rewriter.create<vector::FMAOp>(loc, vector, broadcast, accumulator);
+      tile = rewriter.create<vector::InsertOp>(loc, sum, tile, at);
+    }
+    rewriter.replaceOp(contract, tile);
+    return success();
+  }
+};
+
 /// Lowers vector ops in three stages, each a bounded rewrite of its own:
 /// contractions (to outer products) and reductions, then transfers (to 1-D),
 /// then the rest. No canonicalization is mixed in: together with these
@@ -40,6 +138,25 @@ struct LowerVectorsPass : ens::impl::EnsCpuLowerVectorsBase<LowerVectorsPass> {
         vector::VectorMultiReductionLowering::InnerParallel);
     lowering.setVectorTransposeLowering(
         vector::VectorTransposeLowering::Shuffle1D);
+
+    // A convolution's tile of output channels by image rows by columns is
+    // first cut into one contraction per image row, which all read the same
+    // column of filter taps, and each becomes one FMA per channel
+    // (RowsByVectorToFma); LLVM then broadcasts each tap once for them all.
+    RewritePatternSet unrolling(context);
+    vector::UnrollVectorOptions unroll;
+    unroll.setFilterConstraint(
+        [](Operation *op) { return success(isa<vector::ContractionOp>(op)); });
+    unroll.setNativeShapeFn(
+        [](Operation *op) -> std::optional<SmallVector<int64_t>> {
+          auto contract = cast<vector::ContractionOp>(op);
+          return rowsByOneVector(contract);
+        });
+    vector::populateVectorUnrollPatterns(unrolling, unroll);
+    unrolling.add<RowsByVectorToFma>(context);
+    if (failed(applyBounded(function, std::move(unrolling),
+                            "unrolling vector contractions")))
+      return signalPassFailure();
 
     RewritePatternSet contractions(context);
     vector::populateVectorContractLoweringPatterns(contractions, lowering);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OpAnalysis.h"
+#include "WindowTile.h"
 
 #include "ens/Backend/Cpu/Passes.h"
 #include "ens/Support/BoundedRewrites.h"
@@ -65,8 +66,9 @@ struct TilePlan {
 };
 } // namespace
 
-/// Rows of the result in one register tile of a convolution: with one
-/// vector per row, 8 accumulators stay in registers while the reduction runs.
+/// Rows of the result in one register tile of a convolution with one image
+/// row, and vectors side by side in a column sum: 8 accumulators stay in
+/// registers while the reduction runs.
 static constexpr int64_t kRegisterRows = 8;
 
 /// The most vectors side by side in one row of a contraction's register
@@ -161,35 +163,6 @@ static bool readsContiguouslyAlong(linalg::LinalgOp op, unsigned loop) {
   });
 }
 
-/// The register tile of a convolution (OpAnalysis.h), or nothing if it has
-/// none that vectorizes: the vector runs along the result's innermost loop
-/// when a vector along it reads the image contiguously, and the rows along
-/// a loop of the result that the image does not read (an output channel),
-/// so that each step of the reduction is the outer product of an image
-/// vector and a column of filter taps, as a contraction's is. Every other
-/// loop, the taps included, is tiled to 1, so that the tile without its
-/// unit loops reads through loops alone, which the vectorizer needs.
-static std::optional<std::pair<unsigned, std::optional<unsigned>>>
-planWindowTile(linalg::LinalgOp op) {
-  std::optional<cpu::WindowOp> window = cpu::WindowOp::match(op);
-  if (!window)
-    return std::nullopt;
-  unsigned vectorLoop = window->innermostResultLoop;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  if (iterators[vectorLoop] != utils::IteratorType::parallel ||
-      !window->readsContiguouslyAlong(vectorLoop))
-    return std::nullopt;
-  std::optional<unsigned> rows;
-  for (AffineExpr expr : llvm::reverse(window->result.getResults())) {
-    unsigned loop = cast<AffineDimExpr>(expr).getPosition();
-    if (loop != vectorLoop && !window->image.isFunctionOfDim(loop)) {
-      rows = loop;
-      break;
-    }
-  }
-  return std::make_pair(vectorLoop, rows);
-}
-
 /// Chooses the tiles of `op`, whose loops have the static `extents`.
 static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
                           const TileTarget &options) {
@@ -206,9 +179,11 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
   bool scalarResult =
       cast<ShapedType>(op.getDpsInitOperand(0)->get().getType()).getRank() == 0;
   std::optional<unsigned> rowLoop;
+  std::optional<cpu::WindowTile> window;
   if (bits && !scalarResult) {
-    if (auto convolution = planWindowTile(op)) {
-      std::tie(vectorLoop, rowLoop) = *convolution;
+    if ((window = cpu::planWindowTile(op))) {
+      vectorLoop = window->vectorLoop;
+      rowLoop = window->rows;
       plan.dropUnitLoops = true;
     } else if (succeeded(linalg::vectorizeOpPrecondition(op))) {
       vectorLoop = cpu::pickVectorLoop(op, contraction);
@@ -251,6 +226,16 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
       // The parts of a split op are tiled on their own.
       if (plan.split)
         return plan;
+    } else if (window && window->imageRows) {
+      auto [rows, imageRows] = cpu::planWindowRows(
+          extents[*rowLoop], extents[*window->imageRows], kMaxTileVectors,
+          vectorRegisters(options.vectorBytes));
+      plan.tile[*rowLoop] = rows;
+      plan.tile[*window->imageRows] = imageRows;
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] convolution at " << op.getLoc() << ": "
+                 << rows << " rows x " << imageRows << " image rows x "
+                 << plan.tile[*vectorLoop] << " lanes\n");
     } else if (rowLoop && rowLoop != vectorLoop) {
       plan.tile[*rowLoop] = largestDivisor(extents[*rowLoop], kRegisterRows);
     }

@@ -1,0 +1,85 @@
+// The register tiles of convolutions (ens-cpu-tile-and-vectorize): a vector
+// along the result's columns, rows along the output channels (one filter
+// tap broadcast per row) and several image rows (one image vector per row),
+// so that each step of the reduction loads rows + image rows registers for
+// rows * image rows FMAs. Both counts divide their loops, and are chosen
+// for the fewest loads per FMA that fit the target's registers (16 with
+// AVX2, 32 with AVX-512) with an image vector per image row and a
+// broadcast; on a tie, the tile with more accumulators.
+//
+// RUN: ens-opt %s --split-input-file \
+// RUN:   --ens-cpu-tile-and-vectorize="vector-bytes=32" -o %t.avx2.mlir
+// RUN: FileCheck %s --check-prefix=AVX2 --implicit-check-not=linalg. < %t.avx2.mlir
+// RUN: ens-opt %s --split-input-file \
+// RUN:   --ens-cpu-tile-and-vectorize="vector-bytes=64" -o %t.avx512.mlir
+// RUN: FileCheck %s --check-prefix=AVX512 --implicit-check-not=linalg. < %t.avx512.mlir
+
+// 16 channels of 8x16 pixels. With AVX-512, 4 channels by 4 image rows of
+// 16 columns (16 accumulators, 8 loads per 16 FMAs; 8 by 2 needs 10). With
+// AVX2, 2 channels by 4 image rows of 8 columns (4 by 2 ties it with 8
+// accumulators; 4 by 4 needs 21 registers).
+// AVX512-LABEL: func.func @conv_16x8x16
+// AVX512:         scf.for %{{.*}} = %c0 to %c16 step %c4
+// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c8 step %c4
+// AVX512-NEXT:        scf.for %{{.*}} = %c0 to %c4 step %c1
+// AVX512:               vector.contract {{.*}} : vector<1x1x4x16xf32>, vector<4x1xf32> into vector<1x4x4x16xf32>
+// AVX512-NOT:     vector.contract
+// AVX2-LABEL: func.func @conv_16x8x16
+// AVX2:         scf.for %{{.*}} = %c0 to %c16 step %c2
+// AVX2-NEXT:      scf.for %{{.*}} = %c0 to %c8 step %c4
+// AVX2-NEXT:        scf.for %{{.*}} = %c0 to %c16 step %c8
+// AVX2-NEXT:          scf.for %{{.*}} = %c0 to %c4 step %c1
+// AVX2:                 vector.contract {{.*}} : vector<1x1x4x8xf32>, vector<2x1xf32> into vector<1x2x4x8xf32>
+// AVX2-NOT:       vector.contract
+#image = affine_map<(n, f, i, j, c, y, x) -> (n, c, i + y, j + x)>
+#filter = affine_map<(n, f, i, j, c, y, x) -> (f, c, y, x)>
+#out = affine_map<(n, f, i, j, c, y, x) -> (n, f, i, j)>
+func.func @conv_16x8x16(%image: tensor<1x4x10x18xf32>, %w: tensor<16x4x3x3xf32>,
+                        %init: tensor<1x16x8x16xf32>) -> tensor<1x16x8x16xf32> {
+  %g = linalg.generic {indexing_maps = [#image, #filter, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%image, %w : tensor<1x4x10x18xf32>, tensor<16x4x3x3xf32>)
+      outs(%init : tensor<1x16x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x8x16xf32>
+  return %g : tensor<1x16x8x16xf32>
+}
+
+// -----
+
+// 12 channels of 6x16 pixels, which tiles of 4 do not divide. With
+// AVX-512, 6 channels by 3 image rows (18 accumulators, 9 loads per 18
+// FMAs). With AVX2, 4 by 3 (12 accumulators and all 16 registers, 7 loads per 12 FMAs; 6 by 2
+// and 3 by 3 need 8 per 12).
+// AVX512-LABEL: func.func @conv_12x6x16
+// AVX512:         scf.for %{{.*}} = %c0 to %c12 step %c6
+// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c6 step %c3
+// AVX512:               vector.contract {{.*}} : vector<1x1x3x16xf32>, vector<6x1xf32> into vector<1x6x3x16xf32>
+// AVX512-NOT:     vector.contract
+// AVX2-LABEL: func.func @conv_12x6x16
+// AVX2:         scf.for %{{.*}} = %c0 to %c12 step %c4
+// AVX2-NEXT:      scf.for %{{.*}} = %c0 to %c6 step %c3
+// AVX2-NEXT:        scf.for %{{.*}} = %c0 to %c16 step %c8
+// AVX2:                 vector.contract {{.*}} : vector<1x1x3x8xf32>, vector<4x1xf32> into vector<1x4x3x8xf32>
+// AVX2-NOT:       vector.contract
+#image = affine_map<(n, f, i, j, c, y, x) -> (n, c, i + y, j + x)>
+#filter = affine_map<(n, f, i, j, c, y, x) -> (f, c, y, x)>
+#out = affine_map<(n, f, i, j, c, y, x) -> (n, f, i, j)>
+func.func @conv_12x6x16(%image: tensor<1x4x8x18xf32>, %w: tensor<12x4x3x3xf32>,
+                        %init: tensor<1x12x6x16xf32>) -> tensor<1x12x6x16xf32> {
+  %g = linalg.generic {indexing_maps = [#image, #filter, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%image, %w : tensor<1x4x8x18xf32>, tensor<12x4x3x3xf32>)
+      outs(%init : tensor<1x12x6x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x12x6x16xf32>
+  return %g : tensor<1x12x6x16xf32>
+}
