@@ -179,37 +179,77 @@ struct OpenGroup {
 ///
 /// Several groups may be open at once: the ops of independent ensembles
 /// (the groups of a heterogeneous ensemble, one vmap per architecture, or
-/// ensembles of different sizes) interleave in the block, and each becomes
-/// a loop of its own. An op joins an open group of its extent whose slices
-/// it can read, preferring one whose results it uses; every other open
-/// group whose results it uses ends before it.
-SmallVector<SmallVector<Operation *>> findMemberGroups(Block &block) {
+/// ensembles of different sizes) interleave in the block. An op joins the
+/// open groups of its extent whose results it uses and whose slices it can
+/// read; where it uses several, they become one group. Every other open
+/// group whose results it uses ends before it. An op that uses no open
+/// group of its extent joins the first whose slices it can read if
+/// `joinIndependent`, so that independent groups of as many members share
+/// one loop; otherwise it starts a group of its own, so that each set of
+/// member ops connected by their results is a loop of its own.
+SmallVector<SmallVector<Operation *>> findMemberGroups(Block &block,
+                                                       bool joinIndependent) {
   SmallVector<SmallVector<Operation *>> groups;
   SmallVector<OpenGroup> open;
   for (Operation &op : block) {
     std::optional<int64_t> members = getMemberExtent(&op);
-    std::optional<size_t> joined;
+    // The open groups `op` joins, the first of them the one it joins into.
+    SmallVector<size_t> joined;
+    std::optional<size_t> independent;
     for (auto [i, group] : llvm::enumerate(open)) {
       if (!members || group.extent != *members ||
           !readsSlicesOf(&op, group.produced))
         continue;
-      if (!joined || (usesAny(&op, group.produced) &&
-                      !usesAny(&op, open[*joined].produced)))
-        joined = i;
+      if (usesAny(&op, group.produced))
+        joined.push_back(i);
+      else if (!independent)
+        independent = i;
     }
-    if (members && !joined) {
+    if (joined.empty() && independent) {
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] " << op.getName() << " at " << op.getLoc()
+                 << " shares no data with the open group over " << *members
+                 << " members: "
+                 << (joinIndependent ? "joins it" : "a group of its own")
+                 << "\n");
+      if (joinIndependent)
+        joined.push_back(*independent);
+    }
+    if (members && joined.empty()) {
       open.push_back(OpenGroup{{}, {}, *members});
-      joined = open.size() - 1;
+      joined.push_back(open.size() - 1);
     }
-    if (joined) {
-      open[*joined].ops.push_back(&op);
-      open[*joined].produced.insert(op.result_begin(), op.result_end());
+    if (!joined.empty()) {
+      // No op outside the groups uses them, or they would have ended: their
+      // ops, in program order, form one group.
+      OpenGroup &into = open[joined.front()];
+      if (joined.size() > 1) {
+        LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << op.getName() << " at "
+                                << op.getLoc() << " uses " << joined.size()
+                                << " open groups over " << *members
+                                << " members: they become one\n");
+        for (size_t i : llvm::drop_begin(joined)) {
+          into.ops.append(open[i].ops);
+          into.produced.insert(open[i].produced.begin(),
+                               open[i].produced.end());
+          open[i].ops.clear();
+        }
+        llvm::sort(into.ops, [](Operation *a, Operation *b) {
+          return a->isBeforeInBlock(b);
+        });
+      }
+      into.ops.push_back(&op);
+      into.produced.insert(op.result_begin(), op.result_end());
     }
-    // The other groups whose results `op` uses end before it. Ops that use
-    // no group may stay before the loops.
+    // The other groups whose results `op` uses end before it; the groups
+    // merged into another are gone. Ops that use no group may stay before
+    // the loops.
     SmallVector<OpenGroup> stillOpen;
     for (auto [i, group] : llvm::enumerate(open)) {
-      if (i != joined && usesAny(&op, group.produced))
+      if (group.ops.empty())
+        continue;
+      if ((joined.empty() || i != joined.front()) &&
+          usesAny(&op, group.produced))
         groups.push_back(std::move(group.ops));
       else
         stillOpen.push_back(std::move(group));
@@ -376,7 +416,8 @@ struct FuseMembersPass : ens::impl::EnsFuseMembersBase<FuseMembersPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     for (Block &block : getOperation().getBody())
-      for (SmallVector<Operation *> &group : findMemberGroups(block)) {
+      for (SmallVector<Operation *> &group :
+           findMemberGroups(block, joinIndependent)) {
         uint64_t work = 0;
         for (Operation *op : group)
           work = llvm::SaturatingAdd(work, getWork(op));

@@ -17,11 +17,13 @@ using namespace mlir;
 using namespace mlir::ens;
 
 void mlir::ens::buildLinalgFusionPipeline(OpPassManager &pm,
-                                          int64_t minMemberWork) {
+                                          int64_t minMemberWork,
+                                          bool joinIndependent) {
   pm.addPass(createEnsInline());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createBoundedCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createEnsFuseElementwise());
   pm.addPass(createBoundedCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createEnsFuseMembers({minMemberWork}));
+  pm.addNestedPass<func::FuncOp>(
+      createEnsFuseMembers({minMemberWork, joinIndependent}));
 }

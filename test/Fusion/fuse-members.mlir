@@ -1,5 +1,6 @@
 // RUN: ens-opt %s --split-input-file --ens-fuse-members | FileCheck %s
 // RUN: ens-opt %s --split-input-file --ens-fuse-members=min-work=64 | FileCheck %s --check-prefix=SMALL
+// RUN: ens-opt %s --split-input-file --ens-fuse-members=join-independent=false | FileCheck %s --check-prefix=SPLIT
 // RUN: ens-opt %ens_src_root/examples/ensemble_train_step.mlir --ens-stdlib --ens-autodiff --ens-batch --convert-ens-to-linalg --ens-inline --symbol-dce --canonicalize --ens-fuse-elementwise --canonicalize --ens-fuse-members --canonicalize | FileCheck %s --check-prefix=STEP
 
 // Member ops form loops over the 8 members; an op that reads the whole
@@ -195,4 +196,112 @@ func.func @interleaved_groups(%x: tensor<2xf32>, %p: tensor<8x2xf32>,
     linalg.yield %r : f32
   } -> tensor<4x2xf32>
   return %c, %d : tensor<8x2xf32>, tensor<4x2xf32>
+}
+
+// -----
+
+// Two groups of as many members (a heterogeneous ensemble of two
+// architectures, 8 members each) that share only the input %x: by default
+// they join one loop, which on CUDA is one kernel; with join-independent=false
+// (the CPU's choice, issue #30) each is a loop of its own, whose body holds
+// that group's temporaries alone. An op that uses both groups makes them one
+// again.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#shared = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @independent_groups
+// CHECK:      %[[AB:.*]]:2 = scf.forall (%[[M:.*]]) in (8)
+// CHECK:        tensor.extract_slice %arg1[%[[M]], 0] [1, 2] [1, 1]
+// CHECK:        math.exp
+// CHECK:        tensor.extract_slice %arg2[%[[M]], 0] [1, 2] [1, 1]
+// CHECK:        math.tanh
+// CHECK:        arith.negf
+// CHECK:        arith.mulf
+// CHECK-NOT:  scf.forall (
+// CHECK:      return %[[AB]]#0, %[[AB]]#1
+// SMALL-LABEL: func.func @independent_groups
+// SPLIT-LABEL: func.func @independent_groups
+// SPLIT:      %[[A:.*]] = scf.forall (%[[M:.*]]) in (8)
+// SPLIT:        tensor.extract_slice %arg1[%[[M]], 0] [1, 2] [1, 1]
+// SPLIT:        math.exp
+// SPLIT-NOT:    math.tanh
+// SPLIT:        arith.negf
+// SPLIT:      %[[B:.*]] = scf.forall (%[[N:.*]]) in (8)
+// SPLIT:        tensor.extract_slice %arg2[%[[N]], 0] [1, 2] [1, 1]
+// SPLIT:        math.tanh
+// SPLIT:        arith.mulf
+// SPLIT-NOT:  scf.forall (
+// SPLIT:      return %[[A]], %[[B]]
+func.func @independent_groups(%x: tensor<2xf32>, %p: tensor<8x2xf32>,
+                              %q: tensor<8x2xf32>)
+    -> (tensor<8x2xf32>, tensor<8x2xf32>) {
+  %e = tensor.empty() : tensor<8x2xf32>
+  %a = linalg.generic {indexing_maps = [#id, #shared, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %x : tensor<8x2xf32>, tensor<2xf32>) outs(%e : tensor<8x2xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %r = arith.addf %v, %s : f32
+    %t = math.exp %r : f32
+    linalg.yield %t : f32
+  } -> tensor<8x2xf32>
+  %b = linalg.generic {indexing_maps = [#id, #shared, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%q, %x : tensor<8x2xf32>, tensor<2xf32>) outs(%e : tensor<8x2xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %r = arith.addf %v, %s : f32
+    %t = math.tanh %r : f32
+    linalg.yield %t : f32
+  } -> tensor<8x2xf32>
+  %c = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<8x2xf32>) outs(%e : tensor<8x2xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.negf %v : f32
+    linalg.yield %r : f32
+  } -> tensor<8x2xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<8x2xf32>) outs(%e : tensor<8x2xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.mulf %v, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<8x2xf32>
+  return %c, %d : tensor<8x2xf32>, tensor<8x2xf32>
+}
+
+// -----
+
+// Without join-independent, ops that share no data start loops of their own
+// (a bias broadcast %c, the product %z) until an op (%s) uses both: then the
+// two groups are one loop, in program order.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#shared = affine_map<(d0, d1) -> (d1)>
+#bias = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @connected_later
+// SPLIT-LABEL: func.func @connected_later
+// SPLIT:      %[[S:.*]] = scf.forall (%[[M:.*]]) in (8)
+// SPLIT:        tensor.extract_slice %arg1[%[[M]], 0] [1, 2] [1, 1]
+// SPLIT:        arith.mulf
+// SPLIT:        tensor.extract_slice %arg2[%[[M]]] [1] [1]
+// SPLIT:        math.exp
+// SPLIT:        arith.addf
+// SPLIT-NOT:  scf.forall (
+// SPLIT:      return %[[S]]
+func.func @connected_later(%x: tensor<2xf32>, %w: tensor<8x2xf32>,
+                           %b: tensor<8xf32>) -> tensor<8x2xf32> {
+  %e = tensor.empty() : tensor<8x2xf32>
+  %z = linalg.generic {indexing_maps = [#id, #shared, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w, %x : tensor<8x2xf32>, tensor<2xf32>) outs(%e : tensor<8x2xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %r = arith.mulf %v, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<8x2xf32>
+  %c = linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<8xf32>) outs(%e : tensor<8x2xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<8x2xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%z, %c : tensor<8x2xf32>, tensor<8x2xf32>) outs(%e : tensor<8x2xf32>) {
+  ^bb0(%v: f32, %u: f32, %o: f32):
+    %r = arith.addf %v, %u : f32
+    linalg.yield %r : f32
+  } -> tensor<8x2xf32>
+  return %s : tensor<8x2xf32>
 }

@@ -22,8 +22,11 @@ namespace mlir::ens {
 /// The fusion stage both backends run on the output of
 /// convert-ens-to-linalg: inlining, removal of dead functions,
 /// ens-fuse-elementwise and ens-fuse-members (for groups of at least
-/// `minMemberWork` loop iterations), with bounded canonicalization between.
-void buildLinalgFusionPipeline(OpPassManager &pm, int64_t minMemberWork);
+/// `minMemberWork` loop iterations, independent groups of as many members
+/// in one loop if `joinIndependent`), with bounded canonicalization
+/// between.
+void buildLinalgFusionPipeline(OpPassManager &pm, int64_t minMemberWork,
+                               bool joinIndependent);
 
 } // namespace mlir::ens
 

@@ -77,6 +77,14 @@ def EnsFuseMembers : Pass<"ens-fuse-members", "::mlir::func::FuncOp"> {
     }
     ```
 
+    Member ops that share no data with a loop over as many members join it
+    (`join-independent`, the default and the CUDA backend's choice): the
+    groups of a heterogeneous ensemble of equal sizes, for instance, then
+    take one kernel. Without it (the CPU backend's choice), each set of
+    member ops connected by their results is a loop of its own, and an op
+    that uses two such sets makes them one: a loop's body then holds one
+    group's temporaries, not every group's.
+
     Groups with fewer loop iterations in all than `min-work` are left as
     they are, and so are ops with a loop of no iterations (a dimension of
     size 0), which compute nothing per member.
@@ -84,6 +92,9 @@ def EnsFuseMembers : Pass<"ens-fuse-members", "::mlir::func::FuncOp"> {
   let options = [
     Option<"minWork", "min-work", "int64_t", /*default=*/"0",
            "The fewest loop iterations a group needs to be fused">,
+    Option<"joinIndependent", "join-independent", "bool", /*default=*/"true",
+           "Whether member ops that share no data with a loop over as many "
+           "members join it (one loop) or start a loop of their own">,
   ];
   let dependentDialects = [
     "::mlir::scf::SCFDialect",

@@ -95,7 +95,11 @@ static LogicalResult copyWithLinalg(OpBuilder &b, Location loc, Value from,
 void mlir::ens::buildEnsCpuPipeline(OpPassManager &pm,
                                     const EnsCpuPipelineOptions &options) {
   // Fusion, tiling and vectorization on tensors.
-  buildLinalgFusionPipeline(pm, cpu::kMinParallelWork);
+  // Independent groups of members are loops of their own: a loop's body
+  // then holds one group's temporaries, which stay in cache from member to
+  // member, as they do in a program of that group alone.
+  buildLinalgFusionPipeline(pm, cpu::kMinParallelWork,
+                            /*joinIndependent=*/false);
   EnsCpuSplitReductionsOptions splitting;
   splitting.vectorBytes = options.vectorBytes;
   pm.addNestedPass<func::FuncOp>(createEnsCpuSplitReductions(splitting));

@@ -20,7 +20,9 @@ using namespace mlir;
 using namespace mlir::ens;
 
 void mlir::ens::buildEnsCudaPipeline(OpPassManager &pm) {
-  buildLinalgFusionPipeline(pm, /*minMemberWork=*/0);
+  // Independent groups of as many members share a loop, and so a kernel.
+  buildLinalgFusionPipeline(pm, /*minMemberWork=*/0,
+                            /*joinIndependent=*/true);
   pm.addPass(createBoundedCanonicalizerPass());
   // Static: the pass keeps a reference to the options' filter function.
   static const bufferization::BufferResultsToOutParamsOpts outParams = [] {
