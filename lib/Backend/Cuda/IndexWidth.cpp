@@ -29,8 +29,8 @@ static constexpr uint64_t kMaxIndex32 = uint64_t(1) << 30;
 /// The memref that `memref` is a view of (itself if it is none).
 static Value getViewRoot(Value memref) {
   while (Operation *view = memref.getDefiningOp()) {
-    if (!isa<memref::SubViewOp, memref::CollapseShapeOp,
-             memref::ExpandShapeOp, memref::CastOp>(view))
+    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+             memref::CastOp>(view))
       break;
     memref = view->getOperand(0);
   }
@@ -54,8 +54,8 @@ unsigned cuda::planIndexBits(scf::ForallOp forall) {
         continue;
       Operation *alloc = root.getDefiningOp();
       uint64_t copies = alloc && forall->isProperAncestor(alloc) ? members : 1;
-      uint64_t elements = type.hasStaticShape() ? type.getNumElements()
-                                                : UINT64_MAX;
+      uint64_t elements =
+          type.hasStaticShape() ? type.getNumElements() : UINT64_MAX;
       largest = std::max(largest, llvm::SaturatingMultiply(copies, elements));
     }
     if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
