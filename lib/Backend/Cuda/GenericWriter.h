@@ -51,13 +51,13 @@ public:
   /// last loop varying fastest.
   void declareLoops(ArrayRef<unsigned> loops, StringRef flat, unsigned indent) {
     std::string rest = "r_" + flat.str();
-    os.indent(indent) << "long long " << rest << " = " << flat << ";\n";
+    os.indent(indent) << "ens_index " << rest << " = " << flat << ";\n";
     for (unsigned k = loops.size(); k-- > 0;) {
       unsigned d = loops[k];
       if (k == 0)
-        os.indent(indent) << "long long " << dims[d] << " = " << rest << ";\n";
+        os.indent(indent) << "ens_index " << dims[d] << " = " << rest << ";\n";
       else
-        os.indent(indent) << "long long " << dims[d] << " = " << rest << " % "
+        os.indent(indent) << "ens_index " << dims[d] << " = " << rest << " % "
                           << ranges[d] << "; " << rest << " /= " << ranges[d]
                           << ";\n";
     }
@@ -66,10 +66,10 @@ public:
   /// The flat index, the last loop varying fastest, of the point of
   /// `loops` whose variables are `at` (declareLoops the other way round).
   std::string flatIndex(ArrayRef<unsigned> loops, ArrayRef<std::string> at) {
-    std::string index = "0LL";
+    std::string index = "0";
     int64_t stride = 1;
     for (unsigned k = loops.size(); k-- > 0;) {
-      index += " + " + at[loops[k]] + " * " + std::to_string(stride) + "LL";
+      index += " + " + at[loops[k]] + " * " + std::to_string(stride);
       stride *= ranges[loops[k]];
     }
     return index;

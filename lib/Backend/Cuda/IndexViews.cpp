@@ -16,16 +16,18 @@ using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 
-/// The element `offset` of a subview as a C++ expression ("" for 0), or
-/// failure.
-static FailureOr<std::string> getOffsetTerm(OpFoldResult offset,
+/// The term that the element `offset` of a subview, along a dimension of
+/// `stride` elements, adds to an index ("" for 0), or failure. A constant
+/// offset is folded into one literal, which C++ types wide enough for its
+/// value.
+static FailureOr<std::string> getOffsetTerm(OpFoldResult offset, int64_t stride,
                                             Value memberIndex) {
   if (auto attr = dyn_cast<Attribute>(offset)) {
     int64_t value = cast<IntegerAttr>(attr).getInt();
-    return value ? std::to_string(value) + "LL" : "";
+    return value ? std::to_string(value * stride) : "";
   }
   if (cast<Value>(offset) == memberIndex)
-    return std::string("m");
+    return "m * " + std::to_string(stride);
   return failure();
 }
 
@@ -38,15 +40,15 @@ llvm::Expected<Access> BufferViews::getAccess(Value memref,
       llvm::any_of(strides, ShapedType::isDynamic))
     return error("the CUDA backend needs static strides");
   if (auto shared = sharedName.find(memref); shared != sharedName.end())
-    return Access{shared->second, "0LL", {strides.begin(), strides.end()}};
+    return Access{shared->second, "0", {strides.begin(), strides.end()}};
   // Never written out; an access would not compile.
   if (inRegisters.contains(memref))
-    return Access{"/*in registers*/", "0LL", {strides.begin(), strides.end()}};
+    return Access{"/*in registers*/", "0", {strides.begin(), strides.end()}};
   if (auto buffer = bufferOf.find(memref); buffer != bufferOf.end()) {
     std::string param = bindParam(buffer->second, type.getElementType());
-    std::string offset = "0LL";
+    std::string offset = "0";
     if (auto slice = memberSlice.find(memref); slice != memberSlice.end())
-      offset = "m * " + std::to_string(slice->second) + "LL";
+      offset = "m * " + std::to_string(slice->second);
     return Access{param, offset, {strides.begin(), strides.end()}};
   }
   Operation *view = memref.getDefiningOp();
@@ -69,13 +71,13 @@ llvm::Expected<Access> BufferViews::getAccess(Value memref,
       source->param, source->offset, {strides.begin(), strides.end()}};
   if (auto subview = dyn_cast<memref::SubViewOp>(view)) {
     for (auto [i, offset] : llvm::enumerate(subview.getMixedOffsets())) {
-      FailureOr<std::string> term = getOffsetTerm(offset, memberIndex);
+      FailureOr<std::string> term =
+          getOffsetTerm(offset, source->strides[i], memberIndex);
       if (failed(term))
         return error("the CUDA backend cannot compile a subview at a "
                      "computed offset");
       if (!term->empty())
-        access.offset +=
-            " + " + *term + " * " + std::to_string(source->strides[i]) + "LL";
+        access.offset += " + " + *term;
     }
     return access;
   }

@@ -87,7 +87,7 @@ public:
     const Access &access = it->second;
     std::string index = access.offset;
     for (auto [i, stride] : llvm::enumerate(access.strides))
-      index += " + " + indices[i] + " * " + std::to_string(stride) + "LL";
+      index += " + " + indices[i] + " * " + std::to_string(stride);
     return access.param + "[" + index + "]";
   }
 

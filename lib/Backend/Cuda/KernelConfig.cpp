@@ -188,7 +188,8 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       os << " from block " << config.firstBlock;
     os << ": " << stringifyStrategy(config.strategy) << ", " << config.members
        << " members, " << config.threadsPerBlock << " threads, "
-       << config.sharedBytes << " bytes of shared memory\n";
+       << config.sharedBytes << " bytes of shared memory, " << config.indexBits
+       << "-bit indices\n";
     if (config.strategy == Strategy::MembersPerBlock)
       os << "  per block: " << config.membersPerBlock
          << " members; per member: " << config.threadsPerMember << " threads, "

@@ -97,6 +97,7 @@ DictionaryAttr cuda::getKernelConfigAttr(MLIRContext *context,
   add("strategy", b.getStringAttr(stringifyStrategy(config.strategy)));
   add("members", b.getI64IntegerAttr(config.members));
   add("threads_per_block", b.getI64IntegerAttr(config.threadsPerBlock));
+  add("index_bits", b.getI64IntegerAttr(config.indexBits));
   add("shared_bytes", b.getI64IntegerAttr(config.sharedBytes));
   if (config.strategy == Strategy::MembersPerBlock) {
     add("members_per_block", b.getI64IntegerAttr(config.membersPerBlock));

@@ -93,7 +93,6 @@ std::string KernelBuilder::bindParam(int64_t buffer, StringRef cType) {
   auto [param, inserted] =
       paramOf.try_emplace(buffer, "b" + std::to_string(buffer));
   if (inserted) {
-    params += (params.empty() ? "" : ", ") + cType.str() + param->second;
     info.paramTypes.push_back(cType.str());
     launch.args.push_back({true, buffer});
   }
@@ -151,6 +150,7 @@ CandidateCoster KernelEmitter::getCoster(
 KernelBuilder KernelEmitter::beginKernel(ArrayRef<Operation *> roots,
                                          StringRef kind, int64_t times) {
   KernelBuilder kernel;
+  kernel.indexBits = loopIndexBits;
   kernel.info.name =
       ("k" + Twine(program.plan.kernels.size()) + "_" + kind).str();
   kernel.info.sourceOps = getSourceOps(roots);
@@ -166,6 +166,22 @@ void KernelEmitter::countTraffic(KernelBuilder &kernel) const {
     kernel.info.bytesRead += program.plan.buffers[buffer].bytes;
   for (int64_t buffer : kernel.written)
     kernel.info.bytesWritten += program.plan.buffers[buffer].bytes;
+}
+
+std::string KernelEmitter::getParameterList(const KernelBuilder &kernel) const {
+  // Every parameter is __restrict__: they are distinct plan buffers
+  // (bindParam binds each once); temporaries that one launch uses are live
+  // at the same step, so the arena gives them disjoint bytes (placeArena);
+  // results overlap nothing (ens::runtime::Program::run); and inputs and
+  // constants, which a caller may pass twice, are only read, which
+  // __restrict__ allows.
+  std::string params;
+  for (auto [arg, cType] :
+       llvm::zip_equal(kernel.launch.args, kernel.info.paramTypes))
+    params += (params.empty() ? "" : ", ") +
+              std::string(kernel.written.contains(arg.value) ? "" : "const ") +
+              cType + "__restrict__ " + kernel.paramOf.lookup(arg.value);
+  return params;
 }
 
 void KernelEmitter::finishKernel(KernelBuilder &kernel,
@@ -184,7 +200,9 @@ void KernelEmitter::finishKernel(KernelBuilder &kernel,
     bounds =
         "__launch_bounds__(" + std::to_string(kernel.launch.block[0]) + ", 2) ";
   kernels += "extern \"C\" __global__ void " + bounds + kernel.info.name + "(" +
-             kernel.params + ") {\n";
+             getParameterList(kernel) + ") {\n";
+  kernels += kernel.indexBits == 32 ? "  typedef int ens_index;\n"
+                                    : "  typedef long long ens_index;\n";
   if (kernel.namesBlock)
     kernels += "  const unsigned ens_block = blockIdx.x;\n";
   kernels += kernel.body + "}\n";

@@ -39,7 +39,6 @@ struct KernelBuilder {
 
   KernelInfo info;
   KernelLaunch launch;
-  std::string params;
   /// The parameter name of each plan buffer the kernel uses.
   DenseMap<int64_t, std::string> paramOf;
   DenseMap<Value, Access> accesses;
@@ -63,6 +62,9 @@ struct KernelBuilder {
   /// (`__launch_bounds__`): tensor-core tiles would otherwise take over 160
   /// registers a thread, one block of 256 threads per SM.
   bool twoBlocksPerSm = false;
+  /// The width of the kernel's `ens_index`, the type of its indices and
+  /// loop counters (KernelConfig::indexBits).
+  unsigned indexBits = 64;
   /// Whether the body names its block's index among the blocks that run its
   /// work `ens_block` rather than reading blockIdx.x: a kernel written so
   /// can run as a section of a launch it shares (SharedLaunches.cpp), which
@@ -144,6 +146,11 @@ private:
                             int64_t times = 1);
   /// Adds the bytes of the buffers `kernel` reads and writes to its info.
   void countTraffic(KernelBuilder &kernel) const;
+  /// The parameter list of `kernel`'s C++ signature: a pointer per plan
+  /// buffer it binds, `const` where it only reads the buffer, and
+  /// `__restrict__`, since the plan gives no two of them memory that one
+  /// writes and another reaches.
+  std::string getParameterList(const KernelBuilder &kernel) const;
   /// Adds `kernel` to the source and the plan, with one launch, and with
   /// `sections` if it runs several independent phases side by side.
   void finishKernel(KernelBuilder &kernel,
@@ -352,6 +359,10 @@ private:
   DenseSet<Operation *> fusedEpilogues;
   /// The source of the kernels written so far.
   std::string kernels;
+  /// The index width of the kernels beginKernel starts: that of the loop
+  /// over members being written (KernelConfig::indexBits), 64 bits outside
+  /// one.
+  unsigned loopIndexBits = 64;
 
   /// Each kernel written so that it can run as a section of a launch it
   /// shares (KernelBuilder::namesBlock), by its position among the plan's

@@ -33,7 +33,7 @@ using namespace mlir::ens::cuda;
 llvm::Error GenericWriter::hoistInvariants(unsigned indent,
                                            OpOperand *perPoint) {
   DenseSet<Value> invariant;
-  SmallVector<std::string> origin(ranges.size(), "0LL");
+  SmallVector<std::string> origin(ranges.size(), "0");
   for (OpOperand *input : generic.getDpsInputOperands()) {
     AffineMap map = generic.getMatchingIndexingMap(input);
     if (input == perPoint ||
@@ -126,8 +126,8 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
   ArrayRef<unsigned> reduction = writer.reduction;
   // Each thread computes the output elements of its parallel points in
   // turn, with the reduction loops inside.
-  os.indent(indent) << "for (long long p = " << first << "; p < "
-                    << writer.count(writer.parallel) << "LL; p += " << step
+  os.indent(indent) << "for (ens_index p = " << first << "; p < "
+                    << writer.count(writer.parallel) << "; p += " << step
                     << ") {\n";
   indent += 2;
   writer.declareLoops(writer.parallel, "p", indent);
@@ -175,15 +175,18 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
       llvm::none_of(perStep, [](bool b) { return b; }) &&
       generic.getBody()->getOps<linalg::IndexOp>().empty()) {
     const std::string &dim = writer.dims[reduction[0]];
-    os.indent(indent) << "long long " << dim << " = 0;\n";
+    os.indent(indent) << "ens_index " << dim << " = 0;\n";
+    // Unrolled already; ptxas unrolls it whole or not at all.
+    if (writer.ranges[reduction[0]] / unroll > kFullUnrollTrips)
+      os.indent(indent) << "#pragma unroll 1\n";
     os.indent(indent) << "for (; " << dim << " + " << unroll - 1 << " < "
-                      << writer.ranges[reduction[0]] << "LL; " << dim
+                      << writer.ranges[reduction[0]] << "; " << dim
                       << " += " << unroll << ") {\n";
     SmallVector<DenseMap<Value, std::string>> loaded(unroll);
     for (int64_t u = 0; u < unroll; ++u) {
       SmallVector<std::string> at = writer.dims;
       if (u)
-        at[reduction[0]] = "(" + dim + " + " + std::to_string(u) + "LL)";
+        at[reduction[0]] = "(" + dim + " + " + std::to_string(u) + ")";
       writer.forgetInputs();
       if (llvm::Error failure =
               writer.loadInputs(indent + 2, at, "_u" + std::to_string(u)))
@@ -208,14 +211,14 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
     if (std::optional<int64_t> bytes = getPointsBytesInFlight(generic))
       kernel.info.bytesInFlightPerThread = *bytes;
     os.indent(bodyIndent) << "for (; " << dim << " < "
-                          << writer.ranges[reduction[0]] << "LL; ++" << dim
+                          << writer.ranges[reduction[0]] << "; ++" << dim
                           << ") {\n";
     bodyIndent += 2;
   } else {
     for (unsigned d : reduction) {
       os.indent(bodyIndent)
-          << "for (long long " << writer.dims[d] << " = 0; " << writer.dims[d]
-          << " < " << writer.ranges[d] << "LL; ++" << writer.dims[d] << ") {\n";
+          << "for (ens_index " << writer.dims[d] << " = 0; " << writer.dims[d]
+          << " < " << writer.ranges[d] << "; ++" << writer.dims[d] << ") {\n";
       bodyIndent += 2;
     }
   }
@@ -261,7 +264,7 @@ llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
   AffineMap readMap = epilogue.getMatchingIndexingMap(read);
   for (auto [k, expr] : llvm::enumerate(readMap.getResults()))
     os.indent(indent)
-        << "long long " << after.dims[cast<AffineDimExpr>(expr).getPosition()]
+        << "ens_index " << after.dims[cast<AffineDimExpr>(expr).getPosition()]
         << " = "
         << dims[cast<AffineDimExpr>(written.getResult(k)).getPosition()]
         << ";\n";
@@ -333,8 +336,8 @@ llvm::Error KernelEmitter::emitBlockReduction(
   int64_t chunkSteps = llvm::divideCeil(steps, chunks);
   // Share c of output element o of member m.
   auto share = [&](StringRef o, StringRef c) {
-    return split->partials + "[(m * " + std::to_string(elements) + "LL + " +
-           o.str() + ") * " + std::to_string(chunks) + "LL + " + c.str() + "]";
+    return split->partials + "[(m * " + std::to_string(elements) + " + " +
+           o.str() + ") * " + std::to_string(chunks) + " + " + c.str() + "]";
   };
   // A block walks its output elements (or, in the first pass of a split
   // reduction, shares of them) together; for each, every thread combines a
@@ -344,27 +347,27 @@ llvm::Error KernelEmitter::emitBlockReduction(
   if (!kernel.warp)
     os.indent(indent) << "__shared__ " << t << " scratch[32];\n";
   os.indent(indent) << "auto combine = " << combine << ";\n";
-  os.indent(indent) << "for (long long p = " << first << "; p < "
+  os.indent(indent) << "for (ens_index p = " << first << "; p < "
                     << (partial ? elements * chunks : elements)
-                    << "LL; p += " << step << ") {\n";
+                    << "; p += " << step << ") {\n";
   if (partial) {
-    os.indent(indent + 2) << "long long c = p % " << chunks << "LL;\n";
-    os.indent(indent + 2) << "long long o = p / " << chunks << "LL;\n";
+    os.indent(indent + 2) << "ens_index c = p % " << chunks << ";\n";
+    os.indent(indent + 2) << "ens_index o = p / " << chunks << ";\n";
   }
   writer.declareLoops(writer.parallel, partial ? "o" : "p", indent + 2);
   os.indent(indent + 2) << t << " share = " << identity << ";\n";
   if (combining) {
-    os.indent(indent + 2) << "for (long long q = " << kernel.thread << "; q < "
-                          << chunks << "LL; q += " << kernel.threads << ")\n";
+    os.indent(indent + 2) << "for (ens_index q = " << kernel.thread << "; q < "
+                          << chunks << "; q += " << kernel.threads << ")\n";
     os.indent(indent + 4) << "share = combine(share, " << share("p", "q")
                           << ");\n";
   } else {
-    std::string from = kernel.thread, to = std::to_string(steps) + "LL";
+    std::string from = kernel.thread, to = std::to_string(steps);
     if (partial) {
-      std::string start = "c * " + std::to_string(chunkSteps) + "LL";
+      std::string start = "c * " + std::to_string(chunkSteps);
       from = start + " + " + kernel.thread;
-      to = "(" + start + " + " + std::to_string(chunkSteps) + "LL < " + to +
-           " ? " + start + " + " + std::to_string(chunkSteps) + "LL : " + to +
+      to = "(" + start + " + " + std::to_string(chunkSteps) + " < " + to +
+           " ? " + start + " + " + std::to_string(chunkSteps) + " : " + to +
            ")";
     }
     // Combines one step, whose inputs are loaded, into the share.
@@ -392,16 +395,16 @@ llvm::Error KernelEmitter::emitBlockReduction(
     bool unroll = writer.reduction.size() == 1 &&
                   generic.getBody()->getOps<linalg::IndexOp>().empty();
     if (unroll) {
-      os.indent(indent + 2) << "long long q = " << from << ";\n";
+      os.indent(indent + 2) << "ens_index q = " << from << ";\n";
       os.indent(indent + 2)
-          << "for (; q + " << kUnrollSteps - 1 << "LL * " << kernel.threads
-          << " < " << to << "; q += " << kUnrollSteps << "LL * "
-          << kernel.threads << ") {\n";
+          << "for (; q + " << kUnrollSteps - 1 << " * " << kernel.threads
+          << " < " << to << "; q += " << kUnrollSteps << " * " << kernel.threads
+          << ") {\n";
       SmallVector<DenseMap<Value, std::string>> loaded(kUnrollSteps);
       for (int64_t u = 0; u < kUnrollSteps; ++u) {
         SmallVector<std::string> at = writer.dims;
         at[writer.reduction[0]] =
-            u ? "(q + " + std::to_string(u) + "LL * " + kernel.threads + ")"
+            u ? "(q + " + std::to_string(u) + " * " + kernel.threads + ")"
               : "q";
         writer.forgetInputs();
         if (llvm::Error failure =
@@ -428,7 +431,7 @@ llvm::Error KernelEmitter::emitBlockReduction(
       os.indent(indent + 2)
           << "for (; q < " << to << "; q += " << kernel.threads << ") {\n";
     } else {
-      os.indent(indent + 2) << "for (long long q = " << from << "; q < " << to
+      os.indent(indent + 2) << "for (ens_index q = " << from << "; q < " << to
                             << "; q += " << kernel.threads << ") {\n";
     }
     writer.declareLoops(writer.reduction, "q", indent + 4);

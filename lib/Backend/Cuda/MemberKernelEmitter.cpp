@@ -22,6 +22,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -45,13 +46,13 @@ KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
     std::string cType = *getCType(type.getElementType());
     os << "    " << cType << " *" << name << " = (" << cType
        << " *)(ens_shared + " << operand.offset << ");\n";
-    os << "    for (long long i = " << kernel.thread << "; i < "
-       << type.getNumElements() << "LL; i += " << kernel.threads << ") {\n";
-    os << "      long long r_i = i;\n";
+    os << "    for (ens_index i = " << kernel.thread << "; i < "
+       << type.getNumElements() << "; i += " << kernel.threads << ") {\n";
+    os << "      ens_index r_i = i;\n";
     SmallVector<std::string> indices(type.getRank());
     for (int64_t d = type.getRank(); d-- > 0;) {
       indices[d] = "e" + std::to_string(d);
-      os << "      long long " << indices[d] << " = r_i";
+      os << "      ens_index " << indices[d] << " = r_i";
       if (d)
         os << " % " << type.getDimSize(d) << "; r_i /= " << type.getDimSize(d);
       os << ";\n";
@@ -61,7 +62,7 @@ KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
     os << "    }\n";
     staged.push_back({value, kernel.accesses[value]});
     SmallVector<int64_t> strides = getRowMajorStrides(type.getShape());
-    kernel.accesses[value] = {name, "0LL", {strides.begin(), strides.end()}};
+    kernel.accesses[value] = {name, "0", {strides.begin(), strides.end()}};
   }
   if (!staged.empty())
     os << "    " << kernel.getBarrier() << ";\n";
@@ -208,6 +209,8 @@ llvm::Error KernelEmitter::emitForall(scf::ForallOp forall) {
   if (plan.config.members == 0)
     return llvm::Error::success();
   enterMemberLoop(views, forall, plan);
+  llvm::SaveAndRestore<unsigned> indexBits(loopIndexBits,
+                                           plan.config.indexBits);
   llvm::Error emitted = plan.config.strategy == Strategy::Tiled
                             ? emitTiledLoop(plan)
                             : emitMemberKernel(forall, plan);
@@ -233,14 +236,14 @@ static void beginMembersPerBlock(KernelBuilder &kernel,
   os << "  // Warp w of block b computes member b * " << config.membersPerBlock
      << " + w; its temporaries live in its slice of shared memory.\n";
   os << "  ENS_DYNAMIC_SHARED(ens_block_shared);\n";
-  os << "  long long m = (long long)ens_block * " << config.membersPerBlock
-     << "LL + threadIdx.x / " << kWarpSize << ";\n";
+  os << "  ens_index m = (ens_index)ens_block * " << config.membersPerBlock
+     << " + threadIdx.x / " << kWarpSize << ";\n";
   // Its warps synchronize only with __syncwarp(): no barrier waits for a
   // warp that returns.
-  os << "  if (m >= " << config.members << "LL) return;\n";
+  os << "  if (m >= " << config.members << ") return;\n";
   os << "  unsigned lane = threadIdx.x % " << kWarpSize << ";\n";
   os << "  unsigned char *ens_shared = ens_block_shared + threadIdx.x / "
-     << kWarpSize << " * " << config.sharedBytesPerMember << "LL;\n";
+     << kWarpSize << " * " << config.sharedBytesPerMember << ";\n";
 }
 
 llvm::Error KernelEmitter::emitMemberKernel(scf::ForallOp forall,
@@ -263,7 +266,7 @@ llvm::Error KernelEmitter::emitMemberKernel(scf::ForallOp forall,
     os << "  // Block m computes member m; its temporaries live in shared "
           "memory.\n";
     os << "  ENS_DYNAMIC_SHARED(ens_shared);\n";
-    os << "  long long m = ens_block;\n";
+    os << "  ens_index m = ens_block;\n";
   }
   for (auto [alloc, temporary] :
        llvm::zip(plan.temporaries, config.temporaries)) {

@@ -26,10 +26,6 @@ inline constexpr double kPerLoopVariable = 6;
 /// Instructions of ens_block_reduce per warp: two rounds of five shuffles
 /// and combines, the scratch store and load, two barriers.
 inline constexpr double kBlockReduceInstructions = 26;
-/// The most iterations of a reduction loop with a constant trip count that
-/// ptxas unrolls whole (fitted to the SASS: 4 iterations of 16 steps and
-/// 2 of 4 with 2 left over are unrolled, 8 of 4 are not; sm_90, CUDA 13.0).
-inline constexpr int64_t kFullUnrollTrips = 4;
 
 /// Where a memref's elements are.
 enum class Space { Global, Shared, Registers };

@@ -533,6 +533,7 @@ cuda::planMemberLoop(scf::ForallOp forall, Strategy strategy,
   config.members = forall.getStaticUpperBound()[0];
   if (config.members == 0)
     return std::move(planner.plan);
+  config.indexBits = planIndexBits(forall);
   if (config.members > INT32_MAX)
     return error("the CUDA backend cannot launch more than 2^31 blocks");
   if (!forall.getTerminator().getYieldingOps().empty())

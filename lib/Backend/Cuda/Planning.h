@@ -49,6 +49,15 @@ inline constexpr int64_t kUnrollSteps = 4;
 /// many as a 4x4 register tile's four steps have.
 inline constexpr int64_t kWholeUnrollSteps = 16;
 
+/// The most iterations of a reduction loop with a constant trip count that
+/// ptxas unrolls whole (fitted to the SASS: 4 iterations of 16 steps and
+/// 2 of 4 with 2 left over are unrolled, 8 of 4 are not; sm_90, CUDA 13.0).
+/// A loop the emitters unrolled already is otherwise kept as it is
+/// (`#pragma unroll 1`): with a 32-bit counter ptxas would unroll a short
+/// body again, for registers and nothing else, and the performance model
+/// (PhaseCounts.cpp) counts the loops as the emitters write them.
+inline constexpr int64_t kFullUnrollTrips = 4;
+
 /// With the tiled strategy, the fewest threads per block of a launch: two
 /// warps.
 inline constexpr unsigned kMinLaunchThreads = 64;
@@ -243,6 +252,12 @@ struct MemberLoopPlan {
 void planTiledLaunches(
     MemberLoopPlan &plan,
     llvm::function_ref<std::optional<int64_t>(Value)> getGlobalBuffer);
+
+/// The width, 32 or 64 bits, of the index arithmetic and loop counters of
+/// the kernels of loop over members `forall` (KernelConfig::indexBits): 32
+/// where no index they compute, into a buffer or over the points of an op
+/// for all members, can reach 2^31 (IndexWidth.cpp).
+unsigned planIndexBits(scf::ForallOp forall);
 
 /// Plans the kernel `kernel` of the plan that computes `forall` with
 /// `strategy`. `views` tells where memrefs from outside the loop live;

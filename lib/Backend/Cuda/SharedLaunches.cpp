@@ -33,6 +33,10 @@ void KernelEmitter::addSection(KernelBuilder &launch, KernelBuilder &section,
   launch.read.insert(section.read.begin(), section.read.end());
   launch.written.insert(section.written.begin(), section.written.end());
   launch.twoBlocksPerSm |= section.twoBlocksPerSm;
+  // The launch's indices are as wide as the widest section's.
+  launch.indexBits = sides.sections.empty()
+                         ? section.indexBits
+                         : std::max(launch.indexBits, section.indexBits);
   launch.launch.block[0] =
       std::max(launch.launch.block[0], section.launch.block[0]);
   // The sections share the dynamic shared memory of a block.

@@ -44,12 +44,12 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   // tile q, neighbouring threads on neighbouring tiles.
   int64_t numTiles = writer.count(writer.parallel);
   int64_t chunks = split ? split->chunks : 1;
-  os.indent(indent) << "for (long long p = " << first << "; p < "
-                    << numTiles * chunks << "LL; p += " << step << ") {\n";
+  os.indent(indent) << "for (ens_index p = " << first << "; p < "
+                    << numTiles * chunks << "; p += " << step << ") {\n";
   indent += 2;
   if (split) {
-    os.indent(indent) << "long long c = p / " << numTiles << "LL;\n";
-    os.indent(indent) << "long long q = p % " << numTiles << "LL;\n";
+    os.indent(indent) << "ens_index c = p / " << numTiles << ";\n";
+    os.indent(indent) << "ens_index q = p % " << numTiles << ";\n";
   }
   writer.declareLoops(writer.parallel, split ? "q" : "p", indent);
   // The loop variables of each point, and whether it is inside the op.
@@ -59,15 +59,15 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     const std::string &t = writer.dims[loops[k]];
     for (int64_t s = 0; s < sizes[k]; ++s) {
       std::string name = t + "_" + std::to_string(s);
-      std::string at = t + " + " + std::to_string(s * tiles[k]) + "LL";
+      std::string at = t + " + " + std::to_string(s * tiles[k]);
       // Whether every tile's point s is inside the op.
       bool exact = (s + 1) * tiles[k] <= ranges[k];
-      os.indent(indent) << "long long " << name << " = ";
+      os.indent(indent) << "ens_index " << name << " = ";
       if (exact)
         os << at << ";\n";
       else
-        os << "(" << at << " < " << ranges[k] << "LL ? " << at << " : "
-           << ranges[k] - 1 << "LL);\n";
+        os << "(" << at << " < " << ranges[k] << " ? " << at << " : "
+           << ranges[k] - 1 << ");\n";
       points[k].push_back(name);
       inside[k].push_back(exact ? "" : at + " < " + std::to_string(ranges[k]));
     }
@@ -121,23 +121,23 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   unsigned bodyIndent = indent;
   for (unsigned d : writer.reduction) {
     const std::string &dim = writer.dims[d];
-    std::string from = "0", to = std::to_string(writer.ranges[d]) + "LL";
+    std::string from = "0", to = std::to_string(writer.ranges[d]);
     if (split) {
       // The one reduction loop, chunk c of it.
       std::string size =
-          std::to_string(llvm::divideCeil(writer.ranges[d], chunks)) + "LL";
+          std::to_string(llvm::divideCeil(writer.ranges[d], chunks));
       from = "c * " + size;
       to = "(" + from + " + " + size + " < " + to + " ? " + from + " + " +
            size + " : " + to + ")";
     }
     if (!unroll) {
-      os.indent(bodyIndent) << "for (long long " << dim << " = " << from << "; "
+      os.indent(bodyIndent) << "for (ens_index " << dim << " = " << from << "; "
                             << dim << " < " << to << "; ++" << dim << ") {\n";
       bodyIndent += 2;
       continue;
     }
-    os.indent(bodyIndent) << "long long " << dim << " = " << from << ";\n";
-    os.indent(bodyIndent) << "const long long " << dim << "_end = " << to
+    os.indent(bodyIndent) << "ens_index " << dim << " = " << from << ";\n";
+    os.indent(bodyIndent) << "const ens_index " << dim << "_end = " << to
                           << ";\n";
     os.indent(bodyIndent) << "for (; " << dim << " + " << kUnrollSteps - 1
                           << " < " << dim << "_end; " << dim
@@ -210,14 +210,17 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     unsigned at = bodyIndent + 2;
     for (int64_t u = 0; u < kUnrollSteps; ++u)
       if (llvm::Error failure =
-              emitLoads(u ? "(" + dim + " + " + std::to_string(u) + "LL)" : dim,
+              emitLoads(u ? "(" + dim + " + " + std::to_string(u) + ")" : dim,
                         "_u" + std::to_string(u), at))
         return failure;
     for (int64_t u = 0; u < kUnrollSteps; ++u)
       if (llvm::Error failure = emitUpdates("_u" + std::to_string(u), at))
         return failure;
     os.indent(bodyIndent) << "}\n";
-    // The steps left over.
+    // The steps left over, fewer than kUnrollSteps: with a chunk's bound,
+    // which ptxas does not know, kept a loop of one step (kFullUnrollTrips).
+    if (split)
+      os.indent(bodyIndent) << "#pragma unroll 1\n";
     os.indent(bodyIndent) << "for (; " << dim << " < " << dim << "_end; ++"
                           << dim << ") {\n";
     bodyIndent += 2;
@@ -244,8 +247,8 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
       SmallVector<std::string> dims = dimsAt(i, j);
       if (split) {
         os.indent(indent + 2)
-            << split->partials << "[(m * " << chunks << "LL + c) * "
-            << writer.count(writer.parallel) << "LL + "
+            << split->partials << "[(m * " << chunks << " + c) * "
+            << writer.count(writer.parallel) << " + "
             << writer.flatIndex(writer.parallel, dims) << "] = acc0"
             << suffix(i, j) << ";\n";
       } else if (after) {
@@ -286,8 +289,8 @@ llvm::Error KernelEmitter::emitSplitCombine(KernelBuilder &kernel,
   // Each point adds its chunks' partial results, in order, to the value
   // filled in or held by the output, and applies the epilogue.
   os.indent(indent) << "auto combine = " << combine << ";\n";
-  os.indent(indent) << "for (long long p = " << first << "; p < " << points
-                    << "LL; p += " << step << ") {\n";
+  os.indent(indent) << "for (ens_index p = " << first << "; p < " << points
+                    << "; p += " << step << ") {\n";
   writer.declareLoops(writer.parallel, "p", indent + 2);
   llvm::Expected<std::string> output = writer.element(init);
   if (!output)
@@ -300,23 +303,23 @@ llvm::Error KernelEmitter::emitSplitCombine(KernelBuilder &kernel,
   // so that a thread has that many loads in flight; the chunks left over
   // one at a time. The additions stay in chunk order.
   auto partial = [&](StringRef chunk) {
-    return split.partials + "[(m * " + std::to_string(split.chunks) + "LL + " +
-           chunk.str() + ") * " + std::to_string(points) + "LL + p]";
+    return split.partials + "[(m * " + std::to_string(split.chunks) + " + " +
+           chunk.str() + ") * " + std::to_string(points) + " + p]";
   };
-  os.indent(indent + 2) << "long long c = 0;\n";
+  os.indent(indent + 2) << "ens_index c = 0;\n";
   if (split.chunks >= kUnrollSteps) {
     os.indent(indent + 2) << "for (; c + " << kUnrollSteps - 1 << " < "
-                          << split.chunks << "LL; c += " << kUnrollSteps
+                          << split.chunks << "; c += " << kUnrollSteps
                           << ") {\n";
     for (int64_t u = 0; u < kUnrollSteps; ++u)
       os.indent(indent + 4)
           << t << " part" << u << " = "
-          << partial(u ? "(c + " + std::to_string(u) + "LL)" : "c") << ";\n";
+          << partial(u ? "(c + " + std::to_string(u) + ")" : "c") << ";\n";
     for (int64_t u = 0; u < kUnrollSteps; ++u)
       os.indent(indent + 4) << "acc0 = combine(acc0, part" << u << ");\n";
     os.indent(indent + 2) << "}\n";
   }
-  os.indent(indent + 2) << "for (; c < " << split.chunks << "LL; ++c)\n";
+  os.indent(indent + 2) << "for (; c < " << split.chunks << "; ++c)\n";
   os.indent(indent + 4) << "acc0 = combine(acc0, " << partial("c") << ");\n";
   if (after) {
     if (llvm::Error failure =

@@ -41,10 +41,10 @@ static void beginPhaseKernel(KernelBuilder &kernel, int64_t members,
   os.indent(indent) << "// The phase's blocks [m * " << blocksPerMember
                     << ", (m + 1) * " << blocksPerMember
                     << ") compute member m.\n";
-  os.indent(indent) << "long long m = " << block << " / " << blocksPerMember
-                    << "LL;\n";
-  os.indent(indent) << "long long b = " << block << " % " << blocksPerMember
-                    << "LL;\n";
+  os.indent(indent) << "ens_index m = " << block << " / " << blocksPerMember
+                    << ";\n";
+  os.indent(indent) << "ens_index b = " << block << " % " << blocksPerMember
+                    << ";\n";
 }
 
 /// The ops that a phase's kernel computes: its op, and the epilogue fused
@@ -146,7 +146,7 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
   beginPhaseKernel(kernel, members, phase.blocksPerMember,
                    phase.kind == PhaseKind::Serial ? 1u : threads, block,
                    indent);
-  std::string perMember = std::to_string(phase.blocksPerMember) + "LL";
+  std::string perMember = std::to_string(phase.blocksPerMember);
   if (phase.kind == PhaseKind::Serial) {
     if (llvm::Error failure = bindMemrefs(kernel, ir.op))
       return failure;
@@ -181,7 +181,7 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
   Type type = combiner->getResult(0).getType();
   bool contraction = phase.kind == PhaseKind::Points;
   int64_t elements = countPointsAndSteps(generic).first;
-  std::string perMember = std::to_string(phase.blocksPerMember) + "LL";
+  std::string perMember = std::to_string(phase.blocksPerMember);
   llvm::Expected<int64_t> partials =
       addBuffer(MemRefType::get({members, elements, phase.chunks}, type),
                 BufferKind::Temporary, 0);
@@ -238,7 +238,7 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
       combine.read.insert(*buffer);
   split.partials = combine.bindParam(phase.partials, type);
   split.combine = true;
-  std::string perMemberCombine = std::to_string(blocks) + "LL";
+  std::string perMemberCombine = std::to_string(blocks);
   emitted = contraction
                 ? emitPoints(combine, generic, "b * blockDim.x + threadIdx.x",
                              perMemberCombine + " * blockDim.x", 2, ir.epilogue,

@@ -21,15 +21,15 @@
 // the same work per SM: equal estimates, and the first, 2, is kept.
 // H100: module attributes {ens_cuda.target = "h100-sxm"}
 // H100: scf.forall
-// H100: ens_cuda.kernel_config = {members = 240 : i64, members_per_block = 1 : i64, phases = [{fused_epilogue, kind = "points", {{.*}}staged = array<i64: 0, 512, 1024, 1, 128, 1536>, tile_loops = array<i64: 1, 2>, tile_sizes = array<i64: 4, 4>}, {kind = "points", {{.*}}staged = array<i64: 1, 32, 1024>}], shared_bytes = 1664 : i64, shared_bytes_per_member = 1664 : i64, strategy = "members-per-block", temporaries = [{bytes = 0 : i64, location = 0 : i64, space = "registers", type = "memref<1x32x8xf32>"}, {bytes = 1024 : i64, location = 0 : i64, space = "shared", type = "memref<1x32x8xf32>"}], threads_per_block = 32 : i64, threads_per_member = 32 : i64}
+// H100: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 240 : i64, members_per_block = 1 : i64, phases = [{fused_epilogue, kind = "points", {{.*}}staged = array<i64: 0, 512, 1024, 1, 128, 1536>, tile_loops = array<i64: 1, 2>, tile_sizes = array<i64: 4, 4>}, {kind = "points", {{.*}}staged = array<i64: 1, 32, 1024>}], shared_bytes = 1664 : i64, shared_bytes_per_member = 1664 : i64, strategy = "members-per-block", temporaries = [{bytes = 0 : i64, location = 0 : i64, space = "registers", type = "memref<1x32x8xf32>"}, {bytes = 1024 : i64, location = 0 : i64, space = "shared", type = "memref<1x32x8xf32>"}], threads_per_block = 32 : i64, threads_per_member = 32 : i64}
 // A100: module attributes {ens_cuda.target = "a100"}
-// A100: ens_cuda.kernel_config = {members = 240 : i64, members_per_block = 2 : i64, {{.*}}shared_bytes = 3328 : i64, shared_bytes_per_member = 1664 : i64, strategy = "members-per-block", {{.*}}threads_per_block = 64 : i64, threads_per_member = 32 : i64}
+// A100: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 240 : i64, members_per_block = 2 : i64, {{.*}}shared_bytes = 3328 : i64, shared_bytes_per_member = 1664 : i64, strategy = "members-per-block", {{.*}}threads_per_block = 64 : i64, threads_per_member = 32 : i64}
 
 // A hand-written config is honoured: the second loop says 4 members per
 // block (60 blocks, fewer than any target's SMs, which the planner would
 // not try), and the pass keeps them, with 4 slices of shared memory and 4
 // warps; the strategy option's auto does not override the loop's strategy.
-// HAND: ens_cuda.kernel_config = {members = 240 : i64, members_per_block = 4 : i64, {{.*}}shared_bytes = 6656 : i64, {{.*}}strategy = "members-per-block", {{.*}}threads_per_block = 128 : i64
+// HAND: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 240 : i64, members_per_block = 4 : i64, {{.*}}shared_bytes = 6656 : i64, {{.*}}strategy = "members-per-block", {{.*}}threads_per_block = 128 : i64
 
 #map = affine_map<(d0, d1) -> ()>
 #map1 = affine_map<(d0, d1) -> (d0, d1)>

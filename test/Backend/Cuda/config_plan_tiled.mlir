@@ -17,8 +17,8 @@
 // into min(ceil(fill / 8), 65536 / 1024) chunks, a block each: on an H100
 // and an H200 (132 SMs, 264 fill blocks) ceil(264 / 8) = 33, on an A100
 // (108 SMs, 216) ceil(216 / 8) = 27. The split pays on each.
-// H100: ens_cuda.kernel_config = {members = 8 : i64, phases = [{blocks_per_member = 33 : i64, chunks = 33 : i64, combiner = "arith.addf", first_block = 0 : i64, kind = "block-reduction", launch = 0 : i64, {{.*}}threads = 256 : i64}], shared_bytes = 0 : i64, strategy = "tiled", temporaries = [], threads_per_block = 256 : i64}
-// A100: ens_cuda.kernel_config = {members = 8 : i64, phases = [{blocks_per_member = 27 : i64, chunks = 27 : i64, combiner = "arith.addf", first_block = 0 : i64, kind = "block-reduction", launch = 0 : i64, {{.*}}threads = 256 : i64}], shared_bytes = 0 : i64, strategy = "tiled", temporaries = [], threads_per_block = 256 : i64}
+// H100: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 8 : i64, phases = [{blocks_per_member = 33 : i64, chunks = 33 : i64, combiner = "arith.addf", first_block = 0 : i64, kind = "block-reduction", launch = 0 : i64, {{.*}}threads = 256 : i64}], shared_bytes = 0 : i64, strategy = "tiled", temporaries = [], threads_per_block = 256 : i64}
+// A100: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 8 : i64, phases = [{blocks_per_member = 27 : i64, chunks = 27 : i64, combiner = "arith.addf", first_block = 0 : i64, kind = "block-reduction", launch = 0 : i64, {{.*}}threads = 256 : i64}], shared_bytes = 0 : i64, strategy = "tiled", temporaries = [], threads_per_block = 256 : i64}
 
 #map = affine_map<() -> ()>
 #map1 = affine_map<(d0) -> (d0)>

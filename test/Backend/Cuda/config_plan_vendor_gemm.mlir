@@ -25,8 +25,8 @@
 // RUN: ens-opt %s --ens-cuda-plan="target=a100 gemm=cublas" -o %t.cublas
 // RUN: FileCheck %s --check-prefix=STEP < %t.cublas
 
-// STEP: ens_cuda.kernel_config = {members = 2 : i64, phases = [{{{.*}}kind = "vendor-gemm"{{.*}}}], {{.*}}strategy = "tiled"
-// GENERATED: ens_cuda.kernel_config = {members = 2 : i64, phases = [{{{.*}}kind = "points"{{.*}}tile_sizes = array<i64: 4, 4>}], {{.*}}strategy = "tiled"
+// STEP: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 2 : i64, phases = [{{{.*}}kind = "vendor-gemm"{{.*}}}], {{.*}}strategy = "tiled"
+// GENERATED: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 2 : i64, phases = [{{{.*}}kind = "points"{{.*}}tile_sizes = array<i64: 4, 4>}], {{.*}}strategy = "tiled"
 
 #map = affine_map<(d0, d1) -> ()>
 #map1 = affine_map<(d0, d1) -> (d0, d1)>

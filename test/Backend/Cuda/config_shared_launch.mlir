@@ -55,10 +55,11 @@
 // TILED-REPORT: 2 kernels,
 
 // SOURCE: extern "C" __global__ void k0_groups(
+// SOURCE-NEXT: typedef int ens_index;
 // SOURCE-NEXT: if (blockIdx.x < 256u) {
 // SOURCE-NEXT: const unsigned ens_block = blockIdx.x - 0u;
 // SOURCE-NOT: return
-// SOURCE: long long m = (long long)ens_block * 2LL + threadIdx.x / 32;
+// SOURCE: ens_index m = (ens_index)ens_block * 2 + threadIdx.x / 32;
 // SOURCE: } else if (blockIdx.x < 264u) {
 // SOURCE-NEXT: const unsigned ens_block = blockIdx.x - 256u;
 // SOURCE-NEXT: if (threadIdx.x >= 32u) return;

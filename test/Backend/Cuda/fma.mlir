@@ -13,19 +13,21 @@
 // RUN: ens-run %s --entry=matmul --random-inputs=7 --output-dir=%t/matmul-ref
 // RUN: ens-run %s --entry=matmul --random-inputs=7 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-dump=%t/matmul --rtol=0 --atol=1e-4 --expect=%t/matmul-ref/out0.npy
 // RUN: FileCheck %s --check-prefix=MATMUL < %t/matmul/matmul.cu
-// Four steps at a time, their loads first, then one step at a time for
+// Four steps at a time, their loads first (64 iterations, which ptxas
+// keeps a loop: #pragma unroll 1), then one step at a time for
 // the steps left (none here); each step's fmaf in order.
 // MATMUL:      float acc0 = v0;
-// MATMUL-NEXT: long long d2 = 0;
-// MATMUL-NEXT: for (; d2 + 3 < 256LL; d2 += 4) {
-// MATMUL-NEXT:   float in0_u0 = staged0[{{.*}} d2 * 1LL];
-// MATMUL-NEXT:   float in1_u0 = b1[{{.*}} d2 * 32LL
-// MATMUL-NEXT:   float in0_u1 = staged0[{{.*}} (d2 + 1LL) * 1LL];
-// MATMUL-NEXT:   float in1_u1 = b1[{{.*}} (d2 + 1LL) * 32LL
-// MATMUL-NEXT:   float in0_u2 = staged0[{{.*}} (d2 + 2LL) * 1LL];
-// MATMUL-NEXT:   float in1_u2 = b1[{{.*}} (d2 + 2LL) * 32LL
-// MATMUL-NEXT:   float in0_u3 = staged0[{{.*}} (d2 + 3LL) * 1LL];
-// MATMUL-NEXT:   float in1_u3 = b1[{{.*}} (d2 + 3LL) * 32LL
+// MATMUL-NEXT: ens_index d2 = 0;
+// MATMUL-NEXT: #pragma unroll 1
+// MATMUL-NEXT: for (; d2 + 3 < 256; d2 += 4) {
+// MATMUL-NEXT:   float in0_u0 = staged0[{{.*}} d2 * 1];
+// MATMUL-NEXT:   float in1_u0 = b1[{{.*}} d2 * 32
+// MATMUL-NEXT:   float in0_u1 = staged0[{{.*}} (d2 + 1) * 1];
+// MATMUL-NEXT:   float in1_u1 = b1[{{.*}} (d2 + 1) * 32
+// MATMUL-NEXT:   float in0_u2 = staged0[{{.*}} (d2 + 2) * 1];
+// MATMUL-NEXT:   float in1_u2 = b1[{{.*}} (d2 + 2) * 32
+// MATMUL-NEXT:   float in0_u3 = staged0[{{.*}} (d2 + 3) * 1];
+// MATMUL-NEXT:   float in1_u3 = b1[{{.*}} (d2 + 3) * 32
 // MATMUL-NEXT:   float [[V0:v[0-9]+]] = fmaf(in0_u0, in1_u0, acc0);
 // MATMUL-NEXT:   acc0 = [[V0]];
 // MATMUL-NEXT:   float [[V1:v[0-9]+]] = fmaf(in0_u1, in1_u1, acc0);
@@ -35,7 +37,7 @@
 // MATMUL-NEXT:   float [[V3:v[0-9]+]] = fmaf(in0_u3, in1_u3, acc0);
 // MATMUL-NEXT:   acc0 = [[V3]];
 // MATMUL-NEXT: }
-// MATMUL-NEXT: for (; d2 < 256LL; ++d2) {
+// MATMUL-NEXT: for (; d2 < 256; ++d2) {
 // MATMUL-NEXT:   float in0 = staged0[
 // MATMUL-NEXT:   float in1 = b1[
 // MATMUL-NEXT:   float [[V:v[0-9]+]] = fmaf(in0, in1, acc0);
@@ -46,7 +48,7 @@
 // RUN: ens-run %s --entry=matmul_f64 --random-inputs=7 --output-dir=%t/f64-ref
 // RUN: ens-run %s --entry=matmul_f64 --random-inputs=7 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-dump=%t/f64 --rtol=1e-12 --atol=1e-12 --expect=%t/f64-ref/out0.npy
 // RUN: FileCheck %s --check-prefix=F64 < %t/f64/matmul_f64.cu
-// F64: for (; d2 + 3 < 64LL; d2 += 4) {
+// F64: for (; d2 + 3 < 64; d2 += 4) {
 // F64: double [[V:v[0-9]+]] = fma(in0_u0, in1_u0, acc0);
 // F64-NEXT: acc0 = [[V]];
 //
@@ -55,7 +57,7 @@
 // RUN: ens-run %s --entry=muladd --random-inputs=7 --output-dir=%t/muladd-ref
 // RUN: ens-run %s --entry=muladd --random-inputs=7 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-dump=%t/muladd --rtol=1.2e-7 --atol=6e-8 --expect=%t/muladd-ref/out0.npy
 // RUN: FileCheck %s --check-prefix=MULADD < %t/muladd/muladd.cu
-// MULADD:      for (long long p = threadIdx.x; p < 256LL; p += blockDim.x) {
+// MULADD:      for (ens_index p = threadIdx.x; p < 256; p += blockDim.x) {
 // MULADD:        float in0 = b0[
 // MULADD-NEXT:   float in1 = b1[
 // MULADD-NEXT:   float in2 = b2[

@@ -18,52 +18,52 @@
 // anywhere.
 // HOISTED: {{^8$}}
 // ADAM:      { // {{.*}}ens.pow
-// ADAM-NOT:  for (long long p
+// ADAM-NOT:  for (ens_index p
 // ADAM:      float [[P1:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B1:v[0-9]+]] = ({{v[0-9]+}} - [[P1]]);
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (long long p = {{threadIdx.x|0}};
+// ADAM:      for (ens_index p = {{threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B2]]);
 // ADAM-NOT:  powf(
 // ADAM:      { // {{.*}}ens.pow
-// ADAM-NOT:  for (long long p
+// ADAM-NOT:  for (ens_index p
 // ADAM:      float [[P1:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B1:v[0-9]+]] = ({{v[0-9]+}} - [[P1]]);
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (long long p = {{threadIdx.x|0}};
+// ADAM:      for (ens_index p = {{threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B2]]);
 // ADAM-NOT:  powf(
 // ADAM:      { // {{.*}}ens.pow
-// ADAM-NOT:  for (long long p
+// ADAM-NOT:  for (ens_index p
 // ADAM:      float [[P1:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B1:v[0-9]+]] = ({{v[0-9]+}} - [[P1]]);
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (long long p = {{threadIdx.x|0}};
+// ADAM:      for (ens_index p = {{threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B2]]);
 // ADAM-NOT:  powf(
 // ADAM:      { // {{.*}}ens.pow
-// ADAM-NOT:  for (long long p
+// ADAM-NOT:  for (ens_index p
 // ADAM:      float [[P1:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B1:v[0-9]+]] = ({{v[0-9]+}} - [[P1]]);
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (long long p = {{threadIdx.x|0}};
+// ADAM:      for (ens_index p = {{threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
@@ -75,9 +75,9 @@
 // RUN: ens-run %s --entry=scale --random-inputs=3 --output-dir=%t/scale-ref
 // RUN: ens-run %s --entry=scale --random-inputs=3 --backend=cuda-emu --cuda-strategy=member-per-block --cuda-dump=%t/scale --rtol=0 --atol=0 --expect=%t/scale-ref/out0.npy
 // RUN: FileCheck %s --check-prefix=SCALE < %t/scale/scale.cu
-// SCALE:      float [[S:in[0-9]+]] = b1[0LL];
+// SCALE:      float [[S:in[0-9]+]] = b1[0];
 // SCALE-NEXT: float [[E:v[0-9]+]] = expf([[S]]);
-// SCALE-NEXT: for (long long p = threadIdx.x; p < 256LL; p += blockDim.x) {
+// SCALE-NEXT: for (ens_index p = threadIdx.x; p < 256; p += blockDim.x) {
 // SCALE-NOT:  expf(
 // SCALE:      float [[V:v[0-9]+]] = ({{in[0-9]+}} * [[E]]);
 // SCALE-NOT:  expf(

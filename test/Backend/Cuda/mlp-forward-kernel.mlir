@@ -14,15 +14,15 @@
 // CHECK-LABEL: extern "C" __global__ void k0_members(
 // CHECK: const unsigned ens_block = blockIdx.x;
 // CHECK: ENS_DYNAMIC_SHARED(ens_shared);
-// CHECK: long long m = ens_block;
+// CHECK: ens_index m = ens_block;
 // CHECK: float *t0 = (float *)(ens_shared + 0);
 // CHECK: { // ens.einsum, ens.add, ens.tanh
-// CHECK: staged0[i] = b1[{{.*}}m * 2048LL
+// CHECK: staged0[i] = b1[{{.*}}m * 2048
 // CHECK: __syncthreads();
-// CHECK: for (long long p = threadIdx.x; p < 512LL; p += blockDim.x) {
+// CHECK: for (ens_index p = threadIdx.x; p < 512; p += blockDim.x) {
 // CHECK: float acc0_3_3 =
-// CHECK: long long d3 = 0;
-// CHECK-NEXT: const long long d3_end = 64LL;
+// CHECK: ens_index d3 = 0;
+// CHECK-NEXT: const ens_index d3_end = 64;
 // CHECK-NEXT: for (; d3 + 3 < d3_end; d3 += 4) {
 // CHECK: float in0_3_0_u3 =
 // CHECK: acc0_3_3 = v{{[0-9]+}};
@@ -34,7 +34,7 @@
 // CHECK: { // ens.einsum, ens.add
 // CHECK: staged0[i] = b3[
 // CHECK: for (; d3 + 3 < d3_end; d3 += 4) {
-// CHECK: b5[{{.*}}m * 2048LL{{.*}}] = v{{[0-9]+}};
+// CHECK: b5[{{.*}}m * 2048{{.*}}] = v{{[0-9]+}};
 // The empty kernel that names the plan (ens/Runtime/Plan.h), last.
 // CHECK: __global__ void ens_plan_{{[0-9a-f]+}}() {}
 // CHECK-NOT: __global__

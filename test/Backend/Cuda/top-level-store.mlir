@@ -17,11 +17,12 @@
 //
 // @top's store reads the update and the index (clamped) in its kernel.
 // CHECK:      __global__ void k{{[0-9]+}}_serial(
+// CHECK-NEXT:   typedef long long ens_index;
 // CHECK-NEXT:   // One thread runs the loop nest in order.
 // CHECK-NEXT:   if (blockIdx.x != 0 || threadIdx.x != 0) return;
-// CHECK-DAG:    float {{v[0-9]+}} = b0[0LL];
-// CHECK-DAG:    int {{v[0-9]+}} = b1[0LL];
-// CHECK:        b{{[0-9]+}}[0LL + {{v[0-9]+}} * 1LL] = {{v[0-9]+}};
+// CHECK-DAG:    float {{v[0-9]+}} = b0[0];
+// CHECK-DAG:    int {{v[0-9]+}} = b1[0];
+// CHECK:        b{{[0-9]+}}[0 + {{v[0-9]+}} * 1] = {{v[0-9]+}};
 
 // The member's scatter_add reads only constants: it is shared by the
 // members, a store of 0.75 at index 2 (3, clamped) before the loop.

@@ -302,6 +302,10 @@ struct KernelConfig {
   /// The loop's trip count.
   int64_t members = 0;
   unsigned threadsPerBlock = 0;
+  /// The width of the kernels' index arithmetic and loop counters
+  /// (`ens_index` in their source): 32 bits where the plan proves that
+  /// every index they compute fits (planIndexBits), else 64.
+  unsigned indexBits = 64;
   /// Dynamic shared memory per block: the temporaries, then the operands
   /// that the op staging most stages.
   int64_t sharedBytes = 0;
