@@ -4,7 +4,9 @@
 // kernel and for each of its innermost loops (a backward branch whose range
 // holds no other), the evidence the performance claims of docs/cuda.md rest
 // on: the share of float arithmetic done by fused multiply-adds (FFMA, HMMA,
-// ...), the global and shared loads per fused multiply-add, and spills
+// ...) and the global and shared loads per fused multiply-add, each
+// counted as the multiply-adds it does for its thread (an HMMA.1688 does
+// 32, 16 x 8 x 8 over the warp), and spills
 // (local loads and stores: ptxas spills through local memory). A CUDA
 // source is first compiled with NVRTC with the options given. With --check,
 // the exit status says whether every hot loop of a contraction (one that
@@ -113,26 +115,34 @@ struct Counts {
   /// Global loads of 64 or 128 bits, asynchronous global-to-shared copies
   /// (LDGSTS), and 64-bit integer comparisons (ISETP .EX).
   int64_t wideGlobalLoads = 0, asyncCopies = 0, compares64 = 0;
+  /// The multiply-adds a thread's fused multiply-add instructions do: one
+  /// each, and m n k / 32 for a warp's matrix multiply-add of shape m n k
+  /// (32 for HMMA.1688), whose operands a thread loads a share of.
+  int64_t threadMultiplyAdds = 0;
 
   /// Load/store instructions: global, shared and asynchronous copies.
   int64_t getLoadStores() const {
     return globalLoads + sharedLoads + globalStores + sharedStores +
            asyncCopies;
   }
+  /// Per multiply-add of a thread (threadMultiplyAdds).
   double getLoadStoresPerFma() const {
-    return fusedMultiplyAdds ? double(getLoadStores()) / fusedMultiplyAdds
-                             : double(getLoadStores());
+    return threadMultiplyAdds ? double(getLoadStores()) / threadMultiplyAdds
+                              : double(getLoadStores());
   }
 
+  /// The share of the float arithmetic's work that fused multiply-adds
+  /// do, each counted as its thread's multiply-adds (threadMultiplyAdds).
   double getFmaShare() const {
-    return floatArithmetic ? double(fusedMultiplyAdds) / floatArithmetic : 0;
+    int64_t work = threadMultiplyAdds + floatArithmetic - fusedMultiplyAdds;
+    return work ? double(threadMultiplyAdds) / work : 0;
   }
-  /// Loads per fused multiply-add; a loop that loads without any has
-  /// infinitely many, reported as the load count.
+  /// Loads per multiply-add of a thread (threadMultiplyAdds); a loop that
+  /// loads without any has infinitely many, reported as the load count.
   double getLoadsPerFma() const {
     int64_t loads = globalLoads + sharedLoads;
-    return fusedMultiplyAdds ? double(loads) / fusedMultiplyAdds
-                             : double(loads);
+    return threadMultiplyAdds ? double(loads) / threadMultiplyAdds
+                              : double(loads);
   }
 };
 
@@ -170,6 +180,19 @@ static bool isWideAccess(StringRef modifiers) {
   return llvm::is_contained(parts, "64") || llvm::is_contained(parts, "128");
 }
 
+/// The multiply-adds a thread does in fused multiply-add `op` with
+/// `modifiers`: m n k / 32 for a matrix multiply-add whose first modifier
+/// names its shape m16 n8 k (".1688", ".16816"), else 1.
+static int64_t getThreadMultiplyAdds(StringRef op, StringRef modifiers) {
+  if (op != "HMMA" && op != "DMMA")
+    return 1;
+  StringRef shape = modifiers.drop_front().split('.').first;
+  int64_t k = 0;
+  if (!shape.consume_front("168") || shape.getAsInteger(10, k) || k <= 0)
+    return 1;
+  return 16 * 8 * k / 32;
+}
+
 static Counts count(ArrayRef<Instruction> code) {
   Counts counts;
   for (const Instruction &instruction : code) {
@@ -180,6 +203,8 @@ static Counts count(ArrayRef<Instruction> code) {
     ++counts.instructions;
     counts.floatArithmetic += isFloatArithmetic(op);
     counts.fusedMultiplyAdds += isFusedMultiplyAdd(op);
+    if (isFusedMultiplyAdd(op))
+      counts.threadMultiplyAdds += getThreadMultiplyAdds(op, modifiers);
     counts.multiplies +=
         isFusedMultiplyAdd(op) || llvm::is_contained(kPlainMultiplies, op);
     counts.globalLoads += op == "LDG";

@@ -124,9 +124,10 @@ int64_t cuda::getSplitCombineBytesInFlight(Operation *combiner,
 
 int64_t cuda::getMmaBytesInFlight(const PhaseConfig &phase) {
   auto [blockRows, blockCols] = getMmaBlockTile(phase.mma, phase.threads);
+  // The copies of every stage but the one being multiplied.
   return llvm::divideCeil((blockRows + blockCols) * phase.mma.stepsStaged,
                           phase.threads) *
-         4;
+         4 * std::max<int64_t>(phase.mma.stages - 1, 1);
 }
 
 void CandidateCoster::collectTraffic(ArrayRef<Operation *> roots, bool fused,

@@ -47,7 +47,7 @@ getBlockReductionBytesInFlight(linalg::GenericOp generic);
 int64_t getSplitCombineBytesInFlight(Operation *combiner, int64_t chunks);
 
 /// The same for a thread of tensor-core phase `phase`: its share of both
-/// staged operands.
+/// staged operands, for each stage of the pipeline in flight.
 int64_t getMmaBytesInFlight(const PhaseConfig &phase);
 
 /// Stores in `info` what the model counts of tiled phase `phase` (IR

@@ -46,6 +46,7 @@ namespace rt = ::ens::runtime;
 static const char *const kEmulationHeader = R"(// ens: CUDA on the host.
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <math.h>
 #include <setjmp.h>
@@ -90,6 +91,18 @@ struct MmaFragments {
   float a[4], b[2];
 };
 static thread_local std::vector<MmaFragments> mmaSlots;
+/// One slot per thread of the running block for its cp.async copies that
+/// are not yet made: those not yet committed, and its groups, oldest first.
+struct AsyncCopy {
+  unsigned char *shared;
+  const unsigned char *global;
+  int bytes, srcBytes;
+};
+struct AsyncCopies {
+  std::vector<AsyncCopy> uncommitted;
+  std::deque<std::vector<AsyncCopy>> groups;
+};
+static thread_local std::vector<AsyncCopies> asyncCopySlots;
 static thread_local const std::function<void()> *kernelBody;
 static void fiberMain() {
   (*kernelBody)();
@@ -100,7 +113,7 @@ static void fiberMain() {
 /// of a launch.
 static thread_local std::vector<Fiber> fibers;
 static thread_local std::vector<std::vector<char>> stacks;
-/// Frees the fibers, their stacks and the shuffle slots when a launch is
+/// Frees the fibers, their stacks and the threads' slots when a launch is
 /// over: every emulated program is a shared object of its own, with its
 /// own copy of them, so a process that loads many programs would otherwise
 /// keep about 65 KiB a thread for each.
@@ -109,6 +122,7 @@ static void releaseBlockState() {
   std::vector<std::vector<char>>().swap(stacks);
   std::vector<unsigned long long>().swap(shuffleSlots);
   std::vector<MmaFragments>().swap(mmaSlots);
+  std::vector<AsyncCopies>().swap(asyncCopySlots);
 }
 /// Runs `body` on every thread of the block `blockIdx`, as fibers: each
 /// runs until it reaches a barrier or ends, then the next one; a round
@@ -120,6 +134,7 @@ static void runBlock(const std::function<void()> &body) {
   stacks.resize(threads);
   shuffleSlots.assign(threads, 0);
   mmaSlots.assign(threads, MmaFragments());
+  asyncCopySlots.assign(threads, AsyncCopies());
   kernelBody = &body;
   for (unsigned i = 0; i < threads; ++i) {
     Fiber &fiber = fibers[i];
@@ -227,6 +242,47 @@ static inline void ens_mma_tf32_m16n8k8(float d[4], const unsigned a[4],
   for (int i = 0; i < 4; ++i)
     d[i] = result[i];
 }
+/// cp.async.{ca,cg}.shared.global, cp.async.commit_group and
+/// cp.async.wait_group as the PTX ISA defines them: a copy started by a
+/// thread is pending until that thread commits it in a group (a commit with
+/// no copies since the last one makes an empty group), and its bytes are
+/// written only when the thread waits with at most N more recent groups
+/// pending: the latest moment the ISA allows, so that a kernel that reads
+/// the destination before the wait covering its group sees what was there
+/// before, and one that lets another thread read it without a barrier after
+/// that wait does too. Copies not yet committed are not waited for. The
+/// source's first srcBytes bytes are read when the copy is made, the rest
+/// of the destination is zero.
+#define ENS_EMULATED_CP_ASYNC 1
+namespace ens_emu {
+static inline AsyncCopies &asyncCopiesOfThread() {
+  unsigned self = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  if (asyncCopySlots.size() <= self)
+    asyncCopySlots.resize(blockDim.x * blockDim.y * blockDim.z);
+  return asyncCopySlots[self];
+}
+} // namespace ens_emu
+template <int Bytes>
+static inline void ens_cp_async(void *shared, const void *global, int srcBytes) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
+  ens_emu::asyncCopiesOfThread().uncommitted.push_back(
+      {static_cast<unsigned char *>(shared), static_cast<const unsigned char *>(global), Bytes,
+       srcBytes < 0 ? 0 : (srcBytes > Bytes ? Bytes : srcBytes)});
+}
+static inline void ens_cp_async_commit() {
+  ens_emu::AsyncCopies &copies = ens_emu::asyncCopiesOfThread();
+  copies.groups.push_back(std::move(copies.uncommitted));
+  copies.uncommitted.clear();
+}
+template <int N> static inline void ens_cp_async_wait() {
+  static_assert(N >= 0, "cp.async.wait_group waits for N >= 0 groups");
+  ens_emu::AsyncCopies &copies = ens_emu::asyncCopiesOfThread();
+  for (; copies.groups.size() > static_cast<size_t>(N); copies.groups.pop_front())
+    for (const ens_emu::AsyncCopy &copy : copies.groups.front()) {
+      std::memcpy(copy.shared, copy.global, copy.srcBytes);
+      std::memset(copy.shared + copy.srcBytes, 0, copy.bytes - copy.srcBytes);
+    }
+}
 #define __shared__ static thread_local
 #define ENS_DYNAMIC_SHARED(name) unsigned char *name = ens_emu::sharedMemory
 )";
@@ -260,16 +316,16 @@ static std::string getShim(const LaunchPlan &plan) {
       os << "    ens_emu::runBlock(body);\n";
     } else {
       // Without barriers, running the threads in order is a schedule.
-      os << "    for (unsigned tz = 0; tz < b[2]; ++tz)\n"
+      os << "    ens_emu::asyncCopySlots.clear();\n"
+         << "    for (unsigned tz = 0; tz < b[2]; ++tz)\n"
          << "    for (unsigned ty = 0; ty < b[1]; ++ty)\n"
          << "    for (unsigned tx = 0; tx < b[0]; ++tx) {\n"
          << "      threadIdx.x = tx; threadIdx.y = ty; threadIdx.z = tz;\n"
          << "      body();\n"
          << "    }\n";
     }
-    os << "  }\n";
-    if (kernel.usesBarriers)
-      os << "  ens_emu::releaseBlockState();\n";
+    os << "  }\n"
+       << "  ens_emu::releaseBlockState();\n";
     os << "}\n";
   }
   return text;

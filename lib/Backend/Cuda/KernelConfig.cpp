@@ -154,8 +154,10 @@ MmaStaging cuda::getMmaStaging(const MmaConfig &mma, unsigned threads) {
   MmaStaging staging;
   staging.strideA = mma.stepsStaged + kPadA;
   staging.strideB = cols + kPadB;
-  staging.bytes = (rows * staging.strideA + mma.stepsStaged * staging.strideB) *
-                  static_cast<int64_t>(sizeof(float));
+  staging.stageFloats =
+      rows * staging.strideA + mma.stepsStaged * staging.strideB;
+  staging.bytes =
+      mma.stages * staging.stageFloats * static_cast<int64_t>(sizeof(float));
   return staging;
 }
 
@@ -248,7 +250,8 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
            << mma.warpRows << "x" << mma.warpCols << " per warp on "
            << stringifyPrecision(mma.precision)
            << " tensor cores (mma.sync m16n8k8, " << mma.stepsStaged
-           << " steps at a time through "
+           << " steps at a time in " << mma.stages
+           << " cp.async stages through "
            << getMmaStaging(mma, phase.threads).bytes
            << " bytes of shared memory)";
       } else if (!phase.tile.empty()) {

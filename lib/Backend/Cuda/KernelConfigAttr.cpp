@@ -67,6 +67,7 @@ static DictionaryAttr getPhaseAttr(Builder &b, const PhaseConfig &phase,
     add("warp_tile",
         b.getDenseI64ArrayAttr({phase.mma.warpRows, phase.mma.warpCols}));
     add("steps_staged", b.getI64IntegerAttr(phase.mma.stepsStaged));
+    add("stages", b.getI64IntegerAttr(phase.mma.stages));
   }
   if (!phase.mma.fallback.empty())
     add("mma_fallback", b.getStringAttr(phase.mma.fallback));

@@ -61,16 +61,19 @@ static void settleSplit(const CandidateCoster &coster, PhaseConfig &phase,
 }
 
 /// Gives each phase of `phases`, which share a launch, `threads` threads
-/// per block and the blocks that follows from it, each phase's after the
-/// one before; an error if they pass what a grid launches.
+/// per block and the blocks (and tensor-core stages on `target`) that
+/// follow from it, each phase's after the one before; an error if they
+/// pass what a grid launches.
 static llvm::Error setLaunchThreads(MemberLoopPlan &plan,
-                                    ArrayRef<unsigned> phases,
-                                    unsigned threads) {
+                                    ArrayRef<unsigned> phases, unsigned threads,
+                                    const GpuSpec &target) {
   KernelConfig &config = plan.config;
   int64_t blocks = 0;
   for (unsigned i : phases) {
     PhaseConfig &phase = config.phases[i];
     phase.threads = threads;
+    if (phase.mma.enabled())
+      planMmaStages(phase.mma, target, threads);
     phase.blocksPerMember = getBlocksPerMember(
         cast<linalg::GenericOp>(plan.phases[i].op), phase, config.members);
     phase.firstBlock = blocks;
@@ -112,7 +115,8 @@ static llvm::Expected<double> settleThreads(const CandidateCoster &coster,
   llvm::Error firstFailure = llvm::Error::success();
   for (unsigned threads = config.threadsPerBlock; threads >= kMinLaunchThreads;
        threads /= 2) {
-    llvm::Error failure = setLaunchThreads(plan, phases, threads);
+    llvm::Error failure =
+        setLaunchThreads(plan, phases, threads, coster.target);
     llvm::Expected<std::vector<CandidateKernel>> kernels =
         failure
             ? llvm::Expected<std::vector<CandidateKernel>>(std::move(failure))
@@ -133,7 +137,8 @@ static llvm::Expected<double> settleThreads(const CandidateCoster &coster,
   if (!best)
     return std::move(firstFailure);
   llvm::consumeError(std::move(firstFailure));
-  if (llvm::Error failure = setLaunchThreads(plan, phases, *best))
+  if (llvm::Error failure =
+          setLaunchThreads(plan, phases, *best, coster.target))
     return std::move(failure);
   LLVM_DEBUG(llvm::dbgs() << "launch of " << phases.size()
                           << " phases: " << *best << " threads per block\n");

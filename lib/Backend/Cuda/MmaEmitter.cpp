@@ -5,7 +5,9 @@
 // and columns, one after another; for each, the block stages a few
 // reduction steps of both operands in shared memory at a time (zero past
 // the op's ranges, so that edge tiles and a reduction that 8 does not
-// divide need no other code), and each warp multiplies its warp tile's
+// divide need no other code) with asynchronous copies (cp.async) in a
+// pipeline of the config's stages, the copies of the next stages in flight
+// while the warps multiply one, and each warp multiplies its warp tile's
 // fragments with mma.sync m16n8k8 (the prelude's ens_mma_tf32_m16n8k8,
 // which the emulator implements warp-wide). Each thread then applies the
 // fused epilogue to, or stores, the accumulators it holds, those inside
@@ -61,10 +63,10 @@ llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
                     << "): " << blockRows << "x" << blockCols
                     << " points a block, " << mma.warpRows << "x"
                     << mma.warpCols << " a warp, " << steps
-                    << " steps at a time through shared memory.\n";
+                    << " steps at a time through " << mma.stages
+                    << " stages of shared memory.\n";
   os.indent(indent) << "ENS_DYNAMIC_SHARED(ens_shared);\n";
-  os.indent(indent) << "float *ens_a = (float *)ens_shared;\n";
-  os.indent(indent) << "float *ens_b = ens_a + " << blockRows * ldA << ";\n";
+  os.indent(indent) << "float *const ens_stages = (float *)ens_shared;\n";
   os.indent(indent) << "const unsigned ens_g = threadIdx.x % 32u / 4u, "
                        "ens_t = threadIdx.x % 4u;\n";
   int64_t warpsAlongCols = blockCols / mma.warpCols;
@@ -139,12 +141,16 @@ llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
       }
       os << "};\n";
     }
-  // Stages steps [k0, k0 + steps) of `operand`, `extent` rows or columns
-  // from the block tile's first, zero outside the op. Each thread's share
-  // is a fixed count, unrolled, so that its loads are all in flight at
-  // once and the loop over the stages is the innermost.
-  auto stage = [&](OpOperand *operand, StringRef buffer, bool alongRows,
-                   int64_t extent, int64_t ld) -> llvm::Error {
+  // Copies steps [k0, k0 + steps) of `operand`, `extent` rows or columns
+  // from the block tile's first, to `buffer` of the stage at `offset`
+  // floats, zero outside the op. Each thread's share is a fixed count,
+  // unrolled, so that its copies are all in flight at once. An operand in
+  // global memory is copied asynchronously, 4 bytes a copy (src-size 0
+  // outside the op, from an element inside it); a thread waits for its
+  // copies before the barrier after which the block reads them.
+  auto stage = [&](OpOperand *operand, StringRef k0, StringRef offset,
+                   int64_t bufferOffset, bool alongRows, int64_t extent,
+                   int64_t ld) -> llvm::Error {
     unsigned loop = alongRows ? rows : cols;
     int64_t inner = alongRows ? steps : extent, total = extent * steps;
     os.indent(indent + 2) << "#pragma unroll\n";
@@ -157,32 +163,99 @@ llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
                 innerIndex = "i % " + std::to_string(inner) + "LL";
     std::string point =
         (alongRows ? "ens_r0 + " + outer : "ens_c0 + " + innerIndex);
-    std::string step = "ens_k0 + " + (alongRows ? innerIndex : outer);
+    std::string step = k0.str() + " + " + (alongRows ? innerIndex : outer);
+    int64_t pointRange = ranges[alongRows ? 0 : 1];
     os.indent(indent + 4) << "const long long ens_p = " << point
                           << ", ens_s = " << step << ";\n";
+    std::string inside = "ens_p < " + std::to_string(pointRange) +
+                         "LL && ens_s < " + std::to_string(ranges[2]) + "LL";
+    std::string to = "ens_stages[" + offset.str() + " + " +
+                     std::to_string(bufferOffset) + "LL + " + outer + " * " +
+                     std::to_string(ld) + "LL + " + innerIndex + "]";
     SmallVector<std::string> dims = writer.dims;
     dims[loop] = "ens_p";
     dims[reduction] = "ens_s";
+    bool async = views.getGlobalBuffer(operand->get()).has_value();
+    if (async) {
+      // The element copied from: the one at (p, s), or inside the op.
+      dims[loop] = "(ens_p < " + std::to_string(pointRange) +
+                   "LL ? ens_p : " + std::to_string(pointRange - 1) + "LL)";
+      dims[reduction] = "(ens_s < " + std::to_string(ranges[2]) +
+                        "LL ? ens_s : " + std::to_string(ranges[2] - 1) + "LL)";
+    }
     llvm::Expected<std::string> element = writer.elementAt(*operand, dims);
     if (!element)
       return element.takeError();
     os.indent(indent + 4);
     if (total % phase.threads)
       os << "if (i < " << total << "LL) ";
-    os << buffer << "[" << outer << " * " << ld << "LL + " << innerIndex
-       << "] = ens_p < " << ranges[alongRows ? 0 : 1] << "LL && ens_s < "
-       << ranges[2] << "LL ? " << *element << " : 0.0f;\n";
+    if (async)
+      os << "ens_cp_async<4>(&" << to << ", &" << *element << ", " << inside
+         << " ? 4 : 0);\n";
+    else
+      os << to << " = " << inside << " ? " << *element << " : 0.0f;\n";
     os.indent(indent + 2) << "}\n";
     return llvm::Error::success();
   };
-  os.indent(indent) << "for (long long ens_k0 = 0; ens_k0 < " << ranges[2]
-                    << "LL; ens_k0 += " << steps << "LL) {\n";
-  os.indent(indent + 2) << "__syncthreads();\n";
-  if (llvm::Error failure = stage(a, "ens_a", true, blockRows, ldA))
-    return failure;
-  if (llvm::Error failure = stage(b, "ens_b", false, blockCols, ldB))
-    return failure;
-  os.indent(indent + 2) << "__syncthreads();\n";
+  // Stages steps [k0, k0 + steps) of both operands in stage `index`.
+  auto stageBoth = [&](StringRef k0, StringRef index) -> llvm::Error {
+    std::string offset =
+        "(" + index.str() + ") * " + std::to_string(staging.stageFloats) + "LL";
+    if (llvm::Error failure =
+            stage(a, k0, offset, 0, /*alongRows=*/true, blockRows, ldA))
+      return failure;
+    return stage(b, k0, offset, blockRows * ldA, /*alongRows=*/false, blockCols,
+                 ldB);
+  };
+  // The pipeline: stage t % stages holds steps [t * steps, (t + 1) * steps)
+  // (tile t). Before its products, a thread waits until at most the
+  // groups of the tiles after t are pending, and the barrier then makes
+  // every thread's copies of tile t visible, and frees the stage of tile
+  // t - 1, which tile t + stages - 1 then takes.
+  int64_t stages = mma.stages, tiles = llvm::divideCeil(ranges[2], steps);
+  std::string tileSteps = std::to_string(steps) + "LL";
+  if (stages > 1) {
+    // Unrolled, so that it is no loop of its own in the SASS.
+    os.indent(indent) << "#pragma unroll\n";
+    os.indent(indent) << "for (int ens_t0 = 0; ens_t0 < " << stages - 1
+                      << "; ++ens_t0) {\n";
+    os.indent(indent + 2) << "if (ens_t0 < " << tiles << "LL) {\n";
+    indent += 2;
+    if (llvm::Error failure = stageBoth("ens_t0 * " + tileSteps, "ens_t0"))
+      return failure;
+    indent -= 2;
+    os.indent(indent + 2) << "}\n";
+    os.indent(indent + 2) << "ens_cp_async_commit();\n";
+    os.indent(indent) << "}\n";
+  }
+  os.indent(indent) << "for (long long ens_tile = 0; ens_tile < " << tiles
+                    << "LL; ++ens_tile) {\n";
+  if (stages == 1) {
+    // One stage: the products of the tile before are done with it.
+    os.indent(indent + 2) << "__syncthreads();\n";
+    if (llvm::Error failure = stageBoth("ens_tile * " + tileSteps, "0"))
+      return failure;
+    os.indent(indent + 2) << "ens_cp_async_commit();\n";
+    os.indent(indent + 2) << "ens_cp_async_wait<0>();\n";
+    os.indent(indent + 2) << "__syncthreads();\n";
+  } else {
+    os.indent(indent + 2) << "ens_cp_async_wait<" << stages - 2 << ">();\n";
+    os.indent(indent + 2) << "__syncthreads();\n";
+    os.indent(indent + 2) << "const long long ens_next = ens_tile + "
+                          << stages - 1 << "LL;\n";
+    os.indent(indent + 2) << "if (ens_next < " << tiles << "LL) {\n";
+    indent += 2;
+    if (llvm::Error failure = stageBoth("ens_next * " + tileSteps,
+                                        "ens_next % " + std::to_string(stages)))
+      return failure;
+    indent -= 2;
+    os.indent(indent + 2) << "}\n";
+    os.indent(indent + 2) << "ens_cp_async_commit();\n";
+  }
+  os.indent(indent + 2) << "const float *const ens_a = ens_stages + ens_tile % "
+                        << stages << "LL * " << staging.stageFloats << "LL;\n";
+  os.indent(indent + 2) << "const float *const ens_b = ens_a + "
+                        << blockRows * ldA << "LL;\n";
   // The fragments of each mma step, as the PTX ISA lays them out:
   // a[g][t], a[g+8][t], a[g][t+4], a[g+8][t+4] and b[t][g], b[t+4][g].
   unsigned at = indent + 4;
@@ -232,6 +305,10 @@ llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
     }
   os.indent(indent + 2) << "}\n";
   os.indent(indent) << "}\n";
+  // The next block tile's first copies go to stages that warps may still
+  // read.
+  if (stages > 1)
+    os.indent(indent) << "__syncthreads();\n";
   // Each accumulator inside the op: its epilogue's result, or the output.
   for (int64_t i = 0; i < fragRows; ++i)
     for (int64_t j = 0; j < fragCols; ++j)

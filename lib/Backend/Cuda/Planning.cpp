@@ -477,7 +477,8 @@ llvm::Error MemberLoopPlanner::planPhases() {
       if (!ir.combiner) {
         phase.tile = planTile(generic);
         phase.mma =
-            planMma(generic, phase.tile, precision, plan.config.strategy);
+            planMma(generic, phase.tile, precision, plan.config.strategy,
+                    target, plan.config.threadsPerBlock);
       }
       if (plan.config.strategy != Strategy::Tiled) {
         planStaging(generic, phase, staging);

@@ -185,9 +185,16 @@ getMultiplyAddOperands(linalg::GenericOp generic);
 /// only with the tiled strategy, and only an op with one reduction loop
 /// whose body is acc + a * b of f32 elements of two operands (the rows'
 /// and the columns'); otherwise, where `precision` asks for them, the
-/// config says why not.
+/// config says why not. On tensor cores, the stages are planMmaStages'
+/// for blocks of `threads` on `target`.
 MmaConfig planMma(linalg::GenericOp generic, const TileConfig &tile,
-                  Precision precision, Strategy strategy);
+                  Precision precision, Strategy strategy, const GpuSpec &target,
+                  unsigned threads);
+
+/// Sets the stages of `mma`'s cp.async pipeline for blocks of `threads` on
+/// `target`: as many (up to three) as fit for two blocks in an SM's shared
+/// memory.
+void planMmaStages(MmaConfig &mma, const GpuSpec &target, unsigned threads);
 
 /// With the tiled strategy, splits the steps of `generic`, a block
 /// reduction or a contraction in register tiles with one reduction loop,

@@ -117,6 +117,59 @@ static __device__ __forceinline__ void ens_split_tf32(float x, unsigned &big,
   small = ens_cvt_tf32(x - __uint_as_float(big));
 }
 #endif
+/// Asynchronous copies from global to shared memory (cp.async, sm_80 and
+/// later): ens_cp_async<Bytes> starts a copy of `Bytes` (4, 8 or 16) bytes,
+/// of which the first `srcBytes` come from `global` and the rest are zero;
+/// ens_cp_async_commit puts the thread's copies started since the last
+/// commit in a group; ens_cp_async_wait<N> waits until at most the N most
+/// recent groups are pending. A copy's bytes are in `shared` only after a
+/// wait that covers its group (PTX ISA, "cp.async", "cp.async.commit_group",
+/// "cp.async.wait_group"), and for the other threads of the block only after
+/// a barrier that follows it. Both pointers are aligned to `Bytes`. The
+/// emulation defines its own versions (ENS_EMULATED_CP_ASYNC), which make
+/// each copy at the latest moment the ISA allows.
+#if !defined(ENS_EMULATED_CP_ASYNC)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+template <int Bytes>
+static __device__ __forceinline__ void
+ens_cp_async(void *shared, const void *global, int srcBytes) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16,
+                "cp.async copies 4, 8 or 16 bytes");
+  unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  // .cg (L2 only) exists for 16 bytes alone; the smaller copies go through
+  // L1 (.ca).
+  if (Bytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(
+                     address),
+                 "l"(global), "r"(srcBytes)
+                 : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(
+                     address),
+                 "l"(global), "n"(Bytes), "r"(srcBytes)
+                 : "memory");
+}
+static __device__ __forceinline__ void ens_cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+template <int N> static __device__ __forceinline__ void ens_cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+#else
+/// Before sm_80 each copy is made at once, which every order of completion
+/// the ISA allows includes.
+template <int Bytes>
+static __device__ __forceinline__ void
+ens_cp_async(void *shared, const void *global, int srcBytes) {
+  unsigned char *to = static_cast<unsigned char *>(shared);
+  const unsigned char *from = static_cast<const unsigned char *>(global);
+  for (int i = 0; i < Bytes; ++i)
+    to[i] = i < srcBytes ? from[i] : 0;
+}
+static __device__ __forceinline__ void ens_cp_async_commit() {}
+template <int N> static __device__ __forceinline__ void ens_cp_async_wait() {}
+#endif
+#endif
 /// Float to i32 toward zero, saturating, NaN to 0.
 static __device__ __forceinline__ int ens_fptosi32(double x) {
   if (x != x) return 0;

@@ -95,6 +95,10 @@ static constexpr int64_t kWarpTileRows = 32, kWarpTileCols = 32;
 /// Reduction steps staged in shared memory between two barriers: 4 mma
 /// steps.
 static constexpr int64_t kMmaStepsStaged = 32;
+/// The most stages of the cp.async pipeline: two stages in flight while
+/// the warps multiply a third cover a load's latency on sm_80 and sm_90 at
+/// two blocks per SM; more would only take shared memory.
+static constexpr int64_t kMaxMmaStages = 3;
 
 std::optional<std::pair<OpOperand *, OpOperand *>>
 cuda::getMultiplyAddOperands(linalg::GenericOp generic) {
@@ -124,7 +128,8 @@ cuda::getMultiplyAddOperands(linalg::GenericOp generic) {
 }
 
 MmaConfig cuda::planMma(linalg::GenericOp generic, const TileConfig &tile,
-                        Precision precision, Strategy strategy) {
+                        Precision precision, Strategy strategy,
+                        const GpuSpec &target, unsigned threads) {
   MmaConfig mma;
   if (precision == Precision::F32 || tile.empty())
     return mma;
@@ -151,7 +156,24 @@ MmaConfig cuda::planMma(linalg::GenericOp generic, const TileConfig &tile,
   LLVM_DEBUG(llvm::dbgs() << "tensor cores (" << stringifyPrecision(precision)
                           << ") for " << getSourceOps(generic.getOperation())
                           << "\n");
+  planMmaStages(mma, target, threads);
   return mma;
+}
+
+void cuda::planMmaStages(MmaConfig &mma, const GpuSpec &target,
+                         unsigned threads) {
+  // As many stages as fit for two blocks in an SM's shared memory (the
+  // kernel asks for two blocks per SM), each block within what it may opt
+  // in to.
+  mma.stages = 1;
+  int64_t stageBytes = getMmaStaging(mma, threads).bytes;
+  int64_t budget =
+      std::min(target.sharedPerBlockOptin,
+               target.sharedPerSm / 2 - target.reservedSharedPerBlock);
+  mma.stages = std::clamp<int64_t>(budget / stageBytes, 1, kMaxMmaStages);
+  LLVM_DEBUG(llvm::dbgs() << mma.stages << " cp.async stages of " << stageBytes
+                          << " bytes for " << threads << " threads on "
+                          << target.name << "\n");
 }
 
 void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,

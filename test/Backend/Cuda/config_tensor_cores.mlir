@@ -12,9 +12,10 @@
 // columns), whatever the threads. A block stages 32 steps of both
 // operands in dynamic shared memory, a's rows padded to 32 + 4 floats and
 // b's steps to the columns + 8 (getMmaStaging): (64 * 36 + 32 * 136) * 4 =
-// 26624 bytes with 256 threads, (64 * 36 + 32 * 72) * 4 = 18432 with 128,
-// (32 * 36 + 32 * 72) * 4 = 13824 with 64. The runs are in
-// tensor-cores.mlir.
+// 26624 bytes a stage with 256 threads, (64 * 36 + 32 * 72) * 4 = 18432
+// with 128, (32 * 36 + 32 * 72) * 4 = 13824 with 64; an H100's 3 stages
+// (config_plan_tensor_cores.mlir) take three times as much. The runs are
+// in tensor-cores.mlir.
 //
 // @layer: x (shared, 100x48) times member m's w (48x300), 4 members.
 // With 256 threads: ceil(100/64) * ceil(300/128) = 2 * 3 = 6 blocks per
@@ -24,9 +25,9 @@
 // and tile.
 // RUN: ens-run %s --entry=layer --cuda-plan --cuda-strategy=tiled --gpu-precision=tf32 | FileCheck %s --check-prefix=TF32
 // TF32:      loop: tiled, 4 members, 256 threads, 0 bytes of shared memory
-// TF32-NEXT:   phase 0: kernel k0_tiled, {{(6 blocks per member, points in 64x128 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time through 26624|10 blocks of 128 threads per member, points in 64x64 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time through 18432|20 blocks of 64 threads per member, points in 32x64 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time through 13824)}} bytes of shared memory); ens.einsum
+// TF32-NEXT:   phase 0: kernel k0_tiled, {{(6 blocks per member, points in 64x128 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through 79872|10 blocks of 128 threads per member, points in 64x64 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through 55296|20 blocks of 64 threads per member, points in 32x64 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through 41472)}} bytes of shared memory); ens.einsum
 // RUN: ens-run %s --entry=layer --cuda-plan --cuda-strategy=tiled --gpu-precision=3xtf32 | FileCheck %s --check-prefix=TF32X3
-// TF32X3: phase 0: kernel k0_tiled, {{.*}} block tiles of d1, d2, 32x32 per warp on 3xtf32 tensor cores (mma.sync m16n8k8, 32 steps at a time through {{[0-9]+}} bytes of shared memory); ens.einsum
+// TF32X3: phase 0: kernel k0_tiled, {{.*}} block tiles of d1, d2, 32x32 per warp on 3xtf32 tensor cores (mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through {{[0-9]+}} bytes of shared memory); ens.einsum
 // The default, f32, and an explicit f32 plan what they did before: 4x4
 // FFMA tiles, ceil(100/4) * ceil(300/4) = 1900 tiles over 256 threads = 8
 // blocks per member (or as many of fewer threads).

@@ -12,13 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ens/Backend/Cuda/Emulator.h"
+#include "EmulatedKernelTest.h"
 
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -83,63 +79,8 @@ std::string getMmaSource(StringRef operand) {
   return source;
 }
 
-class MmaEmulationTest : public ::testing::Test {
+class MmaEmulationTest : public EmulatedKernelTest {
 protected:
-  /// A program of one kernel `name` from `source` with f32 buffers of
-  /// `shapes`, the last the output, launched with one block of `threads`.
-  CudaProgram makeProgram(StringRef source, StringRef name,
-                          ArrayRef<SmallVector<int64_t>> shapes,
-                          unsigned threads) {
-    Builder builder(&context);
-    CudaProgram program;
-    program.source = source.str();
-    SmallVector<Type> inputs;
-    KernelInfo kernel;
-    kernel.name = name.str();
-    kernel.usesBarriers = true;
-    KernelLaunch launch;
-    launch.kernel = 0;
-    launch.block = {threads, 1, 1};
-    for (auto [i, shape] : llvm::enumerate(shapes)) {
-      bool output = i + 1 == shapes.size();
-      BufferInfo buffer;
-      buffer.kind = output ? BufferKind::Output : BufferKind::Input;
-      buffer.index = output ? 0 : i;
-      buffer.dtype = DType::F32;
-      buffer.shape.assign(shape.begin(), shape.end());
-      buffer.bytes = 4;
-      for (int64_t size : shape)
-        buffer.bytes *= size;
-      program.plan.buffers.push_back(buffer);
-      kernel.paramTypes.push_back("float *");
-      launch.args.push_back({true, static_cast<int64_t>(i)});
-      if (!output)
-        inputs.push_back(RankedTensorType::get(shape, builder.getF32Type()));
-    }
-    program.type = builder.getFunctionType(
-        inputs, RankedTensorType::get(shapes.back(), builder.getF32Type()));
-    program.plan.kernels.push_back(kernel);
-    program.plan.launches.push_back(launch);
-    program.source += getPlanKernelDefinition(program.plan);
-    return program;
-  }
-
-  /// Runs `program` on the emulator with `args`; returns its result.
-  std::vector<double> run(CudaProgram program, ArrayRef<HostTensor> args) {
-    llvm::Expected<std::unique_ptr<EmulatedExecutable>> executable =
-        EmulatedExecutable::compile(std::move(program));
-    if (!executable) {
-      ADD_FAILURE() << llvm::toString(executable.takeError());
-      return {};
-    }
-    llvm::Expected<std::vector<HostTensor>> results = (*executable)->run(args);
-    if (!results) {
-      ADD_FAILURE() << llvm::toString(results.takeError());
-      return {};
-    }
-    return (*results)[0].values;
-  }
-
   /// Multiplies, for each of `warps` warps, its a and b of pseudo-random
   /// values with 23-bit mantissas and adds its c, through `operand`, and
   /// checks d against the product of the matrices rounded by `reference`
@@ -182,8 +123,6 @@ protected:
     // The inputs are such that TF32 changes most results.
     EXPECT_GT(differFromF32, static_cast<int>(warps * 100));
   }
-
-  MLIRContext context;
 };
 
 TEST_F(MmaEmulationTest, RoundsToNearestTiesAwayFromZero) {

@@ -195,6 +195,10 @@ struct MmaConfig {
   /// The reduction steps staged in shared memory at a time (a multiple of
   /// mma.sync's k, 8).
   int64_t stepsStaged = 0;
+  /// The shared-memory stages of the cp.async pipeline: while the warps
+  /// multiply the steps of one, the copies of the next `stages - 1` are in
+  /// flight (1: each stage's copies are waited for before its products).
+  int64_t stages = 1;
   /// When the program asks for tensor cores and the contraction computes
   /// in FFMA instead: why.
   std::string fallback;
@@ -209,11 +213,12 @@ std::pair<int64_t, int64_t> getMmaBlockTile(const MmaConfig &mma,
                                             unsigned threads);
 
 /// Where a block of `threads` stages `mma`'s operands in its dynamic shared
-/// memory: a's block-tile rows of `strideA` floats (the staged steps and a
-/// padding), then b's staged steps of `strideB` floats (the block tile's
-/// columns and a padding); `bytes` in all.
+/// memory: each of `mma.stages` stages of `stageFloats` floats holds a's
+/// block-tile rows of `strideA` floats (the staged steps and a padding),
+/// then b's staged steps of `strideB` floats (the block tile's columns and
+/// a padding); `bytes` in all.
 struct MmaStaging {
-  int64_t strideA, strideB, bytes;
+  int64_t strideA, strideB, stageFloats, bytes;
 };
 MmaStaging getMmaStaging(const MmaConfig &mma, unsigned threads);
 
