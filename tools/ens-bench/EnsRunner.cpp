@@ -14,8 +14,15 @@
 
 using namespace ens_bench;
 
-std::vector<double> ens_bench::timeBlock(const std::function<void()> &step,
-                                         const BlockSpec &spec) {
+void StepRunner::warmup(int minSteps, double minMs) {
+  BlockSpec spec;
+  spec.minSteps = minSteps;
+  spec.minMs = minMs;
+  spec.maxSteps = 1 << 30;
+  block(spec);
+}
+
+std::vector<double> StepRunner::block(const BlockSpec &spec) {
   using Clock = std::chrono::steady_clock;
   step();
   std::vector<double> times;
@@ -162,16 +169,4 @@ void EnsRunner::step() {
   *static_cast<float *>(inputs[0].data()) = static_cast<float>(steps);
   executable->run(args[current], results[current]);
   current = 1 - current;
-}
-
-void EnsRunner::warmup(int minSteps, double minMs) {
-  BlockSpec spec;
-  spec.minSteps = minSteps;
-  spec.minMs = minMs;
-  spec.maxSteps = 1 << 30;
-  timeBlock([this] { step(); }, spec);
-}
-
-std::vector<double> EnsRunner::block(const BlockSpec &spec) {
-  return timeBlock([this] { step(); }, spec);
 }

@@ -28,7 +28,7 @@ void fillTensor(ens::Tensor &tensor, const std::vector<float> &values,
 /// The array `name` of a workload's data.
 const Array &findArray(const std::vector<Array> &data, const std::string &name);
 
-class EnsRunner : public Runner {
+class EnsRunner : public StepRunner {
 public:
   /// Compiles `workload`'s step in `context` for `threads` threads, loads
   /// `data` (makeData) and runs `checkSteps` steps, recording their losses.
@@ -36,15 +36,11 @@ public:
   EnsRunner(const ens::Context &context, const Workload &workload,
             const std::vector<Array> &data, int threads, int checkSteps);
 
-  void warmup(int minSteps, double minMs) override;
-  std::vector<double> block(const BlockSpec &spec) override;
-
   /// Seconds spent compiling.
   double compileSeconds() const { return compileSeconds_; }
 
 private:
-  /// One training step.
-  void step();
+  void step() override;
 
   std::unique_ptr<ens::Executable> executable;
   /// The state (parameters and moments) twice: in [current], out [1 - it].

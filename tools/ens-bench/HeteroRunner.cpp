@@ -265,15 +265,3 @@ void HeteroRunner::step() {
     program.executable->run(program.args[current], program.results[current]);
   current = 1 - current;
 }
-
-void HeteroRunner::warmup(int minSteps, double minMs) {
-  BlockSpec spec;
-  spec.minSteps = minSteps;
-  spec.minMs = minMs;
-  spec.maxSteps = 1 << 30;
-  timeBlock([this] { step(); }, spec);
-}
-
-std::vector<double> HeteroRunner::block(const BlockSpec &spec) {
-  return timeBlock([this] { step(); }, spec);
-}

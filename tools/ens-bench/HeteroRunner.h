@@ -27,7 +27,7 @@
 
 namespace ens_bench {
 
-class HeteroRunner : public Runner {
+class HeteroRunner : public StepRunner {
 public:
   enum class Mode { OneProgram, Separate, Padded };
 
@@ -37,9 +37,6 @@ public:
   HeteroRunner(const ens::Context &context, const Workload &workload,
                const std::vector<Array> &data, int threads, int checkSteps,
                Mode mode);
-
-  void warmup(int minSteps, double minMs) override;
-  std::vector<double> block(const BlockSpec &spec) override;
 
   /// Seconds spent compiling.
   double compileSeconds() const { return compileSeconds_; }
@@ -68,8 +65,7 @@ private:
   void loadState(const Workload &workload, const std::vector<Array> &data);
   void loadPaddedState(const Workload &workload,
                        const std::vector<Array> &data);
-  /// One training step.
-  void step();
+  void step() override;
 
   Mode mode;
   std::vector<Program> programs;

@@ -11,7 +11,6 @@
 #ifndef ENS_BENCH_RUNNER_H
 #define ENS_BENCH_RUNNER_H
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -65,10 +64,17 @@ protected:
   RunnerInfo info_;
 };
 
-/// The block protocol for an in-process `step`: one untimed step, then
-/// timed ones until `spec` is satisfied.
-std::vector<double> timeBlock(const std::function<void()> &step,
-                              const BlockSpec &spec);
+/// An implementation that runs its steps in this process: warm-up and
+/// blocks call step() and time each call.
+class StepRunner : public Runner {
+public:
+  void warmup(int minSteps, double minMs) final;
+  std::vector<double> block(const BlockSpec &spec) final;
+
+protected:
+  /// One training step.
+  virtual void step() = 0;
+};
 
 } // namespace ens_bench
 
