@@ -93,6 +93,24 @@ ens::Group mlpGroup(const std::string &step, size_t numParams, int64_t size,
   return {step, inAxes, std::vector<int64_t>(numParams + 1, 0), size};
 }
 
+/// The two groups both tests build: three members of 4 -> 8 -> 1 (shared
+/// arguments first) and two of 4 -> 16 -> 16 -> 1 (shared arguments last).
+struct NarrowAndDeep {
+  size_t narrowParams, deepParams;
+  ens::Group narrow, deep;
+};
+
+NarrowAndDeep addNarrowAndDeep(ens::Module &module) {
+  std::vector<int64_t> narrow = {8}, deep = {16, 16};
+  size_t narrowParams = mlpParams(narrow).size(),
+         deepParams = mlpParams(deep).size();
+  return {
+      narrowParams, deepParams,
+      mlpGroup(addMlpStep(module, "narrow", narrow, false), narrowParams, 3,
+               false),
+      mlpGroup(addMlpStep(module, "deep", deep, true), deepParams, 2, true)};
+}
+
 /// A tensor of `type` with values from a fixed sequence in [-1, 1).
 ens::Tensor filled(const TensorType &type, uint32_t seed) {
   std::vector<double> values(type.numElements());
@@ -133,14 +151,8 @@ void expectNear(const ens::Tensor &actual, const ens::Tensor &expected,
 TEST(ApiGroupsTest, EachGroupComputesWhatItDoesAlone) {
   ens::Context context;
   ens::Module module = context.createModule();
-  // Three members of 4 -> 8 -> 1 and two of 4 -> 16 -> 16 -> 1.
-  std::vector<int64_t> narrow = {8}, deep = {16, 16};
-  size_t narrowParams = mlpParams(narrow).size(),
-         deepParams = mlpParams(deep).size();
-  std::vector<ens::Group> groups = {
-      mlpGroup(addMlpStep(module, "narrow", narrow, false), narrowParams, 3,
-               false),
-      mlpGroup(addMlpStep(module, "deep", deep, true), deepParams, 2, true)};
+  auto [narrowParams, deepParams, narrow, deep] = addNarrowAndDeep(module);
+  std::vector<ens::Group> groups = {narrow, deep};
   std::string program = module.groups(groups, "hetero");
   EXPECT_EQ(program, "hetero");
 
@@ -196,13 +208,8 @@ TEST(ApiGroupsTest, EachGroupComputesWhatItDoesAlone) {
 TEST(ApiGroupsTest, RejectsGroupsThatDoNotFit) {
   ens::Context context;
   ens::Module module = context.createModule();
-  std::vector<int64_t> narrow = {8}, deep = {16, 16};
-  size_t narrowParams = mlpParams(narrow).size(),
-         deepParams = mlpParams(deep).size();
-  ens::Group a = mlpGroup(addMlpStep(module, "narrow", narrow, false),
-                          narrowParams, 3, false);
-  ens::Group b =
-      mlpGroup(addMlpStep(module, "deep", deep, true), deepParams, 2, true);
+  NarrowAndDeep both = addNarrowAndDeep(module);
+  const ens::Group &a = both.narrow, &b = both.deep;
   std::vector<std::string> before = module.functionNames();
 
   expectError([&] { module.groups({}); }, "groups needs at least one group");
