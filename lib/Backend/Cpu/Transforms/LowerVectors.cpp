@@ -24,6 +24,21 @@ namespace mlir::ens {
 using namespace mlir;
 using namespace mlir::ens;
 
+/// The accumulator's vector (innermost) dimension of a contraction, which
+/// input reads it (`along`; 0 or 1) and the maps of that input and the other.
+struct VectorOperands {
+  unsigned dim, input;
+  AffineMap along, across;
+};
+
+/// The VectorOperands of `contract`, whose accumulator has a dimension.
+static VectorOperands getVectorOperands(vector::ContractionOp contract) {
+  SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
+  unsigned dim = cast<AffineDimExpr>(maps[2].getResults().back()).getPosition();
+  unsigned input = maps[0].isFunctionOfDim(dim) ? 0 : 1;
+  return {dim, input, maps[input], maps[1 - input]};
+}
+
 /// The shape of the contractions that `contract` is cut into: extent 1
 /// for each dimension of the accumulator other than its innermost (the
 /// vector) that only the operand reading the vector reads (the image rows
@@ -35,14 +50,12 @@ rowsByOneVector(vector::ContractionOp contract) {
   SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
   if (!shape || maps[2].getNumResults() == 0)
     return std::nullopt;
-  AffineExpr vector = maps[2].getResults().back();
-  unsigned vectorDim = cast<AffineDimExpr>(vector).getPosition();
-  bool lhsAlong = maps[0].isFunctionOfDim(vectorDim);
-  AffineMap along = maps[lhsAlong ? 0 : 1], across = maps[lhsAlong ? 1 : 0];
+  VectorOperands vector = getVectorOperands(contract);
   SmallVector<int64_t> native(*shape);
   for (unsigned dim = 0; dim < native.size(); ++dim)
-    if (dim != vectorDim && maps[2].isFunctionOfDim(dim) &&
-        along.isFunctionOfDim(dim) && !across.isFunctionOfDim(dim))
+    if (dim != vector.dim && maps[2].isFunctionOfDim(dim) &&
+        vector.along.isFunctionOfDim(dim) &&
+        !vector.across.isFunctionOfDim(dim))
       native[dim] = 1;
   if (native == *shape)
     return std::nullopt;
@@ -68,10 +81,7 @@ struct RowsByVectorToFma : OpRewritePattern<vector::ContractionOp> {
       return failure();
     std::optional<SmallVector<int64_t>> shape = contract.getShapeForUnroll();
     SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
-    unsigned vectorDim =
-        cast<AffineDimExpr>(maps[2].getResults().back()).getPosition();
-    unsigned vectorInput = maps[0].isFunctionOfDim(vectorDim) ? 0 : 1;
-    AffineMap along = maps[vectorInput], across = maps[1 - vectorInput];
+    auto [vectorDim, vectorInput, along, across] = getVectorOperands(contract);
     if (!shape || across.isFunctionOfDim(vectorDim))
       return failure();
     std::optional<unsigned> rowDim;
