@@ -8,6 +8,8 @@
 
 #include "ens/Train/Trainer.h"
 #include "ens/Train/Failure.h"
+#include "ens/Train/Groups.h"
+#include "ens/Train/Predict.h"
 
 #include "gtest/gtest.h"
 
@@ -99,6 +101,60 @@ TEST(TrainerTest, PredictsOneEnsembleInMemory) {
     EXPECT_STREQ(failure.what(),
                  "predicting in memory takes one ensemble; there are 2");
   }
+}
+
+/// Expects `call` to throw a Failure whose message is `message`.
+template <typename Call> void expectFailure(Call call, const char *message) {
+  try {
+    call();
+    ADD_FAILURE() << "no error";
+  } catch (const Failure &failure) {
+    EXPECT_STREQ(failure.what(), message);
+  }
+}
+
+/// kLinear with two outputs: y = x w, w [2 x 2].
+const char kTwoOutputs[] = R"(
+func.func @forward(%x: tensor<4x2xf32>, %w: tensor<2x2xf32>) -> tensor<4x2xf32> {
+  %y = ens.matmul %x, %w : tensor<4x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+  return %y : tensor<4x2xf32>
+}
+)";
+
+TEST(TrainerTest, PredictsAnEnsembleOfMembersThatPredictAlike) {
+  ens::Context context;
+  std::unique_ptr<Communicator> comm = createSingleProcess();
+  Trainer one(context, linearOptions(2, 1), *comm);
+  TrainOptions options = linearOptions(1, 1);
+  options.settings.modelText = options.modelText = kTwoOutputs;
+  options.trainData->outputs = 2;
+  options.trainData->y.assign(8, 1.0f);
+  options.initialParams[0] =
+      ens::Tensor(ens::TensorType{ens::DType::F32, {1, 2, 2}});
+  Trainer two(context, std::move(options), *comm);
+  for (Trainer *trainer : {&one, &two}) {
+    trainer->loadData();
+    trainer->compile();
+    trainer->initialize();
+  }
+  const Dataset &data = one.getTrainData();
+  expectFailure([&] { predictEnsemble({}, data); },
+                "an ensemble to predict with needs members");
+  EnsembleMembers parts[] = {
+      {one.getPrograms(), one.getModel(), 4, one.getState().params},
+      {two.getPrograms(), two.getModel(), 4, two.getState().params}};
+  expectFailure([&] { predictEnsemble(parts, data); },
+                "the members of an ensemble must predict the same outputs "
+                "for the same task: tensor<4x2xf32> against tensor<4x1xf32>");
+}
+
+TEST(TrainerTest, RefusesAHeterogeneousEnsembleOfNoModel) {
+  ens::Context context;
+  std::unique_ptr<Communicator> comm = createSingleProcess();
+  TrainOptions options = linearOptions(2, 1);
+  options.initialParams.clear();
+  expectFailure([&] { GroupTrainer(context, options, {}, *comm); },
+                "a heterogeneous ensemble needs at least one model");
 }
 
 } // namespace
