@@ -363,7 +363,7 @@ static void reportJson(const Kernel &kernel, llvm::json::OStream &os) {
     printJsonCounts(os, count(kernel.code));
     os.attributeArray("loops", [&] {
       for (auto [first, last] : findInnermostLoops(kernel))
-        os.object([&] {
+        os.object([&, first = first, last = last] {
           os.attribute("first", int64_t(kernel.code[first].address));
           os.attribute("last", int64_t(kernel.code[last].address));
           printJsonCounts(

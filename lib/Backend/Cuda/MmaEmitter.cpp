@@ -38,14 +38,18 @@ llvm::Error KernelEmitter::emitMmaTiles(KernelBuilder &kernel,
   const MmaConfig &mma = phase.mma;
   // The operand along the rows is a (rows x steps), the other b (steps x
   // columns).
-  auto [a, b] = *getMultiplyAddOperands(generic);
+  // (Plain variables, not structured bindings: the lambdas below capture
+  // them, which C++17 compilers such as clang-14 reject for bindings.)
+  OpOperand *a, *b;
+  std::tie(a, b) = *getMultiplyAddOperands(generic);
   unsigned rows = phase.tile.loops[0], cols = phase.tile.loops[1];
   if (!generic.getMatchingIndexingMap(a).isFunctionOfDim(rows))
     std::swap(a, b);
   unsigned reduction = writer.reduction[0];
   int64_t ranges[3] = {writer.ranges[rows], writer.ranges[cols],
                        writer.ranges[reduction]};
-  auto [blockRows, blockCols] = getMmaBlockTile(mma, phase.threads);
+  int64_t blockRows, blockCols;
+  std::tie(blockRows, blockCols) = getMmaBlockTile(mma, phase.threads);
   MmaStaging staging = getMmaStaging(mma, phase.threads);
   int64_t steps = mma.stepsStaged, ldA = staging.strideA, ldB = staging.strideB;
   int64_t fragRows = mma.warpRows / kMmaM, fragCols = mma.warpCols / kMmaN;
