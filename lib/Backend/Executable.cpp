@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/Executable.h"
+#include "ens/Runtime/Overlap.h"
 #include "ens/Support/TensorTypes.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -49,7 +50,7 @@ llvm::Expected<Target> mlir::ens::parseTarget(StringRef name) {
 Executable::~Executable() = default;
 
 /// The bytes of `buffer`.
-static std::pair<uintptr_t, uintptr_t> getExtent(const BufferRef &buffer) {
+static ::ens::runtime::ByteRange getExtent(const BufferRef &buffer) {
   auto begin = reinterpret_cast<uintptr_t>(buffer.data);
   return {begin,
           begin + getNumElements(buffer.shape) * getElementSize(buffer.dtype)};
@@ -59,28 +60,20 @@ static std::pair<uintptr_t, uintptr_t> getExtent(const BufferRef &buffer) {
 /// results), so no result may share memory with another buffer.
 static llvm::Error checkSeparate(ArrayRef<BufferRef> args,
                                  ArrayRef<BufferRef> results) {
-  for (auto [r, result] : llvm::enumerate(results)) {
-    auto [begin, end] = getExtent(result);
-    // Copies: C++17 lambdas cannot capture structured bindings (clang).
-    auto overlaps = [&, begin = begin, end = end](const BufferRef &other) {
-      auto [otherBegin, otherEnd] = getExtent(other);
-      return begin < otherEnd && otherBegin < end;
-    };
-    auto overlapError = [&, r = r](StringRef kind, size_t index) {
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          llvm::formatv("result {0} overlaps {1} {2}: results must be memory "
-                        "of their own",
-                        r, kind, index));
-    };
-    for (auto [a, arg] : llvm::enumerate(args))
-      if (overlaps(arg))
-        return overlapError("argument", a);
-    for (auto [o, other] : llvm::enumerate(results.take_front(r)))
-      if (overlaps(other))
-        return overlapError("result", o);
-  }
-  return llvm::Error::success();
+  std::vector<::ens::runtime::ByteRange> ranges;
+  for (const BufferRef &buffer : llvm::concat<const BufferRef>(args, results))
+    ranges.push_back(getExtent(buffer));
+  auto overlap = ::ens::runtime::findResultOverlap(ranges, args.size());
+  if (!overlap)
+    return llvm::Error::success();
+  auto [result, other] = *overlap;
+  bool isArg = other < args.size();
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("result {0} overlaps {1} {2}: results must be memory "
+                    "of their own",
+                    result - args.size(), isArg ? "argument" : "result",
+                    isArg ? other : other - args.size()));
 }
 
 llvm::Expected<std::vector<HostTensor>>

@@ -8,6 +8,7 @@
 #include "ens/Runtime/Program.h"
 
 #include "ens/Runtime/DLPack.h"
+#include "ens/Runtime/Overlap.h"
 #include "ens/Runtime/Runner.h"
 
 #include <algorithm>
@@ -198,17 +199,19 @@ Error Program::run(const std::vector<const DLTensor *> &args,
     views.push_back(*view);
   }
   // A result must not overlap any other tensor of the call.
-  for (size_t r = args.size(); r < views.size(); ++r)
-    for (size_t o = 0; o < views.size(); ++o) {
-      const TensorView &a = views[r], &b = views[o];
-      if (o == r || a.onDevice != b.onDevice || !a.bytes || !b.bytes)
-        continue;
-      if (a.data < b.data + b.bytes && b.data < a.data + a.bytes)
-        return Error(
-            "result " + std::to_string(r - args.size()) + " overlaps " +
-            (o < args.size() ? "argument " + std::to_string(o)
-                             : "result " + std::to_string(o - args.size())));
-    }
+  std::vector<ByteRange> ranges;
+  for (const TensorView &view : views) {
+    auto begin = reinterpret_cast<uintptr_t>(view.data);
+    ranges.push_back({begin, begin + static_cast<uintptr_t>(view.bytes),
+                      view.onDevice ? 1 : 0});
+  }
+  if (auto overlap = findResultOverlap(ranges, args.size())) {
+    auto [r, o] = *overlap;
+    return Error("result " + std::to_string(r - args.size()) + " overlaps " +
+                 (o < args.size()
+                      ? "argument " + std::to_string(o)
+                      : "result " + std::to_string(o - args.size())));
+  }
   bool device =
       std::any_of(views.begin(), views.end(),
                   [](const TensorView &view) { return view.onDevice; });
