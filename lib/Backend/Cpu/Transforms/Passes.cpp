@@ -58,6 +58,7 @@
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -121,8 +122,20 @@ void mlir::ens::buildEnsCpuPipeline(OpPassManager &pm,
     return options;
   }();
   buildBufferizationPipeline(pm, outParams);
-  // Deallocation frees buffers in the body of scf.parallel, not scf.forall.
-  pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+  // Deallocation frees buffers in the body of scf.parallel or scf.for, not
+  // scf.forall, so the foralls go first. On one thread every loop runs in
+  // order: loops over members become scf.for, and a temporary that each
+  // iteration allocates is allocated once, before the loop (a vmap over
+  // thousands of examples otherwise allocates and frees thousands of times a
+  // call). With threads, the iterations of a parallel loop need buffers of
+  // their own.
+  if (options.threads == 1) {
+    pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+    pm.addNestedPass<func::FuncOp>(
+        bufferization::createBufferLoopHoistingPass());
+  } else {
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+  }
   bufferization::BufferDeallocationPipelineOptions deallocation;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
 
@@ -180,6 +193,7 @@ void mlir::ens::registerEnsCpuPipelineDialects(DialectRegistry &registry) {
       registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerTilingInterfaceExternalModels(registry);
+  memref::registerAllocationOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerSubsetOpInterfaceExternalModels(registry);
