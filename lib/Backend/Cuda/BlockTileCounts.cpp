@@ -23,8 +23,10 @@ using namespace mlir::ens::cuda;
 using namespace mlir::ens::cuda::phase;
 
 /// Instructions of each copy besides its LDGSTS: its point and step, the
-/// guard and the addresses (an assumption).
-static constexpr double kCopyOverhead = 4;
+/// guards, the clamped source and both addresses; fitted to the SASS of
+/// wide_relu's and tanh_256's block-tile loops (6 to 9 a copy, sm_90, CUDA
+/// 13.0) with the copy loops' share of the stage loop's overhead.
+static constexpr double kCopyOverhead = 10;
 
 WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
                                   const PhaseConfig &phase,
@@ -83,8 +85,8 @@ WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
     }
     double perThread = llvm::divideCeil(staged.extent * steps, threads);
     copies += perThread;
-    stage.add(getOperandCost(generic, *staged.operand, laneDims,
-                             Space::Global, false),
+    stage.add(getOperandCost(generic, *staged.operand, laneDims, Space::Global,
+                             false),
               perThread, false);
     stage.wavefronts +=
         perThread * getCost(sharedOffsets, 4, Space::Shared).wavefronts;
@@ -98,7 +100,6 @@ WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
       rowWords.push_back(lane / kFfmaThreadCols * 4 + e);
       colWords.push_back(lane % kFfmaThreadCols * 4 + e);
     }
-  double vectorLoads = double(pointRows + pointCols) / 4;
   stage.add(getCost(rowWords, 4, Space::Shared), steps * pointRows / 4.0,
             false);
   stage.add(getCost(colWords, 4, Space::Shared), steps * pointCols / 4.0,
@@ -110,36 +111,39 @@ WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
   Work tile;
   tile.add(stage, stages);
   tile.add(point, pointRows * pointCols);
-  double overhead = kPointOverhead +
-                    kPerLoopVariable * (ranges.size() - 1) +
+  double overhead = kPointOverhead + kPerLoopVariable * (ranges.size() - 1) +
                     stages * (kIterationOverhead + kCopyOverhead * copies);
-  WorkCounts counts =
-      total(tile, double(warps) * blockTiles,
-            double(threads) * blockTiles, overhead, context);
+  WorkCounts counts = total(tile, double(warps) * blockTiles,
+                            double(threads) * blockTiles, overhead, context);
   // L2: each block tile copies its rows' and its columns' steps once (the
   // operands' re-reads across blocks), and its points' accesses.
-  double stepBytes = 4.0 * ranges[reduction] *
-                     (std::min(blockRows, ranges[rows]) +
-                      std::min(blockCols, ranges[cols]));
-  counts.l2Bytes = double(context.members) * blockTiles *
-                   (stepBytes + warps * pointRows * pointCols *
-                                    point.sectors * 32);
+  double stepBytes =
+      4.0 * ranges[reduction] *
+      (std::min(blockRows, ranges[rows]) + std::min(blockCols, ranges[cols]));
+  counts.l2Bytes =
+      double(context.members) * blockTiles *
+      (stepBytes + warps * pointRows * pointCols * point.sectors * 32);
   // Each round of block tiles waits for the stages the pipeline does not
   // cover (stages - 1 of them in flight behind the one multiplied), then
   // for each point's epilogue loads.
   int64_t rounds = llvm::divideCeil(blockTiles, phase.blocksPerMember);
-  int64_t chain = llvm::divideCeil(stages, std::max<int64_t>(mma.stages - 1, 1)) +
-                  (point.global ? 1 : 0);
+  int64_t chain =
+      llvm::divideCeil(stages, std::max<int64_t>(mma.stages - 1, 1)) +
+      (point.global ? 1 : 0);
   counts.dependentLoads = rounds * chain;
   counts.l2DependentLoads = rounds * (chain - 1);
-  counts.barriersPerBlock =
-      rounds * (mma.stages > 1 ? stages + 1 : 2 * stages);
+  counts.barriersPerBlock = rounds * (mma.stages > 1 ? stages + 1 : 2 * stages);
   // The hot loop: a stage's products and copies (ens-sass counts the
-  // LDGSTS apart from the loads).
-  counts.hotLoops.push_back(
-      {int64_t(vectorLoads * steps), 0, int64_t(stage.ffma),
-       int64_t(stage.instructions() + kIterationOverhead +
-               kCopyOverhead * copies)});
+  // LDGSTS apart from the loads); where a single stage holds every step,
+  // ptxas drops the loop over stages, and the loop over the block's tiles,
+  // points and all, is the hot one.
+  bool whole = stages == 1;
+  Work loop = whole ? tile : stage;
+  double loopInstructions = whole ? tile.instructions() + overhead
+                                  : stage.instructions() + kIterationOverhead +
+                                        kCopyOverhead * copies;
+  counts.hotLoops.push_back({int64_t(loop.loads - copies), int64_t(loop.stores),
+                             int64_t(loop.ffma), int64_t(loopInstructions)});
   LLVM_DEBUG(llvm::dbgs() << "block tiles of " << phase.sourceOps << ": "
                           << blockTiles << " a member, " << stages
                           << " stages of " << copies << " copies and "

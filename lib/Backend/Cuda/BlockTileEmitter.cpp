@@ -105,9 +105,8 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
     return dims;
   };
   auto inside = [&](std::pair<unsigned, unsigned> point) {
-    return threads.rows[point.first].first + " < " +
-           std::to_string(ranges[0]) + " && " +
-           threads.cols[point.second].first + " < " +
+    return threads.rows[point.first].first + " < " + std::to_string(ranges[0]) +
+           " && " + threads.cols[point.second].first + " < " +
            std::to_string(ranges[1]);
   };
   // The accumulators start from the filled value, or from the output's
@@ -165,20 +164,20 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
                           << " + ens_ip, ens_s = " << k0 << " + ens_is;\n";
     std::string inside = "ens_p < " + std::to_string(pointRange) +
                          " && ens_s < " + std::to_string(ranges[2]);
-    std::string to = "ens_stages[" + offset.str() + " + " +
-                     std::to_string(bufferOffset) + " + " +
-                     (byPoints ? "ens_ip * " + std::to_string(ld) + " + ens_is"
-                               : "ens_is * " + std::to_string(ld) +
-                                     " + ens_ip") +
-                     "]";
+    std::string to =
+        "ens_stages[" + offset.str() + " + " + std::to_string(bufferOffset) +
+        " + " +
+        (byPoints ? "ens_ip * " + std::to_string(ld) + " + ens_is"
+                  : "ens_is * " + std::to_string(ld) + " + ens_ip") +
+        "]";
     SmallVector<std::string> dims = writer.dims;
     dims[loop] = "ens_p";
     dims[reduction] = "ens_s";
     bool async = views.getGlobalBuffer(operand->get()).has_value();
     if (async) {
       // The element copied from: the one at (p, s), or inside the op.
-      dims[loop] = "(ens_p < " + std::to_string(pointRange) + " ? ens_p : " +
-                   std::to_string(pointRange - 1) + ")";
+      dims[loop] = "(ens_p < " + std::to_string(pointRange) +
+                   " ? ens_p : " + std::to_string(pointRange - 1) + ")";
       dims[reduction] = "(ens_s < " + std::to_string(ranges[2]) +
                         " ? ens_s : " + std::to_string(ranges[2] - 1) + ")";
     }
@@ -204,8 +203,8 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
             stage(a, k0, offset, 0, /*alongRows=*/true, blockRows,
                   staging.strideA, /*byPoints=*/staging.aByRows))
       return failure;
-    return stage(b, k0, offset, staging.offsetB, /*alongRows=*/false,
-                 blockCols, staging.strideB, /*byPoints=*/false);
+    return stage(b, k0, offset, staging.offsetB, /*alongRows=*/false, blockCols,
+                 staging.strideB, /*byPoints=*/false);
   };
   // The pipeline: stage t % stages holds steps [t * steps, (t + 1) * steps)
   // (tile t). Before its products, a thread waits until at most the

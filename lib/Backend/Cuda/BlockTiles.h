@@ -46,15 +46,15 @@ struct BlockTileThreads {
 
 /// A thread's share of `mma`'s block tiles on tensor cores (mma.sync
 /// m16n8k8 fragments), with the block tile `blockCols` columns wide.
-BlockTileThreads getMmaThreads(const MmaConfig &mma,
-                               const MmaStaging &staging, int64_t blockCols);
+BlockTileThreads getMmaThreads(const MmaConfig &mma, const MmaStaging &staging,
+                               int64_t blockCols);
 
 /// A thread's share of `mma`'s block tiles in FFMA: a micro-tile of
 /// warpRows / kFfmaThreadRows x warpCols / kFfmaThreadCols points, in
 /// groups of 4 consecutive rows and columns that it reads with 128-bit
 /// shared loads.
-BlockTileThreads getFfmaThreads(const MmaConfig &mma,
-                                const MmaStaging &staging, int64_t blockCols);
+BlockTileThreads getFfmaThreads(const MmaConfig &mma, const MmaStaging &staging,
+                                int64_t blockCols);
 
 } // namespace mlir::ens::cuda
 

@@ -55,8 +55,7 @@ BlockTileThreads cuda::getFfmaThreads(const MmaConfig &mma,
       acc.points.push_back({unsigned(i), unsigned(j)});
     threads.accumulators.push_back(std::move(acc));
   }
-  int64_t steps = mma.stepsStaged, ldA = staging.strideA,
-          ldB = staging.strideB;
+  int64_t steps = mma.stepsStaged, ldA = staging.strideA, ldB = staging.strideB;
   threads.products = [=](llvm::raw_ostream &os, unsigned indent) {
     unsigned at = indent + 2;
     os.indent(indent) << "#pragma unroll\n";

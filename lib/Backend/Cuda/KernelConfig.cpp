@@ -263,8 +263,7 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
         else
           os << "in FFMA (" << mma.warpRows / kFfmaThreadRows << "x"
              << mma.warpCols / kFfmaThreadCols << " points per thread, ";
-        os << mma.stepsStaged
-           << " steps at a time in " << mma.stages
+        os << mma.stepsStaged << " steps at a time in " << mma.stages
            << " cp.async stages through "
            << getMmaStaging(mma, phase.threads).bytes
            << " bytes of shared memory)";

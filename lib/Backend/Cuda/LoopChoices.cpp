@@ -67,10 +67,8 @@ static void settleSplit(const CandidateCoster &coster, PhaseConfig &phase,
 /// best of the threads per block settleThreads may give them, faster than
 /// register tiles, split where settleSplit would split them; of equal
 /// estimates, register tiles.
-static void settleBlockTiles(const CandidateCoster &planned,
-                             PhaseConfig &phase,
-                             const MemberLoopPlan::Phase &ir,
-                             int64_t members) {
+static void settleBlockTiles(const CandidateCoster &planned, PhaseConfig &phase,
+                             const MemberLoopPlan::Phase &ir, int64_t members) {
   CandidateCoster coster = planned;
   coster.withCounts = true;
   auto generic = cast<linalg::GenericOp>(ir.op);
@@ -80,8 +78,7 @@ static void settleBlockTiles(const CandidateCoster &planned,
     PhaseConfig candidate = phase;
     candidate.threads = threads;
     planMmaStages(candidate.mma, coster.target, threads);
-    candidate.blocksPerMember =
-        getBlocksPerMember(generic, candidate, members);
+    candidate.blocksPerMember = getBlocksPerMember(generic, candidate, members);
     blockUs = std::min(blockUs, estimatePhase(coster, candidate, ir, members));
   }
   PhaseConfig registers = phase;
@@ -215,6 +212,7 @@ static void settleGemm(const CandidateCoster &coster, MemberLoopPlan &plan,
   if (vendor) {
     phase.kind = PhaseKind::VendorGemm;
     phase.tile = {};
+    phase.mma = {};
     phase.chunks = 1;
   }
 }

@@ -51,12 +51,12 @@ BlockTileThreads cuda::getMmaThreads(const MmaConfig &mma,
     for (int64_t j = 0; j < fragCols; ++j) {
       BlockTileThreads::Accumulators acc{accumulator(i, j), {}};
       for (unsigned e = 0; e < 4; ++e)
-        acc.points.push_back({unsigned(2 * i + e / 2), unsigned(2 * j + e % 2)});
+        acc.points.push_back(
+            {unsigned(2 * i + e / 2), unsigned(2 * j + e % 2)});
       threads.accumulators.push_back(std::move(acc));
     }
   bool split = mma.precision == Precision::Tf32x3;
-  int64_t steps = mma.stepsStaged, ldA = staging.strideA,
-          ldB = staging.strideB;
+  int64_t steps = mma.stepsStaged, ldA = staging.strideA, ldB = staging.strideB;
   threads.products = [=](llvm::raw_ostream &os, unsigned indent) {
     // The fragments of each mma step, as the PTX ISA lays them out:
     // a[g][t], a[g+8][t], a[g][t+4], a[g+8][t+4] and b[t][g], b[t+4][g].
@@ -76,8 +76,7 @@ BlockTileThreads cuda::getMmaThreads(const MmaConfig &mma,
           os.indent(at) << "ens_split_tf32(" << element(r) << ", " << target
                         << ", " << name << "_small[" << r << "]);\n";
         else
-          os.indent(at) << target << " = ens_cvt_tf32(" << element(r)
-                        << ");\n";
+          os.indent(at) << target << " = ens_cvt_tf32(" << element(r) << ");\n";
       }
     };
     for (int64_t i = 0; i < fragRows; ++i)

@@ -410,10 +410,10 @@ WorkCounts GenericCounter::countBlockTiles() const {
   SmallVector<SmallVector<int64_t>> laneDims;
   for (int64_t lane = 0; lane < 32; ++lane) {
     SmallVector<int64_t> dims(ranges.size(), 0);
-    dims[tile.loops[0]] = std::min(lane / kFfmaThreadCols * 4,
-                                   ranges[tile.loops[0]] - 1);
-    dims[tile.loops[1]] = std::min(lane % kFfmaThreadCols * 4,
-                                   ranges[tile.loops[1]] - 1);
+    dims[tile.loops[0]] =
+        std::min(lane / kFfmaThreadCols * 4, ranges[tile.loops[0]] - 1);
+    dims[tile.loops[1]] =
+        std::min(lane % kFfmaThreadCols * 4, ranges[tile.loops[1]] - 1);
     laneDims.push_back(dims);
   }
   Work point;

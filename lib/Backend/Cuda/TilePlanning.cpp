@@ -144,25 +144,43 @@ MmaConfig cuda::planMma(linalg::GenericOp generic, const TileConfig &tile,
     return mma;
   std::string why;
   if (strategy != Strategy::Tiled)
-    why = ("the " + stringifyStrategy(strategy) + " strategy has no tensor-core tiles")
+    why = ("the " + stringifyStrategy(strategy) +
+           " strategy has no tensor-core tiles")
               .str();
   else if (generic.getNumReductionLoops() != 1)
     why = "more than one reduction loop";
   else if (!getMultiplyAddOperands(generic))
     why = "not a multiply-add of two f32 operands";
   if (!why.empty()) {
-    LLVM_DEBUG(llvm::dbgs() << "no block tiles for "
-                            << getSourceOps(generic.getOperation()) << ": "
-                            << why << "\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "no block tiles for " << getSourceOps(generic.getOperation())
+               << ": " << why << "\n");
     // Only a program that asks for tensor cores hears why not.
     if (precision != Precision::F32)
       mma.fallback = why;
     return mma;
   }
+  bool ffma = precision == Precision::F32;
+  // In FFMA, an op smaller than a warp tile, or than the steps staged at a
+  // time, would have the warps multiply mostly the zeros past its edges:
+  // its register tiles are the only candidate.
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  int64_t steps = 1;
+  for (auto [range, iterator] :
+       llvm::zip(ranges, generic.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      steps = range;
+  if (ffma &&
+      (ranges[tile.loops[0]] < kFfmaWarpRows ||
+       ranges[tile.loops[1]] < kFfmaWarpCols || steps < kFfmaStepsStaged)) {
+    LLVM_DEBUG(llvm::dbgs()
+               << "no block tiles for " << getSourceOps(generic.getOperation())
+               << ": smaller than a warp tile\n");
+    return mma;
+  }
   // planTile found an operand along the rows but not the columns and
   // another the other way round: in a multiply-add of two, the two.
   mma.precision = precision;
-  bool ffma = precision == Precision::F32;
   mma.warpRows = ffma ? kFfmaWarpRows : kWarpTileRows;
   mma.warpCols = ffma ? kFfmaWarpCols : kWarpTileCols;
   mma.stepsStaged = ffma ? kFfmaStepsStaged : kMmaStepsStaged;
