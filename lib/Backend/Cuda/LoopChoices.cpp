@@ -15,6 +15,7 @@
 
 #include "ens/Backend/Cuda/KernelConfigAttr.h"
 
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Format.h"
 
@@ -60,6 +61,16 @@ static void settleSplit(const CandidateCoster &coster, PhaseConfig &phase,
     phase = whole;
 }
 
+/// Whether the planner may keep FFMA block tiles (settleBlockTiles): off,
+/// every f32 contraction keeps its register tiles, so that tests can run
+/// those where the model would pick block tiles.
+static llvm::cl::opt<bool> allowBlockTiles(
+    "cuda-block-tiles", llvm::cl::Hidden,
+    llvm::cl::desc("Let the CUDA planner compute f32 contractions of the "
+                   "tiled strategy in shared-memory block tiles where the "
+                   "performance model finds them faster (default on)"),
+    llvm::cl::init(true));
+
 /// Keeps the FFMA block tiles planned for `phase` only if the full model
 /// (with its counts of each kernel, whatever the planner's other picks
 /// weigh: the two differ in what the counts see, instructions, wavefronts
@@ -72,9 +83,10 @@ static void settleBlockTiles(const CandidateCoster &planned, PhaseConfig &phase,
   CandidateCoster coster = planned;
   coster.withCounts = true;
   auto generic = cast<linalg::GenericOp>(ir.op);
+  // Block tiles not allowed: no estimate beats register tiles.
   double blockUs = INFINITY;
-  for (unsigned threads = phase.threads; threads >= kMinLaunchThreads;
-       threads /= 2) {
+  for (unsigned threads = phase.threads;
+       allowBlockTiles && threads >= kMinLaunchThreads; threads /= 2) {
     PhaseConfig candidate = phase;
     candidate.threads = threads;
     planMmaStages(candidate.mma, coster.target, threads);

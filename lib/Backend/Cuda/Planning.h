@@ -184,10 +184,9 @@ getMultiplyAddOperands(linalg::GenericOp generic);
 /// tiles as `tile` says, from block tiles staged in shared memory: only
 /// with the tiled strategy, and only an op with one reduction loop whose
 /// body is acc + a * b of f32 elements of two operands (the rows' and the
-/// columns'). At F32 `precision` in FFMA (for an op of at least a warp
-/// tile's rows and columns and the steps staged at a time), a candidate
-/// that settleTiledPlan keeps only where the model finds it faster than
-/// the register tiles; otherwise on tensor cores, or where the op cannot, the
+/// columns'). At F32 `precision` in FFMA, a candidate that
+/// settleTiledPlan keeps only where the model finds it faster than the
+/// register tiles; otherwise on tensor cores, or where the op cannot, the
 /// config says why not. The stages are planMmaStages' for blocks of
 /// `threads` on `target`.
 MmaConfig planMma(linalg::GenericOp generic, const TileConfig &tile,

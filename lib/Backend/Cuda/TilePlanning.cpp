@@ -161,23 +161,6 @@ MmaConfig cuda::planMma(linalg::GenericOp generic, const TileConfig &tile,
     return mma;
   }
   bool ffma = precision == Precision::F32;
-  // In FFMA, an op smaller than a warp tile, or than the steps staged at a
-  // time, would have the warps multiply mostly the zeros past its edges:
-  // its register tiles are the only candidate.
-  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
-  int64_t steps = 1;
-  for (auto [range, iterator] :
-       llvm::zip(ranges, generic.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::reduction)
-      steps = range;
-  if (ffma &&
-      (ranges[tile.loops[0]] < kFfmaWarpRows ||
-       ranges[tile.loops[1]] < kFfmaWarpCols || steps < kFfmaStepsStaged)) {
-    LLVM_DEBUG(llvm::dbgs()
-               << "no block tiles for " << getSourceOps(generic.getOperation())
-               << ": smaller than a warp tile\n");
-    return mma;
-  }
   // planTile found an operand along the rows but not the columns and
   // another the other way round: in a multiply-add of two, the two.
   mma.precision = precision;
