@@ -225,11 +225,13 @@ CandidateCoster::describeTiledPhase(const PhaseConfig &phase,
   KernelInfo &info = kernel.info;
   if (phase.chunks == 1) {
     collectTraffic(getRoots(ir), static_cast<bool>(ir.epilogue), read, written);
-    if (phase.mma.enabled()) {
-      // The contraction's multiply-adds are tensor-core FLOPs, not fmaf.
-      info.tensorFlops = members * countFlops(generic);
-      info.fmaFlops -= members * countFmaFlops(generic);
-      info.tensorPasses = phase.mma.precision == Precision::Tf32x3 ? 3 : 1;
+    if (phase.mma.blockTiled()) {
+      if (phase.mma.enabled()) {
+        // The contraction's multiply-adds are tensor-core FLOPs, not fmaf.
+        info.tensorFlops = members * countFlops(generic);
+        info.fmaFlops -= members * countFmaFlops(generic);
+        info.tensorPasses = phase.mma.precision == Precision::Tf32x3 ? 3 : 1;
+      }
       info.bytesInFlightPerThread = getMmaBytesInFlight(phase);
       kernel.launch.sharedBytes =
           static_cast<unsigned>(getMmaStaging(phase.mma, phase.threads).bytes);

@@ -146,16 +146,25 @@ std::pair<int64_t, int64_t> cuda::getMmaBlockTile(const MmaConfig &mma,
 
 /// Padding of the staged rows, in floats, so that the fragment loads of a
 /// warp hit 32 different banks: a's (g, t) at g * (steps + 4) + t and b's
-/// at t * (columns + 8) + g, with steps and columns multiples of 32.
-static constexpr int64_t kPadA = 4, kPadB = 8;
+/// at t * (columns + 8) + g, with steps and columns multiples of 32. In
+/// FFMA, rows of 4 more floats keep each thread's 4 points 16-byte aligned
+/// (LDS.128) and spread a copy's lanes that walk the steps over 8 banks.
+static constexpr int64_t kPadA = 4, kPadB = 8, kPadFfma = 4;
 
 MmaStaging cuda::getMmaStaging(const MmaConfig &mma, unsigned threads) {
   auto [rows, cols] = getMmaBlockTile(mma, threads);
   MmaStaging staging;
-  staging.strideA = mma.stepsStaged + kPadA;
-  staging.strideB = cols + kPadB;
-  staging.stageFloats =
-      rows * staging.strideA + mma.stepsStaged * staging.strideB;
+  staging.aByRows = mma.enabled();
+  if (staging.aByRows) {
+    staging.strideA = mma.stepsStaged + kPadA;
+    staging.strideB = cols + kPadB;
+    staging.offsetB = rows * staging.strideA;
+  } else {
+    staging.strideA = rows + kPadFfma;
+    staging.strideB = cols + kPadFfma;
+    staging.offsetB = mma.stepsStaged * staging.strideA;
+  }
+  staging.stageFloats = staging.offsetB + mma.stepsStaged * staging.strideB;
   staging.bytes =
       mma.stages * staging.stageFloats * static_cast<int64_t>(sizeof(float));
   return staging;
@@ -243,14 +252,18 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       if (phase.kind == PhaseKind::BlockReduction)
         os << " (" << phase.combiner << ")";
       const MmaConfig &mma = phase.mma;
-      if (mma.enabled()) {
+      if (mma.blockTiled()) {
         auto [rows, cols] = getMmaBlockTile(mma, phase.threads);
         os << " in " << rows << "x" << cols << " block tiles of d"
            << phase.tile.loops[0] << ", d" << phase.tile.loops[1] << ", "
-           << mma.warpRows << "x" << mma.warpCols << " per warp on "
-           << stringifyPrecision(mma.precision)
-           << " tensor cores (mma.sync m16n8k8, " << mma.stepsStaged
-           << " steps at a time in " << mma.stages
+           << mma.warpRows << "x" << mma.warpCols << " per warp ";
+        if (mma.enabled())
+          os << "on " << stringifyPrecision(mma.precision)
+             << " tensor cores (mma.sync m16n8k8, ";
+        else
+          os << "in FFMA (" << mma.warpRows / kFfmaThreadRows << "x"
+             << mma.warpCols / kFfmaThreadCols << " points per thread, ";
+        os << mma.stepsStaged << " steps at a time in " << mma.stages
            << " cp.async stages through "
            << getMmaStaging(mma, phase.threads).bytes
            << " bytes of shared memory)";

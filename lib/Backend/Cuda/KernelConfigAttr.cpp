@@ -62,7 +62,7 @@ static DictionaryAttr getPhaseAttr(Builder &b, const PhaseConfig &phase,
                           phase.tile.loops.begin(), phase.tile.loops.end())));
     add("tile_sizes", b.getDenseI64ArrayAttr(phase.tile.sizes));
   }
-  if (phase.mma.enabled()) {
+  if (phase.mma.blockTiled()) {
     add("precision", b.getStringAttr(stringifyPrecision(phase.mma.precision)));
     add("warp_tile",
         b.getDenseI64ArrayAttr({phase.mma.warpRows, phase.mma.warpCols}));

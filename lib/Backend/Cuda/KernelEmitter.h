@@ -209,9 +209,9 @@ private:
   /// `step`, each thread computing whole output elements (or, with `tile`,
   /// register tiles of them, and with `split` a pass of a split reduction:
   /// see emitTiles and emitSplitCombine), and `epilogue` on the
-  /// accumulators of each. With `mma`, a phase on tensor cores, the loop is
+  /// accumulators of each. With `mma`, a phase on block tiles, the loop is
   /// over block tiles, `first` the block's number among the member's and
-  /// `step` the member's blocks (emitMmaTiles).
+  /// `step` the member's blocks (emitBlockTiles).
   llvm::Error emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
                          StringRef first, StringRef step, unsigned indent,
                          linalg::GenericOp epilogue = nullptr,
@@ -231,16 +231,17 @@ private:
                         const TileConfig &tile, StringRef first, StringRef step,
                         unsigned indent, const ReductionSplit *split = nullptr);
   /// Writes the block tiles of `writer`'s contraction that `phase` puts
-  /// on tensor cores (MmaEmitter.cpp; emitPoints with a phase): the blocks
-  /// whose number among the member's is `block` compute every
-  /// `perMember`-th block tile, the warps of each its warp tiles with
-  /// mma.sync from operands staged in shared memory, and each thread
-  /// applies the epilogue that `after` writes, if any, to the points it
-  /// holds. Sets the kernel's barriers, shared memory and loads in flight.
-  llvm::Error emitMmaTiles(KernelBuilder &kernel, GenericWriter &writer,
-                           std::optional<GenericWriter> &after,
-                           const PhaseConfig &phase, StringRef block,
-                           StringRef perMember, unsigned indent);
+  /// on block tiles (BlockTileEmitter.cpp; emitPoints with a phase): the
+  /// blocks whose number among the member's is `block` compute every
+  /// `perMember`-th block tile, from operands staged in shared memory, the
+  /// warps of each their warp tiles on tensor cores (mma.sync) or in FFMA,
+  /// and each thread applies the epilogue that `after` writes, if any, to
+  /// the points it holds. Sets the kernel's barriers, shared memory and
+  /// loads in flight.
+  llvm::Error emitBlockTiles(KernelBuilder &kernel, GenericWriter &writer,
+                             std::optional<GenericWriter> &after,
+                             const PhaseConfig &phase, StringRef block,
+                             StringRef perMember, unsigned indent);
   /// Writes the second pass of `writer`'s contraction split into chunks
   /// (emitPoints with a split that combines): a loop over its points from
   /// `first` by `step` that adds each point's partial results to the

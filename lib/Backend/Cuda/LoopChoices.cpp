@@ -15,6 +15,7 @@
 
 #include "ens/Backend/Cuda/KernelConfigAttr.h"
 
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Format.h"
 
@@ -60,6 +61,53 @@ static void settleSplit(const CandidateCoster &coster, PhaseConfig &phase,
     phase = whole;
 }
 
+/// Whether the planner may keep FFMA block tiles (settleBlockTiles): off,
+/// every f32 contraction keeps its register tiles, so that tests can run
+/// those where the model would pick block tiles.
+static llvm::cl::opt<bool> allowBlockTiles(
+    "cuda-block-tiles", llvm::cl::Hidden,
+    llvm::cl::desc("Let the CUDA planner compute f32 contractions of the "
+                   "tiled strategy in shared-memory block tiles where the "
+                   "performance model finds them faster (default on)"),
+    llvm::cl::init(true));
+
+/// Keeps the FFMA block tiles planned for `phase` only if the full model
+/// (with its counts of each kernel, whatever the planner's other picks
+/// weigh: the two differ in what the counts see, instructions, wavefronts
+/// and L2 re-reads, not in FLOPs or DRAM traffic) estimates them, with the
+/// best of the threads per block settleThreads may give them, faster than
+/// register tiles, split where settleSplit would split them; of equal
+/// estimates, register tiles.
+static void settleBlockTiles(const CandidateCoster &planned, PhaseConfig &phase,
+                             const MemberLoopPlan::Phase &ir, int64_t members) {
+  CandidateCoster coster = planned;
+  coster.withCounts = true;
+  auto generic = cast<linalg::GenericOp>(ir.op);
+  // Block tiles not allowed: no estimate beats register tiles.
+  double blockUs = INFINITY;
+  for (unsigned threads = phase.threads;
+       allowBlockTiles && threads >= kMinLaunchThreads; threads /= 2) {
+    PhaseConfig candidate = phase;
+    candidate.threads = threads;
+    planMmaStages(candidate.mma, coster.target, threads);
+    candidate.blocksPerMember = getBlocksPerMember(generic, candidate, members);
+    blockUs = std::min(blockUs, estimatePhase(coster, candidate, ir, members));
+  }
+  PhaseConfig registers = phase;
+  registers.mma = {};
+  planSplit(generic, registers, members, getFillBlocks(coster.target));
+  registers.blocksPerMember = getBlocksPerMember(generic, registers, members);
+  if (registers.chunks > 1)
+    settleSplit(planned, registers, ir, members);
+  double registersUs = estimatePhase(coster, registers, ir, members);
+  LLVM_DEBUG(llvm::dbgs() << "FFMA block tiles for " << phase.sourceOps << ": "
+                          << llvm::format("%.1f", blockUs)
+                          << " us, register tiles: "
+                          << llvm::format("%.1f", registersUs) << " us\n");
+  if (!(blockUs < registersUs))
+    phase = registers;
+}
+
 /// Gives each phase of `phases`, which share a launch, `threads` threads
 /// per block and the blocks (and tensor-core stages on `target`) that
 /// follow from it, each phase's after the one before; an error if they
@@ -72,7 +120,7 @@ static llvm::Error setLaunchThreads(MemberLoopPlan &plan,
   for (unsigned i : phases) {
     PhaseConfig &phase = config.phases[i];
     phase.threads = threads;
-    if (phase.mma.enabled())
+    if (phase.mma.blockTiled())
       planMmaStages(phase.mma, target, threads);
     phase.blocksPerMember = getBlocksPerMember(
         cast<linalg::GenericOp>(plan.phases[i].op), phase, config.members);
@@ -176,6 +224,7 @@ static void settleGemm(const CandidateCoster &coster, MemberLoopPlan &plan,
   if (vendor) {
     phase.kind = PhaseKind::VendorGemm;
     phase.tile = {};
+    phase.mma = {};
     phase.chunks = 1;
   }
 }
@@ -185,11 +234,15 @@ cuda::settleTiledPlan(MemberLoopPlan &plan, const CandidateCoster &coster,
                       GemmChoice gemmChoice,
                       std::vector<GemmDecision> &decisions) {
   KernelConfig &config = plan.config;
-  // The splits first: a phase kept whole may then run beside others, where
-  // a split one has launches of its own.
-  for (auto [phase, ir] : llvm::zip(config.phases, plan.phases))
-    if (phase.chunks > 1)
+  // FFMA block tiles or register tiles, and the splits of these: a phase
+  // kept whole may then run beside others, where a split one has launches
+  // of its own.
+  for (auto [phase, ir] : llvm::zip(config.phases, plan.phases)) {
+    if (phase.mma.blockTiled() && !phase.mma.enabled())
+      settleBlockTiles(coster, phase, ir, config.members);
+    else if (phase.chunks > 1)
       settleSplit(coster, phase, ir, config.members);
+  }
   // Then the vendor GEMM steps, which have launches of their own. An
   // epilogue fused into a phase would need a kernel of its own after the
   // step; such phases stay generated.

@@ -119,7 +119,7 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
   if (split && split->combine)
     return emitSplitCombine(kernel, writer, after, *split, first, step, indent);
   if (mma)
-    return emitMmaTiles(kernel, writer, after, *mma, first, step, indent);
+    return emitBlockTiles(kernel, writer, after, *mma, first, step, indent);
   if (!tile.empty())
     return emitTiles(kernel, writer, after, tile, first, step, indent, split);
   llvm::raw_string_ostream &os = writer.os;

@@ -160,6 +160,9 @@ public:
   /// threads on consecutive elements.
   WorkCounts countStaging() const;
   WorkCounts countPoints() const;
+  /// FFMA block tiles (countBlockTiles), with each point's output and
+  /// epilogue for the lanes of a warp at its threads' first points.
+  WorkCounts countBlockTiles() const;
   WorkCounts countBlockReduction() const;
   /// The epilogue's work per point whose contraction loop variables
   /// `laneDims` are, its stores among it.
@@ -402,6 +405,34 @@ WorkCounts GenericCounter::countPoints() const {
   return counts;
 }
 
+WorkCounts GenericCounter::countBlockTiles() const {
+  const TileConfig &tile = phase.tile;
+  SmallVector<SmallVector<int64_t>> laneDims;
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    SmallVector<int64_t> dims(ranges.size(), 0);
+    dims[tile.loops[0]] =
+        std::min(lane / kFfmaThreadCols * 4, ranges[tile.loops[0]] - 1);
+    dims[tile.loops[1]] =
+        std::min(lane % kFfmaThreadCols * 4, ranges[tile.loops[1]] - 1);
+    laneDims.push_back(dims);
+  }
+  Work point;
+  for (OpOperand &init : generic.getDpsInitsMutable()) {
+    Space space = getSpace(init.get(), context.views);
+    if (space == Space::Registers)
+      continue;
+    AccessCost access = cost(init, laneDims);
+    // The accumulators start from the output's values, as in countPoints.
+    if (!context.views.inRegisters.contains(init.get()) &&
+        !generic.getMatchingBlockArgument(&init).use_empty())
+      point.add(access, 1, false);
+    if (!epilogue)
+      point.add(access, 1, true);
+  }
+  point.add(countEpilogue(epilogue, laneDims));
+  return phase::countBlockTiles(generic, phase, context, point);
+}
+
 WorkCounts GenericCounter::countBlockReduction() const {
   // The block shares each element's steps: lanes walk the reduction loops.
   auto [elements, steps] = countPointsAndSteps(generic);
@@ -480,6 +511,8 @@ WorkCounts cuda::countPhase(const MemberLoopPlan::Phase &ir,
   }
   GenericCounter counter(cast<linalg::GenericOp>(ir.op), phase, context);
   counter.epilogue = ir.epilogue;
+  if (phase.mma.blockTiled())
+    return counter.countBlockTiles();
   counts = counter.countStaging();
   counts.append(phase.kind == PhaseKind::BlockReduction
                     ? counter.countBlockReduction()

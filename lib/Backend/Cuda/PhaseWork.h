@@ -1,6 +1,7 @@
 //===- PhaseWork.h - Accesses and work of a kernel's phases -----*- C++ -*-===//
 //
-// Private to PhaseCounts.cpp and PhaseWork.cpp: what one warp access costs
+// Private to PhaseCounts.cpp, PhaseWork.cpp and BlockTileCounts.cpp: what
+// one warp access costs
 // (from the addresses its lanes compute), a thread's work per step or point,
 // and its totals over a launch, for the performance model's counts.
 //
@@ -111,6 +112,12 @@ WorkCounts total(const Work &work, double warps, double activeLanes,
 /// Counts a serial phase: thread 0 runs the nest alone, each load waiting
 /// for the one before.
 WorkCounts countSerial(Operation *op, const PhaseContext &context);
+
+/// Counts contraction `generic` in FFMA block tiles as `phase` configures
+/// them, each thread's point costing `point` (its output and epilogue,
+/// for a warp whose lanes hold the micro-tiles' first points).
+WorkCounts countBlockTiles(linalg::GenericOp generic, const PhaseConfig &phase,
+                           const PhaseContext &context, const Work &point);
 
 } // namespace mlir::ens::cuda::phase
 

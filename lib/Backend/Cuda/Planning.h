@@ -181,15 +181,25 @@ std::optional<std::pair<OpOperand *, OpOperand *>>
 getMultiplyAddOperands(linalg::GenericOp generic);
 
 /// Whether the warps of a block compute contraction `generic`, in register
-/// tiles as `tile` says, on tensor cores at `precision` with `strategy`:
-/// only with the tiled strategy, and only an op with one reduction loop
-/// whose body is acc + a * b of f32 elements of two operands (the rows'
-/// and the columns'); otherwise, where `precision` asks for them, the
-/// config says why not. On tensor cores, the stages are planMmaStages'
-/// for blocks of `threads` on `target`.
+/// tiles as `tile` says, from block tiles staged in shared memory: only
+/// with the tiled strategy, and only an op with one reduction loop whose
+/// body is acc + a * b of f32 elements of two operands (the rows' and the
+/// columns'). At F32 `precision` in FFMA, a candidate that
+/// settleTiledPlan keeps only where the model finds it faster than the
+/// register tiles; otherwise on tensor cores, or where the op cannot, the
+/// config says why not. The stages are planMmaStages' for blocks of
+/// `threads` on `target`.
 MmaConfig planMma(linalg::GenericOp generic, const TileConfig &tile,
                   Precision precision, Strategy strategy, const GpuSpec &target,
                   unsigned threads);
+
+/// Whether a block staging `operand` of block-tiled contraction `generic`
+/// copies it along the reduction steps (consecutive threads on
+/// consecutive steps of one point of `loop`) rather than along `loop`:
+/// where its elements in memory are nearer along the steps, so that a
+/// warp's copies coalesce whatever the operand's transposition.
+bool isStagedAlongSteps(linalg::GenericOp generic, OpOperand &operand,
+                        unsigned loop);
 
 /// Sets the stages of `mma`'s cp.async pipeline for blocks of `threads` on
 /// `target`: as many (up to three) as fit for two blocks in an SM's shared

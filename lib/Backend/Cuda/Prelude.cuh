@@ -117,6 +117,20 @@ static __device__ __forceinline__ void ens_split_tf32(float x, unsigned &big,
   small = ens_cvt_tf32(x - __uint_as_float(big));
 }
 #endif
+/// Loads the 4 floats at `from`, 16-byte aligned, into `to`: one 128-bit
+/// load on the device (LDS.128 from shared memory), 4 on the host.
+static __device__ __forceinline__ void ens_load4(const float *from, float *to) {
+#if defined(__CUDA_ARCH__)
+  const float4 v = *reinterpret_cast<const float4 *>(from);
+  to[0] = v.x;
+  to[1] = v.y;
+  to[2] = v.z;
+  to[3] = v.w;
+#else
+  for (int i = 0; i < 4; ++i)
+    to[i] = from[i];
+#endif
+}
 /// Asynchronous copies from global to shared memory (cp.async, sm_80 and
 /// later): ens_cp_async<Bytes> starts a copy of `Bytes` (4, 8 or 16) bytes,
 /// of which the first `srcBytes` come from `global` and the rest are zero;

@@ -12,6 +12,8 @@
 
 #include "KernelCost.h"
 
+#include "ens/Support/HostTensor.h"
+
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -95,6 +97,13 @@ static constexpr int64_t kWarpTileRows = 32, kWarpTileCols = 32;
 /// Reduction steps staged in shared memory between two barriers: 4 mma
 /// steps.
 static constexpr int64_t kMmaStepsStaged = 32;
+/// A warp's tile in FFMA: 4 x 8 threads of 8 x 8 points each, 64
+/// accumulators per thread, whose 16 operand elements a step (four 128-bit
+/// shared loads) serve 64 FFMA.
+static constexpr int64_t kFfmaWarpRows = 32, kFfmaWarpCols = 32;
+/// Reduction steps staged at a time in FFMA: 16 steps of 64 FFMA a thread
+/// between two barriers, half the shared memory of 32.
+static constexpr int64_t kFfmaStepsStaged = 16;
 /// The most stages of the cp.async pipeline: two stages in flight while
 /// the warps multiply a third cover a load's latency on sm_80 and sm_90 at
 /// two blocks per SM; more would only take shared memory.
@@ -131,33 +140,68 @@ MmaConfig cuda::planMma(linalg::GenericOp generic, const TileConfig &tile,
                         Precision precision, Strategy strategy,
                         const GpuSpec &target, unsigned threads) {
   MmaConfig mma;
-  if (precision == Precision::F32 || tile.empty())
+  if (tile.empty())
     return mma;
+  std::string why;
   if (strategy != Strategy::Tiled)
-    mma.fallback = ("the " + stringifyStrategy(strategy) +
-                    " strategy has no tensor-core tiles")
-                       .str();
+    why = ("the " + stringifyStrategy(strategy) +
+           " strategy has no tensor-core tiles")
+              .str();
   else if (generic.getNumReductionLoops() != 1)
-    mma.fallback = "more than one reduction loop";
+    why = "more than one reduction loop";
   else if (!getMultiplyAddOperands(generic))
-    mma.fallback = "not a multiply-add of two f32 operands";
-  if (!mma.fallback.empty()) {
+    why = "not a multiply-add of two f32 operands";
+  if (!why.empty()) {
     LLVM_DEBUG(llvm::dbgs()
-               << "no tensor cores for " << getSourceOps(generic.getOperation())
-               << ": " << mma.fallback << "\n");
+               << "no block tiles for " << getSourceOps(generic.getOperation())
+               << ": " << why << "\n");
+    // Only a program that asks for tensor cores hears why not.
+    if (precision != Precision::F32)
+      mma.fallback = why;
     return mma;
   }
+  bool ffma = precision == Precision::F32;
   // planTile found an operand along the rows but not the columns and
   // another the other way round: in a multiply-add of two, the two.
   mma.precision = precision;
-  mma.warpRows = kWarpTileRows;
-  mma.warpCols = kWarpTileCols;
-  mma.stepsStaged = kMmaStepsStaged;
-  LLVM_DEBUG(llvm::dbgs() << "tensor cores (" << stringifyPrecision(precision)
+  mma.warpRows = ffma ? kFfmaWarpRows : kWarpTileRows;
+  mma.warpCols = ffma ? kFfmaWarpCols : kWarpTileCols;
+  mma.stepsStaged = ffma ? kFfmaStepsStaged : kMmaStepsStaged;
+  LLVM_DEBUG(llvm::dbgs() << "block tiles (" << stringifyPrecision(precision)
                           << ") for " << getSourceOps(generic.getOperation())
                           << "\n");
   planMmaStages(mma, target, threads);
   return mma;
+}
+
+/// The distance in elements between `operand`'s elements at loop `loop`
+/// i and i + 1 of `generic` (its strides, or row-major ones if its layout
+/// has none).
+static int64_t getLoopStride(linalg::GenericOp generic, OpOperand &operand,
+                             unsigned loop) {
+  auto type = cast<MemRefType>(operand.get().getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(getStridesAndOffset(type, strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    strides = llvm::to_vector(getRowMajorStrides(type.getShape()));
+  AffineMap map = generic.getMatchingIndexingMap(&operand);
+  SmallVector<int64_t> at(map.getNumDims(), 0), next(map.getNumDims(), 0);
+  next[loop] = 1;
+  int64_t stride = 0;
+  for (auto [a, b, s] : llvm::zip(map.compose(at), map.compose(next), strides))
+    stride += (b - a) * s;
+  return std::abs(stride);
+}
+
+bool cuda::isStagedAlongSteps(linalg::GenericOp generic, OpOperand &operand,
+                              unsigned loop) {
+  unsigned reduction = 0;
+  for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      reduction = d;
+  return getLoopStride(generic, operand, reduction) <
+         getLoopStride(generic, operand, loop);
 }
 
 void cuda::planMmaStages(MmaConfig &mma, const GpuSpec &target,
@@ -181,8 +225,8 @@ void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,
   Operation *combiner = getReductionCombiner(generic);
   bool contraction = phase.kind == PhaseKind::Points;
   // A contraction splits its one reduction loop, in register tiles (not
-  // on tensor cores).
-  if (!combiner || phase.mma.enabled() ||
+  // in block tiles).
+  if (!combiner || phase.mma.blockTiled() ||
       (contraction &&
        (phase.tile.empty() || generic.getNumReductionLoops() != 1)))
     return;
@@ -213,7 +257,7 @@ int64_t cuda::getBlocksPerMember(linalg::GenericOp generic,
                                  const PhaseConfig &phase, int64_t members) {
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
   SmallVector<int64_t, 2> sizes = phase.tile.sizes;
-  if (phase.mma.enabled()) {
+  if (phase.mma.blockTiled()) {
     auto [rows, cols] = getMmaBlockTile(phase.mma, phase.threads);
     sizes = {rows, cols};
   }
@@ -225,10 +269,10 @@ int64_t cuda::getBlocksPerMember(linalg::GenericOp generic,
     if (iterator == utils::IteratorType::parallel)
       points *= range; // At most the elements of a checked output.
   // A block reduction gives each chunk of an output element a block, and
-  // tensor cores each block tile a block; points a thread each (a tile of
-  // them, if the op has one; and each chunk of it, if it is split).
+  // block tiles each a block; points a thread each (a tile of them, if the
+  // op has one; and each chunk of it, if it is split).
   int64_t blocks =
-      phase.kind == PhaseKind::BlockReduction || phase.mma.enabled()
+      phase.kind == PhaseKind::BlockReduction || phase.mma.blockTiled()
           ? points * phase.chunks
           : llvm::divideCeil(points * phase.chunks, int64_t(phase.threads));
   // Blocks beyond what a grid can launch loop over the rest; a phase with

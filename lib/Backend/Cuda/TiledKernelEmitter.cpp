@@ -155,11 +155,14 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
   auto generic = cast<linalg::GenericOp>(ir.op);
   if (llvm::Error failure = bindFused(kernel, generic, ir.epilogue))
     return failure;
-  if (phase.mma.enabled()) {
-    // The contraction's multiply-adds are tensor-core FLOPs, not fmaf.
-    kernel.info.tensorFlops = members * countFlops(generic);
-    kernel.info.fmaFlops -= members * countFmaFlops(generic);
-    kernel.info.tensorPasses = phase.mma.precision == Precision::Tf32x3 ? 3 : 1;
+  if (phase.mma.blockTiled()) {
+    if (phase.mma.enabled()) {
+      // The contraction's multiply-adds are tensor-core FLOPs, not fmaf.
+      kernel.info.tensorFlops = members * countFlops(generic);
+      kernel.info.fmaFlops -= members * countFmaFlops(generic);
+      kernel.info.tensorPasses =
+          phase.mma.precision == Precision::Tf32x3 ? 3 : 1;
+    }
     return emitPoints(kernel, generic, "b", perMember, indent, ir.epilogue,
                       phase.tile, nullptr, &phase);
   }

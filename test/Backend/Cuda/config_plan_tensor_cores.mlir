@@ -20,14 +20,14 @@
 // RUN: FileCheck %s --check-prefix=THREE < %t.a100
 // RUN: ens-opt %s --ens-cuda-plan="target=a6000 strategy=tiled precision=tf32" -o %t.a6000
 // RUN: FileCheck %s --check-prefix=A6000 < %t.a6000
-// With f32 there are no tensor cores and no stages.
+// With f32 there are no tensor cores: FFMA block tiles, with their own
+// stages (config_block_tiles.mlir).
 // RUN: ens-opt %s --ens-cuda-plan="target=h100-sxm strategy=tiled precision=f32" -o %t.f32
 // RUN: FileCheck %s --check-prefix=F32 < %t.f32
 
 // THREE: kind = "points", {{.*}}precision = "tf32", stages = 3 : i64, steps_staged = 32 : i64, threads = {{256|128|64}} : i64, tile_loops = array<i64: 1, 2>, {{.*}}warp_tile = array<i64: 32, 32>
 // A6000: kind = "points", {{.*}}precision = "tf32", {{stages = 1 : i64, steps_staged = 32 : i64, threads = 256|stages = 2 : i64, steps_staged = 32 : i64, threads = 128|stages = 3 : i64, steps_staged = 32 : i64, threads = 64}} : i64,
-// F32:     kind = "points"
-// F32-NOT: stages
+// F32:     kind = "points", {{.*}}precision = "f32", stages = 3 : i64, steps_staged = 16 : i64
 
 #map = affine_map<(d0, d1) -> ()>
 #map1 = affine_map<(d0, d1) -> (d0, d1)>

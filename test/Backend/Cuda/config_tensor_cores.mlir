@@ -28,12 +28,12 @@
 // TF32-NEXT:   phase 0: kernel k0_tiled, {{(6 blocks per member, points in 64x128 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through 79872|10 blocks of 128 threads per member, points in 64x64 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through 55296|20 blocks of 64 threads per member, points in 32x64 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through 41472)}} bytes of shared memory); ens.einsum
 // RUN: ens-run %s --entry=layer --cuda-plan --cuda-strategy=tiled --gpu-precision=3xtf32 | FileCheck %s --check-prefix=TF32X3
 // TF32X3: phase 0: kernel k0_tiled, {{.*}} block tiles of d1, d2, 32x32 per warp on 3xtf32 tensor cores (mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through {{[0-9]+}} bytes of shared memory); ens.einsum
-// The default, f32, and an explicit f32 plan what they did before: 4x4
-// FFMA tiles, ceil(100/4) * ceil(300/4) = 1900 tiles over 256 threads = 8
-// blocks per member (or as many of fewer threads).
+// The default, f32, and an explicit f32 plan no tensor cores: block tiles
+// in FFMA (config_block_tiles.mlir), whose warp tiles are 32x32 too, so
+// the same block tiles, with 16 steps staged at a time and no fallback.
 // RUN: ens-run %s --entry=layer --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=F32
 // RUN: ens-run %s --entry=layer --cuda-plan --cuda-strategy=tiled --gpu-precision=f32 | FileCheck %s --check-prefix=F32
-// F32:     points in 4x4 tiles of d1, d2; ens.einsum
+// F32:     block tiles of d1, d2, 32x32 per warp in FFMA (8x4 points per thread, 16 steps at a time
 // F32-NOT: tensor cores
 // F32-NOT: FFMA:
 //

@@ -75,3 +75,12 @@
 // The performance model picks the tiled strategy for its loop over members:
 // PLAN: loop: tiled, 4 members,
 // PLAN-NEXT: chosen by the H100 estimates: member-per-block {{[0-9.]+}} us, tiled {{[0-9.]+}} us
+// Its five contractions, the backward pass's (dY W^T with W read
+// transposed, and the weight gradients) among them, stage FFMA block tiles
+// through shared memory (issue #31; docs/cuda.md, "FP32 block tiles"), as
+// the cuda-emu runs above run them:
+// PLAN: phase 0: {{.*}} block tiles of d1, d2, 32x32 per warp in FFMA
+// PLAN: phase 1: {{.*}} block tiles of d1, d2, 32x32 per warp in FFMA
+// PLAN: phase 4: {{.*}} block tiles of d1, d2, 32x32 per warp in FFMA
+// PLAN: phase 5: {{.*}} block tiles of d1, d2, 32x32 per warp in FFMA
+// PLAN: phase 7: {{.*}} block tiles of d1, d2, 32x32 per warp in FFMA

@@ -181,30 +181,41 @@ struct TileConfig {
   bool empty() const { return loops.empty(); }
 };
 
-/// A contraction's points that the warps of a block compute together on
-/// TF32 tensor cores (mma.sync m16n8k8), with the tiled strategy: each
+/// A contraction's points that the warps of a block compute together from
+/// block tiles of both operands staged in shared memory a few reduction
+/// steps at a time (a cp.async pipeline), with the tiled strategy: each
 /// block a block tile of the rows and columns of its `TileConfig`, each
-/// warp a warp tile of it, from operands staged in shared memory a few
-/// reduction steps at a time.
+/// warp a warp tile of it, on TF32 tensor cores (mma.sync m16n8k8) or, in
+/// FP32, in FFMA, each thread a register micro-tile of the warp tile.
 struct MmaConfig {
-  /// F32: no tensor cores; the threads compute register tiles in FFMA.
+  /// F32: FFMA (block tiles if `warpRows` is set, else register tiles of
+  /// the thread's own loads); TF32 or 3xTF32: tensor cores.
   Precision precision = Precision::F32;
-  /// The points of a warp's tile along the rows and the columns (multiples
-  /// of 16 and 8, mma.sync's m and n).
+  /// The points of a warp's tile along the rows and the columns: on tensor
+  /// cores multiples of 16 and 8 (mma.sync's m and n); in FFMA multiples of
+  /// 16 and 32 (4 x 8 threads, each 4 consecutive points at a time).
   int64_t warpRows = 0, warpCols = 0;
-  /// The reduction steps staged in shared memory at a time (a multiple of
-  /// mma.sync's k, 8).
+  /// The reduction steps staged in shared memory at a time (on tensor
+  /// cores a multiple of mma.sync's k, 8).
   int64_t stepsStaged = 0;
   /// The shared-memory stages of the cp.async pipeline: while the warps
   /// multiply the steps of one, the copies of the next `stages - 1` are in
   /// flight (1: each stage's copies are waited for before its products).
   int64_t stages = 1;
   /// When the program asks for tensor cores and the contraction computes
-  /// in FFMA instead: why.
+  /// in FFMA register tiles instead: why.
   std::string fallback;
 
+  /// Whether the warps compute on tensor cores.
   bool enabled() const { return precision != Precision::F32; }
+  /// Whether the block stages block tiles in shared memory (on tensor
+  /// cores or in FFMA).
+  bool blockTiled() const { return warpRows > 0; }
 };
+
+/// In FFMA block tiles, a warp's threads along the rows and the columns of
+/// its warp tile.
+inline constexpr int64_t kFfmaThreadRows = 4, kFfmaThreadCols = 8;
 
 /// The points (rows, columns) of the block tile of `mma` in blocks of
 /// `threads`: the block's warps side by side along the columns, in two
@@ -214,11 +225,15 @@ std::pair<int64_t, int64_t> getMmaBlockTile(const MmaConfig &mma,
 
 /// Where a block of `threads` stages `mma`'s operands in its dynamic shared
 /// memory: each of `mma.stages` stages of `stageFloats` floats holds a's
-/// block-tile rows of `strideA` floats (the staged steps and a padding),
-/// then b's staged steps of `strideB` floats (the block tile's columns and
-/// a padding); `bytes` in all.
+/// block tile, then b's (at `offsetB` floats). On tensor cores a holds the
+/// block tile's rows of `strideA` floats (the staged steps and a padding),
+/// in FFMA the staged steps of `strideA` floats (the rows and a padding);
+/// b holds the staged steps of `strideB` floats (the columns and a
+/// padding). `bytes` in all.
 struct MmaStaging {
-  int64_t strideA, strideB, stageFloats, bytes;
+  int64_t strideA, strideB, offsetB, stageFloats, bytes;
+  /// Whether a's rows are the steps (tensor cores) or its steps the rows.
+  bool aByRows;
 };
 MmaStaging getMmaStaging(const MmaConfig &mma, unsigned threads);
 
