@@ -253,10 +253,21 @@ private:
                                StringRef step, unsigned indent);
   /// Writes the epilogue that `after` writes at the end of the contraction
   /// that `writer` writes the point loop of, starting from its accumulator
-  /// `accumulator` at the point whose loop variables are `dims`.
-  llvm::Error emitEpilogue(GenericWriter &writer, GenericWriter &after,
-                           ArrayRef<std::string> dims, StringRef accumulator,
-                           unsigned indent);
+  /// `accumulator` at the point whose loop variables are `dims`; with
+  /// `loaded`, from the values loadEpilogue loaded for the point.
+  llvm::Error
+  emitEpilogue(GenericWriter &writer, GenericWriter &after,
+               ArrayRef<std::string> dims, StringRef accumulator,
+               unsigned indent,
+               const DenseMap<Value, std::string> *loaded = nullptr);
+  /// Loads, into variables named with `suffix`, the elements that the
+  /// epilogue `after` reads from memory at the contraction point whose
+  /// loop variables are `dims` (those of `writer`'s contraction), so that
+  /// the loads of several points go before any of their stores; returns
+  /// the names of the epilogue's block arguments.
+  llvm::Expected<DenseMap<Value, std::string>>
+  loadEpilogue(GenericWriter &writer, GenericWriter &after,
+               ArrayRef<std::string> dims, StringRef suffix, unsigned indent);
   /// Writes a loop over the output elements of `generic` from `first` by
   /// `step`, for each of which the block's threads share the steps; with
   /// `split`, one of the passes of the reduction split into chunks. Thread

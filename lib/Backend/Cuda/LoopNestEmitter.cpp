@@ -249,11 +249,11 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
   return llvm::Error::success();
 }
 
-llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
-                                        GenericWriter &after,
-                                        ArrayRef<std::string> dims,
-                                        StringRef accumulator,
-                                        unsigned indent) {
+llvm::Error
+KernelEmitter::emitEpilogue(GenericWriter &writer, GenericWriter &after,
+                            ArrayRef<std::string> dims, StringRef accumulator,
+                            unsigned indent,
+                            const DenseMap<Value, std::string> *loaded) {
   linalg::GenericOp contraction = writer.generic;
   linalg::GenericOp epilogue = after.generic;
   llvm::raw_string_ostream &os = after.os;
@@ -269,9 +269,12 @@ llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
         << dims[cast<AffineDimExpr>(written.getResult(k)).getPosition()]
         << ";\n";
   writer.body.bind(epilogue.getMatchingBlockArgument(read), accumulator.str());
+  if (loaded)
+    for (auto [arg, name] : *loaded)
+      writer.body.bind(arg, name);
   for (OpOperand &init : epilogue.getDpsInitsMutable()) {
     BlockArgument arg = epilogue.getMatchingBlockArgument(&init);
-    if (arg.use_empty())
+    if (arg.use_empty() || loaded)
       continue;
     llvm::Expected<std::string> element = after.element(init);
     if (!element)
@@ -281,8 +284,9 @@ llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
                       << *element << ";\n";
     writer.body.bind(arg, name);
   }
-  if (llvm::Error failure = after.loadInputs(indent))
-    return failure;
+  if (!loaded)
+    if (llvm::Error failure = after.loadInputs(indent))
+      return failure;
   if (llvm::Error failure = after.emitOps(indent))
     return failure;
   auto yield = cast<linalg::YieldOp>(epilogue.getBody()->getTerminator());
@@ -294,6 +298,52 @@ llvm::Error KernelEmitter::emitEpilogue(GenericWriter &writer,
     os.indent(indent) << *element << " = " << writer.body.get(value) << ";\n";
   }
   return llvm::Error::success();
+}
+
+llvm::Expected<DenseMap<Value, std::string>>
+KernelEmitter::loadEpilogue(GenericWriter &writer, GenericWriter &after,
+                            ArrayRef<std::string> dims, StringRef suffix,
+                            unsigned indent) {
+  linalg::GenericOp contraction = writer.generic;
+  linalg::GenericOp epilogue = after.generic;
+  llvm::raw_string_ostream &os = after.os;
+  // The epilogue's loop variables at the point, as emitEpilogue names
+  // them.
+  AffineMap written = contraction.getIndexingMapsArray().back();
+  OpOperand *read = getResultRead(contraction, epilogue);
+  AffineMap readMap = epilogue.getMatchingIndexingMap(read);
+  SmallVector<std::string> at = after.dims;
+  for (auto [k, expr] : llvm::enumerate(readMap.getResults()))
+    at[cast<AffineDimExpr>(expr).getPosition()] =
+        dims[cast<AffineDimExpr>(written.getResult(k)).getPosition()];
+  DenseMap<Value, std::string> loaded;
+  for (OpOperand &init : epilogue.getDpsInitsMutable()) {
+    BlockArgument arg = epilogue.getMatchingBlockArgument(&init);
+    if (arg.use_empty())
+      continue;
+    llvm::Expected<std::string> element = after.elementAt(init, at);
+    if (!element)
+      return element.takeError();
+    std::string name =
+        "eout" + std::to_string(arg.getArgNumber()) + suffix.str();
+    os.indent(indent) << *getCType(arg.getType()) << " " << name << " = "
+                      << *element << ";\n";
+    loaded[arg] = name;
+  }
+  // The contraction's result comes from its accumulator, not memory.
+  BlockArgument result = epilogue.getMatchingBlockArgument(read);
+  after.body.bind(result, "");
+  if (llvm::Error failure = after.loadInputs(indent, at, suffix))
+    return std::move(failure);
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    BlockArgument arg = epilogue.getMatchingBlockArgument(input);
+    if (input != read && !after.invariantInputs.contains(input) &&
+        after.body.isBound(arg))
+      loaded[arg] = after.body.get(arg);
+  }
+  after.forgetInputs();
+  after.body.unbind(result);
+  return std::move(loaded);
 }
 
 llvm::Error KernelEmitter::emitBlockReduction(

@@ -377,9 +377,12 @@ WorkCounts GenericCounter::countPoints() const {
   if (step.global)
     chain += iterations + rest;
   // The points' loads wait one after another only behind global stores
-  // (shared stores cannot alias them, and ptxas hoists the loads).
+  // (shared stores cannot alias them, and ptxas hoists the loads); a
+  // tile's epilogue loads every point's elements before its first store
+  // (emitTiles).
+  bool loadsFirst = epilogue && !tile.empty() && chunks == 1;
   if (point.global)
-    chain += point.globalStores ? tilePoints : 1;
+    chain += point.globalStores && !loadsFirst ? tilePoints : 1;
   counts.dependentLoads = rounds * chain;
   // The first round trip of each round fetches from DRAM; operands re-read
   // by the other threads' and the later steps' loads hit in L2.

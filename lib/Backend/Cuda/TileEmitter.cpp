@@ -233,6 +233,21 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     return failure;
   for (; bodyIndent > indent; bodyIndent -= 2)
     os.indent(bodyIndent - 2) << "}\n";
+  // The epilogue's loads of every point (in bounds: the points' loop
+  // variables are clamped), then each point's ops and stores: no point's
+  // loads wait behind the stores of the points before it, and the thread
+  // has them all in flight at once. The epilogue is elementwise, so a
+  // point's stores touch no element another point loads.
+  SmallVector<DenseMap<Value, std::string>> epilogueLoads;
+  if (after && !split)
+    for (int64_t i = 0; i < sizes[0]; ++i)
+      for (int64_t j = 0; j < sizes[1]; ++j) {
+        llvm::Expected<DenseMap<Value, std::string>> loads =
+            loadEpilogue(writer, *after, dimsAt(i, j), suffix(i, j), indent);
+        if (!loads)
+          return loads.takeError();
+        epilogueLoads.push_back(std::move(*loads));
+      }
   // Each point inside the op stores its outputs, or its epilogue's.
   for (int64_t i = 0; i < sizes[0]; ++i)
     for (int64_t j = 0; j < sizes[1]; ++j) {
@@ -253,8 +268,9 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
             << suffix(i, j) << ";\n";
       } else if (after) {
         after->forgetInputs();
-        if (llvm::Error failure = emitEpilogue(
-                writer, *after, dims, "acc0" + suffix(i, j), indent + 2))
+        if (llvm::Error failure =
+                emitEpilogue(writer, *after, dims, "acc0" + suffix(i, j),
+                             indent + 2, &epilogueLoads[i * sizes[1] + j]))
           return failure;
       } else {
         for (auto [o, init] : llvm::enumerate(inits)) {
