@@ -239,9 +239,15 @@ static std::vector<Kernel> parseSass(StringRef text) {
     StringRef body = rest.split(';').first.trim();
     if (body.empty())
       continue; // The second half of an encoding.
+    // An instruction guarded by @!PT never runs: ptxas pads asynchronous
+    // copies' loops with such loads ("@!PT LDS RZ, [RZ]"). It takes an
+    // issue slot as a NOP does, and accesses no memory.
+    bool neverRuns = body.starts_with("@!PT ");
     if (body.starts_with("@"))
       body = body.split(' ').second.trim();
     auto [opcode, operands] = body.split(' ');
+    if (neverRuns)
+      opcode = "NOP";
     // ptxas uses HFMA2.MMA to move constants into registers: not arithmetic.
     auto [base, modifiers] = opcode.split('.');
     instruction.opcode = opcode == "HFMA2.MMA" ? opcode.str() : base.str();

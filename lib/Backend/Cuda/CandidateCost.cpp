@@ -96,7 +96,7 @@ int64_t cuda::getTileBytesInFlight(linalg::GenericOp generic,
     steps *= ranges[d];
   steps = llvm::divideCeil(steps, chunks);
   bool unroll =
-      reduction.size() == 1 && steps >= kUnrollSteps && !hasIndexOps(generic);
+      reduction.size() == 1 && steps >= tile.unroll && !hasIndexOps(generic);
   // A step loads each input's element once per row, column or point of the
   // tile that reads a different one, all independent of each other.
   int64_t bytesPerStep = 0;
@@ -106,7 +106,7 @@ int64_t cuda::getTileBytesInFlight(linalg::GenericOp generic,
                     (map.isFunctionOfDim(tile.loops[1]) ? tile.sizes[1] : 1) *
                     getElementBytes(generic, input);
   }
-  return std::max<int64_t>(bytesPerStep * (unroll ? kUnrollSteps : 1), 4);
+  return std::max<int64_t>(bytesPerStep * (unroll ? tile.unroll : 1), 4);
 }
 
 std::optional<int64_t>

@@ -248,7 +248,7 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
           os << " of " << phase.threads << " threads";
         os << " per member, ";
       }
-      os << getPhaseKindName(phase.kind);
+      os << (phase.byWarps ? "warp reduction" : getPhaseKindName(phase.kind));
       if (phase.kind == PhaseKind::BlockReduction)
         os << " (" << phase.combiner << ")";
       const MmaConfig &mma = phase.mma;
@@ -271,6 +271,8 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
         os << " in " << phase.tile.sizes[0] << "x" << phase.tile.sizes[1]
            << " tiles of d" << phase.tile.loops[0] << ", d"
            << phase.tile.loops[1];
+        if (phase.tile.unroll != TileConfig().unroll)
+          os << ", " << phase.tile.unroll << " steps at a time";
       }
       if (!mma.fallback.empty())
         os << " (FFMA: " << mma.fallback << ")";

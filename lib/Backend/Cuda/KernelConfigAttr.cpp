@@ -55,12 +55,16 @@ static DictionaryAttr getPhaseAttr(Builder &b, const PhaseConfig &phase,
   add("ops", b.getStringAttr(phase.sourceOps));
   if (!phase.combiner.empty())
     add("combiner", b.getStringAttr(phase.combiner));
+  if (phase.byWarps)
+    add("by_warps", b.getUnitAttr());
   if (phase.fusedEpilogue)
     add("fused_epilogue", b.getUnitAttr());
   if (!phase.tile.empty()) {
     add("tile_loops", b.getDenseI64ArrayAttr(SmallVector<int64_t>(
                           phase.tile.loops.begin(), phase.tile.loops.end())));
     add("tile_sizes", b.getDenseI64ArrayAttr(phase.tile.sizes));
+    if (phase.tile.unroll != TileConfig().unroll)
+      add("tile_unroll", b.getI64IntegerAttr(phase.tile.unroll));
   }
   if (phase.mma.blockTiled()) {
     add("precision", b.getStringAttr(stringifyPrecision(phase.mma.precision)));

@@ -346,6 +346,11 @@ private:
   llvm::Error emitSplitPhase(KernelBuilder &kernel,
                              const MemberLoopPlan::Phase &ir,
                              const PhaseConfig &phase, int64_t members);
+  /// Writes phase `ir` of a member-per-block kernel whose warps each reduce
+  /// whole output elements (PhaseConfig::byWarps).
+  llvm::Error emitWarpReductions(KernelBuilder &kernel,
+                                 const MemberLoopPlan::Phase &ir,
+                                 const KernelConfig &config);
   /// Writes the copies of the operands of `generic` that `phase` stages
   /// into shared memory, and points the kernel's accesses at the copies;
   /// returns the accesses they replaced.

@@ -38,9 +38,15 @@ KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
                              const PhaseConfig &phase) {
   SmallVector<std::pair<Value, Access>> staged;
   llvm::raw_string_ostream os(kernel.body);
+  bool anyAsync = false;
   for (const StagedOperand &operand : phase.staged) {
     Value value = generic->getOperand(operand.operand);
     auto type = cast<MemRefType>(value.getType());
+    // A 4-byte element in global memory is copied asynchronously (cp.async),
+    // so that each thread has all its copies in flight behind one wait
+    // instead of waiting for each load before its store.
+    bool async = isStagedAsynchronously(views, value);
+    anyAsync |= async;
     // The whole view, copied by the block in row-major order.
     std::string name = "staged" + std::to_string(staged.size());
     std::string cType = *getCType(type.getElementType());
@@ -58,11 +64,20 @@ KernelEmitter::stageOperands(KernelBuilder &kernel, linalg::GenericOp generic,
       os << ";\n";
     }
     BodyEmitter body(kernel.body, kernel.accesses);
-    os << "      " << name << "[i] = " << body.element(value, indices) << ";\n";
+    if (async)
+      os << "      ens_cp_async<4>(&" << name << "[i], &"
+         << body.element(value, indices) << ", 4);\n";
+    else
+      os << "      " << name << "[i] = " << body.element(value, indices)
+         << ";\n";
     os << "    }\n";
     staged.push_back({value, kernel.accesses[value]});
     SmallVector<int64_t> strides = getRowMajorStrides(type.getShape());
     kernel.accesses[value] = {name, "0", {strides.begin(), strides.end()}};
+  }
+  if (anyAsync) {
+    os << "    ens_cp_async_commit();\n";
+    os << "    ens_cp_async_wait<0>();\n";
   }
   if (!staged.empty())
     os << "    " << kernel.getBarrier() << ";\n";
@@ -246,6 +261,24 @@ static void beginMembersPerBlock(KernelBuilder &kernel,
      << kWarpSize << " * " << config.sharedBytesPerMember << ";\n";
 }
 
+llvm::Error KernelEmitter::emitWarpReductions(KernelBuilder &kernel,
+                                              const MemberLoopPlan::Phase &ir,
+                                              const KernelConfig &config) {
+  // Warp w reduces elements w, w + W, ... (W warps) as a members-per-block
+  // warp reduces all of its member's: its lanes share each element's
+  // steps and combine them with shuffles; lane 0 finishes the element.
+  llvm::raw_string_ostream os(kernel.body);
+  os << "    const unsigned ens_lane = threadIdx.x % " << kWarpSize << ";\n";
+  llvm::SaveAndRestore<std::string> thread(kernel.thread, "ens_lane");
+  llvm::SaveAndRestore<std::string> threads(kernel.threads,
+                                            std::to_string(kWarpSize));
+  llvm::SaveAndRestore<bool> warp(kernel.warp, true);
+  return emitBlockReduction(kernel, cast<linalg::GenericOp>(ir.op), ir.combiner,
+                            "threadIdx.x / " + std::to_string(kWarpSize),
+                            std::to_string(config.threadsPerBlock / kWarpSize),
+                            4, nullptr, ir.epilogue);
+}
+
 llvm::Error KernelEmitter::emitMemberKernel(scf::ForallOp forall,
                                             const MemberLoopPlan &plan) {
   const KernelConfig &config = plan.config;
@@ -296,7 +329,8 @@ llvm::Error KernelEmitter::emitMemberKernel(scf::ForallOp forall,
       SmallVector<std::pair<Value, Access>> staged =
           stageOperands(kernel, generic, phase);
       llvm::Error emitted =
-          phase.kind == PhaseKind::BlockReduction
+          phase.byWarps ? emitWarpReductions(kernel, ir, config)
+          : phase.kind == PhaseKind::BlockReduction
               ? emitBlockReduction(kernel, generic, ir.combiner, "0", "1", 4,
                                    nullptr, ir.epilogue)
               : emitPoints(kernel, generic, kernel.thread, kernel.threads, 4,

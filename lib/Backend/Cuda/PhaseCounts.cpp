@@ -180,8 +180,15 @@ public:
 };
 } // namespace
 
+bool cuda::isStagedAsynchronously(const BufferViews &views, Value memref) {
+  return cast<MemRefType>(memref.getType()).getElementTypeBitWidth() == 32 &&
+         views.getGlobalBuffer(memref).has_value();
+}
+
 WorkCounts GenericCounter::countStaging() const {
   WorkCounts counts;
+  // Asynchronous copies wait once, together, before the barrier.
+  bool anyAsync = false;
   for (const StagedOperand &operand : phase.staged) {
     OpOperand &value = generic->getOpOperand(operand.operand);
     auto type = cast<MemRefType>(value.get().getType());
@@ -198,19 +205,34 @@ WorkCounts GenericCounter::countStaging() const {
         offset += i * stride;
       offsets.push_back(offset);
     }
+    bool async = isStagedAsynchronously(context.views, value.get());
     Work work;
     work.add(getCost(offsets, bytes, Space::Global), 1, false);
     SmallVector<int64_t> consecutive =
         llvm::to_vector(llvm::seq<int64_t>(0, 32));
-    work.add(getCost(consecutive, bytes, Space::Shared), 1, true);
+    AccessCost write = getCost(consecutive, bytes, Space::Shared);
+    // An LDGSTS is one instruction that reads global memory and writes
+    // shared memory (ens-sass counts it apart from the loads).
+    if (async)
+      work.wavefronts += write.wavefronts;
+    else
+      work.add(write, 1, true);
     auto [warps, lanes] = getWarps(elements, context.memberThreads);
     WorkCounts copy = total(work, warps, lanes, kPointOverhead, context);
-    // Each copy's load waits before its store, and the next copy's load
-    // after the store (the kernels' pointers may alias).
-    copy.dependentLoads = llvm::divideCeil(elements, context.memberThreads);
-    copy.hotLoops.push_back({1, 1, 0, int64_t(kIterationOverhead)});
+    // Each plain copy's load waits before its store, and the next copy's
+    // load after the store (the kernels' pointers may alias).
+    copy.dependentLoads =
+        async ? 0 : llvm::divideCeil(elements, context.memberThreads);
+    anyAsync |= async;
+    // An asynchronous copy's loop: the LDGSTS and, in the SASS of sm_90
+    // (CUDA 13.0), three loads that never run (@!PT) that ptxas pads it
+    // with, besides the iteration's overhead.
+    copy.hotLoops.push_back({async ? 0 : 1, async ? 0 : 1, 0,
+                             int64_t(kIterationOverhead) + (async ? 4 : 0)});
     counts.append(copy);
   }
+  if (anyAsync)
+    counts.dependentLoads += 1;
   if (!phase.staged.empty())
     counts.barriersPerBlock += 1;
   return counts;
@@ -342,7 +364,7 @@ WorkCounts GenericCounter::countPoints() const {
                 generic.getBody()->getOps<linalg::IndexOp>().empty();
   int64_t unroll = 1;
   if (single && !perStepOutput) {
-    unroll = kUnrollSteps;
+    unroll = tile.empty() ? kUnrollSteps : tile.unroll;
     if (tile.empty() && readsPerStep <= 1 && steps >= kWholeUnrollSteps)
       unroll = kWholeUnrollSteps;
   }
@@ -437,9 +459,11 @@ WorkCounts GenericCounter::countBlockTiles() const {
 }
 
 WorkCounts GenericCounter::countBlockReduction() const {
-  // The block shares each element's steps: lanes walk the reduction loops.
+  // The block (or with byWarps each warp) shares each element's steps:
+  // lanes walk the reduction loops.
   auto [elements, steps] = countPointsAndSteps(generic);
-  int64_t threads = context.blockThreads;
+  bool byWarps = phase.byWarps;
+  int64_t threads = byWarps ? 32 : context.blockThreads;
   int64_t chunks = std::max<int64_t>(phase.chunks, 1);
   int64_t chunkSteps = llvm::divideCeil(steps, chunks);
   SmallVector<SmallVector<int64_t>> laneDims = lanes(reduction, ranges);
@@ -469,11 +493,15 @@ WorkCounts GenericCounter::countBlockReduction() const {
     finish.add(countEpilogue(epilogue, one));
   else if (outSpace != Space::Registers)
     finish.add(getOperandCost(generic, init, one, outSpace, false), 1, true);
-  // Per block: its elements (and chunks) one after another.
+  // Per block: its elements (and chunks) one after another; by warps, each
+  // warp's elements one after another.
   int64_t perBlock =
       llvm::divideCeil(elements * chunks, context.blocksPerMember);
-  double overhead = kPointOverhead + kIterationOverhead * (iterations + rest) +
-                    kBlockReduceInstructions;
+  int64_t perWarp =
+      llvm::divideCeil(elements, int64_t(context.blockThreads / 32));
+  double overhead =
+      kPointOverhead + kIterationOverhead * (iterations + rest) +
+      (byWarps ? kWarpReduceInstructions : kBlockReduceInstructions);
   WorkCounts counts =
       total(share, double(warps) * perBlock * context.blocksPerMember,
             double(std::min(chunkSteps, threads)) * perBlock *
@@ -483,13 +511,14 @@ WorkCounts GenericCounter::countBlockReduction() const {
       total(finish, double(perBlock) * context.blocksPerMember,
             double(perBlock) * context.blocksPerMember, 0, context);
   counts.append(last);
-  // Two barriers an element; each element waits for its loads, and the
-  // epilogue's, before the next.
-  counts.barriersPerBlock = 2 * perBlock;
+  // Two barriers an element (none by warps); each element waits for its
+  // loads, and the epilogue's, before the next.
+  counts.barriersPerBlock = byWarps ? 0 : 2 * perBlock;
   int64_t chain =
       (step.global ? iterations + rest : 0) + (finish.global ? 1 : 0);
-  counts.dependentLoads = perBlock * chain;
-  counts.l2DependentLoads = chain ? perBlock * (chain - 1) : 0;
+  int64_t sequential = byWarps ? perWarp : perBlock;
+  counts.dependentLoads = sequential * chain;
+  counts.l2DependentLoads = chain ? sequential * (chain - 1) : 0;
   // The emitter writes the unrolled loop whenever the reduction is a
   // single loop (the block's threads are known only at run time).
   if (steps > 0) {

@@ -85,6 +85,12 @@ struct PhaseContext {
   int64_t members = 1;
 };
 
+/// Whether a phase stages `memref` into shared memory with asynchronous
+/// copies (cp.async, 4 bytes each) behind one wait: its elements are 4
+/// bytes and it lives in global memory. Otherwise each thread loads an
+/// element and stores it before its next load.
+bool isStagedAsynchronously(const BufferViews &views, Value memref);
+
 /// Counts phase `phase` (IR `ir`) of a loop over members as its kernel
 /// computes it: the operands staged in shared memory first, then its
 /// points, register tiles or block reduction, and its fused epilogue.

@@ -27,6 +27,8 @@ inline constexpr double kPerLoopVariable = 6;
 /// Instructions of ens_block_reduce per warp: two rounds of five shuffles
 /// and combines, the scratch store and load, two barriers.
 inline constexpr double kBlockReduceInstructions = 26;
+/// Instructions of ens_warp_reduce: five shuffles and combines.
+inline constexpr double kWarpReduceInstructions = 10;
 
 /// Where a memref's elements are.
 enum class Space { Global, Shared, Registers };

@@ -157,6 +157,42 @@ SmallVector<Value> FoldedFills::getValues(linalg::GenericOp generic) const {
   return values;
 }
 
+/// How a block of kBlockSize threads that computes a member best shares
+/// the work of a reduction with `points` output elements of `steps` steps
+/// each, by the steps of a reduction loop each thread waits for: whole
+/// elements per thread (rounds of `steps`), or the block's threads sharing
+/// each element's steps (an element after another, each then combined
+/// with barriers); in the second case, each warp may rather share whole
+/// elements' steps (the block's warps on different elements at once, each
+/// combined with shuffles). Sharing steps makes a warp's lanes read along
+/// the reduction, which for an operand laid out along the elements (a
+/// bias gradient's columns) conflicts in shared memory where a thread per
+/// element reads consecutive words: warps only replace the block. They take
+/// the elements only when each warp gets as many, so that every thread of
+/// the block shuffles as often as the others (the emulator, which runs the
+/// kernels the tests check, exchanges a shuffle's values across the block;
+/// Emulator.cpp).
+enum class BlockSharing { Threads, Block, Warps };
+static BlockSharing getBlockSharing(int64_t points, int64_t steps) {
+  int64_t warps = kBlockSize / kWarpSize;
+  int64_t byThreads = llvm::divideCeil(points, kBlockSize) * steps;
+  int64_t byBlock =
+      points * (llvm::divideCeil(steps, kBlockSize) + kBlockCombineCost);
+  int64_t byWarps = llvm::divideCeil(points, warps) *
+                    (llvm::divideCeil(steps, kWarpSize) + kWarpCombineCost);
+  if (byBlock >= byThreads)
+    return BlockSharing::Threads;
+  return byWarps < byBlock && points % warps == 0 ? BlockSharing::Warps
+                                                  : BlockSharing::Block;
+}
+
+bool cuda::isReducedByWarps(linalg::GenericOp generic) {
+  if (!getBlockCombiner(generic, ReductionBlocks::One))
+    return false;
+  auto [points, steps] = countPointsAndSteps(generic);
+  return getBlockSharing(points, steps) == BlockSharing::Warps;
+}
+
 Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
                                   ReductionBlocks blocks, int64_t members,
                                   int64_t fillBlocks) {
@@ -171,6 +207,8 @@ Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
   bool share = false;
   switch (blocks) {
   case ReductionBlocks::One:
+    share = getBlockSharing(points, steps) != BlockSharing::Threads;
+    break;
   case ReductionBlocks::Warp:
     share = points * perElement < rounds * steps;
     break;
@@ -263,6 +301,11 @@ public:
 private:
   /// Whether `memref` lives in global memory while the loop runs.
   bool isInGlobalMemory(Value memref) const;
+  /// Loads kDeepUnrollSteps steps at a time in the register tiles of
+  /// `generic` if its steps read global memory (not staged) and it has
+  /// enough of them: in a block per member, whose few warps hide little,
+  /// each unrolled iteration is a round trip every thread waits for.
+  void planUnroll(linalg::GenericOp generic, PhaseConfig &phase) const;
   /// Stages the operands of `generic` that it reads many times from global
   /// memory, and that fit, into `staging`.
   void planStaging(linalg::GenericOp generic, PhaseConfig &phase,
@@ -411,6 +454,31 @@ llvm::Error MemberLoopPlanner::placeTemporaries(
   return llvm::Error::success();
 }
 
+void MemberLoopPlanner::planUnroll(linalg::GenericOp generic,
+                                   PhaseConfig &phase) const {
+  SmallVector<unsigned> reduction;
+  generic.getReductionDims(reduction);
+  if (phase.tile.empty() || reduction.size() != 1 ||
+      plan.config.strategy != Strategy::MemberPerBlock)
+    return;
+  int64_t steps = generic.getStaticLoopRanges()[reduction[0]];
+  bool globalSteps =
+      llvm::any_of(generic.getDpsInputOperands(), [&](OpOperand *input) {
+        return generic.getMatchingIndexingMap(input).isFunctionOfDim(
+                   reduction[0]) &&
+               isInGlobalMemory(input->get()) &&
+               llvm::none_of(phase.staged, [&](const StagedOperand &staged) {
+                 return staged.operand == input->getOperandNumber();
+               });
+      });
+  if (!globalSteps || steps < 2 * kDeepUnrollSteps)
+    return;
+  phase.tile.unroll = kDeepUnrollSteps;
+  LLVM_DEBUG(llvm::dbgs() << "load " << kDeepUnrollSteps
+                          << " steps at a time in " << phase.sourceOps
+                          << ": its steps read global memory\n");
+}
+
 bool MemberLoopPlanner::isInGlobalMemory(Value memref) const {
   if (memref::AllocOp alloc = getTemporary(memref, temporaryOf))
     return plan.config.temporaries[temporaryOf.lookup(alloc)].space ==
@@ -473,6 +541,11 @@ llvm::Error MemberLoopPlanner::planPhases() {
       if (ir.combiner) {
         phase.kind = PhaseKind::BlockReduction;
         phase.combiner = ir.combiner->getName().getStringRef().str();
+        phase.byWarps = plan.config.strategy == Strategy::MemberPerBlock &&
+                        isReducedByWarps(generic);
+        LLVM_DEBUG(if (phase.byWarps) llvm::dbgs()
+                   << "each warp reduces whole elements of " << phase.sourceOps
+                   << "\n");
       }
       if (!ir.combiner) {
         phase.tile = planTile(generic);
@@ -482,6 +555,7 @@ llvm::Error MemberLoopPlanner::planPhases() {
       }
       if (plan.config.strategy != Strategy::Tiled) {
         planStaging(generic, phase, staging);
+        planUnroll(generic, phase);
       } else {
         phase.threads = plan.config.threadsPerBlock;
         planSplit(generic, phase, plan.config.members, getFillBlocks(target));

@@ -42,6 +42,10 @@ inline constexpr int64_t kMaxBlockThreads = 1024;
 /// Steps of a reduction loop that a thread runs at a time, all their loads
 /// before any of their arithmetic, where the emitters unroll it.
 inline constexpr int64_t kUnrollSteps = 4;
+/// The steps a member-per-block register tile loads at a time where they
+/// come from global memory (MemberLoopPlanner::planUnroll): twice as many
+/// in flight, half the round trips, 32 more registers for a 4x4 tile.
+inline constexpr int64_t kDeepUnrollSteps = 8;
 
 /// The same for a thread that computes whole elements of a sum (one load a
 /// step) of at least this many steps: a bias gradient's column sum over a
@@ -166,6 +170,12 @@ enum class ReductionBlocks {
 /// (getFillBlocks).
 Operation *getBlockCombiner(linalg::GenericOp generic, ReductionBlocks blocks,
                             int64_t members = 1, int64_t fillBlocks = 0);
+
+/// Whether the block that computes a member (ReductionBlocks::One) shares
+/// the steps of `generic`'s output elements best by warps, each warp taking
+/// whole elements (PhaseConfig::byWarps), rather than the whole block an
+/// element after another.
+bool isReducedByWarps(linalg::GenericOp generic);
 
 /// The register tile of points that each thread computes of contraction
 /// `generic`: two parallel loops, one that an operand follows without the

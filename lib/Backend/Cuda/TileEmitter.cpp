@@ -106,8 +106,8 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
         }
         os << ";\n";
       }
-  // A single reduction loop of at least kUnrollSteps steps (per chunk)
-  // runs kUnrollSteps steps at a time, all their loads before any of their
+  // A single reduction loop of at least tile.unroll steps (per chunk)
+  // runs tile.unroll steps at a time, all their loads before any of their
   // FMAs, so that a thread has that many steps' loads in flight; the steps
   // left over run one at a time. Each accumulator still adds its steps in
   // order, so the results are those of one step at a time.
@@ -116,7 +116,8 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     steps *= writer.ranges[d];
   if (split)
     steps = llvm::divideCeil(steps, chunks);
-  bool unroll = writer.reduction.size() == 1 && steps >= kUnrollSteps &&
+  int64_t unrollSteps = tile.unroll;
+  bool unroll = writer.reduction.size() == 1 && steps >= unrollSteps &&
                 generic.getBody()->getOps<linalg::IndexOp>().empty();
   unsigned bodyIndent = indent;
   for (unsigned d : writer.reduction) {
@@ -139,9 +140,9 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     os.indent(bodyIndent) << "ens_index " << dim << " = " << from << ";\n";
     os.indent(bodyIndent) << "const ens_index " << dim << "_end = " << to
                           << ";\n";
-    os.indent(bodyIndent) << "for (; " << dim << " + " << kUnrollSteps - 1
+    os.indent(bodyIndent) << "for (; " << dim << " + " << unrollSteps - 1
                           << " < " << dim << "_end; " << dim
-                          << " += " << kUnrollSteps << ") {\n";
+                          << " += " << unrollSteps << ") {\n";
   }
   // Each input's elements of a step, once per row, column or point of the
   // tile that reads a different one, named with `step` ("_u1").
@@ -208,16 +209,16 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   if (unroll) {
     const std::string &dim = writer.dims[writer.reduction[0]];
     unsigned at = bodyIndent + 2;
-    for (int64_t u = 0; u < kUnrollSteps; ++u)
+    for (int64_t u = 0; u < unrollSteps; ++u)
       if (llvm::Error failure =
               emitLoads(u ? "(" + dim + " + " + std::to_string(u) + ")" : dim,
                         "_u" + std::to_string(u), at))
         return failure;
-    for (int64_t u = 0; u < kUnrollSteps; ++u)
+    for (int64_t u = 0; u < unrollSteps; ++u)
       if (llvm::Error failure = emitUpdates("_u" + std::to_string(u), at))
         return failure;
     os.indent(bodyIndent) << "}\n";
-    // The steps left over, fewer than kUnrollSteps: with a chunk's bound,
+    // The steps left over, fewer than tile.unroll: with a chunk's bound,
     // which ptxas does not know, kept a loop of one step (kFullUnrollTrips).
     if (split)
       os.indent(bodyIndent) << "#pragma unroll 1\n";

@@ -8,6 +8,17 @@
 // RUN: ens-run %s --entry=two_layers --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=LAYERS
 // RUN: ens-run %s --entry=sum_squares --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=SUM
 // RUN: ens-run %s --entry=spill --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=SPILL
+// RUN: ens-run %s --entry=row_sums --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=ROWS
+// RUN: ens-run %s --entry=odd_rows --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=ODD-ROWS
+// RUN: ens-run %s --entry=column_sums --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=COLUMNS
+//
+// The warp reductions run on cuda-emu as the interpreter (the oracle)
+// computes them: 16 elements over 8 warps (two rounds), 300 steps over 32
+// lanes (9 or 10 each), tanh as the epilogue lane 0 applies. Inputs uniform in [-1, 1); sums of 300 squares (about
+// 100) added in another order: absolute tolerance 1e-4.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: ens-run %s --entry=row_sums --random-inputs=3 --output-dir=%t/want
+// RUN: ens-run %s --entry=row_sums --random-inputs=3 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/want/out0.npy --atol=1e-4 > %t/got.txt
 
 // Per member: h = tanh(x w1) (64x16), y = h w2 (64x8); x is shared.
 // Phase 0: x w1 has 64 * 16 * 32 = 32768 iterations; x (2048 elements,
@@ -70,11 +81,12 @@ func.func @sum_squares(%x: tensor<6x4096xf32>) -> tensor<6xf32> {
 // budget: t moves to global memory, a buffer after the argument (0) and the
 // result (1). t t reads t 256 times per element, but 256 KiB is more than
 // the 16 KiB a staged operand may take. t t is a contraction: 4x4 tiles of
-// its rows d1 and columns d2 (t follows each without the other).
+// its rows d1 and columns d2 (t follows each without the other); its 256
+// steps read t from global memory: 8 at a time (planUnroll).
 // SPILL:      kernel k0_members: member-per-block, 2 members, 256 threads, 0 bytes of shared memory
 // SPILL-NEXT:   temporary 0: memref<1x256x256xf32>, 262144 bytes, global buffer 2
 // SPILL-NEXT:   phase 0: points; {{.*}}ens.tanh
-// SPILL-NEXT:   phase 1: points in 4x4 tiles of d1, d2; {{.+}}
+// SPILL-NEXT:   phase 1: points in 4x4 tiles of d1, d2, 8 steps at a time; {{.+}}
 // SPILL-NOT: {{.}}
 
 func.func @spill_member(%x: tensor<256x256xf32>) -> tensor<256x256xf32> {
@@ -87,4 +99,66 @@ func.func @spill(%x: tensor<2x256x256xf32>) -> tensor<2x256x256xf32> {
   %y = ens.vmap @spill_member(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 2 : i64}
       : (tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
   return %y : tensor<2x256x256xf32>
+}
+
+// Per member: the sums of squares of the 16 rows of x (16x300), then tanh.
+// Whole elements per thread: 300 steps; the block sharing each element:
+// 16 * (ceil(300 / 256) + 12) = 224; each warp sharing whole elements,
+// the block's 8 warps at once: 16 / 8 * (ceil(300 / 32) + 5) = 30, the
+// cheapest: a warp reduction, tanh its fused epilogue. With 13 rows
+// (@odd_rows) the warps would take 2 or 1 elements: the block shares each.
+// ROWS:      kernel k0_members: member-per-block, 5 members, 256 threads, 0 bytes of shared memory
+// ROWS-NEXT:   temporary 0: memref<1x16xf32>, registers
+// ROWS-NEXT:   phase 0: warp reduction (arith.addf) with fused epilogue; {{.*}}ens.reduce_sum, ens.tanh
+// ROWS-NOT: {{.}}
+
+func.func @row_sums_member(%x: tensor<16x300xf32>) -> tensor<16xf32> {
+  %s = ens.mul %x, %x : tensor<16x300xf32>
+  %r = ens.reduce_sum %s {dims = array<i64: 1>} : tensor<16x300xf32> -> tensor<16xf32>
+  %t = ens.tanh %r : tensor<16xf32>
+  return %t : tensor<16xf32>
+}
+
+func.func @row_sums(%x: tensor<5x16x300xf32>) -> tensor<5x16xf32> {
+  %r = ens.vmap @row_sums_member(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 5 : i64}
+      : (tensor<5x16x300xf32>) -> tensor<5x16xf32>
+  return %r : tensor<5x16xf32>
+}
+
+// ODD-ROWS:      kernel k0_members: member-per-block, 5 members, 256 threads, 0 bytes of shared memory
+// ODD-ROWS-NEXT:   temporary 0: memref<1x13xf32>, registers
+// ODD-ROWS-NEXT:   phase 0: block reduction (arith.addf) with fused epilogue; {{.*}}ens.reduce_sum, ens.tanh
+// ODD-ROWS-NOT: {{.}}
+
+func.func @odd_rows_member(%x: tensor<13x300xf32>) -> tensor<13xf32> {
+  %s = ens.mul %x, %x : tensor<13x300xf32>
+  %r = ens.reduce_sum %s {dims = array<i64: 1>} : tensor<13x300xf32> -> tensor<13xf32>
+  %t = ens.tanh %r : tensor<13xf32>
+  return %t : tensor<13xf32>
+}
+
+func.func @odd_rows(%x: tensor<5x13x300xf32>) -> tensor<5x13xf32> {
+  %r = ens.vmap @odd_rows_member(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 5 : i64}
+      : (tensor<5x13x300xf32>) -> tensor<5x13xf32>
+  return %r : tensor<5x13xf32>
+}
+
+// Per member: the sums of the 32 columns of x (256x32), a bias gradient's
+// shape. Whole elements per thread: 256 steps, against 32 * (1 + 12) = 416
+// for the block sharing each element: a thread per element, whose lanes
+// read consecutive words (warps sharing an element's steps would read a
+// column, 32 words apart: one bank).
+// COLUMNS:      kernel k0_members: member-per-block, 5 members, 256 threads, 0 bytes of shared memory
+// COLUMNS-NEXT:   phase 0: points; {{.*}}ens.reduce_sum
+// COLUMNS-NOT: {{.}}
+
+func.func @column_sums_member(%x: tensor<256x32xf32>) -> tensor<32xf32> {
+  %r = ens.reduce_sum %x {dims = array<i64: 0>} : tensor<256x32xf32> -> tensor<32xf32>
+  return %r : tensor<32xf32>
+}
+
+func.func @column_sums(%x: tensor<5x256x32xf32>) -> tensor<5x32xf32> {
+  %r = ens.vmap @column_sums_member(%x) {in_axes = array<i64: 0>, out_axes = array<i64: 0>, size = 5 : i64}
+      : (tensor<5x256x32xf32>) -> tensor<5x32xf32>
+  return %r : tensor<5x32xf32>
 }

@@ -10,10 +10,9 @@
 // RUN: not grep -E '^ {6,}.*powf' %t/train/train_step.cu
 // RUN: grep -cE '^    float v[0-9]+ = powf' %t/train/train_step.cu | FileCheck %s --check-prefix=HOISTED
 //
-// Four updates, each the epilogue of its gradient's phase (a block
-// reduction for the first, the output bias: its element loop starts at 0
-// after the block's scratch; a contraction or a sum in points for the
-// others), each with its two corrections before its element loop and used
+// Four updates, each the epilogue of its gradient's phase (a warp
+// reduction for the first, the output bias: its element loop starts at the
+// warp's index; a contraction or a sum in points for the others), each with its two corrections before its element loop and used
 // inside it; no powf inside a point loop (indented six spaces or more)
 // anywhere.
 // HOISTED: {{^8$}}
@@ -24,7 +23,7 @@
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (ens_index p = {{threadIdx.x|0}};
+// ADAM:      for (ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
@@ -37,7 +36,7 @@
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (ens_index p = {{threadIdx.x|0}};
+// ADAM:      for (ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
@@ -50,7 +49,7 @@
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (ens_index p = {{threadIdx.x|0}};
+// ADAM:      for (ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
@@ -63,7 +62,7 @@
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (ens_index p = {{threadIdx.x|0}};
+// ADAM:      for (ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(

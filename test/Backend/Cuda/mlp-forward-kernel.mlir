@@ -1,6 +1,9 @@
 // The forward pass of the 128-member MLP (examples/ensemble_mlp.mlir) is
 // one kernel with a block per member (docs/pipeline.md explains it): each
-// contraction stages the member's weights into shared memory, gives each
+// contraction stages the member's weights into shared memory (asynchronous
+// copies, cp.async, behind one wait before the barrier; the inputs, shared
+// by every member, stay in global memory, so the first layer loads 8 steps
+// of them at a time, the second 4 of the hidden layer), gives each
 // thread 4x4 register tiles of its output (the hidden layer's 256x32 points
 // are 64x8 tiles, 512 in all), and applies its epilogue (bias, tanh) to
 // each point in registers; the hidden layer lives in shared memory and the
@@ -17,14 +20,16 @@
 // CHECK: ens_index m = ens_block;
 // CHECK: float *t0 = (float *)(ens_shared + 0);
 // CHECK: { // ens.einsum, ens.add, ens.tanh
-// CHECK: staged0[i] = b1[{{.*}}m * 2048
-// CHECK: __syncthreads();
+// CHECK: ens_cp_async<4>(&staged0[i], &b1[{{.*}}m * 2048
+// CHECK: ens_cp_async_commit();
+// CHECK-NEXT: ens_cp_async_wait<0>();
+// CHECK-NEXT: __syncthreads();
 // CHECK: for (ens_index p = threadIdx.x; p < 512; p += blockDim.x) {
 // CHECK: float acc0_3_3 =
 // CHECK: ens_index d3 = 0;
 // CHECK-NEXT: const ens_index d3_end = 64;
-// CHECK-NEXT: for (; d3 + 3 < d3_end; d3 += 4) {
-// CHECK: float in0_3_0_u3 =
+// CHECK-NEXT: for (; d3 + 7 < d3_end; d3 += 8) {
+// CHECK: float in0_3_0_u7 =
 // CHECK: acc0_3_3 = v{{[0-9]+}};
 // CHECK: for (; d3 < d3_end; ++d3) {
 // CHECK: acc0_3_3 = v{{[0-9]+}};
@@ -32,7 +37,7 @@
 // CHECK: t0[{{.*}}] = v{{[0-9]+}};
 // CHECK: __syncthreads();
 // CHECK: { // ens.einsum, ens.add
-// CHECK: staged0[i] = b3[
+// CHECK: ens_cp_async<4>(&staged0[i], &b3[
 // CHECK: for (; d3 + 3 < d3_end; d3 += 4) {
 // CHECK: b5[{{.*}}m * 2048{{.*}}] = v{{[0-9]+}};
 // The empty kernel that names the plan (ens/Runtime/Plan.h), last.

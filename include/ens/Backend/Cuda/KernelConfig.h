@@ -177,6 +177,9 @@ struct TileConfig {
   SmallVector<unsigned, 2> loops;
   /// Points per thread along each of `loops`.
   SmallVector<int64_t, 2> sizes;
+  /// The reduction steps a thread loads before their FMAs, together in
+  /// flight (the unrolled step loop).
+  int64_t unroll = 4;
 
   bool empty() const { return loops.empty(); }
 };
@@ -261,6 +264,11 @@ struct PhaseConfig {
   /// For a block reduction: the op that combines two partial results
   /// ("arith.addf").
   std::string combiner;
+  /// For a block reduction with the member-per-block strategy: each warp
+  /// takes whole output elements, its lanes combining shares of an
+  /// element's steps with shuffles, and the block's warps take different
+  /// elements at once, with no barrier between elements.
+  bool byWarps = false;
   /// Whether the elementwise op after this contraction runs on its
   /// accumulators in registers, so that the contraction's result never
   /// reaches memory.

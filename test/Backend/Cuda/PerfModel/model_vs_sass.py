@@ -6,7 +6,8 @@
 # launch's "model": {"hot_loops"}) with those of the innermost loops of the
 # same kernel in the real CUBIN (`ens-sass --json`): the independent
 # oracle. Model loops and SASS loops are paired one to one, closest first
-# in FFMAs and instructions (not in the loads and stores compared),
+# in FFMAs and instructions (not in the loads and stores compared), then
+# improved by exchanges that shorten the pairs' total distance,
 # allowing ptxas to have unrolled a loop k = 1 or 2 times further (the
 # counts are then compared with k times the model's);
 # every paired loop with at least --min-loads loads must agree within
@@ -70,6 +71,23 @@ def main():
             if i not in pairs and j not in paired:
                 pairs[i] = (j, k)
                 paired.add(j)
+        # Closest first can pair two loops of equal FFMAs crosswise (one
+        # takes the other's SASS loop by a hair); exchanging the SASS loops
+        # of two pairs while that shortens their total distance undoes it.
+        def cost(i, j, k):
+            return distance(model[i], sass[j], k) + (0.3 if k == 2 else 0)
+        improved = True
+        while improved:
+            improved = False
+            for a in list(pairs):
+                for b in list(pairs):
+                    (ja, ka), (jb, kb) = pairs[a], pairs[b]
+                    if a >= b or ka != kb:
+                        continue
+                    if (cost(a, jb, ka) + cost(b, ja, kb) <
+                            cost(a, ja, ka) + cost(b, jb, kb) - 1e-9):
+                        pairs[a], pairs[b] = (jb, ka), (ja, kb)
+                        improved = True
         for i, loop in enumerate(model):
             if i not in pairs:
                 print(f"{name} loop {i}: no SASS loop left to pair")
