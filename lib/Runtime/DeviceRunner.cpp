@@ -61,6 +61,7 @@ struct Driver {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
@@ -116,6 +117,7 @@ static Expected<const Driver *> getDriver() {
     binder.bind(driver.cuMemFree, "cuMemFree_v2");
     binder.bind(driver.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
     binder.bind(driver.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+    binder.bind(driver.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
     binder.bind(driver.cuStreamCreate, "cuStreamCreate");
     binder.bind(driver.cuStreamDestroy, "cuStreamDestroy_v2");
     binder.bind(driver.cuStreamSynchronize, "cuStreamSynchronize");
@@ -503,15 +505,39 @@ Error DeviceRunner::runOnDevice(const std::vector<uint64_t> &args,
     return failure;
   CUstream on = callerStream ? static_cast<CUstream>(callerStream) : stream;
   addresses = ownAddresses;
+  // The kernels take every buffer to be 16-byte aligned (ENS_ALIGNED16 in
+  // their prelude): a caller's tensor that is not goes through the
+  // runner's own buffer, copied in before the launches and out after.
+  auto aligned = [](uint64_t address) { return address % 16 == 0; };
+  std::vector<size_t> copiedOut;
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const BufferInfo &buffer = plan.buffers[i];
-    if (buffer.kind == BufferKind::Input)
-      addresses[i] = args[buffer.index];
-    if (buffer.kind == BufferKind::Output)
-      addresses[i] = results[buffer.index];
+    if (buffer.kind == BufferKind::Input) {
+      if (aligned(args[buffer.index]))
+        addresses[i] = args[buffer.index];
+      else if (buffer.bytes)
+        if (Error failure =
+                d.check(d.cuMemcpyDtoDAsync(addresses[i], args[buffer.index],
+                                            buffer.bytes, on),
+                        "cuMemcpyDtoDAsync"))
+          return failure;
+    }
+    if (buffer.kind == BufferKind::Output) {
+      if (aligned(results[buffer.index]))
+        addresses[i] = results[buffer.index];
+      else
+        copiedOut.push_back(i);
+    }
   }
   if (Error failure = launch(on))
     return failure;
+  for (size_t i : copiedOut)
+    if (plan.buffers[i].bytes)
+      if (Error failure = d.check(
+              d.cuMemcpyDtoDAsync(results[plan.buffers[i].index], addresses[i],
+                                  plan.buffers[i].bytes, on),
+              "cuMemcpyDtoDAsync"))
+        return failure;
   return d.check(d.cuStreamSynchronize(on), "cuStreamSynchronize");
 }
 

@@ -205,6 +205,12 @@ void KernelEmitter::finishKernel(KernelBuilder &kernel,
                                     : "  typedef long long ens_index;\n";
   if (kernel.namesBlock)
     kernels += "  const unsigned ens_block = blockIdx.x;\n";
+  std::string aligned;
+  for (const KernelArg &arg : kernel.launch.args)
+    if (arg.isBuffer)
+      aligned += " ENS_ALIGNED16(" + kernel.paramOf.lookup(arg.value) + ");";
+  if (!aligned.empty())
+    kernels += " " + aligned + "\n";
   kernels += kernel.body + "}\n";
   kernel.launch.kernel = program.plan.kernels.size();
   program.plan.kernels.push_back(std::move(kernel.info));

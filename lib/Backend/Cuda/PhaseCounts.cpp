@@ -84,16 +84,31 @@ public:
                           staged.contains(operand.getOperandNumber()));
   }
 
-  /// Whether the steps of a single unrolled reduction loop read `input`,
-  /// in shared memory, at consecutive 16-byte aligned addresses: unit
-  /// stride along the reduction, strides of four elements or more along
-  /// the other loops (and so along the lanes and the tile's points).
-  bool isVectorShared(OpOperand &input, ArrayRef<int64_t> walked) const {
-    if (spaceOf(input) != Space::Shared || reduction.size() != 1)
-      return false;
+  /// The elements of `input` that ptxas loads at once (a 128-bit or 64-bit
+  /// load, else 1) where the steps of a single unrolled reduction loop
+  /// read it at consecutive addresses: unit stride along the reduction,
+  /// and along the other loops (so the lanes and the tile's points), from
+  /// the start (of a chunk, if split), at the member's place and in the
+  /// buffer, a multiple of that many elements. Shared buffers are 16-byte
+  /// aligned, and so is every buffer in global memory for the kernels
+  /// (ENS_ALIGNED16).
+  int64_t getVectorWidth(OpOperand &input) const {
+    if (reduction.size() != 1)
+      return 1;
+    Space space = spaceOf(input);
+    if (space == Space::Registers)
+      return 1;
     auto type = cast<MemRefType>(input.get().getType());
     if (type.getElementTypeBitWidth() != 32)
-      return false;
+      return 1;
+    SmallVector<int64_t> multiples;
+    if (space == Space::Global) {
+      std::optional<BufferViews::Place> place =
+          context.views.getPlace(input.get());
+      if (!place)
+        return 1;
+      multiples = {place->offset, place->memberStride};
+    }
     SmallVector<int64_t> strides =
         staged.contains(input.getOperandNumber())
             ? llvm::to_vector(getRowMajorStrides(type.getShape()))
@@ -108,10 +123,21 @@ public:
       for (auto [a, b, s] :
            llvm::zip(map.compose(at), map.compose(next), strides))
         stride += (b - a) * s;
-      if (d == reduction[0] ? stride != 1 : stride % 4 != 0)
-        return false;
+      if (d == reduction[0] && stride != 1)
+        return 1;
+      if (d != reduction[0])
+        multiples.push_back(stride);
     }
-    return ranges[reduction[0]] % 4 == 0;
+    // A chunk of a split reduction starts its unrolled loop at its first
+    // step.
+    int64_t chunks = std::max<int64_t>(phase.chunks, 1);
+    multiples.push_back(ranges[reduction[0]]);
+    if (chunks > 1)
+      multiples.push_back(llvm::divideCeil(ranges[reduction[0]], chunks));
+    for (int64_t width : {4, 2})
+      if (llvm::all_of(multiples, [&](int64_t m) { return m % width == 0; }))
+        return width;
+    return 1;
   }
 
   /// The bytes of `input` that `width` consecutive work items (tiles of
@@ -311,11 +337,10 @@ WorkCounts GenericCounter::countPoints() const {
   items *= chunks;
   SmallVector<SmallVector<int64_t>> laneDims = lanes(parallel, walked);
 
-  // One step of the reduction, for the whole tile. A shared operand that
-  // the four steps of an unrolled iteration read at consecutive, 16-byte
-  // aligned addresses takes one 128-bit load (LDS.128) for the four: ptxas
-  // merges them, as the SASS shows; global loads stay scalar (the
-  // kernels' pointers carry no alignment).
+  // One step of the reduction, for the whole tile. An operand that the
+  // four steps of an unrolled iteration read at consecutive, 16-byte
+  // aligned addresses takes one 128-bit load (LDS.128, LDG.E.128) for the
+  // four: ptxas merges them, as the SASS shows.
   Work step;
   int64_t readsPerStep = 0;
   for (OpOperand *input : generic.getDpsInputOperands()) {
@@ -324,9 +349,10 @@ WorkCounts GenericCounter::countPoints() const {
     ++readsPerStep;
     AccessCost access = cost(*input, laneDims);
     double times = perOperand(*input);
-    if (isVectorShared(*input, walked)) {
-      access.wavefronts = std::max(access.wavefronts, 4.0) / 4;
-      times /= 4;
+    if (int64_t width = getVectorWidth(*input); width > 1) {
+      access.wavefronts =
+          std::max(access.wavefronts, double(width)) / double(width);
+      times /= double(width);
     }
     step.add(access, times, false);
   }

@@ -16,6 +16,19 @@
   extern __shared__ __align__(16) unsigned char name[]
 #endif
 
+/// Tells the compiler that buffer parameter `p` is 16-byte aligned, as
+/// every buffer in global memory is (the runtime's allocations and arena
+/// offsets are 256-byte aligned, and it copies a caller's tensor that is
+/// not aligned; DeviceRunner::runOnDevice), so that ptxas merges four
+/// consecutive 4-byte loads at an aligned offset into one 128-bit load
+/// (LDG.E.128). The emulation, whose host buffers need not be aligned,
+/// leaves it out.
+#if defined(__CUDA_ARCH__)
+#define ENS_ALIGNED16(p) p = (decltype(p))__builtin_assume_aligned(p, 16)
+#else
+#define ENS_ALIGNED16(p) (void)(p)
+#endif
+
 /// NaN-propagating maximum, +0 above -0 (arith.maximumf).
 static __device__ __forceinline__ float ens_maximumf(float a, float b) {
   if (a != a) return a;

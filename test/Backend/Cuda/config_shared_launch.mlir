@@ -56,6 +56,7 @@
 
 // SOURCE: extern "C" __global__ void k0_groups(
 // SOURCE-NEXT: typedef int ens_index;
+// SOURCE-NEXT: ENS_ALIGNED16(b{{[0-9]+}});
 // SOURCE-NEXT: if (blockIdx.x < 256u) {
 // SOURCE-NEXT: const unsigned ens_block = blockIdx.x - 0u;
 // SOURCE-NOT: return

@@ -18,6 +18,7 @@
 // @top's store reads the update and the index (clamped) in its kernel.
 // CHECK:      __global__ void k{{[0-9]+}}_serial(
 // CHECK-NEXT:   typedef long long ens_index;
+// CHECK-NEXT:   ENS_ALIGNED16(b{{[0-9]+}});
 // CHECK-NEXT:   // One thread runs the loop nest in order.
 // CHECK-NEXT:   if (blockIdx.x != 0 || threadIdx.x != 0) return;
 // CHECK-DAG:    float {{v[0-9]+}} = b0[0];
