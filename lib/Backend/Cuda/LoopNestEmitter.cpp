@@ -249,6 +249,24 @@ KernelEmitter::emitPoints(KernelBuilder &kernel, linalg::GenericOp generic,
   return llvm::Error::success();
 }
 
+/// The epilogue's loop variables that index the contraction's result
+/// (positions among `epilogue`'s loops), each with the contraction's loop
+/// variable at the point whose loop variables are `dims`: both index the
+/// contraction's result.
+static SmallVector<std::pair<unsigned, std::string>>
+getEpiloguePointDims(linalg::GenericOp contraction, linalg::GenericOp epilogue,
+                     ArrayRef<std::string> dims) {
+  AffineMap written = contraction.getIndexingMapsArray().back();
+  AffineMap readMap =
+      epilogue.getMatchingIndexingMap(getResultRead(contraction, epilogue));
+  SmallVector<std::pair<unsigned, std::string>> pointDims;
+  for (auto [k, expr] : llvm::enumerate(readMap.getResults()))
+    pointDims.push_back(
+        {cast<AffineDimExpr>(expr).getPosition(),
+         dims[cast<AffineDimExpr>(written.getResult(k)).getPosition()]});
+  return pointDims;
+}
+
 llvm::Error
 KernelEmitter::emitEpilogue(GenericWriter &writer, GenericWriter &after,
                             ArrayRef<std::string> dims, StringRef accumulator,
@@ -257,17 +275,12 @@ KernelEmitter::emitEpilogue(GenericWriter &writer, GenericWriter &after,
   linalg::GenericOp contraction = writer.generic;
   linalg::GenericOp epilogue = after.generic;
   llvm::raw_string_ostream &os = after.os;
-  // The epilogue's loop variables from the contraction's: both index the
-  // contraction's result.
-  AffineMap written = contraction.getIndexingMapsArray().back();
+  // The epilogue's loop variables from the contraction's.
+  for (auto &[position, value] :
+       getEpiloguePointDims(contraction, epilogue, dims))
+    os.indent(indent) << "ens_index " << after.dims[position] << " = " << value
+                      << ";\n";
   OpOperand *read = getResultRead(contraction, epilogue);
-  AffineMap readMap = epilogue.getMatchingIndexingMap(read);
-  for (auto [k, expr] : llvm::enumerate(readMap.getResults()))
-    os.indent(indent)
-        << "ens_index " << after.dims[cast<AffineDimExpr>(expr).getPosition()]
-        << " = "
-        << dims[cast<AffineDimExpr>(written.getResult(k)).getPosition()]
-        << ";\n";
   writer.body.bind(epilogue.getMatchingBlockArgument(read), accumulator.str());
   if (loaded)
     for (auto [arg, name] : *loaded)
@@ -309,13 +322,11 @@ KernelEmitter::loadEpilogue(GenericWriter &writer, GenericWriter &after,
   llvm::raw_string_ostream &os = after.os;
   // The epilogue's loop variables at the point, as emitEpilogue names
   // them.
-  AffineMap written = contraction.getIndexingMapsArray().back();
-  OpOperand *read = getResultRead(contraction, epilogue);
-  AffineMap readMap = epilogue.getMatchingIndexingMap(read);
   SmallVector<std::string> at = after.dims;
-  for (auto [k, expr] : llvm::enumerate(readMap.getResults()))
-    at[cast<AffineDimExpr>(expr).getPosition()] =
-        dims[cast<AffineDimExpr>(written.getResult(k)).getPosition()];
+  for (auto &[position, value] :
+       getEpiloguePointDims(contraction, epilogue, dims))
+    at[position] = value;
+  OpOperand *read = getResultRead(contraction, epilogue);
   DenseMap<Value, std::string> loaded;
   for (OpOperand &init : epilogue.getDpsInitsMutable()) {
     BlockArgument arg = epilogue.getMatchingBlockArgument(&init);

@@ -187,8 +187,6 @@ static BlockSharing getBlockSharing(int64_t points, int64_t steps) {
 }
 
 bool cuda::isReducedByWarps(linalg::GenericOp generic) {
-  if (!getBlockCombiner(generic, ReductionBlocks::One))
-    return false;
   auto [points, steps] = countPointsAndSteps(generic);
   return getBlockSharing(points, steps) == BlockSharing::Warps;
 }

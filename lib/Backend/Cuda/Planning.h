@@ -171,9 +171,10 @@ enum class ReductionBlocks {
 Operation *getBlockCombiner(linalg::GenericOp generic, ReductionBlocks blocks,
                             int64_t members = 1, int64_t fillBlocks = 0);
 
-/// Whether the block that computes a member (ReductionBlocks::One) shares
-/// the steps of `generic`'s output elements best by warps, each warp taking
-/// whole elements (PhaseConfig::byWarps), rather than the whole block an
+/// Whether the block that computes a member shares the steps of
+/// `generic`'s output elements, a reduction it shares
+/// (getBlockCombiner with ReductionBlocks::One), best by warps, each warp
+/// taking whole elements (PhaseConfig::byWarps), rather than the whole block an
 /// element after another.
 bool isReducedByWarps(linalg::GenericOp generic);
 
