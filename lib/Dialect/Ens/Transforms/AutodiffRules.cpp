@@ -88,9 +88,12 @@ Grads sigmoid(SigmoidOp op, Emitter &e, Value g) {
   return SmallVector<Value>{
       e.mul(g, e.mul(y, e.sub(e.splat(y.getType(), 1), y)))};
 }
+/// relu(x) > 0 exactly where x > 0: the mask reads the result, which the
+/// backward pass usually reads anyway (a max pooling's adjoint does), so
+/// the operand need not be kept from the forward pass.
 Grads relu(ReluOp op, Emitter &e, Value g) {
   return SmallVector<Value>{
-      e.where(e.cmpZero(CmpPredicate::gt, op.getOperand()), g)};
+      e.where(e.cmpZero(CmpPredicate::gt, op.getResult()), g)};
 }
 Grads sqrt(SqrtOp op, Emitter &e, Value g) {
   return SmallVector<Value>{e.div(e.scale(g, 0.5), op.getResult())};

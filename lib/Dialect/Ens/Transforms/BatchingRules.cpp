@@ -4,8 +4,8 @@
 // discipline: a shared operand stays shared wherever the op can take it so
 // (contractions and gathers keep shared weights and data unbatched), and the
 // batch axis is tracked rather than normalised, so it moves only where an op
-// needs it in a particular place (reshape, and operands of elementwise ops
-// that disagree).
+// needs it in a particular place (a reshape that would mix dims across it,
+// and operands of elementwise ops that disagree).
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,7 +86,11 @@ struct ElementwiseBatching
   }
 };
 
-/// The member's dims keep their mapping, shifted past a leading batch dim.
+/// The batch dim goes right after the result dim that the operand's dim
+/// before it maps to (first if the operand's batch leads), so that a value
+/// whose batch does not lead is broadcast without moving it: the pooling
+/// adjoint broadcasts the pooled result and its gradient over the windows'
+/// taps, and an elementwise op with the operand then needs no transpose.
 struct BroadcastInDimBatching
     : BatchingOpInterface::ExternalModel<BroadcastInDimBatching,
                                          BroadcastInDimOp> {
@@ -95,13 +99,20 @@ struct BroadcastInDimBatching
     auto broadcast = cast<BroadcastInDimOp>(op);
     int64_t axis = operands[0].axis;
     ArrayRef<int64_t> dims = broadcast.getDims();
+    int64_t resultAxis = axis == 0 ? 0 : dims[axis - 1] + 1;
     SmallVector<int64_t> batchedDims;
-    for (int64_t d = 0; d <= static_cast<int64_t>(dims.size()); ++d)
-      batchedDims.push_back(d == axis ? 0 : dims[d < axis ? d : d - 1] + 1);
+    for (int64_t d = 0; d <= static_cast<int64_t>(dims.size()); ++d) {
+      if (d == axis) {
+        batchedDims.push_back(resultAxis);
+        continue;
+      }
+      int64_t dim = dims[d < axis ? d : d - 1];
+      batchedDims.push_back(dim < resultAxis ? dim : dim + 1);
+    }
     auto result = builder.create<BroadcastInDimOp>(
-        op->getLoc(), insertBatchDim(broadcast.getType(), 0, size),
+        op->getLoc(), insertBatchDim(broadcast.getType(), resultAxis, size),
         operands[0].value, batchedDims);
-    return single(result, 0);
+    return single(result, resultAxis);
   }
 };
 
@@ -290,9 +301,9 @@ struct PadBatching : BatchingOpInterface::ExternalModel<PadBatching, PadOp> {
   }
 };
 
-/// Ops that need the batch to lead: a reshape reorders nothing only then,
-/// and random ops take batches of keys in leading dims (so each member
-/// draws from its own key). Shared operands are broadcast there.
+/// Ops that need the batch to lead: random ops take batches of keys in
+/// leading dims (so each member draws from its own key). Shared operands
+/// are broadcast there.
 template <typename OpTy>
 struct LeadingBatching
     : BatchingOpInterface::ExternalModel<LeadingBatching<OpTy>, OpTy> {
@@ -301,6 +312,38 @@ struct LeadingBatching
     SmallVector<Value> aligned =
         alignOperands(builder, op->getLoc(), operands, 0, size);
     return single(cloneBatched(builder, op, aligned, 0, size)->getResult(0), 0);
+  }
+};
+
+/// A reshape keeps the batch where it is when the member's dims before it
+/// hold as many elements as some leading dims of the result: the batched
+/// reshape then splits and merges dims on either side of the batch only,
+/// and reorders nothing. Otherwise the batch moves to the front first.
+struct ReshapeBatching
+    : BatchingOpInterface::ExternalModel<ReshapeBatching, ReshapeOp> {
+  Batched batch(Operation *op, OpBuilder &builder,
+                ArrayRef<BatchedValue> operands, int64_t size) const {
+    auto reshape = cast<ReshapeOp>(op);
+    BatchedValue operand = operands[0];
+    ArrayRef<int64_t> shape = shapeOf(operand.value);
+    ArrayRef<int64_t> resultShape = reshape.getType().getShape();
+    int64_t before = 1;
+    for (int64_t dim : shape.take_front(operand.axis))
+      before *= dim;
+    // The fewest leading result dims with that many elements.
+    int64_t resultAxis = 0, leading = 1;
+    while (leading < before &&
+           resultAxis < static_cast<int64_t>(resultShape.size()))
+      leading *= resultShape[resultAxis++];
+    Value value = operand.value;
+    if (leading != before || before == 0) {
+      value = moveBatchAxis(builder, op->getLoc(), value, operand.axis, 0);
+      resultAxis = 0;
+    }
+    auto result = builder.create<ReshapeOp>(
+        op->getLoc(), insertBatchDim(reshape.getType(), resultAxis, size),
+        value);
+    return single(result, resultAxis);
   }
 };
 
@@ -491,7 +534,7 @@ void mlir::ens::registerBatchingRules(DialectRegistry &registry) {
                       ExpOp, LogOp, TanhOp, SigmoidOp, ReluOp, SqrtOp, RsqrtOp,
                       AbsOp, SquareOp, CmpOp, SelectOp, ConvertOp>(context);
     BroadcastInDimOp::attachInterface<BroadcastInDimBatching>(*context);
-    ReshapeOp::attachInterface<LeadingBatching<ReshapeOp>>(*context);
+    ReshapeOp::attachInterface<ReshapeBatching>(*context);
     TransposeOp::attachInterface<TransposeBatching>(*context);
     SliceOp::attachInterface<SliceBatching>(*context);
     ConcatOp::attachInterface<ConcatBatching>(*context);

@@ -131,8 +131,11 @@ Value spread(Emitter &e, Value g, ArrayRef<int64_t> start,
 /// The max's adjoint when the windows tile the operand: the operand viewed
 /// as [r0, w0, r1, w1, ...] (r the result's sizes, w the window's), where
 /// each window is the w dimensions at one result position. The adjoint
-/// goes to the least row-major tap position holding the maximum, in one
-/// pass over the operand instead of a padded copy per tap.
+/// goes to the least row-major tap position holding the maximum. That
+/// position is found at the result's shape, from one strided slice of the
+/// operand per tap (elementwise, so it vectorizes along the result's rows
+/// and reads the operand once); one pass over the operand's shape then
+/// routes the adjoint to it.
 Value routeToFirstMaximumOfTiles(Emitter &e, const Window &window, Value x,
                                  Value y, Value g) {
   ArrayRef<int64_t> resultShape = shapeOf(y);
@@ -149,6 +152,21 @@ Value routeToFirstMaximumOfTiles(Emitter &e, const Window &window, Value x,
     return e.b.create<BroadcastInDimOp>(e.loc, tiledType, atResult, resultDims);
   };
   int64_t numTaps = getNumElements(window.dimensions);
+  // The taps in reverse row-major order, each overriding the later ones:
+  // the least tap at the maximum wins, and none (numTaps) where no tap is.
+  SmallVector<SmallVector<int64_t>> taps;
+  forEachIndex(window.dimensions,
+               [&](ArrayRef<int64_t> tap, int64_t) { taps.emplace_back(tap); });
+  Value first = e.splat(y.getType(), static_cast<double>(numTaps));
+  for (int64_t t = numTaps - 1; t >= 0; --t) {
+    SmallVector<int64_t> limit;
+    for (auto [d, size] : llvm::enumerate(resultShape))
+      limit.push_back(taps[t][d] + (size - 1) * window.strides[d] + 1);
+    Value atTap = e.b.create<SliceOp>(e.loc, x, taps[t], limit, window.strides);
+    Value isMax = e.cmp(CmpPredicate::eq, atTap, y);
+    first =
+        e.select(isMax, e.splat(y.getType(), static_cast<double>(t)), first);
+  }
   SmallVector<Attribute> positions;
   for (int64_t t = 0; t < numTaps; ++t)
     positions.push_back(e.b.getFloatAttr(element, t));
@@ -161,15 +179,6 @@ Value routeToFirstMaximumOfTiles(Emitter &e, const Window &window, Value x,
       tapDims);
   // Named steps: the order of the ops must not depend on the order in which
   // the compiler evaluates arguments.
-  Value tiledX = e.reshape(x, tiledType);
-  Value tiledY = overTaps(y);
-  Value atMaximum = e.cmp(CmpPredicate::eq, tiledX, tiledY);
-  Value none = e.splat(tiledType, static_cast<double>(numTaps));
-  Value candidates = e.select(atMaximum, tapPositions, none);
-  // The least candidate of each window, as a maximum of negations.
-  Value negated = e.neg(candidates);
-  Value first =
-      e.neg(e.b.create<ReduceMaxOp>(e.loc, negated, tapDims).getResult());
   Value tiledFirst = overTaps(first);
   Value atFirst = e.cmp(CmpPredicate::eq, tapPositions, tiledFirst);
   Value tiledG = overTaps(g);

@@ -86,10 +86,13 @@ func.func @grads(%x: tensor<5xf64>) -> (tensor<f64>, tensor<5xf64>) {
 // -----
 
 // Where the windows tile the operand (2x2 windows 2 apart on a 4x4 image),
-// the operand is viewed as [2, 2, 2, 2] (row of windows, row in the window,
-// column of windows, column in the window), and each window's adjoint goes
-// to the least tap position holding its maximum, in one pass: the
-// positions are 0 1 / 2 3 in each window, 4 where the maximum is not.
+// each window's adjoint goes to the least tap position holding its maximum:
+// the positions are 0 1 / 2 3 in each window. That position is found at
+// the result's shape, from one strided slice of the operand per tap, the
+// taps in reverse so that the least one wins (4 where none holds it). The
+// operand is then viewed as [2, 2, 2, 2] (row of windows, row in the
+// window, column of windows, column in the window), and the adjoint goes
+// to the tap at that position, in one pass.
 func.func @loss(%x: tensor<4x4xf32>) -> tensor<f32> {
   %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>} : tensor<4x4xf32> -> tensor<2x2xf32>
   %s = ens.reduce_sum %y {dims = array<i64: 0, 1>} : tensor<2x2xf32> -> tensor<f32>
@@ -103,16 +106,24 @@ func.func @grads(%x: tensor<4x4xf32>) -> (tensor<f32>, tensor<4x4xf32>) {
 // CHECK-SAME:    %[[X:[^:]*]]: tensor<4x4xf32>)
 // CHECK:         %[[Y:.*]] = ens.reduce_window max, %[[X]]
 // CHECK:         %[[DY:.*]] = ens.broadcast_in_dim
+// CHECK:         %[[NONE:.*]] = ens.constant dense<4.000000e+00> : tensor<2x2xf32>
+// CHECK:         %[[X3:.*]] = ens.slice %[[X]] {limit = array<i64: 4, 4>, start = array<i64: 1, 1>, stride = array<i64: 2, 2>}
+// CHECK:         %[[EQ3:.*]] = ens.cmp eq, %[[X3]], %[[Y]]
+// CHECK:         %[[T3:.*]] = ens.constant dense<3.000000e+00> : tensor<2x2xf32>
+// CHECK:         %[[F3:.*]] = ens.select %[[EQ3]], %[[T3]], %[[NONE]]
+// CHECK:         %[[X2:.*]] = ens.slice %[[X]] {limit = array<i64: 4, 3>, start = array<i64: 1, 0>, stride = array<i64: 2, 2>}
+// CHECK:         %[[EQ2:.*]] = ens.cmp eq, %[[X2]], %[[Y]]
+// CHECK:         %[[F2:.*]] = ens.select %[[EQ2]], %{{.*}}, %[[F3]]
+// CHECK:         %[[X1:.*]] = ens.slice %[[X]] {limit = array<i64: 3, 4>, start = array<i64: 0, 1>, stride = array<i64: 2, 2>}
+// CHECK:         %[[EQ1:.*]] = ens.cmp eq, %[[X1]], %[[Y]]
+// CHECK:         %[[F1:.*]] = ens.select %[[EQ1]], %{{.*}}, %[[F2]]
+// CHECK:         %[[X0:.*]] = ens.slice %[[X]] {limit = array<i64: 3, 3>, start = array<i64: 0, 0>, stride = array<i64: 2, 2>}
+// CHECK:         %[[EQ0:.*]] = ens.cmp eq, %[[X0]], %[[Y]]
+// CHECK:         %[[T0:.*]] = ens.constant dense<0.000000e+00> : tensor<2x2xf32>
+// CHECK:         %[[FIRST:.*]] = ens.select %[[EQ0]], %[[T0]], %[[F1]]
 // CHECK:         %[[TAPS:.*]] = ens.constant dense<{{\[}}[0.000000e+00, 1.000000e+00], [2.000000e+00, 3.000000e+00]]> : tensor<2x2xf32>
 // CHECK:         %[[POS:.*]] = ens.broadcast_in_dim %[[TAPS]] {dims = array<i64: 1, 3>} : tensor<2x2xf32> -> tensor<2x2x2x2xf32>
-// CHECK:         %[[XT:.*]] = ens.reshape %[[X]] : tensor<4x4xf32> -> tensor<2x2x2x2xf32>
-// CHECK:         %[[YT:.*]] = ens.broadcast_in_dim %[[Y]] {dims = array<i64: 0, 2>} : tensor<2x2xf32> -> tensor<2x2x2x2xf32>
-// CHECK:         %[[EQ:.*]] = ens.cmp eq, %[[XT]], %[[YT]]
-// CHECK:         %[[NONE:.*]] = ens.constant dense<4.000000e+00> : tensor<2x2x2x2xf32>
-// CHECK:         %[[CAND:.*]] = ens.select %[[EQ]], %[[POS]], %[[NONE]]
-// CHECK:         %[[NEG:.*]] = ens.neg %[[CAND]]
-// CHECK:         %[[MAX:.*]] = ens.reduce_max %[[NEG]] {dims = array<i64: 1, 3>} : tensor<2x2x2x2xf32> -> tensor<2x2xf32>
-// CHECK:         %[[FIRST:.*]] = ens.neg %[[MAX]]
+// CHECK-NOT:     ens.reduce_max
 // CHECK:         %[[FT:.*]] = ens.broadcast_in_dim %[[FIRST]] {dims = array<i64: 0, 2>}
 // CHECK:         %[[AT:.*]] = ens.cmp eq, %[[POS]], %[[FT]]
 // CHECK:         %[[GT:.*]] = ens.broadcast_in_dim %[[DY]] {dims = array<i64: 0, 2>}
