@@ -100,10 +100,10 @@ WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
       rowWords.push_back(lane / kFfmaThreadCols * 4 + e);
       colWords.push_back(lane % kFfmaThreadCols * 4 + e);
     }
-  stage.add(getCost(rowWords, 4, Space::Shared), steps * pointRows / 4.0,
-            false);
-  stage.add(getCost(colWords, 4, Space::Shared), steps * pointCols / 4.0,
-            false);
+  stage.add(widen(getCost(rowWords, 4, Space::Shared), 4),
+            steps * pointRows / 4.0, false);
+  stage.add(widen(getCost(colWords, 4, Space::Shared), 4),
+            steps * pointCols / 4.0, false);
   stage.fp += steps * pointRows * pointCols;
   stage.ffma += steps * pointRows * pointCols;
 

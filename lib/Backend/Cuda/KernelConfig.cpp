@@ -9,6 +9,7 @@
 #include "ens/Backend/Cuda/KernelConfig.h"
 #include "ens/Backend/Cuda/LaunchPlan.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -271,6 +272,12 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
         os << " in " << phase.tile.sizes[0] << "x" << phase.tile.sizes[1]
            << " tiles of d" << phase.tile.loops[0] << ", d"
            << phase.tile.loops[1];
+        SmallVector<std::string> consecutive;
+        for (auto [k, loop] : llvm::enumerate(phase.tile.loops))
+          if (phase.tile.isConsecutive(k))
+            consecutive.push_back("d" + std::to_string(loop));
+        if (!consecutive.empty())
+          os << ", consecutive along " << llvm::join(consecutive, ", ");
         if (phase.tile.unroll != TileConfig().unroll)
           os << ", " << phase.tile.unroll << " steps at a time";
       }

@@ -65,6 +65,10 @@ static DictionaryAttr getPhaseAttr(Builder &b, const PhaseConfig &phase,
     add("tile_sizes", b.getDenseI64ArrayAttr(phase.tile.sizes));
     if (phase.tile.unroll != TileConfig().unroll)
       add("tile_unroll", b.getI64IntegerAttr(phase.tile.unroll));
+    if (llvm::is_contained(phase.tile.consecutive, true))
+      add("tile_consecutive",
+          b.getDenseBoolArrayAttr(SmallVector<bool>(
+              phase.tile.consecutive.begin(), phase.tile.consecutive.end())));
   }
   if (phase.mma.blockTiled()) {
     add("precision", b.getStringAttr(stringifyPrecision(phase.mma.precision)));

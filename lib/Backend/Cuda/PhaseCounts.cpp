@@ -84,60 +84,38 @@ public:
                           staged.contains(operand.getOperandNumber()));
   }
 
-  /// The elements of `input` that ptxas loads at once (a 128-bit or 64-bit
-  /// load, else 1) where the steps of a single unrolled reduction loop
-  /// read it at consecutive addresses: unit stride along the reduction,
-  /// and along the other loops (so the lanes and the tile's points), from
-  /// the start (of a chunk, if split), at the member's place and in the
-  /// buffer, a multiple of that many elements. Shared buffers are 16-byte
-  /// aligned, and so is every buffer in global memory for the kernels
-  /// (ENS_ALIGNED16).
+  /// The elements of `input` that ptxas loads at once where the steps of a
+  /// single unrolled reduction loop read it at consecutive addresses (from
+  /// the start of a chunk, if split): a 128-bit or 64-bit load, else 1.
   int64_t getVectorWidth(OpOperand &input) const {
     if (reduction.size() != 1)
       return 1;
-    Space space = spaceOf(input);
+    SmallVector<int64_t> starts = {ranges[reduction[0]]};
+    if (int64_t chunks = std::max<int64_t>(phase.chunks, 1); chunks > 1)
+      starts.push_back(llvm::divideCeil(ranges[reduction[0]], chunks));
+    return getWidth(generic, input, reduction[0], starts, spaceOf(input),
+                    staged.contains(input.getOperandNumber()));
+  }
+
+  /// getAccessWidth of an operand in `space` (none in registers).
+  int64_t getWidth(linalg::GenericOp op, OpOperand &operand, unsigned loop,
+                   ArrayRef<int64_t> starts, Space space, bool staged) const {
     if (space == Space::Registers)
       return 1;
-    auto type = cast<MemRefType>(input.get().getType());
-    if (type.getElementTypeBitWidth() != 32)
+    return getAccessWidth(op, operand, loop, starts, space == Space::Global,
+                          staged, context.views);
+  }
+
+  /// The elements of `input` that ptxas loads at once for a thread's
+  /// consecutive points along the tile's loop `k` (from a multiple of the
+  /// tile's size, every point inside the loop), else 1.
+  int64_t getTileWidth(OpOperand &input, unsigned k) const {
+    const TileConfig &tile = phase.tile;
+    if (!tile.isConsecutive(k))
       return 1;
-    SmallVector<int64_t> multiples;
-    if (space == Space::Global) {
-      std::optional<BufferViews::Place> place =
-          context.views.getPlace(input.get());
-      if (!place)
-        return 1;
-      multiples = {place->offset, place->memberStride};
-    }
-    SmallVector<int64_t> strides =
-        staged.contains(input.getOperandNumber())
-            ? llvm::to_vector(getRowMajorStrides(type.getShape()))
-            : getStrides(type);
-    AffineMap map = generic.getMatchingIndexingMap(&input);
-    // The element stride of each loop: the change of the offset when the
-    // loop's variable grows by one.
-    for (unsigned d = 0; d < map.getNumDims(); ++d) {
-      SmallVector<int64_t> at(map.getNumDims(), 0), next(map.getNumDims(), 0);
-      next[d] = 1;
-      int64_t stride = 0;
-      for (auto [a, b, s] :
-           llvm::zip(map.compose(at), map.compose(next), strides))
-        stride += (b - a) * s;
-      if (d == reduction[0] && stride != 1)
-        return 1;
-      if (d != reduction[0])
-        multiples.push_back(stride);
-    }
-    // A chunk of a split reduction starts its unrolled loop at its first
-    // step.
-    int64_t chunks = std::max<int64_t>(phase.chunks, 1);
-    multiples.push_back(ranges[reduction[0]]);
-    if (chunks > 1)
-      multiples.push_back(llvm::divideCeil(ranges[reduction[0]], chunks));
-    for (int64_t width : {4, 2})
-      if (llvm::all_of(multiples, [&](int64_t m) { return m % width == 0; }))
-        return width;
-    return 1;
+    return getWidth(generic, input, tile.loops[k],
+                    {tile.sizes[k], ranges[tile.loops[k]]}, spaceOf(input),
+                    staged.contains(input.getOperandNumber()));
   }
 
   /// The bytes of `input` that `width` consecutive work items (tiles of
@@ -161,10 +139,13 @@ public:
       for (int64_t point = 0; point < points; ++point) {
         SmallVector<int64_t> at = dims;
         int64_t rest = point;
-        for (auto [loop, size] :
-             llvm::reverse(llvm::zip(tile.loops, tile.sizes))) {
+        for (unsigned k = tile.loops.size(); k-- > 0;) {
+          unsigned loop = tile.loops[k];
+          int64_t size = tile.sizes[k];
           at[loop] = std::min(ranges[loop] - 1,
-                              dims[loop] + rest % size * walked[loop]);
+                              tile.isConsecutive(k)
+                                  ? dims[loop] * size + rest % size
+                                  : dims[loop] + rest % size * walked[loop]);
           rest /= size;
         }
         int64_t offset = 0;
@@ -287,8 +268,21 @@ Work GenericCounter::countEpilogue(
     });
     if (space == Space::Registers || invariant)
       continue;
-    work.add(getOperandCost(epilogue, *input, epilogueDims, space, false), 1,
-             false);
+    AccessCost access =
+        getOperandCost(epilogue, *input, epilogueDims, space, false);
+    // A tile loads every point's epilogue operands before its first store
+    // (emitTiles), so ptxas merges the loads of consecutive points.
+    int64_t width = 1;
+    const TileConfig &tile = phase.tile;
+    for (unsigned k = 0; k < tile.loops.size() && width == 1; ++k) {
+      std::optional<unsigned> loop = resultMap.getResultPosition(
+          getAffineDimExpr(tile.loops[k], generic.getContext()));
+      if (tile.isConsecutive(k) && loop && map.isFunctionOfDim(*loop))
+        width = getWidth(epilogue, *input, *loop,
+                         {tile.sizes[k], epilogueRanges[*loop]}, space,
+                         /*staged=*/false);
+    }
+    work.add(widen(access, width), 1.0 / double(width), false);
   }
   for (OpOperand &init : epilogue.getDpsInitsMutable()) {
     Space space = getSpace(init.get(), context.views);
@@ -335,12 +329,19 @@ WorkCounts GenericCounter::countPoints() const {
   if (chunks > 1)
     steps = llvm::divideCeil(steps, chunks);
   items *= chunks;
+  // Each lane at its tile's first point: along a loop of consecutive
+  // points, a tile's size times its tile.
   SmallVector<SmallVector<int64_t>> laneDims = lanes(parallel, walked);
+  for (auto [k, loop] : llvm::enumerate(tile.loops))
+    if (tile.isConsecutive(k))
+      for (SmallVector<int64_t> &dims : laneDims)
+        dims[loop] *= tile.sizes[k];
 
   // One step of the reduction, for the whole tile. An operand that the
-  // four steps of an unrolled iteration read at consecutive, 16-byte
-  // aligned addresses takes one 128-bit load (LDS.128, LDG.E.128) for the
-  // four: ptxas merges them, as the SASS shows.
+  // four steps of an unrolled iteration, or a tile's four consecutive
+  // points, read at consecutive, 16-byte aligned addresses takes one
+  // 128-bit load (LDS.128, LDG.E.128) for the four: ptxas merges them, as
+  // the SASS shows; at four wavefronts or more (widen).
   Work step;
   int64_t readsPerStep = 0;
   for (OpOperand *input : generic.getDpsInputOperands()) {
@@ -349,12 +350,13 @@ WorkCounts GenericCounter::countPoints() const {
     ++readsPerStep;
     AccessCost access = cost(*input, laneDims);
     double times = perOperand(*input);
-    if (int64_t width = getVectorWidth(*input); width > 1) {
-      access.wavefronts =
-          std::max(access.wavefronts, double(width)) / double(width);
-      times /= double(width);
-    }
-    step.add(access, times, false);
+    // Merged along the reduction, or else along a loop of the tile's
+    // consecutive points (both cannot have unit stride).
+    int64_t width = getVectorWidth(*input);
+    for (unsigned k = 0; k < tile.loops.size() && width == 1; ++k)
+      if (generic.getMatchingIndexingMap(input).isFunctionOfDim(tile.loops[k]))
+        width = getTileWidth(*input, k);
+    step.add(widen(access, width), times / double(width), false);
   }
   step.fp += fp * tilePoints;
   step.ffma += ffma * tilePoints;

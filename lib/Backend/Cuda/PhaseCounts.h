@@ -91,6 +91,19 @@ struct PhaseContext {
 /// element and stores it before its next load.
 bool isStagedAsynchronously(const BufferViews &views, Value memref);
 
+/// The elements of `operand` of `op` that ptxas accesses at once (4 or 2,
+/// for a 128-bit or 64-bit access; else 1) where a thread accesses it at
+/// consecutive values of `loop`, starting from a multiple of each of
+/// `starts`: unit stride along `loop`, and along its other loops (so the
+/// lanes and a tile's points), at the member's place in `views` if it is
+/// in global memory, and in the buffer, a multiple of that many elements.
+/// `rowMajor`: its strides are row-major (a copy staged in shared memory)
+/// rather than its type's. Shared buffers are 16-byte aligned, and so is
+/// every buffer in global memory for the kernels (ENS_ALIGNED16).
+int64_t getAccessWidth(linalg::GenericOp op, OpOperand &operand, unsigned loop,
+                       ArrayRef<int64_t> starts, bool global, bool rowMajor,
+                       const BufferViews &views);
+
 /// Counts phase `phase` (IR `ir`) of a loop over members as its kernel
 /// computes it: the operands staged in shared memory first, then its
 /// points, register tiles or block reduction, and its fused epilogue.

@@ -1,7 +1,8 @@
 //===- PhaseWork.cpp - Accesses and work of a kernel's phases -------------===//
 //
 // What a warp access costs through the L1 data path and from L2, given the
-// element each of its 32 lanes reads; the warps that issue a phase's work
+// element each of its 32 lanes reads, and which accesses ptxas makes 64 or
+// 128 bits wide; the warps that issue a phase's work
 // and the lanes that do it; the counts of a serial phase; and how the
 // counts of phases and sections add up.
 //
@@ -150,6 +151,44 @@ AccessCost phase::getCost(ArrayRef<int64_t> offsets, int64_t bytes,
   cost.wavefronts = *std::max_element(perBank, perBank + 32);
   cost.sectors = 0;
   return cost;
+}
+
+int64_t cuda::getAccessWidth(linalg::GenericOp op, OpOperand &operand,
+                             unsigned loop, ArrayRef<int64_t> starts,
+                             bool global, bool rowMajor,
+                             const BufferViews &views) {
+  auto type = cast<MemRefType>(operand.get().getType());
+  if (type.getElementTypeBitWidth() != 32)
+    return 1;
+  SmallVector<int64_t> multiples(starts);
+  if (global) {
+    std::optional<BufferViews::Place> place = views.getPlace(operand.get());
+    if (!place)
+      return 1;
+    multiples.append({place->offset, place->memberStride});
+  }
+  SmallVector<int64_t> strides =
+      rowMajor ? llvm::to_vector(getRowMajorStrides(type.getShape()))
+               : getStrides(type);
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  // The element stride of each loop: the change of the offset when the
+  // loop's variable grows by one.
+  for (unsigned d = 0; d < map.getNumDims(); ++d) {
+    SmallVector<int64_t> at(map.getNumDims(), 0), next(map.getNumDims(), 0);
+    next[d] = 1;
+    int64_t stride = 0;
+    for (auto [a, b, s] :
+         llvm::zip(map.compose(at), map.compose(next), strides))
+      stride += (b - a) * s;
+    if (d == loop && stride != 1)
+      return 1;
+    if (d != loop)
+      multiples.push_back(stride);
+  }
+  for (int64_t width : {4, 2})
+    if (llvm::all_of(multiples, [&](int64_t m) { return m % width == 0; }))
+      return width;
+  return 1;
 }
 
 SmallVector<int64_t> phase::getLaneDims(ArrayRef<int64_t> ranges,

@@ -83,6 +83,17 @@ SmallVector<int64_t> getStrides(MemRefType type);
 /// lanes read is broadcast).
 AccessCost getCost(ArrayRef<int64_t> offsets, int64_t bytes, Space space);
 
+/// The cost of a warp access whose lanes each take `width` consecutive
+/// elements at once (a 64- or 128-bit access; 1: a plain one), where
+/// `first` is the cost of their first elements: L1 and shared memory
+/// return 128 bytes a cycle, a 32-bit register of each lane, so it takes
+/// at least `width` wavefronts (an LDS.128 at best 4, one per quarter of
+/// the warp).
+inline AccessCost widen(AccessCost first, int64_t width) {
+  first.wavefronts = std::max(first.wavefronts, double(width));
+  return first;
+}
+
 /// The loop variables of lane `lane` when consecutive lanes take
 /// consecutive flat indices of `loops` (the last varying fastest, as
 /// GenericWriter::declareLoops writes them), the others 0.

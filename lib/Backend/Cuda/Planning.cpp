@@ -283,8 +283,10 @@ public:
   MemberLoopPlanner(scf::ForallOp forall, const FoldedFills &fills,
                     const BufferViews &views, Precision precision,
                     const GpuSpec &target)
-      : forall(forall), fills(fills), views(views), precision(precision),
-        target(target) {}
+      : forall(forall), fills(fills), views(views), memberViews(views),
+        precision(precision), target(target) {
+    memberViews.memberIndex = forall.getInductionVar(0);
+  }
 
   /// Decides which contractions apply their epilogue in registers.
   void planEpilogues();
@@ -326,6 +328,9 @@ private:
   scf::ForallOp forall;
   const FoldedFills &fills;
   const BufferViews &views;
+  /// The views with this loop's member index, so that they know where each
+  /// member's slice of a buffer starts (BufferViews::getPlace).
+  BufferViews memberViews;
   /// The precision the program asks contractions for.
   Precision precision;
   /// The GPU the loop is planned for.
@@ -560,6 +565,9 @@ llvm::Error MemberLoopPlanner::planPhases() {
         phase.blocksPerMember =
             getBlocksPerMember(generic, phase, plan.config.members);
       }
+      planConsecutivePoints(generic, phase, memberViews, [&](Value memref) {
+        return isInGlobalMemory(memref);
+      });
       plan.config.phases.push_back(std::move(phase));
       plan.phases.push_back(ir);
       continue;

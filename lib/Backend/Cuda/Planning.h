@@ -185,6 +185,16 @@ bool isReducedByWarps(linalg::GenericOp generic);
 /// an output that changes along its reduction.
 TileConfig planTile(linalg::GenericOp generic);
 
+/// Makes a thread's points of `phase`'s register tile consecutive along
+/// each of its loops where that lets an operand that the steps read take
+/// one 64- or 128-bit access for them (getAccessWidth), with every point
+/// inside the loop. An operand is in global memory where
+/// `isInGlobalMemory` says so (its place in `views`), else in shared
+/// memory (a staged copy, row-major).
+void planConsecutivePoints(linalg::GenericOp generic, PhaseConfig &phase,
+                           const BufferViews &views,
+                           llvm::function_ref<bool(Value)> isInGlobalMemory);
+
 /// The two inputs whose elements a and b `generic`'s body multiplies and
 /// adds to its one output's, acc + a * b (either way round) in f32, if
 /// that is all it does: what a tensor core computes.

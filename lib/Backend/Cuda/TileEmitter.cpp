@@ -30,8 +30,11 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   llvm::raw_string_ostream &os = writer.os;
   // Tile t of a loop of range R in tiles of S points holds the points
   // t + s * ceil(R / S), s < S: the threads of a warp, on neighbouring
-  // tiles, read and write neighbouring elements at each s. Points past R
-  // (when S does not divide R) compute point R - 1 again and store nothing.
+  // tiles, read and write neighbouring elements at each s. Along a loop
+  // whose points are consecutive, it holds t * S + s instead, which ptxas
+  // reads and writes with 64- or 128-bit accesses where they are aligned.
+  // Points past R (when S does not divide R) compute point R - 1 again and
+  // store nothing.
   unsigned loops[2] = {tile.loops[0], tile.loops[1]};
   int64_t sizes[2] = {tile.sizes[0], tile.sizes[1]};
   int64_t ranges[2], tiles[2];
@@ -59,9 +62,13 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     const std::string &t = writer.dims[loops[k]];
     for (int64_t s = 0; s < sizes[k]; ++s) {
       std::string name = t + "_" + std::to_string(s);
-      std::string at = t + " + " + std::to_string(s * tiles[k]);
+      bool consecutive = tile.isConsecutive(k);
+      std::string at = consecutive ? t + " * " + std::to_string(sizes[k]) +
+                                         " + " + std::to_string(s)
+                                   : t + " + " + std::to_string(s * tiles[k]);
       // Whether every tile's point s is inside the op.
-      bool exact = (s + 1) * tiles[k] <= ranges[k];
+      bool exact = consecutive ? (tiles[k] - 1) * sizes[k] + s < ranges[k]
+                               : (s + 1) * tiles[k] <= ranges[k];
       os.indent(indent) << "ens_index " << name << " = ";
       if (exact)
         os << at << ";\n";

@@ -11,6 +11,7 @@
 #include "Planning.h"
 
 #include "KernelCost.h"
+#include "PhaseCounts.h"
 
 #include "ens/Support/HostTensor.h"
 
@@ -88,6 +89,42 @@ TileConfig cuda::planTile(linalg::GenericOp generic) {
                           << " points over d" << *rows << ", d" << cols
                           << "\n");
   return tile;
+}
+
+void cuda::planConsecutivePoints(
+    linalg::GenericOp generic, PhaseConfig &phase, const BufferViews &views,
+    llvm::function_ref<bool(Value)> isInGlobalMemory) {
+  TileConfig &tile = phase.tile;
+  if (tile.empty() || phase.mma.enabled() || phase.mma.blockTiled())
+    return;
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  tile.consecutive.assign(tile.loops.size(), false);
+  for (auto [k, loop] : llvm::enumerate(tile.loops)) {
+    int64_t size = tile.sizes[k];
+    if (size < 2 || ranges[loop] % size != 0)
+      continue;
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      if (generic.getMatchingBlockArgument(input).use_empty() ||
+          !isa<MemRefType>(input->get().getType()) ||
+          !generic.getMatchingIndexingMap(input).isFunctionOfDim(loop))
+        continue;
+      bool staged = llvm::any_of(phase.staged, [&](const StagedOperand &s) {
+        return s.operand == input->getOperandNumber();
+      });
+      bool global = !staged && isInGlobalMemory(input->get());
+      if (getAccessWidth(generic, *input, loop, {size, ranges[loop]}, global,
+                         staged, views) > 1) {
+        tile.consecutive[k] = true;
+        LLVM_DEBUG(llvm::dbgs()
+                   << "consecutive points along d" << loop << " in "
+                   << phase.sourceOps << ": operand "
+                   << input->getOperandNumber() << " reads them at once\n");
+        break;
+      }
+    }
+  }
+  if (!llvm::is_contained(tile.consecutive, true))
+    tile.consecutive.clear();
 }
 
 /// A warp's tile on tensor cores: 2 x 4 mma.sync m16n8k8 tiles, 32

@@ -13,10 +13,11 @@
 // three on every target below.
 //
 // @wide: 16 members each multiplying a shared 256x512 x by its own
-// 512x512 w (wide_relu's first layer): block tiles on an H100 and an RTX
-// A6000. On an A100 the model estimates register tiles of 64 threads
-// faster: their loads of x, 4 consecutive steps 16-byte aligned, are
-// 128-bit (ENS_ALIGNED16), 20 loads per 64 FFMA. @wide_transposed: the same with w read transposed (the
+// 512x512 w (wide_relu's first layer): block tiles on every target. (On
+// an A100 the model once preferred register tiles of 64 threads, whose
+// 128-bit loads it counted at a wavefront each; at the four that an
+// LDS.128 or LDG.E.128 takes, one per quarter of the warp, block tiles
+// win there too.) @wide_transposed: the same with w read transposed (the
 // backward pass's dY . W^T: w's elements are consecutive along the
 // reduction), whose copies then walk the steps; block tiles too.
 // @split_k: 2 members of 64x2048 x 2048x640: 2 x 64 x 640 points in block
@@ -42,7 +43,7 @@
 // BLOCK-LABEL: func.func @wide_transposed(
 // BLOCK: kind = "points", {{.*}}precision = "f32", stages = 3 : i64, steps_staged = 16 : i64, threads = {{256|128|64}} : i64, tile_loops = array<i64: 1, 2>, {{.*}}warp_tile = array<i64: 32, 32>
 // A100-LABEL: func.func @wide(
-// A100: kind = "points", {{.*}}threads = 64 : i64, tile_loops = array<i64: 1, 2>, tile_sizes = array<i64: 4, 4>}
+// A100: kind = "points", {{.*}}precision = "f32", stages = 3 : i64, steps_staged = 16 : i64, threads = {{256|128|64}} : i64, tile_loops = array<i64: 1, 2>, {{.*}}warp_tile = array<i64: 32, 32>
 // A100-LABEL: func.func @wide_transposed(
 // A100: kind = "points", {{.*}}precision = "f32", stages = 3 : i64, steps_staged = 16 : i64, threads = {{256|128|64}} : i64, tile_loops = array<i64: 1, 2>, {{.*}}warp_tile = array<i64: 32, 32>
 // SPLIT-LABEL: func.func @split_k(

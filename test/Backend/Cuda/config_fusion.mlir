@@ -48,8 +48,8 @@
 // LATER-NOT: {{.}}
 // LATER-MPB:      kernel k0_members: member-per-block, 6 members
 // LATER-MPB-NEXT:   temporary 0: memref<1x16x12xf32>, registers
-// LATER-MPB-NEXT:   phase 0: points in 4x4 tiles of d1, d2 with fused epilogue; ens.einsum, ens.relu
-// LATER-MPB:        phase 1: points in 4x4 tiles of d1, d2; ens.einsum
+// LATER-MPB-NEXT:   phase 0: points in 4x4 tiles of d1, d2, consecutive along d2 with fused epilogue; ens.einsum, ens.relu
+// LATER-MPB:        phase 1: points in 4x4 tiles of d1, d2, consecutive along d2; ens.einsum
 
 func.func @later_member(%x: tensor<16x8xf32>, %w1: tensor<8x12xf32>,
                         %w2: tensor<8x12xf32>)
@@ -90,7 +90,7 @@ func.func @later(%x: tensor<16x8xf32>, %w1: tensor<6x8x12xf32>,
 // CHAIN-NEXT:   phase 1: kernel k1_tiled, 1 blocks per member, points; ens.reduce_sum
 // CHAIN-NOT: {{.}}
 // CHAIN-MPB:      kernel k0_members: member-per-block, 6 members
-// CHAIN-MPB:        phase 0: points in 4x4 tiles of d1, d2 with fused epilogue; ens.einsum, ens.sub, ens.square, ens.mul
+// CHAIN-MPB:        phase 0: points in 4x4 tiles of d1, d2, consecutive along d2 with fused epilogue; ens.einsum, ens.sub, ens.square, ens.mul
 // CHAIN-MPB:        phase 1: block reduction (arith.addf); ens.reduce_sum
 // CHAIN-MPB-NOT:    phase 2
 

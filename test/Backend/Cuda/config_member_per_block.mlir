@@ -35,10 +35,10 @@
 // LAYERS:      kernel k0_members: member-per-block, 8 members, 256 threads, 14336 bytes of shared memory
 // LAYERS-NEXT:   temporary 0: memref<1x64x16xf32>, registers
 // LAYERS-NEXT:   temporary 1: memref<1x64x16xf32>, 4096 bytes, shared at 0
-// LAYERS-NEXT:   phase 0: points in 4x4 tiles of d1, d2 with fused epilogue; {{.*}}ens.tanh
+// LAYERS-NEXT:   phase 0: points in 4x4 tiles of d1, d2, consecutive along d2 with fused epilogue; {{.*}}ens.tanh
 // LAYERS-NEXT:     stage operand 0: 8192 bytes, shared at 4096
 // LAYERS-NEXT:     stage operand 1: 2048 bytes, shared at 12288
-// LAYERS-NEXT:   phase 1: points in 4x4 tiles of d1, d2; {{.+}}
+// LAYERS-NEXT:   phase 1: points in 4x4 tiles of d1, d2, consecutive along d2; {{.+}}
 // LAYERS-NEXT:     stage operand 1: 512 bytes, shared at 4096
 // LAYERS-NOT: {{.}}
 

@@ -27,10 +27,10 @@
 // LAYERS-NEXT:   per block: {{1|2}} members; per member: 32 threads, 14336 bytes of shared memory
 // LAYERS-NEXT:   temporary 0: memref<1x64x16xf32>, registers
 // LAYERS-NEXT:   temporary 1: memref<1x64x16xf32>, 4096 bytes, shared at 0
-// LAYERS-NEXT:   phase 0: points in 4x4 tiles of d1, d2 with fused epilogue; {{.*}}ens.tanh
+// LAYERS-NEXT:   phase 0: points in 4x4 tiles of d1, d2, consecutive along d2 with fused epilogue; {{.*}}ens.tanh
 // LAYERS-NEXT:     stage operand 0: 8192 bytes, shared at 4096
 // LAYERS-NEXT:     stage operand 1: 2048 bytes, shared at 12288
-// LAYERS-NEXT:   phase 1: points in 4x4 tiles of d1, d2; {{.+}}
+// LAYERS-NEXT:   phase 1: points in 4x4 tiles of d1, d2, consecutive along d2; {{.+}}
 // LAYERS-NEXT:     stage operand 1: 512 bytes, shared at 4096
 // LAYERS-NOT: {{.}}
 
@@ -86,7 +86,7 @@ func.func @sum10(%x: tensor<6x10xf32>) -> tensor<6xf32> {
 // SHARED-NEXT:   per block: 4 members; per member: 32 threads, 40000 bytes of shared memory
 // SHARED-NEXT:   temporary 0: memref<1x100x100xf32>, 40000 bytes, shared at 0
 // SHARED-NEXT:   phase 0: points; ens.tanh
-// SHARED-NEXT:   phase 1: points in 4x4 tiles of d1, d2; ens.einsum
+// SHARED-NEXT:   phase 1: points in 4x4 tiles of d1, d2, consecutive along d2; ens.einsum
 // SHARED-NOT: {{.}}
 
 func.func @shared_member(%x: tensor<100x100xf32>) -> tensor<100x100xf32> {
@@ -115,7 +115,7 @@ func.func @shared(%x: tensor<4096x100x100xf32>) -> tensor<4096x100x100xf32> {
 // MANY-NEXT:   per block: 16 members; per member: 32 threads, 1664 bytes of shared memory
 // MANY-NEXT:   temporary 0: memref<1x32x8xf32>, registers
 // MANY-NEXT:   temporary 1: memref<1x32x8xf32>, 1024 bytes, shared at 0
-// MANY-NEXT:   phase 0: points in 4x4 tiles of d1, d2 with fused epilogue; {{.*}}ens.tanh
+// MANY-NEXT:   phase 0: points in 4x4 tiles of d1, d2, consecutive along d2 with fused epilogue; {{.*}}ens.tanh
 // MANY-NEXT:     stage operand 0: 512 bytes, shared at 1024
 // MANY-NEXT:     stage operand 1: 128 bytes, shared at 1536
 // MANY-NEXT:   phase 1: points; {{.+}}

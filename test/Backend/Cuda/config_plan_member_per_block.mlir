@@ -12,7 +12,7 @@
 // equal estimates, and the first strategy, member-per-block, is kept: a
 // block of 256 threads per member, with the member's slice of shared
 // memory (h at 0, x and w1 staged at 1024 and 1536, w2 at 1024).
-// CHECK: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 8 : i64, phases = [{fused_epilogue, kind = "points", {{.*}}staged = array<i64: 0, 512, 1024, 1, 128, 1536>, tile_loops = array<i64: 1, 2>, tile_sizes = array<i64: 4, 4>}, {kind = "points", {{.*}}staged = array<i64: 1, 32, 1024>}], shared_bytes = 1664 : i64, strategy = "member-per-block", {{.*}}threads_per_block = 256 : i64}
+// CHECK: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 8 : i64, phases = [{fused_epilogue, kind = "points", {{.*}}staged = array<i64: 0, 512, 1024, 1, 128, 1536>, tile_consecutive = array<i1: false, true>, tile_loops = array<i64: 1, 2>, tile_sizes = array<i64: 4, 4>}, {kind = "points", {{.*}}staged = array<i64: 1, 32, 1024>}], shared_bytes = 1664 : i64, strategy = "member-per-block", {{.*}}threads_per_block = 256 : i64}
 
 #map = affine_map<(d0, d1) -> ()>
 #map1 = affine_map<(d0, d1) -> (d0, d1)>

@@ -40,7 +40,7 @@
 // The member-per-block strategy has no tensor-core tiles (its register
 // tiles load 8 steps at a time: the steps read global memory).
 // RUN: ens-run %s --entry=layer --cuda-plan --cuda-strategy=member-per-block --gpu-precision=tf32 | FileCheck %s --check-prefix=PERBLOCK
-// PERBLOCK: phase 0: points in 4x4 tiles of d1, d2, 8 steps at a time (FFMA: the member-per-block strategy has no tensor-core tiles); ens.einsum
+// PERBLOCK: phase 0: points in 4x4 tiles of d1, d2, consecutive along d2, 8 steps at a time (FFMA: the member-per-block strategy has no tensor-core tiles); ens.einsum
 //
 // @two_steps: "bij,ijo->bo" reduces over i and j, two loops.
 // RUN: ens-run %s --entry=two_steps --cuda-plan --cuda-strategy=tiled --gpu-precision=tf32 | FileCheck %s --check-prefix=TWOK

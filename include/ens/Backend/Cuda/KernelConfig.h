@@ -177,11 +177,21 @@ struct TileConfig {
   SmallVector<unsigned, 2> loops;
   /// Points per thread along each of `loops`.
   SmallVector<int64_t, 2> sizes;
+  /// Whether a thread's points along each of `loops` are consecutive (point
+  /// s of tile t at t * size + s), so that an operand it reads along that
+  /// loop at unit stride takes one 64- or 128-bit access for them, rather
+  /// than a tile count apart (t + s * tiles, each point next to the
+  /// neighbouring threads' points). Empty: neither.
+  SmallVector<bool, 2> consecutive;
   /// The reduction steps a thread loads before their FMAs, together in
   /// flight (the unrolled step loop).
   int64_t unroll = 4;
 
   bool empty() const { return loops.empty(); }
+  /// Whether the points along `loops[k]` are consecutive.
+  bool isConsecutive(unsigned k) const {
+    return k < consecutive.size() && consecutive[k];
+  }
 };
 
 /// A contraction's points that the warps of a block compute together from
