@@ -552,6 +552,8 @@ llvm::Error MemberLoopPlanner::planPhases() {
       }
       if (!ir.combiner) {
         phase.tile = planTile(generic);
+        if (plan.config.strategy == Strategy::MemberPerBlock)
+          planTallTiles(generic, phase.tile, plan.config.threadsPerBlock);
         phase.mma =
             planMma(generic, phase.tile, precision, plan.config.strategy,
                     target, plan.config.threadsPerBlock);

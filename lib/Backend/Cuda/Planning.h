@@ -185,6 +185,16 @@ bool isReducedByWarps(linalg::GenericOp generic);
 /// an output that changes along its reduction.
 TileConfig planTile(linalg::GenericOp generic);
 
+/// Gives a 4x4 register tile of `generic` 8 rows where the rows divide by
+/// 8, its one reduction is long (32 steps or more) and the contraction
+/// still has a tile for each of a member's `threads`
+/// (a block of a member-per-block kernel, which has few warps to hide its
+/// data path behind): each step then loads 12 operand elements for 32
+/// multiply-adds instead of 8 for 16 (the seed step's kernel still fits
+/// two blocks per SM, at 126 registers a thread).
+void planTallTiles(linalg::GenericOp generic, TileConfig &tile,
+                   unsigned threads);
+
 /// Makes a thread's points of `phase`'s register tile consecutive along
 /// each of its loops where that lets an operand that the steps read take
 /// one 64- or 128-bit access for them (getAccessWidth), with every point

@@ -80,13 +80,16 @@ func.func @sum_squares(%x: tensor<6x4096xf32>) -> tensor<6xf32> {
 // Per member: t = tanh(x), 256x256 floats = 256 KiB, more than the 161 KiB
 // budget: t moves to global memory, a buffer after the argument (0) and the
 // result (1). t t reads t 256 times per element, but 256 KiB is more than
-// the 16 KiB a staged operand may take. t t is a contraction: 4x4 tiles of
-// its rows d1 and columns d2 (t follows each without the other); its 256
-// steps read t from global memory: 8 at a time (planUnroll).
+// the 16 KiB a staged operand may take. t t is a contraction: tiles of
+// its rows d1 and columns d2 (t follows each without the other), 8x4
+// (planTallTiles: 32 x 64 tiles, more than the 256 threads, over 256
+// steps); its steps read t from global memory: 8 at a time (planUnroll).
+// (Not consecutive: t is a global temporary, whose place the planner does
+// not know.)
 // SPILL:      kernel k0_members: member-per-block, 2 members, 256 threads, 0 bytes of shared memory
 // SPILL-NEXT:   temporary 0: memref<1x256x256xf32>, 262144 bytes, global buffer 2
 // SPILL-NEXT:   phase 0: points; {{.*}}ens.tanh
-// SPILL-NEXT:   phase 1: points in 4x4 tiles of d1, d2, 8 steps at a time; {{.+}}
+// SPILL-NEXT:   phase 1: points in 8x4 tiles of d1, d2, 8 steps at a time; {{.+}}
 // SPILL-NOT: {{.}}
 
 func.func @spill_member(%x: tensor<256x256xf32>) -> tensor<256x256xf32> {

@@ -4,8 +4,9 @@
 // copies, cp.async, behind one wait before the barrier; the inputs, shared
 // by every member, stay in global memory, so the first layer loads 8 steps
 // of them at a time, the second 4 of the hidden layer), gives each
-// thread 4x4 register tiles of its output (the hidden layer's 256x32 points
-// are 64x8 tiles, 512 in all), and applies its epilogue (bias, tanh) to
+// thread a register tile of its output (the hidden layer's 256x32 points
+// are 32x8 tiles of 8x4, 256 in all: planTallTiles), and applies its
+// epilogue (bias, tanh) to
 // each point in registers; the hidden layer lives in shared memory and the
 // output goes straight to the caller's buffer.
 //
@@ -24,15 +25,15 @@
 // CHECK: ens_cp_async_commit();
 // CHECK-NEXT: ens_cp_async_wait<0>();
 // CHECK-NEXT: __syncthreads();
-// CHECK: for (ens_index p = threadIdx.x; p < 512; p += blockDim.x) {
-// CHECK: float acc0_3_3 =
+// CHECK: for (ens_index p = threadIdx.x; p < 256; p += blockDim.x) {
+// CHECK: float acc0_7_3 =
 // CHECK: ens_index d3 = 0;
 // CHECK-NEXT: const ens_index d3_end = 64;
 // CHECK-NEXT: for (; d3 + 7 < d3_end; d3 += 8) {
-// CHECK: float in0_3_0_u7 =
-// CHECK: acc0_3_3 = v{{[0-9]+}};
+// CHECK: float in0_7_0_u7 =
+// CHECK: acc0_7_3 = v{{[0-9]+}};
 // CHECK: for (; d3 < d3_end; ++d3) {
-// CHECK: acc0_3_3 = v{{[0-9]+}};
+// CHECK: acc0_7_3 = v{{[0-9]+}};
 // CHECK: tanhf(
 // CHECK: t0[{{.*}}] = v{{[0-9]+}};
 // CHECK: __syncthreads();
