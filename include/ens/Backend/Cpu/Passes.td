@@ -36,6 +36,14 @@ def EnsCpuSplitReductions
       sums of loops times constants) and its second (the filter, read
       through loops alone), as EnsToLinalg lowers ens.conv.
 
+    - A reduction over several loops whose vector would run along one of
+      them, the innermost dimension of its largest input, of at most four
+      vectors' iterations (a bias gradient, summed over the batch and the
+      image's rows and columns): that loop becomes parallel, with a partial
+      result per iteration, innermost, starting from the neutral element of
+      the reduction's combiner (an add's 0, a max's -inf); reductions whose
+      combiner has none stay as they are.
+
     The pass runs before `ens-cpu-tile-and-vectorize`.
 
     Before (a 3x3 filter gradient over an 8x8 output gradient):

@@ -1,8 +1,8 @@
 //===- SplitReductions.cpp - Partial results along vector loops ----------===//
 //
 // Gives a reduction along the loop a vector would run partial results per
-// lane, and a convolution with a wide window one per tap
-// (ens-cpu-split-reductions).
+// lane (or per iteration of that loop, where other loops reduce too), and a
+// convolution with a wide window one per tap (ens-cpu-split-reductions).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +10,7 @@
 
 #include "ens/Backend/Cpu/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -47,51 +48,71 @@ static std::optional<unsigned> tapToSplit(const cpu::WindowOp &window) {
   return std::nullopt;
 }
 
-/// Replaces `op` by a convolution with `tap` parallel, writing a partial
-/// result per tap, and the sum of those into `op`'s accumulator.
-static void splitTap(RewriterBase &rewriter, linalg::GenericOp op,
-                     unsigned tap) {
+/// Replaces `op` by one with its reduction loop `loop` parallel, writing a
+/// partial result per iteration of `loop` (a new innermost dimension of the
+/// result), and the combination of those into `op`'s accumulator. Fails,
+/// changing nothing, unless `op` combines into its one result with an op
+/// that has a neutral element (an add, a max): the partial results start
+/// from it.
+static LogicalResult splitLoop(RewriterBase &rewriter, linalg::GenericOp op,
+                               unsigned loop) {
+  SmallVector<Operation *, 4> combiners;
+  if (op.getNumDpsInits() != 1 ||
+      !matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1)
+    return failure();
+  Operation *combiner = combiners.front();
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  if (!neutral)
+    return failure();
+
   Location loc = op.getLoc();
   MLIRContext *context = op.getContext();
   Value accumulator = op.getDpsInitOperand(0)->get();
   auto type = cast<RankedTensorType>(accumulator.getType());
   int64_t rank = type.getRank();
   SmallVector<int64_t> shape(type.getShape());
-  shape.push_back(op.getStaticLoopRanges()[tap]);
+  shape.push_back(op.getStaticLoopRanges()[loop]);
   auto partialType = RankedTensorType::get(shape, type.getElementType());
 
   rewriter.setInsertionPoint(op);
-  Value zero = rewriter.create<arith::ConstantOp>(
-      loc, rewriter.getZeroAttr(type.getElementType()));
-  Value zeros =
+  Value identity = rewriter.create<arith::ConstantOp>(loc, *neutral);
+  Value start =
       rewriter
           .create<linalg::FillOp>(
-              loc, zero,
+              loc, identity,
               rewriter
                   .create<tensor::EmptyOp>(loc, shape, type.getElementType())
                   .getResult())
           .getResult(0);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  maps.back() = maps.back().insertResult(getAffineDimExpr(tap, context), rank);
+  maps.back() = maps.back().insertResult(getAffineDimExpr(loop, context), rank);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  iterators[tap] = utils::IteratorType::parallel;
+  iterators[loop] = utils::IteratorType::parallel;
   auto partial = rewriter.create<linalg::GenericOp>(
-      loc, partialType, op.getDpsInputs(), zeros, maps, iterators);
+      loc, partialType, op.getDpsInputs(), start, maps, iterators);
   rewriter.cloneRegionBefore(op.getRegion(), partial.getRegion(),
                              partial.getRegion().begin());
 
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank + 1, context);
-  SmallVector<AffineMap> sumMaps{identity, identity.getMajorSubMap(rank)};
-  SmallVector<utils::IteratorType> sumIterators(rank,
-                                                utils::IteratorType::parallel);
-  sumIterators.push_back(utils::IteratorType::reduction);
-  auto sum = rewriter.create<linalg::GenericOp>(
-      loc, type, partial.getResult(0), accumulator, sumMaps, sumIterators,
-      [](OpBuilder &b, Location nloc, ValueRange args) {
-        b.create<linalg::YieldOp>(
-            nloc, b.create<arith::AddFOp>(nloc, args[1], args[0]).getResult());
+  // getMajorSubMap(0) is the null map, not one with no results: a
+  // reduction to a scalar combines into a map of no dimensions.
+  AffineMap all = AffineMap::getMultiDimIdentityMap(rank + 1, context);
+  SmallVector<AffineMap> combineMaps{
+      all, AffineMap::get(rank + 1, 0, all.getResults().drop_back(), context)};
+  SmallVector<utils::IteratorType> combineIterators(
+      rank, utils::IteratorType::parallel);
+  combineIterators.push_back(utils::IteratorType::reduction);
+  auto combined = rewriter.create<linalg::GenericOp>(
+      loc, type, partial.getResult(0), accumulator, combineMaps,
+      combineIterators, [&](OpBuilder &b, Location nloc, ValueRange args) {
+        Operation *step =
+            b.create(nloc, combiner->getName().getIdentifier(),
+                     ValueRange{args[1], args[0]}, combiner->getResultTypes(),
+                     combiner->getAttrs());
+        b.create<linalg::YieldOp>(nloc, step->getResult(0));
       });
-  rewriter.replaceOp(op, sum.getResults());
+  rewriter.replaceOp(op, combined.getResults());
+  return success();
 }
 
 /// The lanes to split the reduction of `op` into, if a vector would run
@@ -116,13 +137,47 @@ static std::optional<int64_t> lanesToSplit(linalg::LinalgOp op,
   return lanes;
 }
 
+/// The most iterations, in vectors, of a reduction loop that
+/// innermostReductionToSplit gives partial results: each element of the
+/// result then has at most this many vectors of them.
+static constexpr int64_t kMaxPartialVectors = 4;
+
+/// The reduction loop of `op` to give partial results, if a vector would
+/// run along it and `op` has other reduction loops (with one,
+/// lanesToSplit applies): the loop reads the contiguous innermost dimension
+/// of `op`'s largest operand, and has at most kMaxPartialVectors vectors of
+/// iterations. A vector then runs along the partial results, adding a whole
+/// vector a step, where it would otherwise reduce each vector to one
+/// element, a chain of dependent adds (a bias gradient: a sum over the
+/// batch and the image's rows and columns).
+static std::optional<unsigned> innermostReductionToSplit(linalg::LinalgOp op,
+                                                         unsigned vectorBytes) {
+  if (op.getNumReductionLoops() < 2 || op.getNumDpsInits() != 1 ||
+      !op.hasOnlyProjectedPermutations())
+    return std::nullopt;
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  std::optional<unsigned> bits = cpu::widestElementBits(op);
+  std::optional<unsigned> vectorLoop =
+      cpu::pickVectorLoop(op, linalg::isaContractionOpInterface(op));
+  if (ShapedType::isDynamicShape(extents) || !bits || !vectorLoop ||
+      op.getIteratorTypesArray()[*vectorLoop] != utils::IteratorType::reduction)
+    return std::nullopt;
+  int64_t lanes = vectorBytes * 8 / *bits;
+  int64_t extent = extents[*vectorLoop];
+  if (lanes < 2 || extent < 2 || extent > kMaxPartialVectors * lanes)
+    return std::nullopt;
+  return vectorLoop;
+}
+
 namespace {
 struct SplitReductionsPass
     : ens::impl::EnsCpuSplitReductionsBase<SplitReductionsPass> {
   using EnsCpuSplitReductionsBase::EnsCpuSplitReductionsBase;
 
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::GenericOp, unsigned>> windows;
+    // Loops made parallel whole (a window's tap, a reduction's innermost
+    // loop), and ops whose one reduction loop is split into lanes.
+    SmallVector<std::pair<linalg::GenericOp, unsigned>> loops;
     SmallVector<std::pair<linalg::GenericOp, int64_t>> rows;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!op.hasPureTensorSemantics())
@@ -131,7 +186,7 @@ struct SplitReductionsPass
         if (std::optional<unsigned> tap = tapToSplit(*window)) {
           LLVM_DEBUG(llvm::dbgs() << "partial sums along tap loop " << *tap
                                   << " of " << op << "\n");
-          windows.emplace_back(op, *tap);
+          loops.emplace_back(op, *tap);
         }
         return;
       }
@@ -139,11 +194,20 @@ struct SplitReductionsPass
         LLVM_DEBUG(llvm::dbgs() << "partial results per lane of " << *lanes
                                 << " of " << op << "\n");
         rows.emplace_back(op, *lanes);
+        return;
+      }
+      if (std::optional<unsigned> loop =
+              innermostReductionToSplit(op, vectorBytes)) {
+        LLVM_DEBUG(llvm::dbgs() << "partial results along reduction loop "
+                                << *loop << " of " << op << "\n");
+        loops.emplace_back(op, *loop);
       }
     });
     IRRewriter rewriter(&getContext());
-    for (auto [op, tap] : windows)
-      splitTap(rewriter, op, tap);
+    // splitLoop fails, leaving the op as it is, on a body it cannot combine
+    // (no neutral element); a window's multiply-accumulate always splits.
+    for (auto [op, loop] : loops)
+      (void)splitLoop(rewriter, op, loop);
     for (auto [op, lanes] : rows) {
       // The lanes become the innermost dimension of the partial results,
       // which the vectors then write whole.
