@@ -288,3 +288,66 @@ func.func @not_split_over_loops(%x: tensor<3x5x20xf32>, %init: tensor<3xf32>,
   } -> tensor<3xf32>
   return %r, %q : tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// A filter gradient with 8 input channels and 8 output channels (two
+// vectors of 4 lanes, vector-bytes=16): rather than partial results per
+// tap, it reads the output gradient and writes its result with the output
+// channels innermost, through transposed copies, so that a vector runs
+// along them; a transpose puts the result back.
+// CHECK-DAG:   #[[IMAGE:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d2 + d5, d3 + d6)>
+// CHECK-DAG:   #[[GRAD_T:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d0)>
+// CHECK-DAG:   #[[OUT_T:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d2, d3, d0)>
+// CHECK-LABEL: func.func @filter_gradient_channels(
+// CHECK-SAME:    %[[IMG:[^:]*]]: tensor<4x8x10x10xf32>, %[[DY:[^:]*]]: tensor<4x8x8x8xf32>, %[[INIT:[^:]*]]: tensor<8x8x3x3xf32>)
+// CHECK:         %[[DY_T:.*]] = linalg.transpose ins(%[[DY]] : tensor<4x8x8x8xf32>) outs(%{{.*}} : tensor<4x8x8x8xf32>) permutation = [0, 2, 3, 1]
+// CHECK:         %[[INIT_T:.*]] = linalg.transpose ins(%[[INIT]] : tensor<8x8x3x3xf32>) outs(%{{.*}} : tensor<8x3x3x8xf32>) permutation = [1, 2, 3, 0]
+// CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [#[[IMAGE]], #[[GRAD_T]], #[[OUT_T]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME:        ins(%[[IMG]], %[[DY_T]] : {{.*}}) outs(%[[INIT_T]] : tensor<8x3x3x8xf32>)
+// CHECK:         %[[BACK:.*]] = linalg.transpose ins(%[[G]] : tensor<8x3x3x8xf32>) outs(%{{.*}} : tensor<8x8x3x3xf32>) permutation = [3, 0, 1, 2]
+// CHECK:         return %[[BACK]]
+
+#image = affine_map<(f, c, i, j, n, y, x) -> (n, c, i + y, j + x)>
+#grad = affine_map<(f, c, i, j, n, y, x) -> (n, f, y, x)>
+#out = affine_map<(f, c, i, j, n, y, x) -> (f, c, i, j)>
+func.func @filter_gradient_channels(%image: tensor<4x8x10x10xf32>, %dy: tensor<4x8x8x8xf32>,
+                                    %init: tensor<8x8x3x3xf32>) -> tensor<8x8x3x3xf32> {
+  %g = linalg.generic {indexing_maps = [#image, #grad, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%image, %dy : tensor<4x8x10x10xf32>, tensor<4x8x8x8xf32>)
+      outs(%init : tensor<8x8x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8x3x3xf32>
+  return %g : tensor<8x8x3x3xf32>
+}
+
+// -----
+
+// 6 output channels are no whole number of vectors of 4 lanes: partial
+// results per tap, as with too few input channels (@filter_gradient).
+// CHECK-LABEL: func.func @filter_gradient_odd_channels(
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]
+
+#image = affine_map<(f, c, i, j, n, y, x) -> (n, c, i + y, j + x)>
+#grad = affine_map<(f, c, i, j, n, y, x) -> (n, f, y, x)>
+#out = affine_map<(f, c, i, j, n, y, x) -> (f, c, i, j)>
+func.func @filter_gradient_odd_channels(%image: tensor<4x8x10x10xf32>, %dy: tensor<4x6x8x8xf32>,
+                                        %init: tensor<6x8x3x3xf32>) -> tensor<6x8x3x3xf32> {
+  %g = linalg.generic {indexing_maps = [#image, #grad, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%image, %dy : tensor<4x8x10x10xf32>, tensor<4x6x8x8xf32>)
+      outs(%init : tensor<6x8x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<6x8x3x3xf32>
+  return %g : tensor<6x8x3x3xf32>
+}

@@ -48,6 +48,109 @@ static std::optional<unsigned> tapToSplit(const cpu::WindowOp &window) {
   return std::nullopt;
 }
 
+/// The fewest input channels of a filter gradient vectorized along its
+/// output channels: a row of accumulators each.
+static constexpr int64_t kMinInputChannels = 8;
+
+/// The output-channel loop of a filter gradient `window` to vectorize along
+/// instead of its taps, if any: a parallel loop of the result of at least
+/// `lanes` iterations, a multiple of them, that the image does not read and
+/// the filter reads as a dimension alone, where the image reads an input
+/// channel of at least kMinInputChannels alone. Along it each step of the
+/// reduction is a whole vector of the output gradient by one broadcast
+/// image element per input channel (the form of a matrix product), where
+/// partial results per tap multiply two vectors of the output gradient's
+/// columns.
+static std::optional<unsigned> channelsToVectorize(const cpu::WindowOp &window,
+                                                   int64_t lanes) {
+  linalg::LinalgOp op = window.op;
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  // The tile's rows run along an input channel (WindowTile.h): with fewer
+  // than kMinInputChannels, its accumulators could not hide the FMAs'
+  // latency, and partial results per tap do better.
+  bool enoughInputChannels =
+      llvm::any_of(window.result.getResults(), [&](AffineExpr expr) {
+        unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+        return extents[loop] >= kMinInputChannels &&
+               window.image.getResultPosition(expr) &&
+               !window.filter.isFunctionOfDim(loop);
+      });
+  if (!enoughInputChannels)
+    return std::nullopt;
+  for (AffineExpr expr : llvm::reverse(window.result.getResults())) {
+    unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+    if (iterators[loop] != utils::IteratorType::parallel ||
+        window.image.isFunctionOfDim(loop) ||
+        !window.filter.getResultPosition(expr) || extents[loop] < lanes ||
+        extents[loop] % lanes != 0)
+      continue;
+    return loop;
+  }
+  return std::nullopt;
+}
+
+/// `map` with the result that is dim `loop` moved last, and the permutation
+/// of a linalg.transpose that moves an operand read through `map` so.
+static std::pair<AffineMap, SmallVector<int64_t>>
+moveResultLast(AffineMap map, unsigned loop) {
+  unsigned position =
+      *map.getResultPosition(getAffineDimExpr(loop, map.getContext()));
+  SmallVector<int64_t> permutation;
+  SmallVector<AffineExpr> results;
+  for (unsigned dim = 0; dim < map.getNumResults(); ++dim) {
+    if (dim == position)
+      continue;
+    permutation.push_back(dim);
+    results.push_back(map.getResult(dim));
+  }
+  permutation.push_back(position);
+  results.push_back(map.getResult(position));
+  return {AffineMap::get(map.getNumDims(), 0, results, map.getContext()),
+          permutation};
+}
+
+/// A linalg.transpose of `value` by `permutation`.
+static Value transposed(RewriterBase &rewriter, Location loc, Value value,
+                        ArrayRef<int64_t> permutation) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t dim : permutation)
+    shape.push_back(type.getDimSize(dim));
+  Value empty =
+      rewriter.create<tensor::EmptyOp>(loc, shape, type.getElementType());
+  return rewriter.create<linalg::TransposeOp>(loc, value, empty, permutation)
+      .getResult()[0];
+}
+
+/// Replaces the filter gradient `op` by one that reads its filter (the
+/// output gradient) and writes its result with the dimension of `loop`
+/// innermost, through transposed copies, and a transpose of that result
+/// back: the output gradient is copied once, where partial results per tap
+/// would read it once per tap.
+static void moveChannelsInnermost(RewriterBase &rewriter, linalg::GenericOp op,
+                                  unsigned loop) {
+  Location loc = op.getLoc();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto [filterMap, filterPermutation] = moveResultLast(maps[1], loop);
+  auto [resultMap, resultPermutation] = moveResultLast(maps[2], loop);
+  rewriter.setInsertionPoint(op);
+  Value filter =
+      transposed(rewriter, loc, op.getDpsInputs()[1], filterPermutation);
+  Value init = transposed(rewriter, loc, op.getDpsInitOperand(0)->get(),
+                          resultPermutation);
+  auto moved = rewriter.create<linalg::GenericOp>(
+      loc, init.getType(), ValueRange{op.getDpsInputs()[0], filter}, init,
+      SmallVector<AffineMap>{maps[0], filterMap, resultMap},
+      op.getIteratorTypesArray());
+  rewriter.cloneRegionBefore(op.getRegion(), moved.getRegion(),
+                             moved.getRegion().begin());
+  SmallVector<int64_t> back(resultPermutation.size());
+  for (auto [position, dim] : llvm::enumerate(resultPermutation))
+    back[dim] = position;
+  rewriter.replaceOp(op, transposed(rewriter, loc, moved.getResult(0), back));
+}
+
 /// Replaces `op` by one with its reduction loop `loop` parallel, writing a
 /// partial result per iteration of `loop` (a new innermost dimension of the
 /// result), and the combination of those into `op`'s accumulator. Fails,
@@ -178,16 +281,30 @@ struct SplitReductionsPass
     // Loops made parallel whole (a window's tap, a reduction's innermost
     // loop), and ops whose one reduction loop is split into lanes.
     SmallVector<std::pair<linalg::GenericOp, unsigned>> loops;
+    // Filter gradients vectorized along their output channels.
+    SmallVector<std::pair<linalg::GenericOp, unsigned>> channelLoops;
+    auto lanesOf = [&](linalg::LinalgOp op) -> int64_t {
+      std::optional<unsigned> bits = cpu::widestElementBits(op);
+      return bits ? vectorBytes * 8 / *bits : 1;
+    };
     SmallVector<std::pair<linalg::GenericOp, int64_t>> rows;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!op.hasPureTensorSemantics())
         return;
       if (std::optional<cpu::WindowOp> window = cpu::WindowOp::match(op)) {
-        if (std::optional<unsigned> tap = tapToSplit(*window)) {
-          LLVM_DEBUG(llvm::dbgs() << "partial sums along tap loop " << *tap
-                                  << " of " << op << "\n");
-          loops.emplace_back(op, *tap);
+        std::optional<unsigned> tap = tapToSplit(*window);
+        if (!tap)
+          return;
+        if (std::optional<unsigned> channels =
+                channelsToVectorize(*window, lanesOf(op))) {
+          LLVM_DEBUG(llvm::dbgs() << "output channels (loop " << *channels
+                                  << ") innermost in " << op << "\n");
+          channelLoops.emplace_back(op, *channels);
+          return;
         }
+        LLVM_DEBUG(llvm::dbgs() << "partial sums along tap loop " << *tap
+                                << " of " << op << "\n");
+        loops.emplace_back(op, *tap);
         return;
       }
       if (std::optional<int64_t> lanes = lanesToSplit(op, vectorBytes)) {
@@ -208,6 +325,8 @@ struct SplitReductionsPass
     // (no neutral element); a window's multiply-accumulate always splits.
     for (auto [op, loop] : loops)
       (void)splitLoop(rewriter, op, loop);
+    for (auto [op, loop] : channelLoops)
+      moveChannelsInnermost(rewriter, op, loop);
     for (auto [op, lanes] : rows) {
       // The lanes become the innermost dimension of the partial results,
       // which the vectors then write whole.
