@@ -242,6 +242,15 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
                  << plan.tile[*vectorLoop] << " lanes\n");
     } else if (rowLoop && rowLoop != vectorLoop) {
       plan.tile[*rowLoop] = largestDivisor(extents[*rowLoop], kRegisterRows);
+    } else if (auto transpose = dyn_cast<linalg::TransposeOp>(*op)) {
+      // A transpose that moves its input's innermost dimension reads a
+      // vector's worth of it per step too, a tile of rows that the vector
+      // lowering transposes in registers: a vector of the result alone
+      // would gather an element per lane.
+      std::optional<unsigned> inputLoop =
+          cpu::innermostLoop(op, *op.getDpsInputOperand(0));
+      if (inputLoop && *inputLoop != *vectorLoop)
+        plan.tile[*inputLoop] = largestDivisor(extents[*inputLoop], lanes);
     }
     // A reduction across the vector loop (a column sum) reads one vector
     // per step at a stride of a whole row: a tile of up to 8 vectors side
