@@ -2,7 +2,9 @@
 //
 // Gives a reduction along the loop a vector would run partial results per
 // lane (or per iteration of that loop, where other loops reduce too), and a
-// convolution with a wide window one per tap (ens-cpu-split-reductions).
+// convolution with a wide window one per tap, or, for a filter gradient
+// with enough channels, its output channels innermost
+// (ens-cpu-split-reductions).
 //
 //===----------------------------------------------------------------------===//
 
@@ -283,10 +285,6 @@ struct SplitReductionsPass
     SmallVector<std::pair<linalg::GenericOp, unsigned>> loops;
     // Filter gradients vectorized along their output channels.
     SmallVector<std::pair<linalg::GenericOp, unsigned>> channelLoops;
-    auto lanesOf = [&](linalg::LinalgOp op) -> int64_t {
-      std::optional<unsigned> bits = cpu::widestElementBits(op);
-      return bits ? vectorBytes * 8 / *bits : 1;
-    };
     SmallVector<std::pair<linalg::GenericOp, int64_t>> rows;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!op.hasPureTensorSemantics())
@@ -295,8 +293,11 @@ struct SplitReductionsPass
         std::optional<unsigned> tap = tapToSplit(*window);
         if (!tap)
           return;
+        // A window op multiplies floats, whose width gives the lanes.
+        std::optional<unsigned> bits = cpu::widestElementBits(op);
         if (std::optional<unsigned> channels =
-                channelsToVectorize(*window, lanesOf(op))) {
+                bits ? channelsToVectorize(*window, vectorBytes * 8 / *bits)
+                     : std::nullopt) {
           LLVM_DEBUG(llvm::dbgs() << "output channels (loop " << *channels
                                   << ") innermost in " << op << "\n");
           channelLoops.emplace_back(op, *channels);

@@ -242,7 +242,7 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
                  << plan.tile[*vectorLoop] << " lanes\n");
     } else if (rowLoop && rowLoop != vectorLoop) {
       plan.tile[*rowLoop] = largestDivisor(extents[*rowLoop], kRegisterRows);
-    } else if (auto transpose = dyn_cast<linalg::TransposeOp>(*op)) {
+    } else if (isa<linalg::TransposeOp>(*op)) {
       // A transpose that moves its input's innermost dimension reads a
       // vector's worth of it per step too, a tile of rows that the vector
       // lowering transposes in registers: a vector of the result alone
