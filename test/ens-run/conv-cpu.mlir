@@ -3,7 +3,8 @@
 // against the interpreter's direct loops, at sizes that tiles do not
 // divide: a grouped forward convolution, its input gradient (reversed
 // filter, output and input features swapped) and its filter gradient (a
-// window of the output gradient's size), a forward convolution and an
+// window of the output gradient's size; with few input channels partial
+// sums per tap, with 9 a vector along the output channels), a forward convolution and an
 // input gradient whose tiles span several image rows (10 and 12 rows, 18
 // columns), a strided and a dilated one, a
 // 1-D one and one in NHWC; and pooling whose windows tile the operand (a
@@ -12,7 +13,7 @@
 // by its own sum; compiled code sums in another order, hence the tolerance.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: for f in grouped input_gradient filter_gradient image_rows image_rows_gradient strided dilated one_d nhwc max_pool sum_pool overlapping_pool; do \
+// RUN: for f in grouped input_gradient filter_gradient filter_gradient_channels image_rows image_rows_gradient strided dilated one_d nhwc max_pool sum_pool overlapping_pool; do \
 // RUN:   ens-run %s --entry=$f --random-inputs=7 --output-dir=%t/$f && \
 // RUN:   ens-run %s --entry=$f --random-inputs=7 --backend=cpu --rtol=1e-5 --atol=1e-5 --expect=%t/$f/out0.npy \
 // RUN:     || exit 1; done
@@ -55,6 +56,17 @@ func.func @filter_gradient(%x: tensor<6x3x7x9xf32>, %dy: tensor<3x10x7x9xf32>) -
                          rhs_dims = array<i64: 1, 0, 2, 3>}
       : tensor<6x3x7x9xf32>, tensor<3x10x7x9xf32> -> tensor<10x3x3x3xf32>
   return %0 : tensor<10x3x3x3xf32>
+}
+
+// A filter gradient with 9 input channels and 16 output channels a group:
+// vectorized along the output channels (a transposed output gradient), 3
+// input channels a tile.
+func.func @filter_gradient_channels(%x: tensor<6x9x7x9xf32>, %dy: tensor<3x32x7x9xf32>) -> tensor<32x9x3x3xf32> {
+  %0 = ens.conv %x, %dy {feature_group_count = 2 : i64, lhs_dims = array<i64: 1, 0, 2, 3>,
+                         out_dims = array<i64: 1, 0, 2, 3>, padding = array<i64: 1, 1, 1, 1>,
+                         rhs_dims = array<i64: 1, 0, 2, 3>}
+      : tensor<6x9x7x9xf32>, tensor<3x32x7x9xf32> -> tensor<32x9x3x3xf32>
+  return %0 : tensor<32x9x3x3xf32>
 }
 
 func.func @strided(%x: tensor<2x3x9x11xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x4x4x5xf32> {

@@ -66,22 +66,25 @@ func.func @transposed_a(%a: tensor<32x48xf32>, %b: tensor<32x96xf32>,
 // -----
 
 // dX = dY * W^T reads no operand contiguously along the result's columns.
-// With 64 rows, W is first transposed into a copy (linalg.transpose, tiled
-// and vectorized as any op: a vector of the copy gathers a column of W),
-// which the contraction then reads as X * W reads W: 6 rows by 4 vectors
-// with AVX-512 (60 rows, then 4), 4 rows by 3 vectors with AVX2.
+// With 64 rows, W is first transposed into a copy (linalg.transpose, whose
+// tile reads a vector's worth of W's rows and columns, 8x8 with AVX2 and
+// 16x16 with AVX-512, transposed in registers), which the contraction then
+// reads as X * W reads W: 6 rows by 4 vectors with AVX-512 (60 rows, then
+// 4), 4 rows by 3 vectors with AVX2.
 // AVX2-LABEL: func.func @transposed_b
 // AVX2-SAME:    (%[[A:.*]]: tensor<64x32xf32>, %[[B:.*]]: tensor<64x32xf32>,
 // AVX2:         %[[EMPTY:.*]] = tensor.empty() : tensor<32x64xf32>
 // AVX2:         %[[BT:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[EMPTY]])
-// AVX2:           vector.transfer_read %[[B]]{{.*}} : tensor<64x32xf32>, vector<8x1xf32>
+// AVX2:           %[[TILE:.*]] = vector.transfer_read %[[B]]{{.*}} : tensor<64x32xf32>, vector<8x8xf32>
+// AVX2-NEXT:      vector.transpose %[[TILE]], [1, 0] : vector<8x8xf32> to vector<8x8xf32>
 // AVX2:         vector.transfer_read %[[BT]]{{.*}} : tensor<32x64xf32>, vector<1x24xf32>
 // AVX2:         vector.contract {{.*}} : vector<4x1xf32>, vector<1x24xf32> into vector<4x24xf32>
 // AVX512-LABEL: func.func @transposed_b
 // AVX512-SAME:    (%[[A:.*]]: tensor<64x32xf32>, %[[B:.*]]: tensor<64x32xf32>,
 // AVX512:         %[[EMPTY:.*]] = tensor.empty() : tensor<32x64xf32>
 // AVX512:         %[[BT:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[EMPTY]])
-// AVX512:           vector.transfer_read %[[B]]{{.*}} : tensor<64x32xf32>, vector<16x1xf32>
+// AVX512:           %[[TILE:.*]] = vector.transfer_read %[[B]]{{.*}} : tensor<64x32xf32>, vector<16x16xf32>
+// AVX512-NEXT:      vector.transpose %[[TILE]], [1, 0] : vector<16x16xf32> to vector<16x16xf32>
 // AVX512:         scf.for %{{.*}} = %c0 to %c60 step %c6
 // AVX512:             vector.transfer_read %[[A]]{{.*}} : tensor<64x32xf32>, vector<6x1xf32>
 // AVX512-NEXT:        vector.transfer_read %[[BT]]{{.*}} : tensor<32x64xf32>, vector<1x64xf32>

@@ -83,3 +83,40 @@ func.func @conv_12x6x16(%image: tensor<1x4x8x18xf32>, %w: tensor<12x4x3x3xf32>,
   } -> tensor<1x12x6x16xf32>
   return %g : tensor<1x12x6x16xf32>
 }
+
+// -----
+
+// A filter gradient with its output channels innermost (as
+// ens-cpu-split-reductions leaves it): the image does not read them and the
+// output gradient has them innermost, so the vector runs along them,
+// reading the output gradient, and the rows along the input channels, each
+// an image element broadcast: 6 of the 12 (the largest divisor up to 8),
+// by 16 output channels with AVX-512 and 8 with AVX2. The taps and every
+// reduction loop are of one iteration.
+// AVX512-LABEL: func.func @filter_gradient_channels
+// AVX512:         scf.for %{{.*}} = %c0 to %c32 step %c16
+// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c12 step %c6
+// AVX512:                       vector.contract {{.*}} : vector<1x6x1x1xf32>, vector<1x16xf32> into vector<6x1x1x16xf32>
+// AVX512-NOT:     vector.contract
+// AVX2-LABEL: func.func @filter_gradient_channels
+// AVX2:         scf.for %{{.*}} = %c0 to %c32 step %c8
+// AVX2-NEXT:      scf.for %{{.*}} = %c0 to %c12 step %c6
+// AVX2:                       vector.contract {{.*}} : vector<1x6x1x1xf32>, vector<1x8xf32> into vector<6x1x1x8xf32>
+// AVX2-NOT:       vector.contract
+#image = affine_map<(f, c, i, j, n, y, x) -> (n, c, i + y, j + x)>
+#grad = affine_map<(f, c, i, j, n, y, x) -> (n, y, x, f)>
+#out = affine_map<(f, c, i, j, n, y, x) -> (c, i, j, f)>
+func.func @filter_gradient_channels(%image: tensor<2x12x7x9xf32>, %dy: tensor<2x5x7x32xf32>,
+                                    %init: tensor<12x3x3x32xf32>) -> tensor<12x3x3x32xf32> {
+  %g = linalg.generic {indexing_maps = [#image, #grad, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%image, %dy : tensor<2x12x7x9xf32>, tensor<2x5x7x32xf32>)
+      outs(%init : tensor<12x3x3x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<12x3x3x32xf32>
+  return %g : tensor<12x3x3x32xf32>
+}

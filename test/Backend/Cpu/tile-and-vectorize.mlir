@@ -200,3 +200,30 @@ func.func @column_sums(%x: tensor<64x64xf32>, %init: tensor<64xf32>)
   } -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// -----
+
+// A transpose that moves its input's innermost dim (an output gradient's
+// 8 columns) away from the result's (its 16 channels): each tile reads 4
+// rows of 4 contiguous columns and transposes them in registers (vector
+// lowering), rather than gathering a vector of the result an element at a
+// time. A transpose that keeps the innermost dim reads vectors along it.
+// CHECK-LABEL: func.func @transpose_channels_innermost
+// CHECK:         scf.for %{{.*}} = %c0 to %c8 step %c4
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c16 step %c4
+// CHECK-NEXT:        %[[TILE:.*]] = vector.transfer_read {{.*}} : tensor<2x3x16x4x8xf32>, vector<1x1x4x1x4xf32>
+// CHECK-NEXT:        %[[T:.*]] = vector.transpose %[[TILE]], [0, 1, 3, 4, 2] : vector<1x1x4x1x4xf32> to vector<1x1x1x4x4xf32>
+// CHECK-NEXT:        vector.transfer_write %[[T]]
+// CHECK-LABEL: func.func @transpose_keeps_innermost
+// CHECK:         scf.for %{{.*}} = %c0 to %c32 step %c4
+// CHECK-NEXT:      vector.transfer_read {{.*}} : tensor<4x6x32xf32>, vector<1x1x4xf32>
+func.func @transpose_channels_innermost(%dy: tensor<2x3x16x4x8xf32>) -> tensor<2x3x4x8x16xf32> {
+  %e = tensor.empty() : tensor<2x3x4x8x16xf32>
+  %t = linalg.transpose ins(%dy : tensor<2x3x16x4x8xf32>) outs(%e : tensor<2x3x4x8x16xf32>) permutation = [0, 1, 3, 4, 2]
+  return %t : tensor<2x3x4x8x16xf32>
+}
+func.func @transpose_keeps_innermost(%x: tensor<4x6x32xf32>) -> tensor<6x4x32xf32> {
+  %e = tensor.empty() : tensor<6x4x32xf32>
+  %t = linalg.transpose ins(%x : tensor<4x6x32xf32>) outs(%e : tensor<6x4x32xf32>) permutation = [1, 0, 2]
+  return %t : tensor<6x4x32xf32>
+}

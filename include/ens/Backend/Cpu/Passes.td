@@ -19,7 +19,8 @@ def EnsCpuSplitReductions
     lanes at every step, in order. This pass gives such reductions a
     partial result per lane, or per tap, which `ens-cpu-tile-and-vectorize`
     then vectorizes as elementwise code with the accumulators in registers,
-    and a reduction of the partial results after. Two forms:
+    and a reduction of the partial results after. Three forms, and a fourth
+    that vectorizes along another loop instead:
 
     - A reduction over one loop that reads its largest input's contiguous
       innermost dimension (a row sum, a softmax's or a norm's statistics, a
@@ -35,6 +36,25 @@ def EnsCpuSplitReductions
       multiplies and accumulates its first input (the image, read through
       sums of loops times constants) and its second (the filter, read
       through loops alone), as EnsToLinalg lowers ens.conv.
+
+    - A reduction over several loops whose vector would run along one of
+      them, the innermost dimension of its largest input, of at most four
+      vectors' iterations (a bias gradient, summed over the batch and the
+      image's rows and columns): that loop becomes parallel, with a partial
+      result per iteration, innermost, starting from the neutral element of
+      the reduction's combiner (an add's 0, a max's -inf); reductions whose
+      combiner has none stay as they are.
+
+    - A filter gradient whose output channels (a parallel loop of the
+      result that the image does not read and the output gradient reads as
+      a dimension) are a whole number of vectors, where the image reads at
+      least 8 input channels: instead of partial results per tap, it reads
+      the output gradient and writes its result with the output channels
+      innermost, through transposed copies (`linalg.transpose`), and a
+      transpose puts the result back. `ens-cpu-tile-and-vectorize` then
+      runs the vector along the output channels and the rows along the
+      input channels, each row an image element broadcast: the form of a
+      matrix product.
 
     The pass runs before `ens-cpu-tile-and-vectorize`.
 
@@ -115,7 +135,10 @@ def EnsCpuTileAndVectorize
 
     Other ops hold one vector along the vector loop. A reduction across the
     vector loop (a column sum) holds up to 8 vectors side by side instead,
-    so that each step reads 8 vectors of a row.
+    so that each step reads 8 vectors of a row. A `linalg.transpose` that
+    moves its input's innermost dimension also spans a vector's worth of
+    that dimension, read whole and transposed in registers, rather than
+    gathering an element per lane.
 
     A convolution (a multiply-accumulate whose first input is read at
     `position * stride + tap`, as EnsToLinalg lowers ens.conv) is tiled in
@@ -125,7 +148,13 @@ def EnsCpuTileAndVectorize
     included, has one iteration. The tile's unit loops that its operands
     read in sums are then dropped, so that it reads through loops alone and
     vectorizes to a `vector.contract`, one outer product per input channel
-    and tap, with 8 rows. A strided convolution's tile stays scalar. Tiles
+    and tap, with 8 rows. Where the image does not read the result's
+    innermost loop and the filter reads it innermost (a filter gradient
+    with its output channels innermost, as `ens-cpu-split-reductions`
+    leaves it), the vector reads the filter instead and the rows run along
+    the longest loop of the result that the filter does not read (an input
+    channel), each row an image element broadcast. A strided convolution's
+    tile stays scalar. Tiles
     of ops other than contractions divide the loops evenly, so shapes stay
     static; the loops over tiles are `scf.for`, reductions innermost.
 

@@ -146,3 +146,13 @@ bool cpu::WindowOp::readsContiguouslyAlong(unsigned loop) const {
       return false;
   return true;
 }
+
+bool cpu::WindowOp::filterReadsContiguouslyAlong(unsigned loop) const {
+  if (image.isFunctionOfDim(loop) || filter.getNumResults() == 0)
+    return false;
+  for (AffineExpr expr : filter.getResults().drop_back())
+    if (expr.isFunctionOfDim(loop))
+      return false;
+  return filter.getResults().back() ==
+         getAffineDimExpr(loop, filter.getContext());
+}

@@ -65,6 +65,12 @@ struct WindowOp {
   /// the filter reads `loop`, if at all, as its innermost dimension alone:
   /// a vector along `loop` then reads both operands contiguously.
   bool readsContiguouslyAlong(unsigned loop) const;
+
+  /// Whether the image does not read `loop` and the filter reads it as its
+  /// innermost dimension alone: a vector along `loop` then reads the
+  /// filter contiguously and each image element is broadcast (a filter
+  /// gradient whose output gradient has its channels innermost).
+  bool filterReadsContiguouslyAlong(unsigned loop) const;
 };
 
 } // namespace mlir::ens::cpu

@@ -1,7 +1,9 @@
 //===- SplitReductions.cpp - Partial results along vector loops ----------===//
 //
 // Gives a reduction along the loop a vector would run partial results per
-// lane, and a convolution with a wide window one per tap
+// lane (or per iteration of that loop, where other loops reduce too), and a
+// convolution with a wide window one per tap, or, for a filter gradient
+// with enough channels, its output channels innermost
 // (ens-cpu-split-reductions).
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +12,7 @@
 
 #include "ens/Backend/Cpu/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -47,51 +50,174 @@ static std::optional<unsigned> tapToSplit(const cpu::WindowOp &window) {
   return std::nullopt;
 }
 
-/// Replaces `op` by a convolution with `tap` parallel, writing a partial
-/// result per tap, and the sum of those into `op`'s accumulator.
-static void splitTap(RewriterBase &rewriter, linalg::GenericOp op,
-                     unsigned tap) {
+/// The fewest input channels of a filter gradient vectorized along its
+/// output channels: a row of accumulators each.
+static constexpr int64_t kMinInputChannels = 8;
+
+/// The output-channel loop of a filter gradient `window` to vectorize along
+/// instead of its taps, if any: a parallel loop of the result of at least
+/// `lanes` iterations, a multiple of them, that the image does not read and
+/// the filter reads as a dimension alone, where the image reads an input
+/// channel of at least kMinInputChannels alone. Along it each step of the
+/// reduction is a whole vector of the output gradient by one broadcast
+/// image element per input channel (the form of a matrix product), where
+/// partial results per tap multiply two vectors of the output gradient's
+/// columns.
+static std::optional<unsigned> channelsToVectorize(const cpu::WindowOp &window,
+                                                   int64_t lanes) {
+  linalg::LinalgOp op = window.op;
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  // The tile's rows run along an input channel (WindowTile.h): with fewer
+  // than kMinInputChannels, its accumulators could not hide the FMAs'
+  // latency, and partial results per tap do better.
+  bool enoughInputChannels =
+      llvm::any_of(window.result.getResults(), [&](AffineExpr expr) {
+        unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+        return extents[loop] >= kMinInputChannels &&
+               window.image.getResultPosition(expr) &&
+               !window.filter.isFunctionOfDim(loop);
+      });
+  if (!enoughInputChannels)
+    return std::nullopt;
+  for (AffineExpr expr : llvm::reverse(window.result.getResults())) {
+    unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+    if (iterators[loop] != utils::IteratorType::parallel ||
+        window.image.isFunctionOfDim(loop) ||
+        !window.filter.getResultPosition(expr) || extents[loop] < lanes ||
+        extents[loop] % lanes != 0)
+      continue;
+    return loop;
+  }
+  return std::nullopt;
+}
+
+/// `map` with the result that is dim `loop` moved last, and the permutation
+/// of a linalg.transpose that moves an operand read through `map` so.
+static std::pair<AffineMap, SmallVector<int64_t>>
+moveResultLast(AffineMap map, unsigned loop) {
+  unsigned position =
+      *map.getResultPosition(getAffineDimExpr(loop, map.getContext()));
+  SmallVector<int64_t> permutation;
+  SmallVector<AffineExpr> results;
+  for (unsigned dim = 0; dim < map.getNumResults(); ++dim) {
+    if (dim == position)
+      continue;
+    permutation.push_back(dim);
+    results.push_back(map.getResult(dim));
+  }
+  permutation.push_back(position);
+  results.push_back(map.getResult(position));
+  return {AffineMap::get(map.getNumDims(), 0, results, map.getContext()),
+          permutation};
+}
+
+/// A linalg.transpose of `value` by `permutation`.
+static Value transposed(RewriterBase &rewriter, Location loc, Value value,
+                        ArrayRef<int64_t> permutation) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t dim : permutation)
+    shape.push_back(type.getDimSize(dim));
+  Value empty =
+      rewriter.create<tensor::EmptyOp>(loc, shape, type.getElementType());
+  return rewriter.create<linalg::TransposeOp>(loc, value, empty, permutation)
+      .getResult()[0];
+}
+
+/// Replaces the filter gradient `op` by one that reads its filter (the
+/// output gradient) and writes its result with the dimension of `loop`
+/// innermost, through transposed copies, and a transpose of that result
+/// back: the output gradient is copied once, where partial results per tap
+/// would read it once per tap.
+static void moveChannelsInnermost(RewriterBase &rewriter, linalg::GenericOp op,
+                                  unsigned loop) {
+  Location loc = op.getLoc();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto [filterMap, filterPermutation] = moveResultLast(maps[1], loop);
+  auto [resultMap, resultPermutation] = moveResultLast(maps[2], loop);
+  rewriter.setInsertionPoint(op);
+  Value filter =
+      transposed(rewriter, loc, op.getDpsInputs()[1], filterPermutation);
+  Value init = transposed(rewriter, loc, op.getDpsInitOperand(0)->get(),
+                          resultPermutation);
+  auto moved = rewriter.create<linalg::GenericOp>(
+      loc, init.getType(), ValueRange{op.getDpsInputs()[0], filter}, init,
+      SmallVector<AffineMap>{maps[0], filterMap, resultMap},
+      op.getIteratorTypesArray());
+  rewriter.cloneRegionBefore(op.getRegion(), moved.getRegion(),
+                             moved.getRegion().begin());
+  SmallVector<int64_t> back(resultPermutation.size());
+  for (auto [position, dim] : llvm::enumerate(resultPermutation))
+    back[dim] = position;
+  rewriter.replaceOp(op, transposed(rewriter, loc, moved.getResult(0), back));
+}
+
+/// Replaces `op` by one with its reduction loop `loop` parallel, writing a
+/// partial result per iteration of `loop` (a new innermost dimension of the
+/// result), and the combination of those into `op`'s accumulator. Fails,
+/// changing nothing, unless `op` combines into its one result with an op
+/// that has a neutral element (an add, a max): the partial results start
+/// from it.
+static LogicalResult splitLoop(RewriterBase &rewriter, linalg::GenericOp op,
+                               unsigned loop) {
+  SmallVector<Operation *, 4> combiners;
+  if (op.getNumDpsInits() != 1 ||
+      !matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1)
+    return failure();
+  Operation *combiner = combiners.front();
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  if (!neutral)
+    return failure();
+
   Location loc = op.getLoc();
   MLIRContext *context = op.getContext();
   Value accumulator = op.getDpsInitOperand(0)->get();
   auto type = cast<RankedTensorType>(accumulator.getType());
   int64_t rank = type.getRank();
   SmallVector<int64_t> shape(type.getShape());
-  shape.push_back(op.getStaticLoopRanges()[tap]);
+  shape.push_back(op.getStaticLoopRanges()[loop]);
   auto partialType = RankedTensorType::get(shape, type.getElementType());
 
   rewriter.setInsertionPoint(op);
-  Value zero = rewriter.create<arith::ConstantOp>(
-      loc, rewriter.getZeroAttr(type.getElementType()));
-  Value zeros =
+  Value identity = rewriter.create<arith::ConstantOp>(loc, *neutral);
+  Value start =
       rewriter
           .create<linalg::FillOp>(
-              loc, zero,
+              loc, identity,
               rewriter
                   .create<tensor::EmptyOp>(loc, shape, type.getElementType())
                   .getResult())
           .getResult(0);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  maps.back() = maps.back().insertResult(getAffineDimExpr(tap, context), rank);
+  maps.back() = maps.back().insertResult(getAffineDimExpr(loop, context), rank);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  iterators[tap] = utils::IteratorType::parallel;
+  iterators[loop] = utils::IteratorType::parallel;
   auto partial = rewriter.create<linalg::GenericOp>(
-      loc, partialType, op.getDpsInputs(), zeros, maps, iterators);
+      loc, partialType, op.getDpsInputs(), start, maps, iterators);
   rewriter.cloneRegionBefore(op.getRegion(), partial.getRegion(),
                              partial.getRegion().begin());
 
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank + 1, context);
-  SmallVector<AffineMap> sumMaps{identity, identity.getMajorSubMap(rank)};
-  SmallVector<utils::IteratorType> sumIterators(rank,
-                                                utils::IteratorType::parallel);
-  sumIterators.push_back(utils::IteratorType::reduction);
-  auto sum = rewriter.create<linalg::GenericOp>(
-      loc, type, partial.getResult(0), accumulator, sumMaps, sumIterators,
-      [](OpBuilder &b, Location nloc, ValueRange args) {
-        b.create<linalg::YieldOp>(
-            nloc, b.create<arith::AddFOp>(nloc, args[1], args[0]).getResult());
+  // getMajorSubMap(0) is the null map, not one with no results: a
+  // reduction to a scalar combines into a map of no dimensions.
+  AffineMap all = AffineMap::getMultiDimIdentityMap(rank + 1, context);
+  SmallVector<AffineMap> combineMaps{
+      all, AffineMap::get(rank + 1, 0, all.getResults().drop_back(), context)};
+  SmallVector<utils::IteratorType> combineIterators(
+      rank, utils::IteratorType::parallel);
+  combineIterators.push_back(utils::IteratorType::reduction);
+  auto combined = rewriter.create<linalg::GenericOp>(
+      loc, type, partial.getResult(0), accumulator, combineMaps,
+      combineIterators, [&](OpBuilder &b, Location nloc, ValueRange args) {
+        Operation *step =
+            b.create(nloc, combiner->getName().getIdentifier(),
+                     ValueRange{args[1], args[0]}, combiner->getResultTypes(),
+                     combiner->getAttrs());
+        b.create<linalg::YieldOp>(nloc, step->getResult(0));
       });
-  rewriter.replaceOp(op, sum.getResults());
+  rewriter.replaceOp(op, combined.getResults());
+  return success();
 }
 
 /// The lanes to split the reduction of `op` into, if a vector would run
@@ -116,34 +242,92 @@ static std::optional<int64_t> lanesToSplit(linalg::LinalgOp op,
   return lanes;
 }
 
+/// The most iterations, in vectors, of a reduction loop that
+/// innermostReductionToSplit gives partial results: each element of the
+/// result then has at most this many vectors of them.
+static constexpr int64_t kMaxPartialVectors = 4;
+
+/// The reduction loop of `op` to give partial results, if a vector would
+/// run along it and `op` has other reduction loops (with one,
+/// lanesToSplit applies): the loop reads the contiguous innermost dimension
+/// of `op`'s largest operand, and has at most kMaxPartialVectors vectors of
+/// iterations. A vector then runs along the partial results, adding a whole
+/// vector a step, where it would otherwise reduce each vector to one
+/// element, a chain of dependent adds (a bias gradient: a sum over the
+/// batch and the image's rows and columns).
+static std::optional<unsigned> innermostReductionToSplit(linalg::LinalgOp op,
+                                                         unsigned vectorBytes) {
+  if (op.getNumReductionLoops() < 2 || op.getNumDpsInits() != 1 ||
+      !op.hasOnlyProjectedPermutations())
+    return std::nullopt;
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  std::optional<unsigned> bits = cpu::widestElementBits(op);
+  std::optional<unsigned> vectorLoop =
+      cpu::pickVectorLoop(op, linalg::isaContractionOpInterface(op));
+  if (ShapedType::isDynamicShape(extents) || !bits || !vectorLoop ||
+      op.getIteratorTypesArray()[*vectorLoop] != utils::IteratorType::reduction)
+    return std::nullopt;
+  int64_t lanes = vectorBytes * 8 / *bits;
+  int64_t extent = extents[*vectorLoop];
+  if (lanes < 2 || extent < 2 || extent > kMaxPartialVectors * lanes)
+    return std::nullopt;
+  return vectorLoop;
+}
+
 namespace {
 struct SplitReductionsPass
     : ens::impl::EnsCpuSplitReductionsBase<SplitReductionsPass> {
   using EnsCpuSplitReductionsBase::EnsCpuSplitReductionsBase;
 
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::GenericOp, unsigned>> windows;
+    // Loops made parallel whole (a window's tap, a reduction's innermost
+    // loop), and ops whose one reduction loop is split into lanes.
+    SmallVector<std::pair<linalg::GenericOp, unsigned>> loops;
+    // Filter gradients vectorized along their output channels.
+    SmallVector<std::pair<linalg::GenericOp, unsigned>> channelLoops;
     SmallVector<std::pair<linalg::GenericOp, int64_t>> rows;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!op.hasPureTensorSemantics())
         return;
       if (std::optional<cpu::WindowOp> window = cpu::WindowOp::match(op)) {
-        if (std::optional<unsigned> tap = tapToSplit(*window)) {
-          LLVM_DEBUG(llvm::dbgs() << "partial sums along tap loop " << *tap
-                                  << " of " << op << "\n");
-          windows.emplace_back(op, *tap);
+        std::optional<unsigned> tap = tapToSplit(*window);
+        if (!tap)
+          return;
+        // A window op multiplies floats, whose width gives the lanes.
+        std::optional<unsigned> bits = cpu::widestElementBits(op);
+        if (std::optional<unsigned> channels =
+                bits ? channelsToVectorize(*window, vectorBytes * 8 / *bits)
+                     : std::nullopt) {
+          LLVM_DEBUG(llvm::dbgs() << "output channels (loop " << *channels
+                                  << ") innermost in " << op << "\n");
+          channelLoops.emplace_back(op, *channels);
+          return;
         }
+        LLVM_DEBUG(llvm::dbgs() << "partial sums along tap loop " << *tap
+                                << " of " << op << "\n");
+        loops.emplace_back(op, *tap);
         return;
       }
       if (std::optional<int64_t> lanes = lanesToSplit(op, vectorBytes)) {
         LLVM_DEBUG(llvm::dbgs() << "partial results per lane of " << *lanes
                                 << " of " << op << "\n");
         rows.emplace_back(op, *lanes);
+        return;
+      }
+      if (std::optional<unsigned> loop =
+              innermostReductionToSplit(op, vectorBytes)) {
+        LLVM_DEBUG(llvm::dbgs() << "partial results along reduction loop "
+                                << *loop << " of " << op << "\n");
+        loops.emplace_back(op, *loop);
       }
     });
     IRRewriter rewriter(&getContext());
-    for (auto [op, tap] : windows)
-      splitTap(rewriter, op, tap);
+    // splitLoop fails, leaving the op as it is, on a body it cannot combine
+    // (no neutral element); a window's multiply-accumulate always splits.
+    for (auto [op, loop] : loops)
+      (void)splitLoop(rewriter, op, loop);
+    for (auto [op, loop] : channelLoops)
+      moveChannelsInnermost(rewriter, op, loop);
     for (auto [op, lanes] : rows) {
       // The lanes become the innermost dimension of the partial results,
       // which the vectors then write whole.

@@ -59,6 +59,9 @@ struct TilePlan {
   /// convolution's tile reads the image at `position + tap`, which the
   /// vectorizer takes only once the unit tap loops are gone.
   bool dropUnitLoops = false;
+  /// Whether a sum of unit loops alone keeps its parallel loop when the
+  /// unit loops go (dropUnitLoops).
+  bool keepLoopOfUnitSums = false;
   /// A loop that the register tile does not divide, and the iteration at
   /// which the op is split in two along it: the first part is a whole
   /// number of tiles, and the second is planned again on its own.
@@ -185,6 +188,7 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
       vectorLoop = window->vectorLoop;
       rowLoop = window->rows;
       plan.dropUnitLoops = true;
+      plan.keepLoopOfUnitSums = window->vectorReadsFilter;
     } else if (succeeded(linalg::vectorizeOpPrecondition(op))) {
       vectorLoop = cpu::pickVectorLoop(op, contraction);
       if (contraction)
@@ -238,6 +242,15 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
                  << plan.tile[*vectorLoop] << " lanes\n");
     } else if (rowLoop && rowLoop != vectorLoop) {
       plan.tile[*rowLoop] = largestDivisor(extents[*rowLoop], kRegisterRows);
+    } else if (isa<linalg::TransposeOp>(*op)) {
+      // A transpose that moves its input's innermost dimension reads a
+      // vector's worth of it per step too, a tile of rows that the vector
+      // lowering transposes in registers: a vector of the result alone
+      // would gather an element per lane.
+      std::optional<unsigned> inputLoop =
+          cpu::innermostLoop(op, *op.getDpsInputOperand(0));
+      if (inputLoop && *inputLoop != *vectorLoop)
+        plan.tile[*inputLoop] = largestDivisor(extents[*inputLoop], lanes);
     }
     // A reduction across the vector loop (a column sum) reads one vector
     // per step at a stride of a whole row: a tile of up to 8 vectors side
@@ -337,26 +350,53 @@ struct LastLinalgOp : RewriterBase::Listener {
 /// (linalg's dropUnitDims, reducing the operands' ranks by slices, which
 /// vector transfers then absorb). The other unit loops stay: a reduction
 /// loop of one iteration is what makes the vectorizer emit a contraction,
-/// whose outer products become FMAs.
+/// whose outer products become FMAs. With `keepLoopOfUnitSums`, a sum of
+/// unit loops alone (a filter gradient's image row and tap, when its vector
+/// reads the filter) keeps its parallel loop, which it then reads alone:
+/// dropping them all would leave the dimension read at a constant, which
+/// the vectorizer rejects.
 static FailureOr<linalg::LinalgOp> dropUnitLoops(RewriterBase &rewriter,
-                                                 linalg::LinalgOp op) {
+                                                 linalg::LinalgOp op,
+                                                 bool keepLoopOfUnitSums) {
   auto generic = dyn_cast<linalg::GenericOp>(*op);
   if (!generic)
     return op;
   linalg::ControlDropUnitDims control;
   control.rankReductionStrategy =
       linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
-  control.controlFn = [](Operation *target) {
+  control.controlFn = [keepLoopOfUnitSums](Operation *target) {
     auto linalgOp = cast<linalg::LinalgOp>(target);
     SmallVector<int64_t> extents = linalgOp.getStaticLoopRanges();
-    SmallVector<unsigned> inSums;
-    for (AffineMap map : linalgOp.getIndexingMapsArray())
-      for (AffineExpr expr : map.getResults())
-        if (!isa<AffineDimExpr>(expr))
-          for (unsigned loop = 0; loop < extents.size(); ++loop)
-            if (extents[loop] == 1 && expr.isFunctionOfDim(loop) &&
-                !llvm::is_contained(inSums, loop))
-              inSums.push_back(loop);
+    SmallVector<utils::IteratorType> iterators =
+        linalgOp.getIteratorTypesArray();
+    SmallVector<unsigned> inSums, kept;
+    for (AffineMap map : linalgOp.getIndexingMapsArray()) {
+      for (AffineExpr expr : map.getResults()) {
+        if (isa<AffineDimExpr>(expr))
+          continue;
+        SmallVector<unsigned> unit;
+        bool allUnit = true;
+        for (unsigned loop = 0; loop < extents.size(); ++loop) {
+          if (!expr.isFunctionOfDim(loop))
+            continue;
+          if (extents[loop] == 1)
+            unit.push_back(loop);
+          else
+            allUnit = false;
+        }
+        auto parallel = llvm::find_if(unit, [&](unsigned loop) {
+          return iterators[loop] == utils::IteratorType::parallel;
+        });
+        if (keepLoopOfUnitSums && allUnit && parallel != unit.end() &&
+            !llvm::is_contained(kept, *parallel))
+          kept.push_back(*parallel);
+        for (unsigned loop : unit)
+          if (!llvm::is_contained(inSums, loop))
+            inSums.push_back(loop);
+      }
+    }
+    llvm::erase_if(
+        inSums, [&](unsigned loop) { return llvm::is_contained(kept, loop); });
     llvm::sort(inSums);
     return inSums;
   };
@@ -502,7 +542,8 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
     op = *tiled;
   }
   if (plan.dropUnitLoops) {
-    FailureOr<linalg::LinalgOp> dropped = dropUnitLoops(rewriter, op);
+    FailureOr<linalg::LinalgOp> dropped =
+        dropUnitLoops(rewriter, op, plan.keepLoopOfUnitSums);
     if (failed(dropped))
       return failure();
     op = *dropped;

@@ -48,17 +48,36 @@ std::optional<cpu::WindowTile> cpu::planWindowTile(linalg::LinalgOp op) {
   WindowTile tile;
   tile.vectorLoop = window->innermostResultLoop;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  if (iterators[tile.vectorLoop] != utils::IteratorType::parallel ||
-      !window->readsContiguouslyAlong(tile.vectorLoop))
+  if (iterators[tile.vectorLoop] != utils::IteratorType::parallel)
     return std::nullopt;
+  // The operand that the vector reads: the image, or (in a filter gradient
+  // with the output channels innermost) the filter, each image element then
+  // broadcast.
+  AffineMap along;
+  if (window->readsContiguouslyAlong(tile.vectorLoop)) {
+    along = window->image;
+  } else if (window->filterReadsContiguouslyAlong(tile.vectorLoop)) {
+    along = window->filter;
+    tile.vectorReadsFilter = true;
+  } else {
+    return std::nullopt;
+  }
+  // The rows: a loop of the result that the vector's operand does not read
+  // (an output channel of a forward convolution, an input channel of a
+  // filter gradient), so that each row is one broadcast element. Of a
+  // filter gradient's, the longest, for the most accumulators: its taps
+  // have 3, its input channels more.
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
   for (AffineExpr expr : llvm::reverse(window->result.getResults())) {
     unsigned loop = cast<AffineDimExpr>(expr).getPosition();
-    if (loop != tile.vectorLoop && !window->image.isFunctionOfDim(loop)) {
+    if (loop == tile.vectorLoop || along.isFunctionOfDim(loop))
+      continue;
+    if (!tile.rows || extents[loop] > extents[*tile.rows])
       tile.rows = loop;
+    if (along == window->image)
       break;
-    }
   }
-  if (tile.rows)
+  if (tile.rows && along == window->image)
     tile.imageRows = imageRowLoop(*window, tile.vectorLoop, tile.rows);
   return tile;
 }

@@ -40,6 +40,25 @@ Value mlir::ens::moveBatchAxis(OpBuilder &builder, Location loc, Value value,
     if (d != from)
       permutation.push_back(d);
   permutation.insert(permutation.begin() + to, from);
+  // A broadcast moves its batch axis by broadcasting in the new order: a
+  // broadcast is an index map that fusion folds into its consumers, while a
+  // transpose of it would write every broadcast element (the bias of a
+  // batched convolution meeting the convolution's batch axis).
+  if (auto broadcast = value.getDefiningOp<BroadcastInDimOp>()) {
+    auto type = cast<RankedTensorType>(value.getType());
+    // Result dim d of the broadcast becomes dim inverse[d] of the transpose.
+    SmallVector<int64_t> inverse(rank), shape;
+    for (auto [position, dim] : llvm::enumerate(permutation)) {
+      inverse[dim] = position;
+      shape.push_back(type.getDimSize(dim));
+    }
+    SmallVector<int64_t> dims;
+    for (int64_t dim : broadcast.getDims())
+      dims.push_back(inverse[dim]);
+    return builder.create<BroadcastInDimOp>(
+        loc, RankedTensorType::get(shape, type.getElementType()),
+        broadcast.getOperand(), dims);
+  }
   return builder.create<TransposeOp>(loc, value, permutation);
 }
 

@@ -70,3 +70,25 @@ func.func @reshape_moves(%x: tensor<2x5x3xf32>) -> tensor<5x3x2xf32> {
 // CHECK-NEXT:    %[[T:.*]] = ens.transpose %arg0 {permutation = array<i64: 1, 0, 2>} : tensor<2x5x3xf32> -> tensor<5x2x3xf32>
 // CHECK-NEXT:    %[[Y:.*]] = ens.reshape %[[T]] : tensor<5x2x3xf32> -> tensor<5x3x2xf32>
 // CHECK-NEXT:    return %[[Y]]
+
+// -----
+
+// A broadcast whose batch must move to meet another operand's (a bias,
+// batched first, added to a convolution's result, batched second) is
+// broadcast again in the new order rather than transposed: a transpose
+// would write every broadcast element. The batch moves from result dim 0
+// to 1, so the operand's dims (batch, 4, 3) map to 1, 0 and 2.
+func.func @bias(%x: tensor<4x3x2xf32>, %p: tensor<4x3xf32>) -> tensor<4x3x2xf32> {
+  %b = ens.broadcast_in_dim %p {dims = array<i64: 0, 1>} : tensor<4x3xf32> -> tensor<4x3x2xf32>
+  %y = ens.add %x, %b : tensor<4x3x2xf32>
+  return %y : tensor<4x3x2xf32>
+}
+func.func @bias_moves(%x: tensor<4x5x3x2xf32>, %p: tensor<5x4x3xf32>) -> tensor<4x5x3x2xf32> {
+  %y = ens.vmap @bias(%x, %p) {in_axes = array<i64: 1, 0>, out_axes = array<i64: 1>, size = 5 : i64} : (tensor<4x5x3x2xf32>, tensor<5x4x3xf32>) -> tensor<4x5x3x2xf32>
+  return %y : tensor<4x5x3x2xf32>
+}
+// CHECK-LABEL: func.func private @bias_vmap(%arg0: tensor<4x5x3x2xf32>, %arg1: tensor<5x4x3xf32>) -> tensor<4x5x3x2xf32>
+// CHECK:         %[[B:.*]] = ens.broadcast_in_dim %arg1 {dims = array<i64: 1, 0, 2>} : tensor<5x4x3xf32> -> tensor<4x5x3x2xf32>
+// CHECK-NEXT:    %[[Y:.*]] = ens.add %arg0, %[[B]] : tensor<4x5x3x2xf32>
+// CHECK-NEXT:    return %[[Y]]
+// CHECK-NOT:     ens.transpose

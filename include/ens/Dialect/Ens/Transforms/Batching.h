@@ -22,8 +22,9 @@ void registerBatchingRules(DialectRegistry &registry);
 /// `type` with a dimension of `size` inserted at `axis`.
 RankedTensorType insertBatchDim(Type type, int64_t axis, int64_t size);
 
-/// Moves the batch axis of `value` from `from` to `to` with a transpose,
-/// or returns `value` when they are equal.
+/// Moves the batch axis of `value` from `from` to `to` with a transpose (a
+/// broadcast_in_dim in the new order if `value` is a broadcast), or returns
+/// `value` when they are equal.
 Value moveBatchAxis(OpBuilder &builder, Location loc, Value value, int64_t from,
                     int64_t to);
 
