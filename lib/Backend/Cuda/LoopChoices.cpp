@@ -95,6 +95,10 @@ static void settleBlockTiles(const CandidateCoster &planned, PhaseConfig &phase,
   }
   PhaseConfig registers = phase;
   registers.mma = {};
+  // With the tiled strategy every operand is in global memory (nothing is
+  // staged); the coster's views know where each member's slice starts.
+  planConsecutivePoints(generic, registers, coster.views,
+                        [](Value) { return true; });
   planSplit(generic, registers, members, getFillBlocks(coster.target));
   registers.blocksPerMember = getBlocksPerMember(generic, registers, members);
   if (registers.chunks > 1)

@@ -159,7 +159,7 @@
 // RUN: ens-run %s --entry=many --random-inputs=6 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/many/out0.npy
 // RUN: ens-run %s --entry=many --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=MANY
 // MANY:      loop: tiled, 133 members, 256 threads, 0 bytes of shared memory
-// MANY-NEXT:   phase 0: kernel k0_tiled, 5 blocks of 64 threads per member, points in 4x4 tiles of d1, d2; ens.einsum
+// MANY-NEXT:   phase 0: kernel k0_tiled, 5 blocks of 64 threads per member, points in 4x4 tiles of d1, d2, consecutive along d2; ens.einsum
 //
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --output-dir=%t/transposed
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/transposed/out0.npy --expect=%t/transposed/out1.npy --expect=%t/transposed/out2.npy
@@ -215,7 +215,7 @@
 // RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=members-per-block --atol=1e-4 --expect=%t/split_k/out0.npy
 // RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-4 --expect=%t/split_k/out0.npy
 // RUN: ens-run %s --entry=split_k --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=SPLITK
-// SPLITK: phase 0: kernel k0_tiled, 140 blocks per member, points in 4x4 tiles of d1, d2 in 14 chunks through global buffer 4 with fused epilogue; ens.einsum, ens.add, ens.relu
+// SPLITK: phase 0: kernel k0_tiled, 140 blocks per member, points in 4x4 tiles of d1, d2, consecutive along d2 in 14 chunks through global buffer 4 with fused epilogue; ens.einsum, ens.add, ens.relu
 // SPLITK-NOT: phase 1
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --output-dir=%t/long_k
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-4 --expect=%t/long_k/out0.npy
@@ -232,7 +232,7 @@
 // RUN: ens-run %s --entry=small --random-inputs=11 --backend=cuda-emu --cuda-strategy=tiled --cuda-block-tiles=false --expect=%t/small/out0.npy
 // RUN: ens-run %s --entry=small --random-inputs=11 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/small/out0.npy
 // RUN: ens-run %s --entry=small --cuda-plan --cuda-strategy=tiled --cuda-block-tiles=false | FileCheck %s --check-prefix=SMALL
-// SMALL: phase 0: kernel k0_tiled, 1 blocks per member, points in 3x2 tiles of d1, d2; ens.einsum
+// SMALL: phase 0: kernel k0_tiled, 1 blocks per member, points in 3x2 tiles of d1, d2, consecutive along d2; ens.einsum
 //
 // RUN: ens-run %s --entry=full --random-inputs=12 --output-dir=%t/full
 // RUN: ens-run %s --entry=full --random-inputs=12 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/full/out0.npy
@@ -240,7 +240,7 @@
 // RUN: ens-run %s --entry=full --random-inputs=12 --backend=cuda-emu --cuda-strategy=tiled --cuda-block-tiles=false --expect=%t/full/out0.npy
 // RUN: ens-run %s --entry=full --random-inputs=12 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/full/out0.npy
 // RUN: ens-run %s --entry=full --cuda-plan --cuda-strategy=tiled --cuda-block-tiles=false | FileCheck %s --check-prefix=FULL
-// FULL: phase 0: kernel k0_tiled, 1 blocks per member, points in 4x4 tiles of d1, d2; ens.einsum
+// FULL: phase 0: kernel k0_tiled, 1 blocks per member, points in 4x4 tiles of d1, d2, consecutive along d2; ens.einsum
 //
 // @block_edges (3 members; x 100x40 shared): y1 = x w (w 40x70), y2 = x
 // v^T (v 70x40, read transposed: its elements are consecutive along the
