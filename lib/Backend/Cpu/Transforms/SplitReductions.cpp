@@ -220,14 +220,16 @@ static LogicalResult splitLoop(RewriterBase &rewriter, linalg::GenericOp op,
   return success();
 }
 
-/// The lanes to split the reduction of `op` into, if a vector would run
-/// along its one reduction loop: the loop reads the contiguous innermost
-/// dimension of `op`'s largest operand, and its extent is a multiple of the
-/// lanes and at least two vectors.
-static std::optional<int64_t> lanesToSplit(linalg::LinalgOp op,
-                                           unsigned vectorBytes) {
-  if (op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1)
-    return std::nullopt;
+/// The loop a vector would run along in `op`, if it is a reduction loop:
+/// the loop that reads the contiguous innermost dimension of `op`'s
+/// largest operand, with the lanes of a vector of `vectorBytes` and the
+/// loop's extent.
+struct ReductionVector {
+  unsigned loop;
+  int64_t lanes, extent;
+};
+static std::optional<ReductionVector> getReductionVector(linalg::LinalgOp op,
+                                                         unsigned vectorBytes) {
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
   std::optional<unsigned> bits = cpu::widestElementBits(op);
   std::optional<unsigned> vectorLoop =
@@ -235,11 +237,22 @@ static std::optional<int64_t> lanesToSplit(linalg::LinalgOp op,
   if (ShapedType::isDynamicShape(extents) || !bits || !vectorLoop ||
       op.getIteratorTypesArray()[*vectorLoop] != utils::IteratorType::reduction)
     return std::nullopt;
-  int64_t lanes = vectorBytes * 8 / *bits;
-  int64_t extent = extents[*vectorLoop];
-  if (lanes < 2 || extent % lanes != 0 || extent < 2 * lanes)
+  return ReductionVector{*vectorLoop, vectorBytes * 8 / *bits,
+                         extents[*vectorLoop]};
+}
+
+/// The lanes to split the reduction of `op` into, if a vector would run
+/// along its one reduction loop (getReductionVector) whose extent is a
+/// multiple of the lanes and at least two vectors.
+static std::optional<int64_t> lanesToSplit(linalg::LinalgOp op,
+                                           unsigned vectorBytes) {
+  if (op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1)
     return std::nullopt;
-  return lanes;
+  std::optional<ReductionVector> vector = getReductionVector(op, vectorBytes);
+  if (!vector || vector->lanes < 2 || vector->extent % vector->lanes != 0 ||
+      vector->extent < 2 * vector->lanes)
+    return std::nullopt;
+  return vector->lanes;
 }
 
 /// The most iterations, in vectors, of a reduction loop that
@@ -248,30 +261,22 @@ static std::optional<int64_t> lanesToSplit(linalg::LinalgOp op,
 static constexpr int64_t kMaxPartialVectors = 4;
 
 /// The reduction loop of `op` to give partial results, if a vector would
-/// run along it and `op` has other reduction loops (with one,
-/// lanesToSplit applies): the loop reads the contiguous innermost dimension
-/// of `op`'s largest operand, and has at most kMaxPartialVectors vectors of
-/// iterations. A vector then runs along the partial results, adding a whole
-/// vector a step, where it would otherwise reduce each vector to one
-/// element, a chain of dependent adds (a bias gradient: a sum over the
-/// batch and the image's rows and columns).
+/// run along it (getReductionVector) and `op` has other reduction loops
+/// (with one, lanesToSplit applies), and it has at most
+/// kMaxPartialVectors vectors of iterations. A vector then runs along the
+/// partial results, adding a whole vector a step, where it would otherwise
+/// reduce each vector to one element, a chain of dependent adds (a bias
+/// gradient: a sum over the batch and the image's rows and columns).
 static std::optional<unsigned> innermostReductionToSplit(linalg::LinalgOp op,
                                                          unsigned vectorBytes) {
   if (op.getNumReductionLoops() < 2 || op.getNumDpsInits() != 1 ||
       !op.hasOnlyProjectedPermutations())
     return std::nullopt;
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  std::optional<unsigned> bits = cpu::widestElementBits(op);
-  std::optional<unsigned> vectorLoop =
-      cpu::pickVectorLoop(op, linalg::isaContractionOpInterface(op));
-  if (ShapedType::isDynamicShape(extents) || !bits || !vectorLoop ||
-      op.getIteratorTypesArray()[*vectorLoop] != utils::IteratorType::reduction)
+  std::optional<ReductionVector> vector = getReductionVector(op, vectorBytes);
+  if (!vector || vector->lanes < 2 || vector->extent < 2 ||
+      vector->extent > kMaxPartialVectors * vector->lanes)
     return std::nullopt;
-  int64_t lanes = vectorBytes * 8 / *bits;
-  int64_t extent = extents[*vectorLoop];
-  if (lanes < 2 || extent < 2 || extent > kMaxPartialVectors * lanes)
-    return std::nullopt;
-  return vectorLoop;
+  return vector->loop;
 }
 
 namespace {
