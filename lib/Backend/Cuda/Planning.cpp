@@ -470,9 +470,7 @@ void MemberLoopPlanner::planUnroll(linalg::GenericOp generic,
         return generic.getMatchingIndexingMap(input).isFunctionOfDim(
                    reduction[0]) &&
                isInGlobalMemory(input->get()) &&
-               llvm::none_of(phase.staged, [&](const StagedOperand &staged) {
-                 return staged.operand == input->getOperandNumber();
-               });
+               !phase.isStaged(input->getOperandNumber());
       });
   if (!globalSteps || steps < 2 * kDeepUnrollSteps)
     return;

@@ -144,9 +144,7 @@ void cuda::planConsecutivePoints(
           !isa<MemRefType>(input->get().getType()) ||
           !generic.getMatchingIndexingMap(input).isFunctionOfDim(loop))
         continue;
-      bool staged = llvm::any_of(phase.staged, [&](const StagedOperand &s) {
-        return s.operand == input->getOperandNumber();
-      });
+      bool staged = phase.isStaged(input->getOperandNumber());
       bool global = !staged && isInGlobalMemory(input->get());
       if (getAccessWidth(generic, *input, loop, {size, ranges[loop]}, global,
                          staged, views) > 1) {

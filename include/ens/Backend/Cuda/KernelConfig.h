@@ -14,6 +14,7 @@
 #define ENS_BACKEND_CUDA_KERNELCONFIG_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -284,6 +285,12 @@ struct PhaseConfig {
   /// reaches memory.
   bool fusedEpilogue = false;
   llvm::SmallVector<StagedOperand, 2> staged;
+  /// Whether the phase stages its operand number `operand`.
+  bool isStaged(unsigned operand) const {
+    return llvm::any_of(staged, [&](const StagedOperand &copy) {
+      return copy.operand == operand;
+    });
+  }
   /// With the tiled strategy: the position in the launch plan of the
   /// phase's kernel (for a vendor GEMM, of its step among the plan's GEMM
   /// steps), and how many blocks each member takes.
