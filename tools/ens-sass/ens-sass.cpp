@@ -16,10 +16,14 @@
 // 64- or 128-bit accesses or asynchronously, LDGSTS), --max-lsu-per-fma
 // (load/store instructions per FMA in a contraction's hot loop, an LDS.128
 // counting as one) and --require-32-bit-counters (no 64-bit comparison,
-// ISETP .EX, in a hot loop). Whether an access is coalesced depends on its
-// addresses, which SASS does not show: the performance model counts that.
+// ISETP .EX, in a hot loop) and --require-coalesced (no global access in
+// a hot loop spreads a warp's lanes over more than twice the sectors its
+// bytes need, by the dataflow analysis of LaneAddresses.h).
 //
 //===----------------------------------------------------------------------===//
+
+#include "LaneAddresses.h"
+#include "Sass.h"
 
 #include "ens/Backend/Cuda/Nvrtc.h"
 
@@ -35,10 +39,12 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <optional>
 
 using namespace mlir;
 using namespace mlir::ens;
+using namespace mlir::ens::sass;
 namespace cl = llvm::cl;
 
 namespace {
@@ -96,14 +102,17 @@ cl::opt<bool> require32BitCounters(
     "require-32-bit-counters",
     cl::desc("--check: no hot loop may compare 64-bit integers (ISETP with "
              ".EX), the sign of 64-bit loop counters and indices"));
-
-/// One SASS instruction: its address, base opcode (FFMA for FFMA.FTZ), its
-/// modifiers (".E.128" of LDG.E.128) and, for a branch, its target.
-struct Instruction {
-  uint64_t address = 0;
-  std::string opcode, modifiers;
-  std::optional<uint64_t> target;
-};
+cl::opt<std::string>
+    launches("launches",
+             cl::desc("The kernel report (ens-run --kernel-report=json) of the "
+                      "kernels' launches: their block and grid widths let the "
+                      "coalescing analysis follow the warps of several blocks"),
+             cl::value_desc("FILE"));
+cl::opt<bool> requireCoalesced(
+    "require-coalesced",
+    cl::desc("--check: no global access in a hot loop may spread its first "
+             "warp's lanes over more than twice the 32-byte sectors their "
+             "bytes need (LaneAddresses.h)"));
 
 /// Instruction counts over a range of a kernel.
 struct Counts {
@@ -146,11 +155,6 @@ struct Counts {
   }
 };
 
-/// A kernel's SASS.
-struct Kernel {
-  std::string name;
-  std::vector<Instruction> code;
-};
 } // namespace
 
 /// Base opcodes of fused multiply-adds, scalar and matrix.
@@ -218,80 +222,6 @@ static Counts count(ArrayRef<Instruction> code) {
   return counts;
 }
 
-/// The kernels in cuobjdump -sass output: "Function : NAME" starts one, and
-/// each instruction line is "/*ADDR*/ [@P] OPCODE OPERANDS ; /*ENCODING*/".
-static std::vector<Kernel> parseSass(StringRef text) {
-  std::vector<Kernel> kernels;
-  SmallVector<StringRef> lines;
-  text.split(lines, '\n');
-  for (StringRef line : lines) {
-    StringRef trimmed = line.trim();
-    if (trimmed.consume_front("Function : ")) {
-      kernels.push_back({trimmed.str(), {}});
-      continue;
-    }
-    if (kernels.empty() || !trimmed.consume_front("/*"))
-      continue;
-    auto [addressText, rest] = trimmed.split("*/");
-    Instruction instruction;
-    if (addressText.getAsInteger(16, instruction.address))
-      continue;
-    StringRef body = rest.split(';').first.trim();
-    if (body.empty())
-      continue; // The second half of an encoding.
-    // An instruction guarded by @!PT never runs: ptxas pads asynchronous
-    // copies' loops with such loads ("@!PT LDS RZ, [RZ]"). It takes an
-    // issue slot as a NOP does, and accesses no memory.
-    bool neverRuns = body.starts_with("@!PT ");
-    if (body.starts_with("@"))
-      body = body.split(' ').second.trim();
-    auto [opcode, operands] = body.split(' ');
-    if (neverRuns)
-      opcode = "NOP";
-    // ptxas uses HFMA2.MMA to move constants into registers: not arithmetic.
-    auto [base, modifiers] = opcode.split('.');
-    instruction.opcode = opcode == "HFMA2.MMA" ? opcode.str() : base.str();
-    if (!modifiers.empty())
-      instruction.modifiers = ("." + modifiers).str();
-    if (instruction.opcode == "BRA") {
-      // The target is the last operand, an absolute address.
-      StringRef target = operands.trim();
-      target = target.drop_front(target.rfind(' ') + 1);
-      uint64_t address = 0;
-      if (target.consume_front("0x") && !target.getAsInteger(16, address))
-        instruction.target = address;
-    }
-    kernels.back().code.push_back(std::move(instruction));
-  }
-  return kernels;
-}
-
-/// The innermost loops of `kernel` as index ranges [first, last] of its
-/// code: a branch to an earlier address closes a loop, innermost if
-/// no other such range lies inside it.
-static std::vector<std::pair<size_t, size_t>>
-findInnermostLoops(const Kernel &kernel) {
-  std::vector<std::pair<size_t, size_t>> loops;
-  for (size_t last = 0; last < kernel.code.size(); ++last) {
-    const Instruction &branch = kernel.code[last];
-    // A branch to itself is the trap after the kernel's exit, not a loop.
-    if (!branch.target || *branch.target >= branch.address)
-      continue;
-    size_t first = last;
-    while (first > 0 && kernel.code[first].address > *branch.target)
-      --first;
-    loops.push_back({first, last});
-  }
-  std::vector<std::pair<size_t, size_t>> innermost;
-  for (auto loop : loops)
-    if (llvm::none_of(loops, [&](auto other) {
-          return other != loop && other.first >= loop.first &&
-                 other.second <= loop.second;
-        }))
-      innermost.push_back(loop);
-  return innermost;
-}
-
 static void printCounts(llvm::raw_ostream &os, const Counts &counts) {
   os << llvm::format(
       "instructions %lld, float arithmetic %lld, FMA %lld "
@@ -307,8 +237,43 @@ static void printCounts(llvm::raw_ostream &os, const Counts &counts) {
       (long long)counts.compares64);
 }
 
-/// Prints the report of `kernel`; returns whether it meets the thresholds.
-static bool report(const Kernel &kernel, llvm::raw_ostream &os) {
+/// Prints how the global accesses among `kernel`'s instructions `first` to
+/// `last` spread their lanes, and each uncoalesced one; returns whether
+/// none is.
+static bool reportLanes(const Kernel &kernel, ArrayRef<GlobalAccess> accesses,
+                        size_t first, size_t last, llvm::raw_ostream &os) {
+  int64_t total = 0, uncoalesced = 0, unknown = 0, unreached = 0;
+  std::string details;
+  llvm::raw_string_ostream detailsOs(details);
+  for (const GlobalAccess &access : accesses) {
+    if (access.index < first || access.index > last)
+      continue;
+    ++total;
+    unreached += !access.reached;
+    unknown += access.reached && !access.sectors;
+    if (!access.isUncoalesced())
+      continue;
+    ++uncoalesced;
+    const Instruction &instruction = kernel.code[access.index];
+    detailsOs << llvm::format(
+        "    uncoalesced %#06llx %s%s: %u sectors for "
+        "%u\n",
+        (unsigned long long)instruction.address, instruction.opcode.c_str(),
+        instruction.modifiers.c_str(), *access.sectors, access.neededSectors);
+  }
+  os << llvm::format("    lanes: global accesses %lld, uncoalesced %lld, "
+                     "unknown %lld, not reached %lld\n",
+                     (long long)total, (long long)uncoalesced,
+                     (long long)unknown, (long long)unreached)
+     << details;
+  return uncoalesced == 0;
+}
+
+/// Prints the report of `kernel`, launched as `shapes` says; returns
+/// whether it meets the thresholds.
+static bool report(const Kernel &kernel,
+                   const std::map<std::string, LaunchShape> &shapes,
+                   llvm::raw_ostream &os) {
   Counts total = count(kernel.code);
   os << "kernel " << kernel.name << ": ";
   printCounts(os, total);
@@ -316,12 +281,18 @@ static bool report(const Kernel &kernel, llvm::raw_ostream &os) {
   os << "  spills: " << (spills ? "yes" : "no") << "\n";
   bool meets = !spills;
   bool hasContraction = false;
+  std::optional<LaunchShape> shape;
+  if (auto it = shapes.find(kernel.name); it != shapes.end())
+    shape = it->second;
+  std::vector<GlobalAccess> accesses = analyzeGlobalAccesses(kernel, shape);
   for (auto [first, last] : findInnermostLoops(kernel)) {
     Counts loop = count(ArrayRef(kernel.code).slice(first, last - first + 1));
     os << llvm::format("  hot loop %#06llx-%#06llx: ",
                        (unsigned long long)kernel.code[first].address,
                        (unsigned long long)kernel.code[last].address);
     printCounts(os, loop);
+    if (!reportLanes(kernel, accesses, first, last, os) && requireCoalesced)
+      meets = false;
     // Only a contraction's loop is held to the thresholds: one that
     // multiplies and keeps its results in registers from step to step (it
     // stores nothing). A loop without float multiplies (a copy, an index
@@ -447,6 +418,43 @@ static llvm::Expected<std::string> disassemble(StringRef cubin) {
   return (*text)->getBuffer().str();
 }
 
+/// The block and grid widths of each kernel in the kernel report that
+/// --launches names: {"launches": [{"name", "grid": [x, y, z], "block":
+/// [x, y, z]}, ...]}.
+static llvm::Expected<std::map<std::string, LaunchShape>> readLaunchShapes() {
+  std::map<std::string, LaunchShape> shapes;
+  if (launches.empty())
+    return shapes;
+  auto text = llvm::MemoryBuffer::getFile(launches);
+  if (!text)
+    return error("cannot read " + launches);
+  llvm::Expected<llvm::json::Value> report =
+      llvm::json::parse((*text)->getBuffer());
+  if (!report)
+    return error(launches + ": " + llvm::toString(report.takeError()));
+  const llvm::json::Object *object = report->getAsObject();
+  const llvm::json::Array *list =
+      object ? object->getArray("launches") : nullptr;
+  if (!list)
+    return error(launches + ": not a kernel report (no \"launches\")");
+  for (const llvm::json::Value &launch : *list) {
+    const llvm::json::Object *fields = launch.getAsObject();
+    std::optional<StringRef> name =
+        fields ? fields->getString("name") : std::nullopt;
+    const llvm::json::Array *grid = fields ? fields->getArray("grid") : nullptr;
+    const llvm::json::Array *block =
+        fields ? fields->getArray("block") : nullptr;
+    auto getWidth = [](const llvm::json::Array *dims) -> int64_t {
+      return dims && !dims->empty() ? (*dims)[0].getAsInteger().value_or(0) : 0;
+    };
+    int64_t gridX = getWidth(grid), blockX = getWidth(block);
+    if (!name || gridX <= 0 || blockX <= 0)
+      return error(launches + ": a launch without a name, grid or block");
+    shapes[name->str()] = {blockX, gridX};
+  }
+  return shapes;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(
@@ -461,6 +469,12 @@ int main(int argc, char **argv) {
     }
     llvm::outs() << *program << "\n";
     return 0;
+  }
+  llvm::Expected<std::map<std::string, LaunchShape>> shapes =
+      readLaunchShapes();
+  if (!shapes) {
+    llvm::WithColor::error() << llvm::toString(shapes.takeError()) << "\n";
+    return 2;
   }
   bool meets = true;
   std::optional<llvm::json::OStream> jsonOs;
@@ -481,7 +495,7 @@ int main(int argc, char **argv) {
       if (jsonOs)
         reportJson(kernel, *jsonOs);
       else
-        meets &= report(kernel, llvm::outs());
+        meets &= report(kernel, *shapes, llvm::outs());
     }
   }
   if (jsonOs) {
@@ -499,6 +513,8 @@ int main(int argc, char **argv) {
       llvm::outs() << ", wide or asynchronous global loads";
     if (require32BitCounters)
       llvm::outs() << ", 32-bit loop counters";
+    if (requireCoalesced)
+      llvm::outs() << ", coalesced global accesses";
     llvm::outs() << "\n";
     return 1;
   }
