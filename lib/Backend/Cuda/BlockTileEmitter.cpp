@@ -262,7 +262,49 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
   if (stages > 1)
     os.indent(indent) << "__syncthreads();\n";
   // Each accumulator inside the op: its epilogue's result, or the output.
-  for (const BlockTileThreads::Accumulators &acc : threads.accumulators)
+  // Where an FFMA accumulator array holds points of one row whose columns
+  // are all inside the op (the columns' range a multiple of the block tile's),
+  // the epilogue's loads of all its points go first, under the row's
+  // guard, then each point's ops and stores: a thread's consecutive
+  // columns then load (and store) as one 128-bit access, so that a warp's
+  // lanes, 16 bytes apart, touch each sector once. The epilogue is
+  // elementwise, so a point's stores touch no element another point
+  // loads.
+  bool columnsInside = !mma.enabled() && ranges[1] % blockCols == 0;
+  for (const BlockTileThreads::Accumulators &acc : threads.accumulators) {
+    bool oneRow = llvm::all_of(acc.points, [&](auto point) {
+      return point.first == acc.points.front().first;
+    });
+    if (after && columnsInside && oneRow && acc.points.size() > 1) {
+      os.indent(indent) << "if (" << threads.rows[acc.points[0].first].first
+                        << " < " << ranges[0] << ") {\n";
+      SmallVector<DenseMap<Value, std::string>> loads;
+      for (auto [e, point] : llvm::enumerate(acc.points)) {
+        llvm::Expected<DenseMap<Value, std::string>> loaded =
+            loadEpilogue(writer, *after, pointDims(point),
+                         "_" + acc.name + "_" + std::to_string(e), indent + 2);
+        if (!loaded)
+          return loaded.takeError();
+        loads.push_back(std::move(*loaded));
+      }
+      // Each point in a scope of its own, where the epilogue declares its
+      // loop variables; its loaded values are unbound after it, so that
+      // the next row's loads are its own.
+      for (auto [e, point] : llvm::enumerate(acc.points)) {
+        after->forgetInputs();
+        os.indent(indent + 2) << "{\n";
+        if (llvm::Error failure = emitEpilogue(
+                writer, *after, pointDims(point),
+                acc.name + "[" + std::to_string(e) + "]", indent + 4,
+                &loads[e]))
+          return failure;
+        os.indent(indent + 2) << "}\n";
+        for (auto &[arg, name] : loads[e])
+          after->body.unbind(arg);
+      }
+      os.indent(indent) << "}\n";
+      continue;
+    }
     for (auto [e, point] : llvm::enumerate(acc.points)) {
       std::string value = acc.name + "[" + std::to_string(e) + "]";
       SmallVector<std::string> dims = pointDims(point);
@@ -280,6 +322,7 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
       }
       os.indent(indent) << "}\n";
     }
+  }
   os.indent(indent - 2) << "}\n";
   return llvm::Error::success();
 }

@@ -106,6 +106,35 @@ public:
                           staged, context.views);
   }
 
+  /// The elements of epilogue operand `operand` that ptxas accesses at
+  /// once: a tile loads every point's epilogue operands before its first
+  /// store (emitTiles), so ptxas merges the loads of consecutive points;
+  /// so does a block tile for its row groups of `rowGroup` points
+  /// (emitBlockTiles), stores included.
+  int64_t getEpilogueWidth(linalg::GenericOp epilogue, OpOperand &operand,
+                           int64_t rowGroup) const {
+    AffineMap resultMap =
+        generic.getMatchingIndexingMap(&generic.getDpsInitsMutable()[0]);
+    AffineMap map = epilogue.getMatchingIndexingMap(&operand);
+    SmallVector<int64_t> epilogueRanges = epilogue.getStaticLoopRanges();
+    Space space = getSpace(operand.get(), context.views);
+    const TileConfig &tile = phase.tile;
+    for (unsigned k = 0; k < tile.loops.size(); ++k) {
+      bool consecutive = rowGroup > 1 ? k == 1 : tile.isConsecutive(k);
+      int64_t group = rowGroup > 1 ? rowGroup : tile.sizes[k];
+      std::optional<unsigned> loop = resultMap.getResultPosition(
+          getAffineDimExpr(tile.loops[k], generic.getContext()));
+      if (!consecutive || !loop || !map.isFunctionOfDim(*loop))
+        continue;
+      if (int64_t width = getWidth(epilogue, operand, *loop,
+                                   {group, epilogueRanges[*loop]}, space,
+                                   /*staged=*/false);
+          width > 1)
+        return width;
+    }
+    return 1;
+  }
+
   /// The elements of `input` that ptxas loads at once for a thread's
   /// consecutive points along the tile's loop `k` (from a multiple of the
   /// tile's size, every point inside the loop), else 1.
@@ -172,9 +201,14 @@ public:
   WorkCounts countBlockTiles() const;
   WorkCounts countBlockReduction() const;
   /// The epilogue's work per point whose contraction loop variables
-  /// `laneDims` are, its stores among it.
+  /// `laneDims` are, its stores among it. With `rowGroup`, a thread's
+  /// points come in groups of that many consecutive steps of the tile's
+  /// second loop, whose epilogue loads go first and whose loads and
+  /// stores ptxas merges (FFMA block tiles whose columns are all inside
+  /// the op).
   Work countEpilogue(linalg::GenericOp epilogue,
-                     ArrayRef<SmallVector<int64_t>> laneDims) const;
+                     ArrayRef<SmallVector<int64_t>> laneDims,
+                     int64_t rowGroup = 1) const;
 
   // Mutable: an op's accessors are not const.
   mutable linalg::GenericOp generic;
@@ -245,8 +279,9 @@ WorkCounts GenericCounter::countStaging() const {
   return counts;
 }
 
-Work GenericCounter::countEpilogue(
-    linalg::GenericOp epilogue, ArrayRef<SmallVector<int64_t>> laneDims) const {
+Work GenericCounter::countEpilogue(linalg::GenericOp epilogue,
+                                   ArrayRef<SmallVector<int64_t>> laneDims,
+                                   int64_t rowGroup) const {
   Work work;
   if (!epilogue)
     return work;
@@ -270,26 +305,19 @@ Work GenericCounter::countEpilogue(
       continue;
     AccessCost access =
         getOperandCost(epilogue, *input, epilogueDims, space, false);
-    // A tile loads every point's epilogue operands before its first store
-    // (emitTiles), so ptxas merges the loads of consecutive points.
-    int64_t width = 1;
-    const TileConfig &tile = phase.tile;
-    for (unsigned k = 0; k < tile.loops.size() && width == 1; ++k) {
-      std::optional<unsigned> loop = resultMap.getResultPosition(
-          getAffineDimExpr(tile.loops[k], generic.getContext()));
-      if (tile.isConsecutive(k) && loop && map.isFunctionOfDim(*loop))
-        width = getWidth(epilogue, *input, *loop,
-                         {tile.sizes[k], epilogueRanges[*loop]}, space,
-                         /*staged=*/false);
-    }
+    int64_t width = getEpilogueWidth(epilogue, *input, rowGroup);
     work.add(widen(access, width), 1.0 / double(width), false);
   }
   for (OpOperand &init : epilogue.getDpsInitsMutable()) {
     Space space = getSpace(init.get(), context.views);
     if (space == Space::Registers)
       continue;
-    work.add(getOperandCost(epilogue, init, epilogueDims, space, false), 1,
-             true);
+    // Only a block tile's row group stores its points together.
+    int64_t width =
+        rowGroup > 1 ? getEpilogueWidth(epilogue, init, rowGroup) : 1;
+    work.add(widen(getOperandCost(epilogue, init, epilogueDims, space, false),
+                   width),
+             1.0 / double(width), true);
   }
   // An elementwise epilogue runs its body once per point.
   auto [fp, ffma] = getFloatInstructions(
@@ -482,7 +510,14 @@ WorkCounts GenericCounter::countBlockTiles() const {
     if (!epilogue)
       point.add(access, 1, true);
   }
-  point.add(countEpilogue(epilogue, laneDims));
+  // FFMA block tiles whose columns are all inside the op: each row of 4
+  // consecutive columns loads and stores its epilogue's operands together
+  // (emitBlockTiles).
+  auto [blockRows, blockCols] = getMmaBlockTile(phase.mma, phase.threads);
+  (void)blockRows;
+  bool columnsInside =
+      !phase.mma.enabled() && ranges[tile.loops[1]] % blockCols == 0;
+  point.add(countEpilogue(epilogue, laneDims, columnsInside ? 4 : 1));
   return phase::countBlockTiles(generic, phase, context, point);
 }
 
