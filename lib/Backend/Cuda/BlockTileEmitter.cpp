@@ -293,10 +293,10 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
       for (auto [e, point] : llvm::enumerate(acc.points)) {
         after->forgetInputs();
         os.indent(indent + 2) << "{\n";
-        if (llvm::Error failure = emitEpilogue(
-                writer, *after, pointDims(point),
-                acc.name + "[" + std::to_string(e) + "]", indent + 4,
-                &loads[e]))
+        if (llvm::Error failure =
+                emitEpilogue(writer, *after, pointDims(point),
+                             acc.name + "[" + std::to_string(e) + "]",
+                             indent + 4, &loads[e]))
           return failure;
         os.indent(indent + 2) << "}\n";
         for (auto &[arg, name] : loads[e])

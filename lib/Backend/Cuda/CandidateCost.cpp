@@ -110,10 +110,11 @@ int64_t cuda::getTileBytesInFlight(linalg::GenericOp generic,
 }
 
 std::optional<int64_t>
-cuda::getBlockReductionBytesInFlight(linalg::GenericOp generic) {
+cuda::getBlockReductionBytesInFlight(linalg::GenericOp generic,
+                                     int64_t unroll) {
   if (generic.getNumReductionLoops() != 1 || hasIndexOps(generic))
     return std::nullopt;
-  return getStepBytes(generic, kUnrollSteps);
+  return getStepBytes(generic, unroll);
 }
 
 int64_t cuda::getSplitCombineBytesInFlight(Operation *combiner,
@@ -237,7 +238,10 @@ CandidateCoster::describeTiledPhase(const PhaseConfig &phase,
           static_cast<unsigned>(getMmaStaging(phase.mma, phase.threads).bytes);
     } else if (phase.kind == PhaseKind::BlockReduction) {
       info.bytesInFlightPerThread =
-          getBlockReductionBytesInFlight(generic).value_or(4);
+          getBlockReductionBytesInFlight(generic, phase.lanesAlongOutputs
+                                                      ? kColumnUnrollSteps
+                                                      : kUnrollSteps)
+              .value_or(4);
     } else if (!phase.tile.empty()) {
       info.bytesInFlightPerThread =
           getTileBytesInFlight(generic, phase.tile, /*chunks=*/1);

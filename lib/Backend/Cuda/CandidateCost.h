@@ -38,9 +38,11 @@ int64_t getTileBytesInFlight(linalg::GenericOp generic, const TileConfig &tile,
                              int64_t chunks);
 
 /// The same for a thread's share of the steps of a block reduction of
-/// `generic`; nullopt if its steps run one at a time.
+/// `generic`, `unroll` steps at a time; nullopt if its steps run one at a
+/// time.
 std::optional<int64_t>
-getBlockReductionBytesInFlight(linalg::GenericOp generic);
+getBlockReductionBytesInFlight(linalg::GenericOp generic,
+                               int64_t unroll = kUnrollSteps);
 
 /// The same for a thread adding the `chunks` partial results of an output
 /// element of reduction `generic`, whose combiner is `combiner`.

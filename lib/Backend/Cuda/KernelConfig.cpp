@@ -252,6 +252,8 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       os << (phase.byWarps ? "warp reduction" : getPhaseKindName(phase.kind));
       if (phase.kind == PhaseKind::BlockReduction)
         os << " (" << phase.combiner << ")";
+      if (phase.lanesAlongOutputs)
+        os << ", lanes along the outputs";
       const MmaConfig &mma = phase.mma;
       if (mma.blockTiled()) {
         auto [rows, cols] = getMmaBlockTile(mma, phase.threads);

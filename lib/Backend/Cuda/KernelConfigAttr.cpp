@@ -57,6 +57,8 @@ static DictionaryAttr getPhaseAttr(Builder &b, const PhaseConfig &phase,
     add("combiner", b.getStringAttr(phase.combiner));
   if (phase.byWarps)
     add("by_warps", b.getUnitAttr());
+  if (phase.lanesAlongOutputs)
+    add("lanes_along_outputs", b.getUnitAttr());
   if (phase.fusedEpilogue)
     add("fused_epilogue", b.getUnitAttr());
   if (!phase.tile.empty()) {

@@ -268,6 +268,40 @@ private:
   llvm::Expected<DenseMap<Value, std::string>>
   loadEpilogue(GenericWriter &writer, GenericWriter &after,
                ArrayRef<std::string> dims, StringRef suffix, unsigned indent);
+  /// Writes, for a reduction `generic` with elementwise `epilogue` (if
+  /// any), the epilogue's captured values and the work it does the same at
+  /// every point, and makes `after` its writer.
+  llvm::Error beginEpilogue(KernelBuilder &kernel, BodyEmitter &body,
+                            linalg::GenericOp generic,
+                            linalg::GenericOp epilogue,
+                            std::optional<GenericWriter> &after,
+                            unsigned indent);
+  /// Writes the loop of a thread's share of the steps of a reduction that
+  /// `writer` writes, from step `from` to `to` by `stride`, combined with
+  /// `combiner` into the variable `share` (`unrollSteps` steps at a time,
+  /// their loads first, where it has one reduction loop); it sets the
+  /// bytes each thread of `kernel` has in flight.
+  llvm::Error emitShare(KernelBuilder &kernel, GenericWriter &writer,
+                        Operation *combiner, StringRef from, StringRef to,
+                        StringRef stride, int64_t unrollSteps, unsigned indent);
+  /// Writes, where `total` holds the combination of an output element's
+  /// steps of the reduction that `writer` writes, its result: combined
+  /// with the fill or `output`'s value, then stored or given to the
+  /// epilogue that `after` writes.
+  llvm::Error emitReductionResult(GenericWriter &writer,
+                                  std::optional<GenericWriter> &after,
+                                  StringRef output, unsigned indent);
+  /// Writes a block reduction whose lanes take 32 consecutive output
+  /// elements of `generic` and whose warps share their steps
+  /// (PhaseConfig::lanesAlongOutputs): a loop over groups of 32 elements
+  /// from `first` by `step`; each warp combines a share of the group's
+  /// steps, then the first warp combines the warps' shares from shared
+  /// memory and applies `epilogue`, if any.
+  llvm::Error emitColumnReduction(KernelBuilder &kernel,
+                                  linalg::GenericOp generic,
+                                  Operation *combiner, StringRef first,
+                                  StringRef step, unsigned indent,
+                                  linalg::GenericOp epilogue);
   /// Writes a loop over the output elements of `generic` from `first` by
   /// `step`, for each of which the block's threads share the steps; with
   /// `split`, one of the passes of the reduction split into chunks. Thread

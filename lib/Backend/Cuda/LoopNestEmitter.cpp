@@ -357,6 +357,102 @@ KernelEmitter::loadEpilogue(GenericWriter &writer, GenericWriter &after,
   return std::move(loaded);
 }
 
+llvm::Error KernelEmitter::beginEpilogue(KernelBuilder &kernel,
+                                         BodyEmitter &body,
+                                         linalg::GenericOp generic,
+                                         linalg::GenericOp epilogue,
+                                         std::optional<GenericWriter> &after,
+                                         unsigned indent) {
+  if (!epilogue)
+    return llvm::Error::success();
+  if (llvm::Error failure = emitCaptured(epilogue, body, indent))
+    return failure;
+  after.emplace(epilogue, kernel, body, "e");
+  return after->hoistInvariants(indent, getResultRead(generic, epilogue));
+}
+
+llvm::Error KernelEmitter::emitShare(KernelBuilder &kernel,
+                                     GenericWriter &writer, Operation *combiner,
+                                     StringRef from, StringRef to,
+                                     StringRef stride, int64_t unrollSteps,
+                                     unsigned indent) {
+  linalg::GenericOp generic = writer.generic;
+  BodyEmitter &body = writer.body;
+  llvm::raw_string_ostream &os = writer.os;
+  Value accumulator = generic.getRegionOutputArgs()[0];
+  Value stepValue = combiner->getOperand(0) == accumulator
+                        ? combiner->getOperand(1)
+                        : combiner->getOperand(0);
+  // Combines one step, whose inputs are loaded, into the share.
+  auto emitStep = [&](unsigned at) -> llvm::Error {
+    if (llvm::Error failure = writer.emitOps(at, combiner))
+      return failure;
+    // A step that is a product the combining add fuses with is never
+    // named: the share takes it in one fmaf.
+    auto add = dyn_cast<arith::AddFOp>(combiner);
+    if (arith::MulFOp mul = add ? getFusedMultiply(add) : nullptr)
+      os.indent(at) << "share = "
+                    << fmaExpr(mul.getType(), body.get(mul.getLhs()),
+                               body.get(mul.getRhs()), "share")
+                    << ";\n";
+    else
+      os.indent(at) << "share = combine(share, " << body.get(stepValue)
+                    << ");\n";
+    return llvm::Error::success();
+  };
+  // A single reduction loop: each thread's steps unrollSteps at a time,
+  // all their loads before their combination, so that it has that many
+  // loads in flight; the steps left over one at a time. Each thread still
+  // combines its steps in order, so the shares are those of one step at a
+  // time.
+  bool unroll = writer.reduction.size() == 1 &&
+                generic.getBody()->getOps<linalg::IndexOp>().empty();
+  if (unroll) {
+    os.indent(indent) << "ens_index q = " << from << ";\n";
+    os.indent(indent) << "for (; q + " << unrollSteps - 1 << " * " << stride
+                      << " < " << to << "; q += " << unrollSteps << " * "
+                      << stride << ") {\n";
+    SmallVector<DenseMap<Value, std::string>> loaded(unrollSteps);
+    for (int64_t u = 0; u < unrollSteps; ++u) {
+      SmallVector<std::string> at = writer.dims;
+      at[writer.reduction[0]] =
+          u ? "(q + " + std::to_string(u) + " * " + stride.str() + ")" : "q";
+      writer.forgetInputs();
+      if (llvm::Error failure =
+              writer.loadInputs(indent + 2, at, "_u" + std::to_string(u)))
+        return failure;
+      for (OpOperand *input : generic.getDpsInputOperands()) {
+        BlockArgument arg = generic.getMatchingBlockArgument(input);
+        if (!body.isBound(arg) || writer.invariantInputs.contains(input))
+          continue;
+        loaded[u][arg] = body.get(arg);
+      }
+    }
+    if (std::optional<int64_t> bytes =
+            getBlockReductionBytesInFlight(generic, unrollSteps))
+      kernel.info.bytesInFlightPerThread = *bytes;
+    for (int64_t u = 0; u < unrollSteps; ++u) {
+      for (auto [arg, name] : loaded[u])
+        body.bind(arg, name);
+      if (llvm::Error failure = emitStep(indent + 2))
+        return failure;
+    }
+    os.indent(indent) << "}\n";
+    writer.forgetInputs();
+    os.indent(indent) << "for (; q < " << to << "; q += " << stride << ") {\n";
+  } else {
+    os.indent(indent) << "for (ens_index q = " << from << "; q < " << to
+                      << "; q += " << stride << ") {\n";
+  }
+  writer.declareLoops(writer.reduction, "q", indent + 2);
+  if (llvm::Error failure = writer.loadInputs(indent + 2))
+    return failure;
+  if (llvm::Error failure = emitStep(indent + 2))
+    return failure;
+  os.indent(indent) << "}\n";
+  return llvm::Error::success();
+}
+
 llvm::Error KernelEmitter::emitBlockReduction(
     KernelBuilder &kernel, linalg::GenericOp generic, Operation *combiner,
     StringRef first, StringRef step, unsigned indent,
@@ -366,14 +462,9 @@ llvm::Error KernelEmitter::emitBlockReduction(
     return failure;
   GenericWriter writer(generic, kernel, body);
   std::optional<GenericWriter> after;
-  if (epilogue) {
-    if (llvm::Error failure = emitCaptured(epilogue, body, indent))
-      return failure;
-    after.emplace(epilogue, kernel, body, "e");
-    if (llvm::Error failure =
-            after->hoistInvariants(indent, getResultRead(generic, epilogue)))
-      return failure;
-  }
+  if (llvm::Error failure =
+          beginEpilogue(kernel, body, generic, epilogue, after, indent))
+    return failure;
   bool partial = split && !split->combine;
   bool combining = split && split->combine;
   // The second pass of a split reduction reads the shares, not the body.
@@ -383,10 +474,6 @@ llvm::Error KernelEmitter::emitBlockReduction(
   llvm::raw_string_ostream &os = writer.os;
   std::string t = *getCType(combiner->getResult(0).getType());
   auto [combine, identity] = getCombination(combiner);
-  Value accumulator = generic.getRegionOutputArgs()[0];
-  Value stepValue = combiner->getOperand(0) == accumulator
-                        ? combiner->getOperand(1)
-                        : combiner->getOperand(0);
   llvm::Expected<std::string> output =
       writer.element(generic.getDpsInitsMutable()[0]);
   if (!output)
@@ -431,76 +518,10 @@ llvm::Error KernelEmitter::emitBlockReduction(
            " ? " + start + " + " + std::to_string(chunkSteps) + " : " + to +
            ")";
     }
-    // Combines one step, whose inputs are loaded, into the share.
-    auto emitStep = [&](unsigned at) -> llvm::Error {
-      if (llvm::Error failure = writer.emitOps(at, combiner))
-        return failure;
-      // A step that is a product the combining add fuses with is never
-      // named: the share takes it in one fmaf.
-      auto add = dyn_cast<arith::AddFOp>(combiner);
-      if (arith::MulFOp mul = add ? getFusedMultiply(add) : nullptr)
-        os.indent(at) << "share = "
-                      << fmaExpr(mul.getType(), body.get(mul.getLhs()),
-                                 body.get(mul.getRhs()), "share")
-                      << ";\n";
-      else
-        os.indent(at) << "share = combine(share, " << body.get(stepValue)
-                      << ");\n";
-      return llvm::Error::success();
-    };
-    // A single reduction loop: each thread's steps kUnrollSteps at a time,
-    // all their loads before their combination, so that it has that many
-    // loads in flight; the steps left over one at a time. Each thread still
-    // combines its steps in order, so the shares are those of one step at a
-    // time.
-    bool unroll = writer.reduction.size() == 1 &&
-                  generic.getBody()->getOps<linalg::IndexOp>().empty();
-    if (unroll) {
-      os.indent(indent + 2) << "ens_index q = " << from << ";\n";
-      os.indent(indent + 2)
-          << "for (; q + " << kUnrollSteps - 1 << " * " << kernel.threads
-          << " < " << to << "; q += " << kUnrollSteps << " * " << kernel.threads
-          << ") {\n";
-      SmallVector<DenseMap<Value, std::string>> loaded(kUnrollSteps);
-      for (int64_t u = 0; u < kUnrollSteps; ++u) {
-        SmallVector<std::string> at = writer.dims;
-        at[writer.reduction[0]] =
-            u ? "(q + " + std::to_string(u) + " * " + kernel.threads + ")"
-              : "q";
-        writer.forgetInputs();
-        if (llvm::Error failure =
-                writer.loadInputs(indent + 4, at, "_u" + std::to_string(u)))
-          return failure;
-        for (OpOperand *input : generic.getDpsInputOperands()) {
-          BlockArgument arg = generic.getMatchingBlockArgument(input);
-          if (!body.isBound(arg) || writer.invariantInputs.contains(input))
-            continue;
-          loaded[u][arg] = body.get(arg);
-        }
-      }
-      if (std::optional<int64_t> bytes =
-              getBlockReductionBytesInFlight(generic))
-        kernel.info.bytesInFlightPerThread = *bytes;
-      for (int64_t u = 0; u < kUnrollSteps; ++u) {
-        for (auto [arg, name] : loaded[u])
-          body.bind(arg, name);
-        if (llvm::Error failure = emitStep(indent + 4))
-          return failure;
-      }
-      os.indent(indent + 2) << "}\n";
-      writer.forgetInputs();
-      os.indent(indent + 2)
-          << "for (; q < " << to << "; q += " << kernel.threads << ") {\n";
-    } else {
-      os.indent(indent + 2) << "for (ens_index q = " << from << "; q < " << to
-                            << "; q += " << kernel.threads << ") {\n";
-    }
-    writer.declareLoops(writer.reduction, "q", indent + 4);
-    if (llvm::Error failure = writer.loadInputs(indent + 4))
+    if (llvm::Error failure =
+            emitShare(kernel, writer, combiner, from, to, kernel.threads,
+                      kUnrollSteps, indent + 2))
       return failure;
-    if (llvm::Error failure = emitStep(indent + 4))
-      return failure;
-    os.indent(indent + 2) << "}\n";
   }
   if (kernel.warp)
     os.indent(indent + 2) << t << " total = ens_warp_reduce(share, combine);\n";
@@ -511,22 +532,32 @@ llvm::Error KernelEmitter::emitBlockReduction(
     os.indent(indent + 2) << "if (" << kernel.thread << " == 0) "
                           << share("o", "c") << " = total;\n";
   } else {
-    Value fill = fills.filledWith.lookup(&generic.getDpsInitsMutable()[0]);
-    std::string result =
-        "combine(" + (fill ? body.get(fill) : *output) + ", total)";
-    if (after) {
-      // Thread 0 applies the epilogue to the element's value.
-      os.indent(indent + 2) << "if (" << kernel.thread << " == 0) {\n";
-      os.indent(indent + 4) << t << " result = " << result << ";\n";
-      if (llvm::Error failure =
-              emitEpilogue(writer, *after, writer.dims, "result", indent + 4))
-        return failure;
-      os.indent(indent + 2) << "}\n";
-    } else {
-      os.indent(indent + 2) << "if (" << kernel.thread << " == 0) " << *output
-                            << " = " << result << ";\n";
-    }
+    // Thread 0 finishes the element.
+    os.indent(indent + 2) << "if (" << kernel.thread << " == 0) {\n";
+    if (llvm::Error failure =
+            emitReductionResult(writer, after, *output, indent + 4))
+      return failure;
+    os.indent(indent + 2) << "}\n";
   }
   os.indent(indent) << "}\n";
   return llvm::Error::success();
+}
+
+llvm::Error
+KernelEmitter::emitReductionResult(GenericWriter &writer,
+                                   std::optional<GenericWriter> &after,
+                                   StringRef output, unsigned indent) {
+  linalg::GenericOp generic = writer.generic;
+  llvm::raw_string_ostream &os = writer.os;
+  Value fill = fills.filledWith.lookup(&generic.getDpsInitsMutable()[0]);
+  std::string result =
+      "combine(" + (fill ? writer.body.get(fill) : output.str()) + ", total)";
+  if (!after) {
+    os.indent(indent) << output << " = " << result << ";\n";
+    return llvm::Error::success();
+  }
+  Type type = generic.getDpsInitsMutable()[0].get().getType();
+  os.indent(indent) << *getCType(cast<MemRefType>(type).getElementType())
+                    << " result = " << result << ";\n";
+  return emitEpilogue(writer, *after, writer.dims, "result", indent);
 }

@@ -200,6 +200,12 @@ public:
   /// epilogue for the lanes of a warp at its threads' first points.
   WorkCounts countBlockTiles() const;
   WorkCounts countBlockReduction() const;
+  /// A step of a block reduction for a warp whose lanes are at `laneDims`:
+  /// its inputs' loads and its float arithmetic.
+  Work countReductionStep(ArrayRef<SmallVector<int64_t>> laneDims) const;
+  /// A block reduction with its lanes along the outputs
+  /// (PhaseConfig::lanesAlongOutputs).
+  WorkCounts countColumnReduction() const;
   /// The epilogue's work per point whose contraction loop variables
   /// `laneDims` are, its stores among it. With `rowGroup`, a thread's
   /// points come in groups of that many consecutive steps of the tile's
@@ -521,6 +527,72 @@ WorkCounts GenericCounter::countBlockTiles() const {
   return phase::countBlockTiles(generic, phase, context, point);
 }
 
+Work GenericCounter::countReductionStep(
+    ArrayRef<SmallVector<int64_t>> laneDims) const {
+  auto [elements, steps] = countPointsAndSteps(generic);
+  Work step;
+  for (OpOperand *input : generic.getDpsInputOperands())
+    if (isRead(input) && spaceOf(*input) != Space::Registers)
+      step.add(cost(*input, laneDims), 1, false);
+  auto [fp, ffma] =
+      getFloatInstructions(generic, std::max<int64_t>(1, elements * steps));
+  step.fp += fp;
+  step.ffma += ffma;
+  return step;
+}
+
+WorkCounts GenericCounter::countColumnReduction() const {
+  // A warp's lanes walk 32 consecutive output elements; the block's warps
+  // share each group's steps.
+  auto [elements, steps] = countPointsAndSteps(generic);
+  int64_t warps = std::max<int64_t>(context.blockThreads / 32, 1);
+  SmallVector<SmallVector<int64_t>> laneDims = lanes(parallel, ranges);
+  Work step = countReductionStep(laneDims);
+  int64_t perThread = llvm::divideCeil(steps, warps);
+  bool single = generic.getBody()->getOps<linalg::IndexOp>().empty();
+  auto [iterations, rest] =
+      splitSteps(perThread, single ? kColumnUnrollSteps : 1);
+  Work share;
+  share.add(step, perThread);
+  // Each warp stores its shares; the first warp combines the warps'
+  // shares and finishes its 32 elements: the output or the epilogue.
+  share.add({Space::Shared, 1, 1}, 1, true);
+  Work finish;
+  finish.add({Space::Shared, 1, 1}, warps, false);
+  OpOperand &init = generic.getDpsInitsMutable()[0];
+  Space outSpace = getSpace(init.get(), context.views);
+  if (epilogue)
+    finish.add(countEpilogue(epilogue, laneDims));
+  else if (outSpace != Space::Registers)
+    finish.add(getOperandCost(generic, init, laneDims, outSpace, false), 1,
+               true);
+  int64_t groups = llvm::divideCeil(elements, int64_t(32));
+  int64_t perBlock = llvm::divideCeil(groups, context.blocksPerMember);
+  double lanes = double(std::min<int64_t>(elements, 32));
+  double overhead = kPointOverhead + kIterationOverhead * (iterations + rest);
+  WorkCounts counts = total(
+      share, double(warps) * perBlock * context.blocksPerMember,
+      lanes * warps * perBlock * context.blocksPerMember, overhead, context);
+  counts.append(total(finish, double(perBlock) * context.blocksPerMember,
+                      lanes * perBlock * context.blocksPerMember,
+                      kIterationOverhead * warps, context));
+  // Two barriers a group; each group waits for its loads, then the
+  // epilogue's.
+  counts.barriersPerBlock = 2 * perBlock;
+  int64_t chain =
+      (step.global ? iterations + rest : 0) + (finish.global ? 1 : 0);
+  counts.dependentLoads = perBlock * chain;
+  counts.l2DependentLoads = chain ? perBlock * (chain - 1) : 0;
+  if (steps > 0) {
+    Work loop;
+    loop.add(step, single ? kColumnUnrollSteps : 1);
+    counts.hotLoops.push_back(
+        {int64_t(loop.loads), int64_t(loop.stores), int64_t(loop.ffma),
+         int64_t(loop.instructions() + kIterationOverhead)});
+  }
+  return counts;
+}
+
 WorkCounts GenericCounter::countBlockReduction() const {
   // The block (or with byWarps each warp) shares each element's steps:
   // lanes walk the reduction loops.
@@ -530,14 +602,7 @@ WorkCounts GenericCounter::countBlockReduction() const {
   int64_t chunks = std::max<int64_t>(phase.chunks, 1);
   int64_t chunkSteps = llvm::divideCeil(steps, chunks);
   SmallVector<SmallVector<int64_t>> laneDims = lanes(reduction, ranges);
-  Work step;
-  for (OpOperand *input : generic.getDpsInputOperands())
-    if (isRead(input) && spaceOf(*input) != Space::Registers)
-      step.add(cost(*input, laneDims), 1, false);
-  auto [fp, ffma] =
-      getFloatInstructions(generic, std::max<int64_t>(1, elements * steps));
-  step.fp += fp;
-  step.ffma += ffma;
+  Work step = countReductionStep(laneDims);
   int64_t perThread = llvm::divideCeil(chunkSteps, threads);
   bool single = reduction.size() == 1 &&
                 generic.getBody()->getOps<linalg::IndexOp>().empty();
@@ -610,7 +675,8 @@ WorkCounts cuda::countPhase(const MemberLoopPlan::Phase &ir,
     return counter.countBlockTiles();
   counts = counter.countStaging();
   counts.append(phase.kind == PhaseKind::BlockReduction
-                    ? counter.countBlockReduction()
+                    ? (phase.lanesAlongOutputs ? counter.countColumnReduction()
+                                               : counter.countBlockReduction())
                     : counter.countPoints());
   return counts;
 }

@@ -191,6 +191,45 @@ bool cuda::isReducedByWarps(linalg::GenericOp generic) {
   return getBlockSharing(points, steps) == BlockSharing::Warps;
 }
 
+bool cuda::readsAcrossOutputs(linalg::GenericOp generic) {
+  if (generic.getNumReductionLoops() != 1 || generic.getNumDpsInits() != 1)
+    return false;
+  SmallVector<unsigned> reduction;
+  generic.getReductionDims(reduction);
+  AffineMap output = generic.getIndexingMapsArray().back();
+  if (output.getNumResults() == 0)
+    return false;
+  auto last = dyn_cast<AffineDimExpr>(output.getResults().back());
+  if (!last)
+    return false;
+  unsigned inner = last.getPosition(), step = reduction.front();
+  bool any = false;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    if (!type || !map.isFunctionOfDim(step))
+      continue;
+    SmallVector<int64_t> strides;
+    int64_t offset = 0;
+    if (failed(getStridesAndOffset(type, strides, offset)))
+      return false;
+    int64_t alongOutputs = 0, alongSteps = 0;
+    for (auto [k, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim)
+        return false;
+      if (dim.getPosition() == inner)
+        alongOutputs += strides[k];
+      if (dim.getPosition() == step)
+        alongSteps += strides[k];
+    }
+    if (alongOutputs != 1 || alongSteps == 1)
+      return false;
+    any = true;
+  }
+  return any;
+}
+
 Operation *cuda::getBlockCombiner(linalg::GenericOp generic,
                                   ReductionBlocks blocks, int64_t members,
                                   int64_t fillBlocks) {
@@ -562,6 +601,12 @@ llvm::Error MemberLoopPlanner::planPhases() {
       } else {
         phase.threads = plan.config.threadsPerBlock;
         planSplit(generic, phase, plan.config.members, getFillBlocks(target));
+        phase.lanesAlongOutputs = phase.kind == PhaseKind::BlockReduction &&
+                                  phase.chunks <= 1 &&
+                                  readsAcrossOutputs(generic);
+        LLVM_DEBUG(if (phase.lanesAlongOutputs) llvm::dbgs()
+                   << "lanes along the output elements of " << phase.sourceOps
+                   << ", warps along its steps\n");
         phase.blocksPerMember =
             getBlocksPerMember(generic, phase, plan.config.members);
       }

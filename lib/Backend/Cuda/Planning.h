@@ -42,6 +42,10 @@ inline constexpr int64_t kMaxBlockThreads = 1024;
 /// Steps of a reduction loop that a thread runs at a time, all their loads
 /// before any of their arithmetic, where the emitters unroll it.
 inline constexpr int64_t kUnrollSteps = 4;
+/// ... and with its lanes along the outputs (PhaseConfig::lanesAlongOutputs)
+/// this many: its blocks take 32 elements each, so there are few of them,
+/// and each thread walks a long share of the steps.
+inline constexpr int64_t kColumnUnrollSteps = 16;
 /// The steps a member-per-block register tile loads at a time where they
 /// come from global memory (MemberLoopPlanner::planUnroll): twice as many
 /// in flight, half the round trips, 32 more registers for a 4x4 tile.
@@ -177,6 +181,13 @@ Operation *getBlockCombiner(linalg::GenericOp generic, ReductionBlocks blocks,
 /// taking whole elements (PhaseConfig::byWarps), rather than the whole block an
 /// element after another.
 bool isReducedByWarps(linalg::GenericOp generic);
+
+/// Whether reduction `generic` (one reduction loop) reads every input that
+/// its steps index contiguously along its output's last loop and not along
+/// its steps, as a sum of a matrix's columns does: a block reduction with
+/// its lanes along the steps would read a line per lane
+/// (PhaseConfig::lanesAlongOutputs).
+bool readsAcrossOutputs(linalg::GenericOp generic);
 
 /// The register tile of points that each thread computes of contraction
 /// `generic`: two parallel loops, one that an operand follows without the

@@ -344,8 +344,11 @@ int64_t cuda::getBlocksPerMember(linalg::GenericOp generic,
   // A block reduction gives each chunk of an output element a block, and
   // block tiles each a block; points a thread each (a tile of them, if the
   // op has one; and each chunk of it, if it is split).
+  // With its lanes along the outputs, a block reduction's block takes 32
+  // of them.
   int64_t blocks =
-      phase.kind == PhaseKind::BlockReduction || phase.mma.blockTiled()
+      phase.lanesAlongOutputs ? llvm::divideCeil(points, int64_t(kWarpSize))
+      : phase.kind == PhaseKind::BlockReduction || phase.mma.blockTiled()
           ? points * phase.chunks
           : llvm::divideCeil(points * phase.chunks, int64_t(phase.threads));
   // Blocks beyond what a grid can launch loop over the rest; a phase with

@@ -280,6 +280,12 @@ struct PhaseConfig {
   /// element's steps with shuffles, and the block's warps take different
   /// elements at once, with no barrier between elements.
   bool byWarps = false;
+  /// For a block reduction with the tiled strategy that reads its inputs
+  /// contiguously along its output elements and not along its steps (a
+  /// column sum): each warp's lanes take 32 consecutive output elements,
+  /// the block's warps share their steps, and the warps' shares combine
+  /// through shared memory, so that a warp's loads are coalesced.
+  bool lanesAlongOutputs = false;
   /// Whether the elementwise op after this contraction runs on its
   /// accumulators in registers, so that the contraction's result never
   /// reaches memory.
