@@ -113,3 +113,40 @@ func.func @transpose(%v: vector<2x4xf32>) -> vector<4x2xf32> {
   %t = vector.transpose %v, [1, 0] : vector<2x4xf32> to vector<4x2xf32>
   return %t : vector<4x2xf32>
 }
+
+// -----
+
+// A tile of 8 rows of 2 lanes (an elementwise op along a pooling window's
+// 2 columns and the columns of windows) is computed as one 1-D vector of
+// 16: its contiguous transfers become 1-D loads and stores of the
+// collapsed buffer, the broadcast operand is interleaved into 16 lanes,
+// and the addition acts on the whole vector. Rows of 8 lanes stay rows.
+// CHECK-LABEL: func.func @narrow_rows
+// CHECK:         %[[IN:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2]] : memref<3x8x2xf32> into memref<48xf32>
+// CHECK:         %[[R:.*]] = vector.load %[[IN]][%{{.*}}] : memref<48xf32>, vector<16xf32>
+// CHECK:         %[[S:.*]] = arith.addf %[[R]], %{{.*}} : vector<16xf32>
+// CHECK:         %[[OUT:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2]] : memref<3x8x2xf32> into memref<48xf32>
+// CHECK:         vector.store %[[S]], %[[OUT]][%{{.*}}] : memref<48xf32>, vector<16xf32>
+// CHECK-LABEL: func.func @wide_rows
+// CHECK-NOT:     memref.collapse_shape
+// CHECK:         vector.load %{{.*}} : memref<3x2x8xf32>, vector<8xf32>
+// CHECK:         vector.load %{{.*}} : memref<3x2x8xf32>, vector<8xf32>
+// CHECK:         arith.addf %{{.*}} : vector<1x2x8xf32>
+func.func @narrow_rows(%m: memref<3x8x2xf32>, %out: memref<3x8x2xf32>, %v: vector<8xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %r = vector.transfer_read %m[%i, %c0, %c0], %pad {in_bounds = [true, true, true]} : memref<3x8x2xf32>, vector<1x8x2xf32>
+  %b = vector.broadcast %v : vector<8xf32> to vector<1x2x8xf32>
+  %t = vector.transpose %b, [0, 2, 1] : vector<1x2x8xf32> to vector<1x8x2xf32>
+  %s = arith.addf %r, %t : vector<1x8x2xf32>
+  vector.transfer_write %s, %out[%i, %c0, %c0] {in_bounds = [true, true, true]} : vector<1x8x2xf32>, memref<3x8x2xf32>
+  return
+}
+func.func @wide_rows(%m: memref<3x2x8xf32>, %out: memref<3x2x8xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %r = vector.transfer_read %m[%i, %c0, %c0], %pad {in_bounds = [true, true, true]} : memref<3x2x8xf32>, vector<1x2x8xf32>
+  %s = arith.addf %r, %r : vector<1x2x8xf32>
+  vector.transfer_write %s, %out[%i, %c0, %c0] {in_bounds = [true, true, true]} : vector<1x2x8xf32>, memref<3x2x8xf32>
+  return
+}

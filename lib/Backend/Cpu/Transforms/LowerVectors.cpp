@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OpAnalysis.h"
+
 #include "ens/Backend/Cpu/Passes.h"
 #include "ens/Support/BoundedRewrites.h"
 
@@ -133,6 +135,53 @@ struct RowsByVectorToFma : OpRewritePattern<vector::ContractionOp> {
   }
 };
 
+/// Whether `type` is an n-D vector whose rows are narrower than a register:
+/// the tile of an elementwise op that runs along two loops of its result
+/// (ens-cpu-tile-and-vectorize), as [8, 2] for a pooling window's columns.
+static bool hasNarrowRows(Type type) {
+  auto vector = dyn_cast<VectorType>(type);
+  return vector && vector.getRank() >= 2 && !vector.isScalable() &&
+         vector.getShape().back() * vector.getElementTypeBitWidth() <
+             cpu::kNarrowRowBits;
+}
+
+namespace {
+/// Computes an elementwise op on vectors with narrow rows on their 1-D
+/// form: LLVM would otherwise compute each row on its own, a few lanes at a
+/// time. The shape_casts around it fold with those of the flattened
+/// transfers and of its neighbours.
+struct FlattenNarrowElementwise : RewritePattern {
+  FlattenNarrowElementwise(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!OpTrait::hasElementwiseMappableTraits(op) ||
+        op->getNumResults() != 1 || !hasNarrowRows(op->getResult(0).getType()))
+      return failure();
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      auto type = dyn_cast<VectorType>(operand.getType());
+      if (!type)
+        return failure();
+      auto flat =
+          VectorType::get({type.getNumElements()}, type.getElementType());
+      operands.push_back(
+          rewriter.create<vector::ShapeCastOp>(op->getLoc(), flat, operand));
+    }
+    auto type = cast<VectorType>(op->getResult(0).getType());
+    OperationState state(
+        op->getLoc(), op->getName(), operands,
+        VectorType::get({type.getNumElements()}, type.getElementType()),
+        op->getAttrs());
+    Operation *flat = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, type,
+                                                     flat->getResult(0));
+    return success();
+  }
+};
+} // namespace
+
 /// Lowers vector ops in three stages, each a bounded rewrite of its own:
 /// contractions (to outer products) and reductions, then transfers (to 1-D),
 /// then the rest. No canonicalization is mixed in: together with these
@@ -176,6 +225,29 @@ struct LowerVectorsPass : ens::impl::EnsCpuLowerVectorsBase<LowerVectorsPass> {
     if (failed(applyBounded(function, std::move(contractions),
                             "lowering vector contractions")))
       return signalPassFailure();
+
+    // Tiles of narrow rows become 1-D vectors before their transfers are
+    // cut into rows. Only their ops and those the rewrite creates are
+    // rewritten: the other transfers, with rows as wide as a register, stay.
+    SmallVector<Operation *> narrowOps;
+    function.walk([&](Operation *op) {
+      if (llvm::any_of(op->getOperandTypes(), hasNarrowRows) ||
+          llvm::any_of(op->getResultTypes(), hasNarrowRows))
+        narrowOps.push_back(op);
+    });
+    RewritePatternSet narrow(context);
+    vector::populateFlattenVectorTransferPatterns(narrow,
+                                                  cpu::kNarrowRowBits - 1);
+    narrow.add<FlattenNarrowElementwise>(context);
+    vector::ShapeCastOp::getCanonicalizationPatterns(narrow, context);
+    GreedyRewriteConfig config = boundedRewrites();
+    config.strictMode = GreedyRewriteStrictness::ExistingAndNewOps;
+    if (failed(applyOpPatternsAndFold(narrowOps, std::move(narrow), config))) {
+      function.emitError() << "flattening narrow vectors did not converge "
+                              "within "
+                           << kMaxRewrites << " rewrites";
+      return signalPassFailure();
+    }
 
     RewritePatternSet transfers(context);
     populateVectorToSCFConversionPatterns(
