@@ -150,3 +150,35 @@ func.func @wide_rows(%m: memref<3x2x8xf32>, %out: memref<3x2x8xf32>, %i: index) 
   vector.transfer_write %s, %out[%i, %c0, %c0] {in_bounds = [true, true, true]} : vector<1x2x8xf32>, memref<3x2x8xf32>
   return
 }
+
+// -----
+
+// A read of 8 elements 2 apart (one tap of 2x2 pooling windows) loads the
+// run of 15 elements that holds them as two vectors of 8, the first 8 and
+// the 8 that end at the last (never past it), through a view with a unit
+// stride, and shuffles the even elements out. A stride of 3 keeps its
+// element-at-a-time loop.
+// CHECK-LABEL: func.func @stride_two
+// CHECK:         %[[CONTIGUOUS:.*]] = memref.reinterpret_cast %{{.*}} to offset: [1], sizes: [4, 15], strides: [16, 1]
+// CHECK:         %[[LOW:.*]] = vector.load %[[CONTIGUOUS]][%{{.*}}, %c0] : memref<4x15xf32, strided<[16, 1], offset: 1>>, vector<8xf32>
+// CHECK:         %[[HIGH:.*]] = vector.load %[[CONTIGUOUS]][%{{.*}}, %c7] : memref<4x15xf32, strided<[16, 1], offset: 1>>, vector<8xf32>
+// CHECK:         %[[PICKED:.*]] = vector.shuffle %[[LOW]], %[[HIGH]] [0, 2, 4, 6, 9, 11, 13, 15] : vector<8xf32>, vector<8xf32>
+// CHECK:         return %[[PICKED]]
+// CHECK-LABEL: func.func @stride_three
+// CHECK-NOT:     memref.reinterpret_cast
+// CHECK:         scf.for
+// CHECK:           memref.load %{{.*}} : memref<4x5xf32, strided<[15, 3]>>
+func.func @stride_two(%m: memref<4x16xf32>, %i: index) -> vector<8xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %s = memref.subview %m[0, 1] [4, 8] [1, 2] : memref<4x16xf32> to memref<4x8xf32, strided<[16, 2], offset: 1>>
+  %r = vector.transfer_read %s[%i, %c0], %pad {in_bounds = [true]} : memref<4x8xf32, strided<[16, 2], offset: 1>>, vector<8xf32>
+  return %r : vector<8xf32>
+}
+func.func @stride_three(%m: memref<4x15xf32>, %i: index) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %s = memref.subview %m[0, 0] [4, 5] [1, 3] : memref<4x15xf32> to memref<4x5xf32, strided<[15, 3]>>
+  %r = vector.transfer_read %s[%i, %c0], %pad {in_bounds = [true]} : memref<4x5xf32, strided<[15, 3]>>, vector<4xf32>
+  return %r : vector<4xf32>
+}

@@ -272,7 +272,11 @@ def EnsCpuLowerVectors : Pass<"ens-cpu-lower-vectors", "::mlir::func::FuncOp"> {
     innermost dimensions) are computed as 1-D vectors first: their
     contiguous transfers become 1-D loads and stores, and their elementwise
     ops act on the flattened vector, so that LLVM does not compute each
-    narrow row on its own. Each stage is its own bounded rewrite, with no canonicalization mixed
+    narrow row on its own. A 1-D read of elements 2 apart (a tap of 2x2
+    pooling windows) loads the contiguous run that holds them as two
+    vectors, which never reach past the run's last element, and shuffles
+    its even elements out, instead of loading an element at a time. Each
+    stage is its own bounded rewrite, with no canonicalization mixed
     in: together with these patterns it can rewrite without end.
 
     Before:
