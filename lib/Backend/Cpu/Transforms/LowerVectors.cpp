@@ -199,7 +199,8 @@ struct StrideTwoReadToShuffle : OpRewritePattern<vector::TransferReadOp> {
     auto memref = dyn_cast<MemRefType>(read.getSource().getType());
     VectorType type = read.getVectorType();
     if (!memref || !memref.hasStaticShape() || type.getRank() != 1 ||
-        type.isScalable() || type.getNumElements() < 2 || read.getMask() ||
+        type.isScalable() || type.getNumElements() < 2 ||
+        memref.getShape().back() < type.getNumElements() || read.getMask() ||
         !read.getInBounds()[0] || !read.getPermutationMap().isMinorIdentity())
       return failure();
     SmallVector<int64_t> strides;
