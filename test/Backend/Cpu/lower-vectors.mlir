@@ -113,3 +113,72 @@ func.func @transpose(%v: vector<2x4xf32>) -> vector<4x2xf32> {
   %t = vector.transpose %v, [1, 0] : vector<2x4xf32> to vector<4x2xf32>
   return %t : vector<4x2xf32>
 }
+
+// -----
+
+// A tile of 8 rows of 2 lanes (an elementwise op along a pooling window's
+// 2 columns and the columns of windows) is computed as one 1-D vector of
+// 16: its contiguous transfers become 1-D loads and stores of the
+// collapsed buffer, the broadcast operand is interleaved into 16 lanes,
+// and the addition acts on the whole vector. Rows of 8 lanes stay rows.
+// CHECK-LABEL: func.func @narrow_rows
+// CHECK:         %[[IN:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2]] : memref<3x8x2xf32> into memref<48xf32>
+// CHECK:         %[[R:.*]] = vector.load %[[IN]][%{{.*}}] : memref<48xf32>, vector<16xf32>
+// CHECK:         %[[S:.*]] = arith.addf %[[R]], %{{.*}} : vector<16xf32>
+// CHECK:         %[[OUT:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2]] : memref<3x8x2xf32> into memref<48xf32>
+// CHECK:         vector.store %[[S]], %[[OUT]][%{{.*}}] : memref<48xf32>, vector<16xf32>
+// CHECK-LABEL: func.func @wide_rows
+// CHECK-NOT:     memref.collapse_shape
+// CHECK:         vector.load %{{.*}} : memref<3x2x8xf32>, vector<8xf32>
+// CHECK:         vector.load %{{.*}} : memref<3x2x8xf32>, vector<8xf32>
+// CHECK:         arith.addf %{{.*}} : vector<1x2x8xf32>
+func.func @narrow_rows(%m: memref<3x8x2xf32>, %out: memref<3x8x2xf32>, %v: vector<8xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %r = vector.transfer_read %m[%i, %c0, %c0], %pad {in_bounds = [true, true, true]} : memref<3x8x2xf32>, vector<1x8x2xf32>
+  %b = vector.broadcast %v : vector<8xf32> to vector<1x2x8xf32>
+  %t = vector.transpose %b, [0, 2, 1] : vector<1x2x8xf32> to vector<1x8x2xf32>
+  %s = arith.addf %r, %t : vector<1x8x2xf32>
+  vector.transfer_write %s, %out[%i, %c0, %c0] {in_bounds = [true, true, true]} : vector<1x8x2xf32>, memref<3x8x2xf32>
+  return
+}
+func.func @wide_rows(%m: memref<3x2x8xf32>, %out: memref<3x2x8xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %r = vector.transfer_read %m[%i, %c0, %c0], %pad {in_bounds = [true, true, true]} : memref<3x2x8xf32>, vector<1x2x8xf32>
+  %s = arith.addf %r, %r : vector<1x2x8xf32>
+  vector.transfer_write %s, %out[%i, %c0, %c0] {in_bounds = [true, true, true]} : vector<1x2x8xf32>, memref<3x2x8xf32>
+  return
+}
+
+// -----
+
+// A read of 8 elements 2 apart (one tap of 2x2 pooling windows) loads the
+// run of 15 elements that holds them as two vectors of 8, the first 8 and
+// the 8 that end at the last (never past it), through a view with a unit
+// stride, and shuffles the even elements out. A stride of 3 keeps its
+// element-at-a-time loop.
+// CHECK-LABEL: func.func @stride_two
+// CHECK:         %[[CONTIGUOUS:.*]] = memref.reinterpret_cast %{{.*}} to offset: [1], sizes: [4, 15], strides: [16, 1]
+// CHECK:         %[[LOW:.*]] = vector.load %[[CONTIGUOUS]][%{{.*}}, %c0] : memref<4x15xf32, strided<[16, 1], offset: 1>>, vector<8xf32>
+// CHECK:         %[[HIGH:.*]] = vector.load %[[CONTIGUOUS]][%{{.*}}, %c7] : memref<4x15xf32, strided<[16, 1], offset: 1>>, vector<8xf32>
+// CHECK:         %[[PICKED:.*]] = vector.shuffle %[[LOW]], %[[HIGH]] [0, 2, 4, 6, 9, 11, 13, 15] : vector<8xf32>, vector<8xf32>
+// CHECK:         return %[[PICKED]]
+// CHECK-LABEL: func.func @stride_three
+// CHECK-NOT:     memref.reinterpret_cast
+// CHECK:         scf.for
+// CHECK:           memref.load %{{.*}} : memref<4x5xf32, strided<[15, 3]>>
+func.func @stride_two(%m: memref<4x16xf32>, %i: index) -> vector<8xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %s = memref.subview %m[0, 1] [4, 8] [1, 2] : memref<4x16xf32> to memref<4x8xf32, strided<[16, 2], offset: 1>>
+  %r = vector.transfer_read %s[%i, %c0], %pad {in_bounds = [true]} : memref<4x8xf32, strided<[16, 2], offset: 1>>, vector<8xf32>
+  return %r : vector<8xf32>
+}
+func.func @stride_three(%m: memref<4x15xf32>, %i: index) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %s = memref.subview %m[0, 0] [4, 5] [1, 3] : memref<4x15xf32> to memref<4x5xf32, strided<[15, 3]>>
+  %r = vector.transfer_read %s[%i, %c0], %pad {in_bounds = [true]} : memref<4x5xf32, strided<[15, 3]>>, vector<4xf32>
+  return %r : vector<4xf32>
+}

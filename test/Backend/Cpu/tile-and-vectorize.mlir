@@ -227,3 +227,63 @@ func.func @transpose_keeps_innermost(%x: tensor<4x6x32xf32>) -> tensor<6x4x32xf3
   %t = linalg.transpose ins(%x : tensor<4x6x32xf32>) outs(%e : tensor<6x4x32xf32>) permutation = [1, 0, 2]
   return %t : tensor<6x4x32xf32>
 }
+
+// -----
+
+// The last pass of the max pooling adjoint: the operand viewed as [image,
+// rows, window rows, columns, window columns], each element the adjoint
+// where its tap is the window's first maximum. The window's 2 columns are
+// narrower than a vector, so the vector runs along the columns of windows
+// too, 2 x 2 lanes here (8 x 2 with AVX-512); the tap positions are read
+// along the window's columns and broadcast along the columns of windows,
+// the first maxima and the adjoint the other way.
+// CHECK-LABEL: func.func @narrow_window_columns
+// CHECK:         scf.for %{{.*}} = %c0 to %c8 step %c2
+// CHECK:           vector.transfer_read {{.*}} : tensor<2x2xf32>, vector<1x2xf32>
+// CHECK:           vector.transfer_read {{.*}} : tensor<3x4x8xf32>, vector<1x1x2xf32>
+// CHECK:           vector.transpose {{.*}} : vector<1x2x1x1x2xf32> to vector<1x1x1x2x2xf32>
+// CHECK:           vector.transfer_read {{.*}} : tensor<3x4x8xf32>, vector<1x1x2xf32>
+// CHECK:           arith.cmpf oeq, {{.*}} : vector<1x1x1x2x2xf32>
+// CHECK:           arith.select {{.*}} : vector<1x1x1x2x2xi1>, vector<1x1x1x2x2xf32>
+// CHECK:           vector.transfer_write {{.*}} : vector<1x1x1x2x2xf32>, tensor<3x4x2x8x2xf32>
+// THREADS-LABEL: func.func @narrow_window_columns
+// THREADS:         vector.transfer_write {{.*}} : vector<1x1x1x8x2xf32>, tensor<3x4x2x8x2xf32>
+func.func @narrow_window_columns(%first: tensor<3x4x8xf32>, %g: tensor<3x4x8xf32>,
+                                 %taps: tensor<2x2xf32>) -> tensor<3x4x2x8x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x4x2x8x2xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, r, a, c, b) -> (a, b)>,
+                                        affine_map<(n, r, a, c, b) -> (n, r, c)>,
+                                        affine_map<(n, r, a, c, b) -> (n, r, c)>,
+                                        affine_map<(n, r, a, c, b) -> (n, r, a, c, b)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%taps, %first, %g : tensor<2x2xf32>, tensor<3x4x8xf32>, tensor<3x4x8xf32>)
+      outs(%e : tensor<3x4x2x8x2xf32>) {
+  ^bb0(%t: f32, %f: f32, %d: f32, %out: f32):
+    %at = arith.cmpf oeq, %t, %f : f32
+    %v = arith.select %at, %d, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<3x4x2x8x2xf32>
+  return %r : tensor<3x4x2x8x2xf32>
+}
+
+// -----
+
+// An operand that reads the narrow dimension at a stride (transposed)
+// would be gathered: the vector stays along the narrow dimension alone.
+// CHECK-LABEL: func.func @narrow_transposed
+// CHECK:         scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:           vector.transfer_write {{.*}} : vector<1x1x2xf32>, tensor<3x8x2xf32>
+func.func @narrow_transposed(%a: tensor<3x2x8xf32>, %c: tensor<3x8x2xf32>) -> tensor<3x8x2xf32> {
+  %e = tensor.empty() : tensor<3x8x2xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k, j)>,
+                                        affine_map<(i, j, k) -> (i, j, k)>,
+                                        affine_map<(i, j, k) -> (i, j, k)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a, %c : tensor<3x2x8xf32>, tensor<3x8x2xf32>) outs(%e : tensor<3x8x2xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<3x8x2xf32>
+  return %r : tensor<3x8x2xf32>
+}

@@ -138,7 +138,13 @@ def EnsCpuTileAndVectorize
     so that each step reads 8 vectors of a row. A `linalg.transpose` that
     moves its input's innermost dimension also spans a vector's worth of
     that dimension, read whole and transposed in registers, rather than
-    gathering an element per lane.
+    gathering an element per lane. An elementwise op whose vector loop is
+    narrower than 128 bits (the 2 columns of a pooling window in the max
+    pooling adjoint's [rows, window rows, columns, window columns] view of
+    its operand) runs its vector along the result's next loop too, where
+    every operand reads the two as its two innermost dimensions, or one of
+    them alone innermost (broadcast along the other): a tile of 8 x 2 lanes
+    on AVX-512 rather than vectors of 2.
 
     A convolution (a multiply-accumulate whose first input is read at
     `position * stride + tap`, as EnsToLinalg lowers ens.conv) is tiled in
@@ -261,7 +267,16 @@ def EnsCpuLowerVectors : Pass<"ens-cpu-lower-vectors", "::mlir::func::FuncOp"> {
     into good code: `vector.contract` to outer products and those to FMAs
     along the rows, n-D transfers to 1-D loads and stores, reductions along
     outer dimensions to elementwise arithmetic, transposes to shuffles.
-    Each stage is its own bounded rewrite, with no canonicalization mixed
+    Tiles whose rows are narrower than 128 bits (an elementwise op's tile
+    that runs along two loops, as `ens-cpu-tile-and-vectorize` gives narrow
+    innermost dimensions) are computed as 1-D vectors first: their
+    contiguous transfers become 1-D loads and stores, and their elementwise
+    ops act on the flattened vector, so that LLVM does not compute each
+    narrow row on its own. A 1-D read of elements 2 apart (a tap of 2x2
+    pooling windows) loads the contiguous run that holds them as two
+    vectors, which never reach past the run's last element, and shuffles
+    its even elements out, instead of loading an element at a time. Each
+    stage is its own bounded rewrite, with no canonicalization mixed
     in: together with these patterns it can rewrite without end.
 
     Before:

@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OpAnalysis.h"
+
 #include "ens/Backend/Cpu/Passes.h"
 #include "ens/Support/BoundedRewrites.h"
 
@@ -133,6 +135,111 @@ struct RowsByVectorToFma : OpRewritePattern<vector::ContractionOp> {
   }
 };
 
+/// Whether `type` is an n-D vector whose rows are narrower than a register:
+/// the tile of an elementwise op that runs along two loops of its result
+/// (ens-cpu-tile-and-vectorize), as [8, 2] for a pooling window's columns.
+static bool hasNarrowRows(Type type) {
+  auto vector = dyn_cast<VectorType>(type);
+  return vector && vector.getRank() >= 2 && !vector.isScalable() &&
+         vector.getShape().back() * vector.getElementTypeBitWidth() <
+             cpu::kNarrowRowBits;
+}
+
+namespace {
+/// Computes an elementwise op on vectors with narrow rows on their 1-D
+/// form: LLVM would otherwise compute each row on its own, a few lanes at a
+/// time. The shape_casts around it fold with those of the flattened
+/// transfers and of its neighbours.
+struct FlattenNarrowElementwise : RewritePattern {
+  FlattenNarrowElementwise(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!OpTrait::hasElementwiseMappableTraits(op) ||
+        op->getNumResults() != 1 || !hasNarrowRows(op->getResult(0).getType()))
+      return failure();
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      auto type = dyn_cast<VectorType>(operand.getType());
+      if (!type)
+        return failure();
+      auto flat =
+          VectorType::get({type.getNumElements()}, type.getElementType());
+      operands.push_back(
+          rewriter.create<vector::ShapeCastOp>(op->getLoc(), flat, operand));
+    }
+    auto type = cast<VectorType>(op->getResult(0).getType());
+    OperationState state(
+        op->getLoc(), op->getName(), operands,
+        VectorType::get({type.getNumElements()}, type.getElementType()),
+        op->getAttrs());
+    Operation *flat = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, type,
+                                                     flat->getResult(0));
+    return success();
+  }
+};
+} // namespace
+
+namespace {
+/// Reads a 1-D vector of n elements 2 apart (one tap of each 2-wide pooling
+/// window, a slice with stride 2) as two loads of n contiguous elements and
+/// one shuffle that picks them, instead of the element-at-a-time loop that
+/// VectorToSCF gives a read at a stride. The loads cover the run of
+/// 2n - 1 elements from the first to the last one read: the first n, and
+/// the n that end at the last (they overlap by one), so neither reads past
+/// what the strided read covers. They read a view of the same buffer with
+/// a unit innermost stride.
+struct StrideTwoReadToShuffle : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto memref = dyn_cast<MemRefType>(read.getSource().getType());
+    VectorType type = read.getVectorType();
+    if (!memref || !memref.hasStaticShape() || type.getRank() != 1 ||
+        type.isScalable() || type.getNumElements() < 2 ||
+        memref.getShape().back() < type.getNumElements() || read.getMask() ||
+        !read.getInBounds()[0] || !read.getPermutationMap().isMinorIdentity())
+      return failure();
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(getStridesAndOffset(memref, strides, offset)) ||
+        ShapedType::isDynamic(offset) ||
+        llvm::any_of(strides, ShapedType::isDynamic) || strides.back() != 2)
+      return failure();
+
+    Location loc = read.getLoc();
+    int64_t lanes = type.getNumElements();
+    SmallVector<int64_t> sizes(memref.getShape());
+    sizes.back() = 2 * sizes.back() - 1;
+    strides.back() = 1;
+    auto contiguous = MemRefType::get(
+        sizes, memref.getElementType(),
+        StridedLayoutAttr::get(read.getContext(), offset, strides),
+        memref.getMemorySpace());
+    Value view = rewriter.create<memref::ReinterpretCastOp>(
+        loc, contiguous, read.getSource(), offset, sizes, strides);
+    SmallVector<Value> indices(read.getIndices());
+    Value first = rewriter.create<arith::MulIOp>(
+        loc, indices.back(), rewriter.create<arith::ConstantIndexOp>(loc, 2));
+    indices.back() = first;
+    Value low = rewriter.create<vector::LoadOp>(loc, type, view, indices);
+    indices.back() = rewriter.create<arith::AddIOp>(
+        loc, first, rewriter.create<arith::ConstantIndexOp>(loc, lanes - 1));
+    Value high = rewriter.create<vector::LoadOp>(loc, type, view, indices);
+    // Element 2i of the run is lane 2i of `low` or lane 2i - (n - 1) of
+    // `high`, which the shuffle numbers n + 2i - (n - 1).
+    SmallVector<int64_t> picked;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      picked.push_back(2 * lane < lanes ? 2 * lane : 2 * lane + 1);
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(read, low, high, picked);
+    return success();
+  }
+};
+} // namespace
+
 /// Lowers vector ops in three stages, each a bounded rewrite of its own:
 /// contractions (to outer products) and reductions, then transfers (to 1-D),
 /// then the rest. No canonicalization is mixed in: together with these
@@ -177,12 +284,36 @@ struct LowerVectorsPass : ens::impl::EnsCpuLowerVectorsBase<LowerVectorsPass> {
                             "lowering vector contractions")))
       return signalPassFailure();
 
+    // Tiles of narrow rows become 1-D vectors before their transfers are
+    // cut into rows. Only their ops and those the rewrite creates are
+    // rewritten: the other transfers, with rows as wide as a register, stay.
+    SmallVector<Operation *> narrowOps;
+    function.walk([&](Operation *op) {
+      if (llvm::any_of(op->getOperandTypes(), hasNarrowRows) ||
+          llvm::any_of(op->getResultTypes(), hasNarrowRows))
+        narrowOps.push_back(op);
+    });
+    RewritePatternSet narrow(context);
+    vector::populateFlattenVectorTransferPatterns(narrow,
+                                                  cpu::kNarrowRowBits - 1);
+    narrow.add<FlattenNarrowElementwise>(context);
+    vector::ShapeCastOp::getCanonicalizationPatterns(narrow, context);
+    GreedyRewriteConfig config = boundedRewrites();
+    config.strictMode = GreedyRewriteStrictness::ExistingAndNewOps;
+    if (failed(applyOpPatternsAndFold(narrowOps, std::move(narrow), config))) {
+      function.emitError() << "flattening narrow vectors did not converge "
+                              "within "
+                           << kMaxRewrites << " rewrites";
+      return signalPassFailure();
+    }
+
     RewritePatternSet transfers(context);
     populateVectorToSCFConversionPatterns(
         transfers,
         VectorTransferToSCFOptions().enableFullUnroll().setTargetRank(1));
     vector::populateVectorTransferLoweringPatterns(transfers,
                                                    /*maxTransferRank=*/1);
+    transfers.add<StrideTwoReadToShuffle>(context, /*benefit=*/2);
     if (failed(applyBounded(function, std::move(transfers),
                             "lowering vector transfers")))
       return signalPassFailure();

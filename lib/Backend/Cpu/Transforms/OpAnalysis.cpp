@@ -39,6 +39,32 @@ std::optional<unsigned> cpu::pickVectorLoop(linalg::LinalgOp op,
   return innermostLoop(op, *largest);
 }
 
+std::optional<unsigned> cpu::contiguousOuterLoop(linalg::LinalgOp op,
+                                                 unsigned vectorLoop) {
+  if (op.getNumLoops() != op.getNumParallelLoops())
+    return std::nullopt;
+  std::optional<unsigned> outer = rowLoop(op);
+  if (!outer || *outer == vectorLoop ||
+      innermostLoop(op, *op.getDpsInitOperand(0)) != vectorLoop)
+    return std::nullopt;
+  MLIRContext *context = op.getContext();
+  AffineExpr inner = getAffineDimExpr(vectorLoop, context);
+  AffineExpr row = getAffineDimExpr(*outer, context);
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+    ArrayRef<AffineExpr> reads = map.getResults();
+    std::optional<unsigned> innerAt = map.getResultPosition(inner);
+    std::optional<unsigned> rowAt = map.getResultPosition(row);
+    unsigned last = reads.size() - 1;
+    if (innerAt && *innerAt != last)
+      return std::nullopt;
+    if (rowAt && *rowAt != (innerAt ? last - 1 : last))
+      return std::nullopt;
+  }
+  return outer;
+}
+
 std::optional<unsigned> cpu::rowLoop(linalg::LinalgOp op) {
   AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (result.getNumResults() < 2)

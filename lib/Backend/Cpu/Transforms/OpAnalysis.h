@@ -27,6 +27,22 @@ std::optional<unsigned> innermostLoop(linalg::LinalgOp op, OpOperand &operand);
 /// memory is read and written as whole vectors. Results win ties.
 std::optional<unsigned> pickVectorLoop(linalg::LinalgOp op, bool contraction);
 
+/// Rows of vectors narrower than this many bits fill less than any vector
+/// register: an elementwise op along such an innermost dimension vectorizes
+/// along the next one too (contiguousOuterLoop), and ens-cpu-lower-vectors
+/// computes such tiles as 1-D vectors.
+inline constexpr unsigned kNarrowRowBits = 128;
+
+/// For an elementwise op (every loop parallel, every operand read through
+/// loops alone) whose result's innermost dimension is `vectorLoop`: the loop
+/// of the result's second innermost dimension, if a vector may run along
+/// both, the two read as one contiguous run. Each operand must read the two
+/// loops as its two innermost dimensions, in that order, or `vectorLoop`
+/// alone innermost (the other loop broadcast), or the outer loop alone
+/// innermost (`vectorLoop` broadcast), or neither: nothing is gathered.
+std::optional<unsigned> contiguousOuterLoop(linalg::LinalgOp op,
+                                            unsigned vectorLoop);
+
 /// The loop of a contraction's rows: the one that indexes the second
 /// innermost dimension of its result, if that is a loop alone.
 std::optional<unsigned> rowLoop(linalg::LinalgOp op);

@@ -242,6 +242,19 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
                  << plan.tile[*vectorLoop] << " lanes\n");
     } else if (rowLoop && rowLoop != vectorLoop) {
       plan.tile[*rowLoop] = largestDivisor(extents[*rowLoop], kRegisterRows);
+    } else if (extents[*vectorLoop] * *bits < cpu::kNarrowRowBits) {
+      // An innermost dimension narrower than a vector (a pooling window's
+      // columns in its adjoint's [rows, window rows, columns, window
+      // columns] view) would leave most lanes idle: the vector runs along
+      // the next dimension too, which the result holds contiguously after it.
+      if (std::optional<unsigned> outer =
+              cpu::contiguousOuterLoop(op, *vectorLoop)) {
+        plan.tile[*outer] =
+            largestDivisor(extents[*outer], lanes / extents[*vectorLoop]);
+        LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] narrow elementwise op at "
+                                << op.getLoc() << ": " << plan.tile[*outer]
+                                << " x " << extents[*vectorLoop] << " lanes\n");
+      }
     } else if (isa<linalg::TransposeOp>(*op)) {
       // A transpose that moves its input's innermost dimension reads a
       // vector's worth of it per step too, a tile of rows that the vector

@@ -1,0 +1,111 @@
+// Max pooling's adjoint and elementwise ops along narrow innermost
+// dimensions on the CPU backend against the interpreter. Where the windows
+// tile the operand, the adjoint's last pass runs over the operand viewed as
+// [rows, window rows, columns, window columns]: a window's 2 or 3 columns
+// are narrower than a vector, so ens-cpu-tile-and-vectorize runs its
+// vectors along the columns of windows too and ens-cpu-lower-vectors
+// computes them as 1-D vectors. The cases: members with their own images
+// as in cnn-wide (relu before the pooling, so that windows of zeros tie and
+// the first zero gets the adjoint; NaNs, which no tap equals, so that no
+// tap gets it), columns that no vector width divides (5 windows of 3),
+// windows that do not tile (stride 2 under 3x3 windows; padding), and
+// plain elementwise ops with a narrow innermost dimension, one reading an
+// operand transposed (which keeps vectors of the narrow dimension alone).
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: for f in members odd_columns overlapping padded narrow_add narrow_transposed; do \
+// RUN:   ens-run %s --entry=$f --random-inputs=11 --output-dir=%t/$f && \
+// RUN:   ens-run %s --entry=$f --random-inputs=11 --backend=cpu --rtol=1e-6 --atol=1e-6 --expect=%t/$f/out0.npy \
+// RUN:     || exit 1; done
+
+// relu, some NaNs (inputs above 0.9), 2x2 max pooling and a weighted sum.
+func.func private @pool_loss(%x: tensor<3x2x6x10xf32>, %g: tensor<3x2x3x5xf32>) -> tensor<f32> {
+  %nan = ens.constant dense<0x7FC00000> : tensor<3x2x6x10xf32>
+  %big = ens.constant dense<0.9> : tensor<3x2x6x10xf32>
+  %over = ens.cmp gt, %x, %big : tensor<3x2x6x10xf32>
+  %some_nan = ens.select %over, %nan, %x : tensor<3x2x6x10xi1>, tensor<3x2x6x10xf32>
+  %r = ens.relu %some_nan : tensor<3x2x6x10xf32>
+  %p = ens.reduce_window max, %r {window_dimensions = array<i64: 1, 1, 2, 2>,
+                                  window_strides = array<i64: 1, 1, 2, 2>}
+      : tensor<3x2x6x10xf32> -> tensor<3x2x3x5xf32>
+  %m = ens.mul %p, %g : tensor<3x2x3x5xf32>
+  %s = ens.reduce_sum %m {dims = array<i64: 0, 1, 2, 3>} : tensor<3x2x3x5xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+func.func private @pool_grad(%x: tensor<3x2x6x10xf32>, %g: tensor<3x2x3x5xf32>) -> tensor<3x2x6x10xf32> {
+  %l, %dx = ens.value_and_grad @pool_loss(%x, %g) {wrt = array<i64: 0>}
+      : (tensor<3x2x6x10xf32>, tensor<3x2x3x5xf32>) -> (tensor<f32>, tensor<3x2x6x10xf32>)
+  return %dx : tensor<3x2x6x10xf32>
+}
+
+// 4 members along a non-leading axis, as cnn-wide's images carry them.
+func.func @members(%x: tensor<3x4x2x6x10xf32>, %g: tensor<3x4x2x3x5xf32>) -> tensor<3x4x2x6x10xf32> {
+  %dx = ens.vmap @pool_grad(%x, %g) {in_axes = array<i64: 1, 1>, out_axes = array<i64: 1>, size = 4 : i64}
+      : (tensor<3x4x2x6x10xf32>, tensor<3x4x2x3x5xf32>) -> tensor<3x4x2x6x10xf32>
+  return %dx : tensor<3x4x2x6x10xf32>
+}
+
+func.func private @wide_loss(%x: tensor<3x4x15xf32>, %g: tensor<3x2x5xf32>) -> tensor<f32> {
+  %r = ens.relu %x : tensor<3x4x15xf32>
+  %p = ens.reduce_window max, %r {window_dimensions = array<i64: 1, 2, 3>,
+                                  window_strides = array<i64: 1, 2, 3>}
+      : tensor<3x4x15xf32> -> tensor<3x2x5xf32>
+  %m = ens.mul %p, %g : tensor<3x2x5xf32>
+  %s = ens.reduce_sum %m {dims = array<i64: 0, 1, 2>} : tensor<3x2x5xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+func.func @odd_columns(%x: tensor<3x4x15xf32>, %g: tensor<3x2x5xf32>) -> tensor<3x4x15xf32> {
+  %l, %dx = ens.value_and_grad @wide_loss(%x, %g) {wrt = array<i64: 0>}
+      : (tensor<3x4x15xf32>, tensor<3x2x5xf32>) -> (tensor<f32>, tensor<3x4x15xf32>)
+  return %dx : tensor<3x4x15xf32>
+}
+
+func.func private @overlapping_loss(%x: tensor<2x7x9xf32>, %g: tensor<2x3x4xf32>) -> tensor<f32> {
+  %r = ens.relu %x : tensor<2x7x9xf32>
+  %p = ens.reduce_window max, %r {window_dimensions = array<i64: 1, 3, 3>,
+                                  window_strides = array<i64: 1, 2, 2>}
+      : tensor<2x7x9xf32> -> tensor<2x3x4xf32>
+  %m = ens.mul %p, %g : tensor<2x3x4xf32>
+  %s = ens.reduce_sum %m {dims = array<i64: 0, 1, 2>} : tensor<2x3x4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+func.func @overlapping(%x: tensor<2x7x9xf32>, %g: tensor<2x3x4xf32>) -> tensor<2x7x9xf32> {
+  %l, %dx = ens.value_and_grad @overlapping_loss(%x, %g) {wrt = array<i64: 0>}
+      : (tensor<2x7x9xf32>, tensor<2x3x4xf32>) -> (tensor<f32>, tensor<2x7x9xf32>)
+  return %dx : tensor<2x7x9xf32>
+}
+
+func.func private @padded_loss(%x: tensor<2x5x7xf32>, %g: tensor<2x3x4xf32>) -> tensor<f32> {
+  %p = ens.reduce_window max, %x {window_dimensions = array<i64: 1, 2, 2>,
+                                  window_strides = array<i64: 1, 2, 2>,
+                                  padding = array<i64: 0, 0, 1, 0, 0, 1>}
+      : tensor<2x5x7xf32> -> tensor<2x3x4xf32>
+  %m = ens.mul %p, %g : tensor<2x3x4xf32>
+  %s = ens.reduce_sum %m {dims = array<i64: 0, 1, 2>} : tensor<2x3x4xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+func.func @padded(%x: tensor<2x5x7xf32>, %g: tensor<2x3x4xf32>) -> tensor<2x5x7xf32> {
+  %l, %dx = ens.value_and_grad @padded_loss(%x, %g) {wrt = array<i64: 0>}
+      : (tensor<2x5x7xf32>, tensor<2x3x4xf32>) -> (tensor<f32>, tensor<2x5x7xf32>)
+  return %dx : tensor<2x5x7xf32>
+}
+
+// out[i, j, k] = a[i, k] * b[j, k] + c[i, j, k], k of 2.
+func.func @narrow_add(%a: tensor<3x2xf32>, %b: tensor<12x2xf32>, %c: tensor<3x12x2xf32>) -> tensor<3x12x2xf32> {
+  %ab = ens.broadcast_in_dim %a {dims = array<i64: 0, 2>} : tensor<3x2xf32> -> tensor<3x12x2xf32>
+  %bb = ens.broadcast_in_dim %b {dims = array<i64: 1, 2>} : tensor<12x2xf32> -> tensor<3x12x2xf32>
+  %m = ens.mul %ab, %bb : tensor<3x12x2xf32>
+  %s = ens.add %m, %c : tensor<3x12x2xf32>
+  return %s : tensor<3x12x2xf32>
+}
+
+// out[i, j, k] = a[i, k, j] + c[i, j, k]: a is read along k at a stride.
+func.func @narrow_transposed(%a: tensor<3x2x12xf32>, %c: tensor<3x12x2xf32>) -> tensor<3x12x2xf32> {
+  %t = ens.transpose %a {permutation = array<i64: 0, 2, 1>} : tensor<3x2x12xf32> -> tensor<3x12x2xf32>
+  %s = ens.add %t, %c : tensor<3x12x2xf32>
+  return %s : tensor<3x12x2xf32>
+}
