@@ -56,6 +56,17 @@ def EnsCpuSplitReductions
       input channels, each row an image element broadcast: the form of a
       matrix product.
 
+    - A forward convolution (or input gradient) whose vector would run
+      along image columns fewer than its lanes, read at no stride or
+      dilation, the same way, where its output channels are a whole number
+      of vectors and a loop of the result that the filter does not read has
+      at least 8 iterations: it reads a copy of its filter and writes its
+      result with the output channels innermost, so that the vector runs
+      along them and the rows along the image's columns (cnn-wide's second
+      convolution: 16 output channels of 8-column images). The filter is
+      copied once, before the loops that the convolution is in; an
+      accumulator of zeros is filled in the new shape, not copied.
+
     The pass runs before `ens-cpu-tile-and-vectorize`.
 
     Before (a 3x3 filter gradient over an 8x8 output gradient):
