@@ -9,7 +9,9 @@
 // its rows along the image's columns, each an image element broadcast. The
 // filter is transposed once, before the loop over the batch that it is
 // read in, and the accumulator's zeros are filled in the new shape rather
-// than transposed.
+// than transposed. Where the output channels are no whole number of
+// vectors (an input gradient's 8), the image rows are flattened instead
+// (@flattened_rows).
 //
 // RUN: ens-opt %s --split-input-file \
 // RUN:   --ens-cpu-split-reductions="vector-bytes=64" -o %t.split.mlir
@@ -198,4 +200,94 @@ func.func @forward_few_rows(%image: tensor<1x8x6x6xf32>, %w: tensor<16x8x3x3xf32
     linalg.yield %s : f32
   } -> tensor<1x16x4x4xf32>
   return %g : tensor<1x16x4x4xf32>
+}
+
+// -----
+
+// An input gradient's form: 8 output channels, no whole vector of 16
+// lanes, of 8x8 images. The image rows are flattened instead: a copy of the
+// (padded) image per column tap, each as wide as the result's rows (three
+// linalg.copy of 10x8 windows), end to end, so that result position p =
+// row * 8 + column reads the copy at p + 8 * row tap + 80 * column tap; the
+// result, a fill of the flat shape, is reshaped back. The tile then runs a
+// full vector along the 64 positions, its rows along the 8 channels, each a
+// broadcast filter tap.
+// CHECK-DAG:   #[[FLAT_IMAGE:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d2 + d4 * 8 + d5 * 80)>
+// CHECK-LABEL: func.func @flattened_rows(
+// CHECK-SAME:    %[[IMG:[^:]*]]: tensor<2x16x10x10xf32>, %[[W:[^:]*]]: tensor<8x16x3x3xf32>)
+// CHECK:         %[[COPY:.*]] = tensor.empty() : tensor<2x16x3x10x8xf32>
+// CHECK:         %[[W0:.*]] = tensor.extract_slice %[[IMG]][0, 0, 0, 0] [2, 16, 10, 8] [1, 1, 1, 1]
+// CHECK:         %[[C0:.*]] = linalg.copy ins(%[[W0]] : tensor<2x16x10x8xf32>)
+// CHECK:         %[[I0:.*]] = tensor.insert_slice %[[C0]] into %[[COPY]][0, 0, 0, 0, 0] [2, 16, 1, 10, 8]
+// CHECK:         tensor.extract_slice %[[IMG]][0, 0, 0, 1] [2, 16, 10, 8]
+// CHECK:         tensor.extract_slice %[[IMG]][0, 0, 0, 2] [2, 16, 10, 8]
+// CHECK:         %[[I2:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 2, 0, 0] [2, 16, 1, 10, 8]
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[I2]] {{\[}}[0], [1], [2, 3, 4]] : tensor<2x16x3x10x8xf32> into tensor<2x16x240xf32>
+// CHECK:         %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x8x64xf32>)
+// CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [#[[FLAT_IMAGE]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME:        ins(%[[FLAT]], %[[W]] : tensor<2x16x240xf32>, tensor<8x16x3x3xf32>) outs(%[[ZEROS]] : tensor<2x8x64xf32>)
+// CHECK:         tensor.expand_shape %[[G]] {{\[}}[0], [1], [2, 3]] output_shape [2, 8, 8, 8] : tensor<2x8x64xf32> into tensor<2x8x8x8xf32>
+// TILE-LABEL: func.func @flattened_rows(
+// TILE:         scf.for %{{.*}} = %c0 to %c64 step %c16
+// TILE:           vector.contract {{.*}} : vector<1x1x16xf32>, vector<8x1xf32> into vector<1x8x16xf32>
+#image = affine_map<(n, c, i, j, f, y, x) -> (n, f, i + y, j + x)>
+#filter = affine_map<(n, c, i, j, f, y, x) -> (c, f, y, x)>
+#out = affine_map<(n, c, i, j, f, y, x) -> (n, c, i, j)>
+func.func @flattened_rows(%image: tensor<2x16x10x10xf32>, %w: tensor<8x16x3x3xf32>) -> tensor<2x8x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x8x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
+  %g = linalg.generic {indexing_maps = [#image, #filter, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%image, %w : tensor<2x16x10x10xf32>, tensor<8x16x3x3xf32>)
+      outs(%init : tensor<2x8x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x8x8xf32>
+  return %g : tensor<2x8x8x8xf32>
+}
+
+// -----
+
+// 5x7 positions are no whole number of vectors, and an accumulator that is
+// not a fill would need its values copied in: no change.
+// CHECK-LABEL: func.func @flattened_rows_odd(
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK-LABEL: func.func @flattened_rows_not_filled(
+// CHECK-NOT:     tensor.collapse_shape
+#image = affine_map<(n, c, i, j, f, y, x) -> (n, f, i + y, j + x)>
+#filter = affine_map<(n, c, i, j, f, y, x) -> (c, f, y, x)>
+#out = affine_map<(n, c, i, j, f, y, x) -> (n, c, i, j)>
+func.func @flattened_rows_odd(%image: tensor<2x16x7x9xf32>, %w: tensor<8x16x3x3xf32>) -> tensor<2x8x5x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x5x7xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x5x7xf32>) -> tensor<2x8x5x7xf32>
+  %g = linalg.generic {indexing_maps = [#image, #filter, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%image, %w : tensor<2x16x7x9xf32>, tensor<8x16x3x3xf32>)
+      outs(%init : tensor<2x8x5x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x5x7xf32>
+  return %g : tensor<2x8x5x7xf32>
+}
+func.func @flattened_rows_not_filled(%image: tensor<2x16x10x10xf32>, %w: tensor<8x16x3x3xf32>,
+                                     %init: tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32> {
+  %g = linalg.generic {indexing_maps = [#image, #filter, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%image, %w : tensor<2x16x10x10xf32>, tensor<8x16x3x3xf32>)
+      outs(%init : tensor<2x8x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x8x8xf32>
+  return %g : tensor<2x8x8x8xf32>
 }

@@ -67,6 +67,16 @@ def EnsCpuSplitReductions
       copied once, before the loops that the convolution is in; an
       accumulator of zeros is filled in the new shape, not copied.
 
+    - Such a convolution whose output channels are no whole number of
+      vectors (cnn-wide's input gradient: 8), whose rows times columns are,
+      and whose accumulator is a fill: its image rows are flattened. A copy
+      of the image per column tap, each row as wide as the result's
+      (`linalg.copy` of a window), lies end to end, so that result position
+      `p = row * columns + column` reads it at `p + columns * row tap +
+      rows * columns * column tap`, and the result, a fill of the flat
+      shape, is reshaped back. The vector then runs along the positions and
+      the rows along the output channels, each a broadcast filter tap.
+
     The pass runs before `ens-cpu-tile-and-vectorize`.
 
     Before (a 3x3 filter gradient over an 8x8 output gradient):

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ImageRows.h"
 #include "OpAnalysis.h"
 
 #include "ens/Backend/Cpu/Passes.h"
@@ -326,6 +327,8 @@ struct SplitReductionsPass
     SmallVector<std::pair<linalg::GenericOp, unsigned>> loops;
     // Filter gradients vectorized along their output channels.
     SmallVector<std::pair<linalg::GenericOp, unsigned>> channelLoops;
+    // Convolutions over narrow images whose rows are flattened.
+    SmallVector<std::pair<linalg::GenericOp, cpu::ImageRows>> imageRows;
     SmallVector<std::pair<linalg::GenericOp, int64_t>> rows;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!op.hasPureTensorSemantics())
@@ -346,8 +349,15 @@ struct SplitReductionsPass
           channelLoops.emplace_back(op, *channels);
           return;
         }
-        if (!tap)
+        if (!tap) {
+          if (std::optional<cpu::ImageRows> rows =
+                  cpu::matchImageRows(*window, lanes)) {
+            LLVM_DEBUG(llvm::dbgs()
+                       << "image rows flattened in " << op << "\n");
+            imageRows.emplace_back(op, *rows);
+          }
           return;
+        }
         LLVM_DEBUG(llvm::dbgs() << "partial sums along tap loop " << *tap
                                 << " of " << op << "\n");
         loops.emplace_back(op, *tap);
@@ -373,6 +383,8 @@ struct SplitReductionsPass
       (void)splitLoop(rewriter, op, loop);
     for (auto [op, loop] : channelLoops)
       moveChannelsInnermost(rewriter, op, loop);
+    for (auto [op, rows] : imageRows)
+      cpu::flattenImageRows(rewriter, op, rows);
     for (auto [op, lanes] : rows) {
       // The lanes become the innermost dimension of the partial results,
       // which the vectors then write whole.
