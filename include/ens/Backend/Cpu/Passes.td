@@ -19,8 +19,8 @@ def EnsCpuSplitReductions
     lanes at every step, in order. This pass gives such reductions a
     partial result per lane, or per tap, which `ens-cpu-tile-and-vectorize`
     then vectorizes as elementwise code with the accumulators in registers,
-    and a reduction of the partial results after. Three forms, and a fourth
-    that vectorizes along another loop instead:
+    and a reduction of the partial results after. Three forms, and three
+    that give convolutions a whole vector along another loop instead:
 
     - A reduction over one loop that reads its largest input's contiguous
       innermost dimension (a row sum, a softmax's or a norm's statistics, a
