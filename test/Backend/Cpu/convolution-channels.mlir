@@ -209,9 +209,10 @@ func.func @forward_few_rows(%image: tensor<1x8x6x6xf32>, %w: tensor<16x8x3x3xf32
 // (padded) image per column tap, each as wide as the result's rows (three
 // linalg.copy of 10x8 windows), end to end, so that result position p =
 // row * 8 + column reads the copy at p + 8 * row tap + 80 * column tap; the
-// result, a fill of the flat shape, is reshaped back. The tile then runs a
-// full vector along the 64 positions, its rows along the 8 channels, each a
-// broadcast filter tap.
+// result, a fill of the flat shape, is reshaped back. The tile then runs
+// two full vectors along the 64 positions (32 of them), its rows along the
+// 8 channels, each a broadcast filter tap that serves both vectors (16
+// accumulators, 2 image loads and 8 broadcasts per 16 FMAs).
 // CHECK-DAG:   #[[FLAT_IMAGE:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d2 + d4 * 8 + d5 * 80)>
 // CHECK-LABEL: func.func @flattened_rows(
 // CHECK-SAME:    %[[IMG:[^:]*]]: tensor<2x16x10x10xf32>, %[[W:[^:]*]]: tensor<8x16x3x3xf32>)
@@ -228,8 +229,11 @@ func.func @forward_few_rows(%image: tensor<1x8x6x6xf32>, %w: tensor<16x8x3x3xf32
 // CHECK-SAME:        ins(%[[FLAT]], %[[W]] : tensor<2x16x240xf32>, tensor<8x16x3x3xf32>) outs(%[[ZEROS]] : tensor<2x8x64xf32>)
 // CHECK:         tensor.expand_shape %[[G]] {{\[}}[0], [1], [2, 3]] output_shape [2, 8, 8, 8] : tensor<2x8x64xf32> into tensor<2x8x8x8xf32>
 // TILE-LABEL: func.func @flattened_rows(
-// TILE:         scf.for %{{.*}} = %c0 to %c64 step %c16
-// TILE:           vector.contract {{.*}} : vector<1x1x16xf32>, vector<8x1xf32> into vector<1x8x16xf32>
+// TILE:         scf.for %{{.*}} = %c0 to %c64 step %c32
+// TILE-NEXT:      scf.for %{{.*}} = %c0 to %c16 step %c1
+// TILE-NEXT:        scf.for %{{.*}} = %c0 to %c3 step %c1
+// TILE-NEXT:          scf.for %{{.*}} = %c0 to %c3 step %c1
+// TILE:                 vector.contract {{.*}} : vector<1x1x32xf32>, vector<8x1xf32> into vector<1x8x32xf32>
 #image = affine_map<(n, c, i, j, f, y, x) -> (n, f, i + y, j + x)>
 #filter = affine_map<(n, c, i, j, f, y, x) -> (c, f, y, x)>
 #out = affine_map<(n, c, i, j, f, y, x) -> (n, c, i, j)>

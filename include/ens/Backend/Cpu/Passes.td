@@ -169,7 +169,10 @@ def EnsCpuTileAndVectorize
     included, has one iteration. The tile's unit loops that its operands
     read in sums are then dropped, so that it reads through loops alone and
     vectorizes to a `vector.contract`, one outer product per input channel
-    and tap, with 8 rows. Where the image does not read the result's
+    and tap, with 8 rows; where it has no image rows to span (one over
+    flattened image rows), two vectors side by side if the loop holds them
+    and the accumulators fit the registers, so that each broadcast tap
+    serves two FMAs. Where the image does not read the result's
     innermost loop and the filter reads it innermost (a filter gradient
     with its output channels innermost, as `ens-cpu-split-reductions`
     leaves it), the vector reads the filter instead and the rows run along
