@@ -4,7 +4,11 @@
 // divide: a grouped forward convolution, its input gradient (reversed
 // filter, output and input features swapped) and its filter gradient (a
 // window of the output gradient's size; with few input channels partial
-// sums per tap, with 9 a vector along the output channels), a forward convolution and an
+// sums per tap, with 9 a vector along the output channels), forward
+// convolutions vectorized along their output channels (images narrower than
+// a vector: 8, 7 and 6 columns; 2 groups of 16 channels, 32 channels, 16
+// with a bias and relu after), input gradients over flattened image rows
+// (8 channels of 8x8 images, 5 of 8x4), a forward convolution and an
 // input gradient whose tiles span several image rows (10 and 12 rows, 18
 // columns), a strided and a dilated one, a
 // 1-D one and one in NHWC; and pooling whose windows tile the operand (a
@@ -13,7 +17,7 @@
 // by its own sum; compiled code sums in another order, hence the tolerance.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: for f in grouped input_gradient filter_gradient filter_gradient_channels image_rows image_rows_gradient strided dilated one_d nhwc max_pool sum_pool overlapping_pool; do \
+// RUN: for f in grouped channels channels_odd channels_relu rows_flattened rows_flattened_narrow input_gradient filter_gradient filter_gradient_channels image_rows image_rows_gradient strided dilated one_d nhwc max_pool sum_pool overlapping_pool; do \
 // RUN:   ens-run %s --entry=$f --random-inputs=7 --output-dir=%t/$f && \
 // RUN:   ens-run %s --entry=$f --random-inputs=7 --backend=cpu --rtol=1e-5 --atol=1e-5 --expect=%t/$f/out0.npy \
 // RUN:     || exit 1; done
@@ -24,6 +28,49 @@ func.func @grouped(%x: tensor<3x6x7x9xf32>, %w: tensor<10x3x3x3xf32>) -> tensor<
                         rhs_dims = array<i64: 0, 1, 2, 3>}
       : tensor<3x6x7x9xf32>, tensor<10x3x3x3xf32> -> tensor<3x10x7x9xf32>
   return %0 : tensor<3x10x7x9xf32>
+}
+
+func.func @channels(%x: tensor<2x16x8x8xf32>, %w: tensor<32x8x3x3xf32>) -> tensor<2x32x8x8xf32> {
+  %0 = ens.conv %x, %w {feature_group_count = 2 : i64, lhs_dims = array<i64: 0, 1, 2, 3>,
+                        out_dims = array<i64: 0, 1, 2, 3>, padding = array<i64: 1, 1, 1, 1>,
+                        rhs_dims = array<i64: 0, 1, 2, 3>}
+      : tensor<2x16x8x8xf32>, tensor<32x8x3x3xf32> -> tensor<2x32x8x8xf32>
+  return %0 : tensor<2x32x8x8xf32>
+}
+
+func.func @channels_odd(%x: tensor<3x3x9x7xf32>, %w: tensor<32x3x3x3xf32>) -> tensor<3x32x9x7xf32> {
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2, 3>,
+                        out_dims = array<i64: 0, 1, 2, 3>, padding = array<i64: 1, 1, 1, 1>,
+                        rhs_dims = array<i64: 0, 1, 2, 3>}
+      : tensor<3x3x9x7xf32>, tensor<32x3x3x3xf32> -> tensor<3x32x9x7xf32>
+  return %0 : tensor<3x32x9x7xf32>
+}
+
+func.func @channels_relu(%x: tensor<5x8x8x6xf32>, %w: tensor<16x8x3x3xf32>, %b: tensor<16xf32>) -> tensor<5x16x8x6xf32> {
+  %0 = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2, 3>,
+                        out_dims = array<i64: 0, 1, 2, 3>, padding = array<i64: 1, 1, 1, 1>,
+                        rhs_dims = array<i64: 0, 1, 2, 3>}
+      : tensor<5x8x8x6xf32>, tensor<16x8x3x3xf32> -> tensor<5x16x8x6xf32>
+  %1 = ens.broadcast_in_dim %b {dims = array<i64: 1>} : tensor<16xf32> -> tensor<5x16x8x6xf32>
+  %2 = ens.add %0, %1 : tensor<5x16x8x6xf32>
+  %3 = ens.relu %2 : tensor<5x16x8x6xf32>
+  return %3 : tensor<5x16x8x6xf32>
+}
+
+func.func @rows_flattened(%dy: tensor<3x16x8x8xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<3x8x8x8xf32> {
+  %0 = ens.conv %dy, %w {lhs_dims = array<i64: 0, 1, 2, 3>,
+                         out_dims = array<i64: 0, 1, 2, 3>, padding = array<i64: 1, 1, 1, 1>,
+                         rhs_dims = array<i64: 1, 0, 2, 3>}
+      : tensor<3x16x8x8xf32>, tensor<16x8x3x3xf32> -> tensor<3x8x8x8xf32>
+  return %0 : tensor<3x8x8x8xf32>
+}
+
+func.func @rows_flattened_narrow(%dy: tensor<2x6x8x4xf32>, %w: tensor<6x5x3x3xf32>) -> tensor<2x5x8x4xf32> {
+  %0 = ens.conv %dy, %w {lhs_dims = array<i64: 0, 1, 2, 3>,
+                         out_dims = array<i64: 0, 1, 2, 3>, padding = array<i64: 1, 1, 1, 1>,
+                         rhs_dims = array<i64: 1, 0, 2, 3>}
+      : tensor<2x6x8x4xf32>, tensor<6x5x3x3xf32> -> tensor<2x5x8x4xf32>
+  return %0 : tensor<2x5x8x4xf32>
 }
 
 func.func @input_gradient(%dy: tensor<3x10x7x9xf32>, %w: tensor<5x6x3x3xf32>) -> tensor<3x6x7x9xf32> {

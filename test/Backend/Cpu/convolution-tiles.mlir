@@ -120,3 +120,37 @@ func.func @filter_gradient_channels(%image: tensor<2x12x7x9xf32>, %dy: tensor<2x
   } -> tensor<12x3x3x32xf32>
   return %g : tensor<12x3x3x32xf32>
 }
+
+// -----
+
+// A convolution over flattened image rows (as ens-cpu-split-reductions
+// leaves an input gradient of 8x8 images): the vector reads the image
+// along the 64 positions, the rows run along the 8 output channels, and
+// there are no image rows to span. With AVX-512, two vectors side by side
+// (16 accumulators, 2 image loads and 8 broadcasts per 16 FMAs); with AVX2,
+// two vectors of 8 rows would need 19 registers, so one.
+// AVX512-LABEL: func.func @flattened_rows
+// AVX512:         scf.for %{{.*}} = %c0 to %c64 step %c32
+// AVX512:           vector.contract {{.*}} : vector<1x1x32xf32>, vector<8x1xf32> into vector<1x8x32xf32>
+// AVX512-NOT:     vector.contract
+// AVX2-LABEL: func.func @flattened_rows
+// AVX2:         scf.for %{{.*}} = %c0 to %c64 step %c8
+// AVX2:           vector.contract {{.*}} : vector<1x1x8xf32>, vector<8x1xf32> into vector<1x8x8xf32>
+// AVX2-NOT:       vector.contract
+#image = affine_map<(n, c, p, f, y, x) -> (n, f, p + y * 8 + x * 80)>
+#filter = affine_map<(n, c, p, f, y, x) -> (c, f, y, x)>
+#out = affine_map<(n, c, p, f, y, x) -> (n, c, p)>
+func.func @flattened_rows(%image: tensor<2x16x240xf32>, %w: tensor<8x16x3x3xf32>,
+                          %init: tensor<2x8x64xf32>) -> tensor<2x8x64xf32> {
+  %g = linalg.generic {indexing_maps = [#image, #filter, #out],
+        iterator_types = ["parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%image, %w : tensor<2x16x240xf32>, tensor<8x16x3x3xf32>)
+      outs(%init : tensor<2x8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x64xf32>
+  return %g : tensor<2x8x64xf32>
+}

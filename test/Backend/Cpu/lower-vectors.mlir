@@ -72,6 +72,38 @@ func.func @convolution_tile(%image: vector<1x2x4xf32>, %w: vector<3x1xf32>,
 
 // -----
 
+// A convolution over flattened image rows (ens-cpu-split-reductions): the
+// first input, the image, reads the vector (4 positions) and the second, a
+// column of filter taps, the 2 output channels, with no image row between
+// them in the accumulator. Each channel still gets one FMA of the image
+// vector and a broadcast tap (upstream would unroll along the lanes).
+// CHECK-LABEL: func.func @flattened_rows_tile
+// CHECK-SAME:    (%[[IMAGE:.*]]: vector<1x1x4xf32>, %[[W:.*]]: vector<1x2xf32>, %[[ACC:.*]]: vector<1x2x4xf32>)
+// CHECK:         %[[ROW:.*]] = vector.extract %[[IMAGE]][0, 0] : vector<4xf32> from vector<1x1x4xf32>
+// CHECK:         %[[W0:.*]] = vector.extract %[[W]][0, 0] : f32 from vector<1x2xf32>
+// CHECK:         %[[S0:.*]] = vector.splat %[[W0]] : vector<4xf32>
+// CHECK:         %[[C0:.*]] = vector.extract %[[ACC]][0, 0] : vector<4xf32> from vector<1x2x4xf32>
+// CHECK:         vector.fma %[[ROW]], %[[S0]], %[[C0]] : vector<4xf32>
+// CHECK:         %[[W1:.*]] = vector.extract %[[W]][0, 1] : f32 from vector<1x2xf32>
+// CHECK:         %[[S1:.*]] = vector.splat %[[W1]] : vector<4xf32>
+// CHECK:         %[[C1:.*]] = vector.extract %[[ACC]][0, 1] : vector<4xf32> from vector<1x2x4xf32>
+// CHECK:         vector.fma %[[ROW]], %[[S1]], %[[C1]] : vector<4xf32>
+// CHECK-NOT:     vector.fma
+#image = affine_map<(n, c, p, f) -> (n, f, p)>
+#filter = affine_map<(n, c, p, f) -> (f, c)>
+#out = affine_map<(n, c, p, f) -> (n, c, p)>
+func.func @flattened_rows_tile(%image: vector<1x1x4xf32>, %w: vector<1x2xf32>,
+                               %acc: vector<1x2x4xf32>) -> vector<1x2x4xf32> {
+  %r = vector.contract {indexing_maps = [#image, #filter, #out],
+                        iterator_types = ["parallel", "parallel", "parallel",
+                                          "reduction"],
+                        kind = #vector.kind<add>}
+      %image, %w, %acc : vector<1x1x4xf32>, vector<1x2xf32> into vector<1x2x4xf32>
+  return %r : vector<1x2x4xf32>
+}
+
+// -----
+
 // A 2-D transfer becomes a 1-D load per row.
 // CHECK-LABEL: func.func @transfer
 // CHECK-SAME:    (%[[M:.*]]: memref<2x4xf32>)

@@ -301,8 +301,8 @@ func.func @not_split_over_loops(%x: tensor<3x5x20xf32>, %init: tensor<3xf32>,
 // CHECK-DAG:   #[[OUT_T:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d2, d3, d0)>
 // CHECK-LABEL: func.func @filter_gradient_channels(
 // CHECK-SAME:    %[[IMG:[^:]*]]: tensor<4x8x10x10xf32>, %[[DY:[^:]*]]: tensor<4x8x8x8xf32>, %[[INIT:[^:]*]]: tensor<8x8x3x3xf32>)
-// CHECK:         %[[DY_T:.*]] = linalg.transpose ins(%[[DY]] : tensor<4x8x8x8xf32>) outs(%{{.*}} : tensor<4x8x8x8xf32>) permutation = [0, 2, 3, 1]
-// CHECK:         %[[INIT_T:.*]] = linalg.transpose ins(%[[INIT]] : tensor<8x8x3x3xf32>) outs(%{{.*}} : tensor<8x3x3x8xf32>) permutation = [1, 2, 3, 0]
+// CHECK-DAG:     %[[DY_T:.*]] = linalg.transpose ins(%[[DY]] : tensor<4x8x8x8xf32>) outs(%{{.*}} : tensor<4x8x8x8xf32>) permutation = [0, 2, 3, 1]
+// CHECK-DAG:     %[[INIT_T:.*]] = linalg.transpose ins(%[[INIT]] : tensor<8x8x3x3xf32>) outs(%{{.*}} : tensor<8x3x3x8xf32>) permutation = [1, 2, 3, 0]
 // CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [#[[IMAGE]], #[[GRAD_T]], #[[OUT_T]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
 // CHECK-SAME:        ins(%[[IMG]], %[[DY_T]] : {{.*}}) outs(%[[INIT_T]] : tensor<8x3x3x8xf32>)
 // CHECK:         %[[BACK:.*]] = linalg.transpose ins(%[[G]] : tensor<8x3x3x8xf32>) outs(%{{.*}} : tensor<8x8x3x3xf32>) permutation = [3, 0, 1, 2]

@@ -19,8 +19,8 @@ def EnsCpuSplitReductions
     lanes at every step, in order. This pass gives such reductions a
     partial result per lane, or per tap, which `ens-cpu-tile-and-vectorize`
     then vectorizes as elementwise code with the accumulators in registers,
-    and a reduction of the partial results after. Three forms, and a fourth
-    that vectorizes along another loop instead:
+    and a reduction of the partial results after. Three forms, and three
+    that give convolutions a whole vector along another loop instead:
 
     - A reduction over one loop that reads its largest input's contiguous
       innermost dimension (a row sum, a softmax's or a norm's statistics, a
@@ -55,6 +55,27 @@ def EnsCpuSplitReductions
       runs the vector along the output channels and the rows along the
       input channels, each row an image element broadcast: the form of a
       matrix product.
+
+    - A forward convolution (or input gradient) whose vector would run
+      along image columns fewer than its lanes, read at no stride or
+      dilation, the same way, where its output channels are a whole number
+      of vectors and a loop of the result that the filter does not read has
+      at least 8 iterations: it reads a copy of its filter and writes its
+      result with the output channels innermost, so that the vector runs
+      along them and the rows along the image's columns (cnn-wide's second
+      convolution: 16 output channels of 8-column images). The filter is
+      copied once, before the loops that the convolution is in; an
+      accumulator of zeros is filled in the new shape, not copied.
+
+    - Such a convolution whose output channels are no whole number of
+      vectors (cnn-wide's input gradient: 8), whose rows times columns are,
+      and whose accumulator is a fill: its image rows are flattened. A copy
+      of the image per column tap, each row as wide as the result's
+      (`linalg.copy` of a window), lies end to end, so that result position
+      `p = row * columns + column` reads it at `p + columns * row tap +
+      rows * columns * column tap`, and the result, a fill of the flat
+      shape, is reshaped back. The vector then runs along the positions and
+      the rows along the output channels, each a broadcast filter tap.
 
     The pass runs before `ens-cpu-tile-and-vectorize`.
 
@@ -154,7 +175,10 @@ def EnsCpuTileAndVectorize
     included, has one iteration. The tile's unit loops that its operands
     read in sums are then dropped, so that it reads through loops alone and
     vectorizes to a `vector.contract`, one outer product per input channel
-    and tap, with 8 rows. Where the image does not read the result's
+    and tap, with 8 rows; where it has no image rows to span (one over
+    flattened image rows), two vectors side by side if the loop holds them
+    and the accumulators fit the registers, so that each broadcast tap
+    serves two FMAs. Where the image does not read the result's
     innermost loop and the filter reads it innermost (a filter gradient
     with its output channels innermost, as `ens-cpu-split-reductions`
     leaves it), the vector reads the filter instead and the rows run along

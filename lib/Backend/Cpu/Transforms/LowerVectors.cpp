@@ -95,12 +95,14 @@ struct RowsByVectorToFma : OpRewritePattern<vector::ContractionOp> {
       rowDim = dim;
     }
     // The vector is the innermost dimension of its operand, and an image
-    // row lies between the rows and the vector in the accumulator.
+    // row lies between the rows and the vector in the accumulator, or the
+    // first input reads the vector (a convolution over flattened image
+    // rows): upstream's outer products run along the second input.
     if (!rowDim || along.getResults().back() != maps[2].getResults().back() ||
-        *maps[2].getResultPosition(
-            getAffineDimExpr(*rowDim, contract.getContext())) +
-                2 >=
-            accType.getRank())
+        (vectorInput != 0 && *maps[2].getResultPosition(getAffineDimExpr(
+                                 *rowDim, contract.getContext())) +
+                                     2 >=
+                                 accType.getRank()))
       return failure();
 
     // Positions of row `row` in the operands and the accumulator: the row

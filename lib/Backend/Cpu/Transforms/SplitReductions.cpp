@@ -3,11 +3,12 @@
 // Gives a reduction along the loop a vector would run partial results per
 // lane (or per iteration of that loop, where other loops reduce too), and a
 // convolution with a wide window one per tap, or, for a filter gradient
-// with enough channels, its output channels innermost
-// (ens-cpu-split-reductions).
+// with enough channels or a forward convolution with narrow images, its
+// output channels innermost (ens-cpu-split-reductions).
 //
 //===----------------------------------------------------------------------===//
 
+#include "ImageRows.h"
 #include "OpAnalysis.h"
 
 #include "ens/Backend/Cpu/Passes.h"
@@ -50,35 +51,57 @@ static std::optional<unsigned> tapToSplit(const cpu::WindowOp &window) {
   return std::nullopt;
 }
 
-/// The fewest input channels of a filter gradient vectorized along its
-/// output channels: a row of accumulators each.
-static constexpr int64_t kMinInputChannels = 8;
+/// Whether `window` runs its vector along the image's columns
+/// (WindowTile.h), as a forward convolution or an input gradient does, with
+/// fewer than `lanes` of them: its output channels, if a whole number of
+/// vectors, then make the wider vector. Not where the image is read at a
+/// stride or dilation (a coefficient other than 1), whose tile along the
+/// output channels does not vectorize.
+static bool narrowerThanVector(const cpu::WindowOp &window, int64_t lanes) {
+  linalg::LinalgOp op = window.op;
+  int64_t extent = op.getStaticLoopRanges()[window.innermostResultLoop];
+  if (ShapedType::isDynamic(extent) || extent >= lanes ||
+      !window.readsContiguouslyAlong(window.innermostResultLoop))
+    return false;
+  return llvm::all_of(window.image.getResults(), [](AffineExpr expr) {
+    std::optional<llvm::SmallDenseMap<unsigned, int64_t, 4>> terms =
+        cpu::loopCoefficients(expr);
+    return terms &&
+           llvm::all_of(*terms, [](auto term) { return term.second == 1; });
+  });
+}
 
-/// The output-channel loop of a filter gradient `window` to vectorize along
-/// instead of its taps, if any: a parallel loop of the result of at least
-/// `lanes` iterations, a multiple of them, that the image does not read and
-/// the filter reads as a dimension alone, where the image reads an input
-/// channel of at least kMinInputChannels alone. Along it each step of the
-/// reduction is a whole vector of the output gradient by one broadcast
-/// image element per input channel (the form of a matrix product), where
-/// partial results per tap multiply two vectors of the output gradient's
-/// columns.
+/// The fewest rows of a convolution vectorized along its output channels:
+/// a row of accumulators each.
+static constexpr int64_t kMinRows = 8;
+
+/// The output-channel loop of a convolution `window` to vectorize along, if
+/// any: a parallel loop of the result of at least `lanes` iterations, a
+/// multiple of them, that the image does not read and the filter reads as
+/// a dimension alone, where the tile's rows can run along a loop of the
+/// result of at least kMinRows iterations that the filter does not read (a
+/// filter gradient's input channel, a forward convolution's image column).
+/// Along it each step of the reduction is a whole vector of the filter by
+/// one broadcast image element per row (the form of a matrix product),
+/// where partial results per tap multiply two vectors of a filter
+/// gradient's output gradient columns, and a forward convolution's vector
+/// along narrow image rows would leave lanes idle.
 static std::optional<unsigned> channelsToVectorize(const cpu::WindowOp &window,
                                                    int64_t lanes) {
   linalg::LinalgOp op = window.op;
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  // The tile's rows run along an input channel (WindowTile.h): with fewer
-  // than kMinInputChannels, its accumulators could not hide the FMAs'
-  // latency, and partial results per tap do better.
-  bool enoughInputChannels =
+  // The tile's rows run along the longest loop that the filter does not
+  // read (WindowTile.h): with fewer than kMinRows, its accumulators could
+  // not hide the FMAs' latency, and partial results per tap (or vectors
+  // along the image's columns) do better.
+  bool enoughRows =
       llvm::any_of(window.result.getResults(), [&](AffineExpr expr) {
         unsigned loop = cast<AffineDimExpr>(expr).getPosition();
-        return extents[loop] >= kMinInputChannels &&
-               window.image.getResultPosition(expr) &&
+        return extents[loop] >= kMinRows &&
                !window.filter.isFunctionOfDim(loop);
       });
-  if (!enoughInputChannels)
+  if (!enoughRows)
     return std::nullopt;
   for (AffineExpr expr : llvm::reverse(window.result.getResults())) {
     unsigned loop = cast<AffineDimExpr>(expr).getPosition();
@@ -112,24 +135,38 @@ moveResultLast(AffineMap map, unsigned loop) {
           permutation};
 }
 
-/// A linalg.transpose of `value` by `permutation`.
+/// `value` transposed by `permutation`: a linalg.fill of the new shape if
+/// `value` is a fill (an accumulator's zeros need no copy), otherwise a
+/// linalg.transpose, placed right after `value` is defined, so that one
+/// defined outside the loops around the insertion point (a forward
+/// convolution's filter, inside a loop over the batch) is transposed once,
+/// not once an iteration.
 static Value transposed(RewriterBase &rewriter, Location loc, Value value,
                         ArrayRef<int64_t> permutation) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape;
   for (int64_t dim : permutation)
     shape.push_back(type.getDimSize(dim));
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
+    Value empty =
+        rewriter.create<tensor::EmptyOp>(loc, shape, type.getElementType());
+    return rewriter.create<linalg::FillOp>(loc, fill.value(), empty)
+        .getResult(0);
+  }
+  rewriter.setInsertionPointAfterValue(value);
   Value empty =
       rewriter.create<tensor::EmptyOp>(loc, shape, type.getElementType());
   return rewriter.create<linalg::TransposeOp>(loc, value, empty, permutation)
       .getResult()[0];
 }
 
-/// Replaces the filter gradient `op` by one that reads its filter (the
-/// output gradient) and writes its result with the dimension of `loop`
-/// innermost, through transposed copies, and a transpose of that result
-/// back: the output gradient is copied once, where partial results per tap
-/// would read it once per tap.
+/// Replaces the convolution `op` by one that reads its filter (a filter
+/// gradient's output gradient) and writes its result with the dimension of
+/// `loop` innermost, through transposed copies, and a transpose of that
+/// result back: a filter gradient's output gradient is copied once, where
+/// partial results per tap would read it once per tap; a forward
+/// convolution's filter is small beside its image.
 static void moveChannelsInnermost(RewriterBase &rewriter, linalg::GenericOp op,
                                   unsigned loop) {
   Location loc = op.getLoc();
@@ -290,22 +327,35 @@ struct SplitReductionsPass
     SmallVector<std::pair<linalg::GenericOp, unsigned>> loops;
     // Filter gradients vectorized along their output channels.
     SmallVector<std::pair<linalg::GenericOp, unsigned>> channelLoops;
+    // Convolutions over narrow images whose rows are flattened.
+    SmallVector<std::pair<linalg::GenericOp, cpu::ImageRows>> imageRows;
     SmallVector<std::pair<linalg::GenericOp, int64_t>> rows;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!op.hasPureTensorSemantics())
         return;
       if (std::optional<cpu::WindowOp> window = cpu::WindowOp::match(op)) {
-        std::optional<unsigned> tap = tapToSplit(*window);
-        if (!tap)
-          return;
         // A window op multiplies floats, whose width gives the lanes.
         std::optional<unsigned> bits = cpu::widestElementBits(op);
+        if (!bits)
+          return;
+        int64_t lanes = vectorBytes * 8 / *bits;
+        std::optional<unsigned> tap = tapToSplit(*window);
+        if (!tap && !narrowerThanVector(*window, lanes))
+          return;
         if (std::optional<unsigned> channels =
-                bits ? channelsToVectorize(*window, vectorBytes * 8 / *bits)
-                     : std::nullopt) {
+                channelsToVectorize(*window, lanes)) {
           LLVM_DEBUG(llvm::dbgs() << "output channels (loop " << *channels
                                   << ") innermost in " << op << "\n");
           channelLoops.emplace_back(op, *channels);
+          return;
+        }
+        if (!tap) {
+          if (std::optional<cpu::ImageRows> rows =
+                  cpu::matchImageRows(*window, lanes)) {
+            LLVM_DEBUG(llvm::dbgs()
+                       << "image rows flattened in " << op << "\n");
+            imageRows.emplace_back(op, *rows);
+          }
           return;
         }
         LLVM_DEBUG(llvm::dbgs() << "partial sums along tap loop " << *tap
@@ -333,6 +383,8 @@ struct SplitReductionsPass
       (void)splitLoop(rewriter, op, loop);
     for (auto [op, loop] : channelLoops)
       moveChannelsInnermost(rewriter, op, loop);
+    for (auto [op, rows] : imageRows)
+      cpu::flattenImageRows(rewriter, op, rows);
     for (auto [op, lanes] : rows) {
       // The lanes become the innermost dimension of the partial results,
       // which the vectors then write whole.

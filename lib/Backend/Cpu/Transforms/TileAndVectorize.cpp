@@ -241,7 +241,18 @@ static TilePlan planTiles(linalg::LinalgOp op, ArrayRef<int64_t> extents,
                  << rows << " rows x " << imageRows << " image rows x "
                  << plan.tile[*vectorLoop] << " lanes\n");
     } else if (rowLoop && rowLoop != vectorLoop) {
-      plan.tile[*rowLoop] = largestDivisor(extents[*rowLoop], kRegisterRows);
+      int64_t rows = largestDivisor(extents[*rowLoop], kRegisterRows);
+      plan.tile[*rowLoop] = rows;
+      // A convolution whose vector reads the image along one loop with no
+      // image rows to span (one over flattened image rows) takes two
+      // vectors side by side where they fit, so that each broadcast filter
+      // tap serves two FMAs.
+      int64_t twoVectors = 2 * plan.tile[*vectorLoop];
+      if (window && !window->vectorReadsFilter &&
+          plan.tile[*vectorLoop] == lanes &&
+          extents[*vectorLoop] % twoVectors == 0 &&
+          rows * 2 + 2 + 1 <= vectorRegisters(options.vectorBytes))
+        plan.tile[*vectorLoop] = twoVectors;
     } else if (extents[*vectorLoop] * *bits < cpu::kNarrowRowBits) {
       // An innermost dimension narrower than a vector (a pooling window's
       // columns in its adjoint's [rows, window rows, columns, window
