@@ -268,6 +268,33 @@ WorkCounts phase::total(const Work &work, double warps, double activeLanes,
   return counts;
 }
 
+WorkCounts phase::countBlockPartials(const Work &point, int64_t tiles,
+                                     int64_t tilePoints, int64_t chunks,
+                                     const PhaseContext &context) {
+  // Point k of tile q's partial of chunk c at ((c - 1) * points + k) *
+  // tiles + q, for the lanes of the first warp that stores (from thread
+  // `tiles`) and of the first that loads (from thread 0).
+  SmallVector<int64_t> stored, loaded;
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    int64_t p = tiles + lane;
+    stored.push_back((p / tiles - 1) * tilePoints * tiles + p % tiles);
+    loaded.push_back(std::min(lane, tiles - 1));
+  }
+  Work store, finish;
+  store.add(getCost(stored, 4, Space::Shared), tilePoints, true);
+  finish.add(getCost(loaded, 4, Space::Shared), (chunks - 1) * tilePoints,
+             false);
+  finish.fp += double(chunks - 1) * tilePoints;
+  finish.add(point);
+  unsigned threads = context.memberThreads;
+  auto [storeWarps, storeLanes] = getWarps(tiles * (chunks - 1), threads);
+  auto [finishWarps, finishLanes] = getWarps(tiles, threads);
+  WorkCounts counts = total(store, storeWarps, storeLanes, 0, context);
+  counts.append(total(finish, finishWarps, finishLanes, 0, context));
+  counts.barriersPerBlock = 1;
+  return counts;
+}
+
 WorkCounts phase::countSerial(Operation *op, const PhaseContext &context) {
   Work work;
   int64_t loads = 0;

@@ -122,6 +122,15 @@ std::pair<double, double> getFloatInstructions(Operation *op, int64_t points);
 WorkCounts total(const Work &work, double warps, double activeLanes,
                  double overhead, const PhaseContext &context);
 
+/// Counts a register-tile phase's split within the block after its steps
+/// (emitBlockPartials): the partial tiles of `tilePoints` points that the
+/// threads of chunks 1 to `chunks` - 1 store in shared memory, the barrier,
+/// and chunk 0's threads, one per tile of `tiles`, loading them and
+/// finishing each point with `point`.
+WorkCounts countBlockPartials(const Work &point, int64_t tiles,
+                              int64_t tilePoints, int64_t chunks,
+                              const PhaseContext &context);
+
 /// Counts a serial phase: thread 0 runs the nest alone, each load waiting
 /// for the one before.
 WorkCounts countSerial(Operation *op, const PhaseContext &context);

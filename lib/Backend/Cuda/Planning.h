@@ -195,6 +195,23 @@ TileConfig planTile(linalg::GenericOp generic);
 void planTallTiles(linalg::GenericOp generic, TileConfig &tile,
                    unsigned threads);
 
+/// With the member-per-block strategy, splits the one reduction of
+/// contraction `generic`, in register tiles that are fewer than the
+/// block's `threads`, into `phase.chunks` chunks within the block (split-K
+/// within the block): the most, a power of two, that give every thread at
+/// most one chunk of a tile, the chunks of equal size, each a loop of more
+/// than kFullUnrollTrips iterations of `tile.unroll` steps (which
+/// planUnroll has set). Each chunk's threads sum their tile over their steps;
+/// those of chunks 1 and on store their partial tiles in shared memory, and
+/// after one barrier chunk 0's threads add them in chunk order and apply
+/// the epilogue. Leaves `phase.chunks` at 1 where it does not split.
+void planBlockSplit(linalg::GenericOp generic, PhaseConfig &phase,
+                    unsigned threads);
+
+/// The bytes of shared memory that the partial tiles of `phase`'s split
+/// within the block take: every chunk's but the first.
+int64_t getBlockSplitBytes(linalg::GenericOp generic, const PhaseConfig &phase);
+
 /// Makes a thread's points of `phase`'s register tile consecutive along
 /// each of its loops where that lets an operand that the steps read take
 /// one 64- or 128-bit access for them (getAccessWidth), with every point

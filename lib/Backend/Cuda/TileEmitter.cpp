@@ -5,7 +5,9 @@
 // element of a reduction step once for every point of the tile that reads
 // it, and applies the fused epilogue to each point. With a split
 // reduction, a thread computes one chunk of its tile's steps into a buffer
-// of partial results, and a second pass adds each point's chunks.
+// of partial results, and a second pass adds each point's chunks: a second
+// kernel, or within a member-per-block kernel's block, the threads of the
+// first chunk behind a barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,8 +49,16 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   // tile q, neighbouring threads on neighbouring tiles.
   int64_t numTiles = writer.count(writer.parallel);
   int64_t chunks = split ? split->chunks : 1;
-  os.indent(indent) << "for (ens_index p = " << first << "; p < "
-                    << numTiles * chunks << "; p += " << step << ") {\n";
+  // Within a block, each thread computes at most one chunk of a tile
+  // (planBlockSplit) and keeps it in registers across the barrier.
+  bool inBlock = split && split->inBlock;
+  if (inBlock) {
+    os.indent(indent) << "{\n";
+    os.indent(indent + 2) << "ens_index p = " << first << ";\n";
+  } else {
+    os.indent(indent) << "for (ens_index p = " << first << "; p < "
+                      << numTiles * chunks << "; p += " << step << ") {\n";
+  }
   indent += 2;
   if (split) {
     os.indent(indent) << "ens_index c = p / " << numTiles << ";\n";
@@ -89,28 +99,35 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     return "_" + std::to_string(i) + "_" + std::to_string(j);
   };
   // The accumulators of every point, from the filled value or the output;
-  // a chunk of a split reduction starts from the combiner's identity.
+  // a chunk of a split reduction starts from the combiner's identity (and
+  // within a block, chunk 0 adds it to the filled value or output's when
+  // it adds the chunks).
   auto inits = generic.getDpsInitsMutable();
   std::string identity;
   if (split)
     identity = getCombination(getReductionCombiner(generic)).second;
+  SmallVector<std::string> starts;
   for (int64_t i = 0; i < sizes[0]; ++i)
     for (int64_t j = 0; j < sizes[1]; ++j)
       for (auto [o, init] : llvm::enumerate(inits)) {
         BlockArgument arg = generic.getMatchingBlockArgument(&init);
-        os.indent(indent) << *getCType(arg.getType()) << " acc" << o
-                          << suffix(i, j);
-        if (split) {
-          os << " = " << identity;
-        } else if (Value fill = fills.filledWith.lookup(&init)) {
-          os << " = " << body.get(fill);
+        std::string start;
+        if (Value fill = fills.filledWith.lookup(&init)) {
+          start = body.get(fill);
         } else if (!arg.use_empty()) {
           llvm::Expected<std::string> element =
               writer.elementAt(init, dimsAt(i, j));
           if (!element)
             return element.takeError();
-          os << " = " << *element;
+          start = *element;
         }
+        starts.push_back(start);
+        os.indent(indent) << *getCType(arg.getType()) << " acc" << o
+                          << suffix(i, j);
+        if (split)
+          start = identity;
+        if (!start.empty())
+          os << " = " << start;
         os << ";\n";
       }
   // A single reduction loop of at least tile.unroll steps (per chunk)
@@ -126,7 +143,14 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   int64_t unrollSteps = tile.unroll;
   bool unroll = writer.reduction.size() == 1 && steps >= unrollSteps &&
                 generic.getBody()->getOps<linalg::IndexOp>().empty();
-  unsigned bodyIndent = indent;
+  // Within a block, threads past the last chunk of the last tile skip the
+  // steps but reach the barrier.
+  unsigned stepsIndent = indent;
+  if (inBlock) {
+    os.indent(indent) << "if (p < " << numTiles * chunks << ") {\n";
+    stepsIndent += 2;
+  }
+  unsigned bodyIndent = stepsIndent;
   for (unsigned d : writer.reduction) {
     const std::string &dim = writer.dims[d];
     std::string from = "0", to = std::to_string(writer.ranges[d]);
@@ -135,8 +159,10 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
       std::string size =
           std::to_string(llvm::divideCeil(writer.ranges[d], chunks));
       from = "c * " + size;
-      to = "(" + from + " + " + size + " < " + to + " ? " + from + " + " +
-           size + " : " + to + ")";
+      // Within a block, the chunks are of equal size (planBlockSplit).
+      to = inBlock ? from + " + " + size
+                   : "(" + from + " + " + size + " < " + to + " ? " + from +
+                         " + " + size + " : " + to + ")";
     }
     if (!unroll) {
       os.indent(bodyIndent) << "for (ens_index " << dim << " = " << from << "; "
@@ -227,7 +253,7 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     os.indent(bodyIndent) << "}\n";
     // The steps left over, fewer than tile.unroll: with a chunk's bound,
     // which ptxas does not know, kept a loop of one step (kFullUnrollTrips).
-    if (split)
+    if (split && !inBlock)
       os.indent(bodyIndent) << "#pragma unroll 1\n";
     os.indent(bodyIndent) << "for (; " << dim << " < " << dim << "_end; ++"
                           << dim << ") {\n";
@@ -239,19 +265,23 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     return failure;
   if (llvm::Error failure = emitUpdates("", bodyIndent))
     return failure;
-  for (; bodyIndent > indent; bodyIndent -= 2)
+  for (; bodyIndent > stepsIndent; bodyIndent -= 2)
     os.indent(bodyIndent - 2) << "}\n";
+  if (inBlock)
+    emitBlockPartials(kernel, writer, *split, sizes, numTiles, starts, indent);
+  // Within a block, chunk 0's threads (p = q) finish the points.
+  unsigned at = inBlock ? indent + 2 : indent;
   // The epilogue's loads of every point (in bounds: the points' loop
   // variables are clamped), then each point's ops and stores: no point's
   // loads wait behind the stores of the points before it, and the thread
   // has them all in flight at once. The epilogue is elementwise, so a
   // point's stores touch no element another point loads.
   SmallVector<DenseMap<Value, std::string>> epilogueLoads;
-  if (after && !split)
+  if (after && (!split || inBlock))
     for (int64_t i = 0; i < sizes[0]; ++i)
       for (int64_t j = 0; j < sizes[1]; ++j) {
         llvm::Expected<DenseMap<Value, std::string>> loads =
-            loadEpilogue(writer, *after, dimsAt(i, j), suffix(i, j), indent);
+            loadEpilogue(writer, *after, dimsAt(i, j), suffix(i, j), at);
         if (!loads)
           return loads.takeError();
         epilogueLoads.push_back(std::move(*loads));
@@ -263,34 +293,35 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
       for (const std::string &guard : {inside[0][i], inside[1][j]})
         if (!guard.empty())
           guards.push_back(guard);
-      os.indent(indent);
+      os.indent(at);
       if (!guards.empty())
         os << "if (" << llvm::join(guards, " && ") << ") ";
       os << "{\n";
       SmallVector<std::string> dims = dimsAt(i, j);
-      if (split) {
-        os.indent(indent + 2)
-            << split->partials << "[(m * " << chunks << " + c) * "
-            << writer.count(writer.parallel) << " + "
-            << writer.flatIndex(writer.parallel, dims) << "] = acc0"
-            << suffix(i, j) << ";\n";
+      if (split && !inBlock) {
+        os.indent(at + 2) << split->partials << "[(m * " << chunks << " + c) * "
+                          << writer.count(writer.parallel) << " + "
+                          << writer.flatIndex(writer.parallel, dims)
+                          << "] = acc0" << suffix(i, j) << ";\n";
       } else if (after) {
         after->forgetInputs();
         if (llvm::Error failure =
                 emitEpilogue(writer, *after, dims, "acc0" + suffix(i, j),
-                             indent + 2, &epilogueLoads[i * sizes[1] + j]))
+                             at + 2, &epilogueLoads[i * sizes[1] + j]))
           return failure;
       } else {
         for (auto [o, init] : llvm::enumerate(inits)) {
           llvm::Expected<std::string> element = writer.elementAt(init, dims);
           if (!element)
             return element.takeError();
-          os.indent(indent + 2)
+          os.indent(at + 2)
               << *element << " = acc" << o << suffix(i, j) << ";\n";
         }
       }
-      os.indent(indent) << "}\n";
+      os.indent(at) << "}\n";
     }
+  if (inBlock)
+    os.indent(indent) << "}\n";
   os.indent(indent - 2) << "}\n";
   return llvm::Error::success();
 }
@@ -354,4 +385,48 @@ llvm::Error KernelEmitter::emitSplitCombine(KernelBuilder &kernel,
   }
   os.indent(indent) << "}\n";
   return llvm::Error::success();
+}
+
+void KernelEmitter::emitBlockPartials(KernelBuilder &kernel,
+                                      GenericWriter &writer,
+                                      const ReductionSplit &split,
+                                      ArrayRef<int64_t> sizes, int64_t numTiles,
+                                      ArrayRef<std::string> starts,
+                                      unsigned indent) {
+  llvm::raw_string_ostream &os = writer.os;
+  auto [combine, identity] =
+      getCombination(getReductionCombiner(writer.generic));
+  int64_t points = sizes[0] * sizes[1];
+  // Point k of tile q's partial of chunk c > 0 at ((c - 1) * points + k) *
+  // tiles + q: the lanes of a warp, on neighbouring tiles, store and load
+  // neighbouring words, every bank once.
+  auto partial = [&](StringRef chunk, int64_t k, StringRef tile) {
+    return split.partials + "[(" + chunk.str() + " * " +
+           std::to_string(points) + " + " + std::to_string(k) + ") * " +
+           std::to_string(numTiles) + " + " + tile.str() + "]";
+  };
+  auto accumulator = [&](int64_t k) {
+    return "acc0_" + std::to_string(k / sizes[1]) + "_" +
+           std::to_string(k % sizes[1]);
+  };
+  os.indent(indent + 2) << "if (c > 0) {\n";
+  for (int64_t k = 0; k < points; ++k)
+    os.indent(indent + 4) << partial("(c - 1)", k, "q") << " = "
+                          << accumulator(k) << ";\n";
+  os.indent(indent + 2) << "}\n";
+  os.indent(indent) << "}\n";
+  os.indent(indent) << kernel.getBarrier() << ";\n";
+  // Chunk 0's threads add the start value, their own steps and the other
+  // chunks' in order, as a split's second kernel does (emitSplitCombine).
+  os.indent(indent) << "if (p < " << numTiles << ") {\n";
+  os.indent(indent + 2) << "auto combine = " << combine << ";\n";
+  for (int64_t k = 0; k < points; ++k) {
+    std::string acc = accumulator(k);
+    if (!starts[k].empty())
+      os.indent(indent + 2)
+          << acc << " = combine(" << starts[k] << ", " << acc << ");\n";
+    for (int64_t c = 1; c < split.chunks; ++c)
+      os.indent(indent + 2) << acc << " = combine(" << acc << ", "
+                            << partial(std::to_string(c - 1), k, "p") << ");\n";
+  }
 }

@@ -127,6 +127,60 @@ void cuda::planTallTiles(linalg::GenericOp generic, TileConfig &tile,
                           << " threads\n");
 }
 
+/// The tiles of `generic` in `tile`: the tiles of its two loops times its
+/// other parallel loops' points.
+static int64_t countTiles(linalg::GenericOp generic, const TileConfig &tile) {
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  int64_t tiles = 1;
+  for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray())) {
+    if (iterator != utils::IteratorType::parallel)
+      continue;
+    auto *k = llvm::find(tile.loops, d);
+    tiles *=
+        k == tile.loops.end()
+            ? ranges[d]
+            : llvm::divideCeil(ranges[d], tile.sizes[k - tile.loops.begin()]);
+  }
+  return tiles;
+}
+
+void cuda::planBlockSplit(linalg::GenericOp generic, PhaseConfig &phase,
+                          unsigned threads) {
+  const TileConfig &tile = phase.tile;
+  SmallVector<unsigned> reduction;
+  generic.getReductionDims(reduction);
+  if (tile.empty() || phase.mma.enabled() || phase.mma.blockTiled() ||
+      reduction.size() != 1 || generic.getNumDpsInits() != 1 ||
+      !generic.getBody()->getOps<linalg::IndexOp>().empty() ||
+      !getReductionCombiner(generic))
+    return;
+  int64_t steps = generic.getStaticLoopRanges()[reduction[0]];
+  int64_t tiles = countTiles(generic, tile);
+  // Each chunk keeps a loop of more unrolled iterations than ptxas unrolls
+  // whole: the hot loop the model counts.
+  int64_t chunks = 1;
+  while (tiles * chunks * 2 <= threads && steps % (chunks * 2) == 0 &&
+         steps / (chunks * 2) / tile.unroll > kFullUnrollTrips)
+    chunks *= 2;
+  if (chunks == 1)
+    return;
+  phase.chunks = chunks;
+  LLVM_DEBUG(llvm::dbgs() << "split the " << steps << " steps of the " << tiles
+                          << " tiles of " << phase.sourceOps << " into "
+                          << chunks << " chunks within the block of " << threads
+                          << " threads\n");
+}
+
+int64_t cuda::getBlockSplitBytes(linalg::GenericOp generic,
+                                 const PhaseConfig &phase) {
+  int64_t points = 1;
+  for (int64_t size : phase.tile.sizes)
+    points *= size;
+  Type element = getElementTypeOrSelf(generic.getDpsInits()[0].getType());
+  return (phase.chunks - 1) * countTiles(generic, phase.tile) * points *
+         llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+}
+
 void cuda::planConsecutivePoints(
     linalg::GenericOp generic, PhaseConfig &phase, const BufferViews &views,
     llvm::function_ref<bool(Value)> isInGlobalMemory) {
