@@ -229,21 +229,13 @@ private:
   /// With `split`, each thread computes chunk c of the reduction of its
   /// tile's points, from the combiner's identity, and writes the partial
   /// results to the split's buffer instead of the outputs; within a block
-  /// (`split->inBlock`), chunk 0's threads then add the other chunks'
-  /// partial tiles behind a barrier and finish the points.
+  /// (`split->inBlock`), each chunk's thread then adds every chunk's
+  /// partial results of a share of its tile's points, behind a barrier,
+  /// and finishes them.
   llvm::Error emitTiles(KernelBuilder &kernel, GenericWriter &writer,
                         std::optional<GenericWriter> &after,
                         const TileConfig &tile, StringRef first, StringRef step,
                         unsigned indent, const ReductionSplit *split = nullptr);
-  /// In emitTiles within a block: stores the partial tiles of chunks 1 and
-  /// on (tiles of `sizes` points, `numTiles` of them) in `split.partials`,
-  /// closes the steps, writes the barrier, and opens chunk 0's finish,
-  /// which adds each point's value from `starts` (none where empty), its
-  /// own steps and the other chunks' in order.
-  void emitBlockPartials(KernelBuilder &kernel, GenericWriter &writer,
-                         const ReductionSplit &split, ArrayRef<int64_t> sizes,
-                         int64_t numTiles, ArrayRef<std::string> starts,
-                         unsigned indent);
   /// Writes the block tiles of `writer`'s contraction that `phase` puts
   /// on block tiles (BlockTileEmitter.cpp; emitPoints with a phase): the
   /// blocks whose number among the member's is `block` compute every

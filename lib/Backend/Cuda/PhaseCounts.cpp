@@ -326,7 +326,7 @@ WorkCounts GenericCounter::countPoints() const {
   for (unsigned d : parallel)
     items *= walked[d];
   int64_t chunks = std::max<int64_t>(phase.chunks, 1);
-  // Split within a member-per-block kernel's block, chunk 0's threads
+  // Split within a member-per-block kernel's block, the chunks' threads
   // finish the points; else the split's second kernel does.
   bool inBlock = chunks > 1 && context.strategy != Strategy::Tiled;
   bool finishes = chunks == 1 || inBlock;
@@ -423,7 +423,8 @@ WorkCounts GenericCounter::countPoints() const {
     if (isRead(input) && spaceOf(*input) == Space::Global)
       stepBytes += footprint(*input, walked, std::min(width, items / chunks),
                              inBlock ? allSteps : steps);
-  // Within a block, chunk 0's warps finish the points.
+  // Within a block, the chunks' warps share the points: as many accesses
+  // as one warp per 32 tiles makes.
   double pointWarps =
       inBlock ? getWarps(tiles, context.memberThreads).first : warps;
   counts.l2Bytes = groups * stepBytes +

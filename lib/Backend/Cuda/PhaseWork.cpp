@@ -271,26 +271,26 @@ WorkCounts phase::total(const Work &work, double warps, double activeLanes,
 WorkCounts phase::countBlockPartials(const Work &point, int64_t tiles,
                                      int64_t tilePoints, int64_t chunks,
                                      const PhaseContext &context) {
-  // Point k of tile q's partial of chunk c at ((c - 1) * points + k) *
-  // tiles + q, for the lanes of the first warp that stores (from thread
-  // `tiles`) and of the first that loads (from thread 0).
+  // Thread p = c * tiles + q finishes share c of tile q's points. It
+  // stores its partial results of the others' points, point k of owner o
+  // at ((c < o ? c : c - 1) * points + k) * tiles + q: for the first warp,
+  // of the last share's points; and loads the others' of its own: for the
+  // first warp, those of chunk 0 (or 1, for chunk 0's threads), slot 0.
+  int64_t share = llvm::divideCeil(tilePoints, chunks);
   SmallVector<int64_t> stored, loaded;
-  for (int64_t lane = 0; lane < 32; ++lane) {
-    int64_t p = tiles + lane;
-    stored.push_back((p / tiles - 1) * tilePoints * tiles + p % tiles);
-    loaded.push_back(std::min(lane, tiles - 1));
+  for (int64_t p = 0; p < 32; ++p) {
+    int64_t c = std::min(p / tiles, chunks - 1), q = p % tiles;
+    int64_t last = (chunks - 1) * share;
+    stored.push_back((c * tilePoints + last) * tiles + q);
+    loaded.push_back(c * share * tiles + q);
   }
-  Work store, finish;
-  store.add(getCost(stored, 4, Space::Shared), tilePoints, true);
-  finish.add(getCost(loaded, 4, Space::Shared), (chunks - 1) * tilePoints,
-             false);
-  finish.fp += double(chunks - 1) * tilePoints;
-  finish.add(point);
-  unsigned threads = context.memberThreads;
-  auto [storeWarps, storeLanes] = getWarps(tiles * (chunks - 1), threads);
-  auto [finishWarps, finishLanes] = getWarps(tiles, threads);
-  WorkCounts counts = total(store, storeWarps, storeLanes, 0, context);
-  counts.append(total(finish, finishWarps, finishLanes, 0, context));
+  Work work;
+  work.add(getCost(stored, 4, Space::Shared), tilePoints - share, true);
+  work.add(getCost(loaded, 4, Space::Shared), (chunks - 1) * share, false);
+  work.fp += double(chunks) * share;
+  work.add(point, double(share) / double(tilePoints));
+  auto [warps, lanes] = getWarps(tiles * chunks, context.memberThreads);
+  WorkCounts counts = total(work, warps, lanes, 0, context);
   counts.barriersPerBlock = 1;
   return counts;
 }

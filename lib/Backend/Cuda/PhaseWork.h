@@ -123,10 +123,11 @@ WorkCounts total(const Work &work, double warps, double activeLanes,
                  double overhead, const PhaseContext &context);
 
 /// Counts a register-tile phase's split within the block after its steps
-/// (emitBlockPartials): the partial tiles of `tilePoints` points that the
-/// threads of chunks 1 to `chunks` - 1 store in shared memory, the barrier,
-/// and chunk 0's threads, one per tile of `tiles`, loading them and
-/// finishing each point with `point`.
+/// (emitTiles): the thread of chunk c of each of `tiles` tiles of
+/// `tilePoints` points stores in shared memory its partial results of the
+/// points that other chunks finish, the barrier, and it loads the others'
+/// of its own share of the points and finishes each with `point` (the
+/// work of a tile's points).
 WorkCounts countBlockPartials(const Work &point, int64_t tiles,
                               int64_t tilePoints, int64_t chunks,
                               const PhaseContext &context);

@@ -201,15 +201,19 @@ void planTallTiles(linalg::GenericOp generic, TileConfig &tile,
 /// within the block): the most, a power of two, that give every thread at
 /// most one chunk of a tile, the chunks of equal size, each a loop of more
 /// than kFullUnrollTrips iterations of `tile.unroll` steps (which
-/// planUnroll has set). Each chunk's threads sum their tile over their steps;
-/// those of chunks 1 and on store their partial tiles in shared memory, and
-/// after one barrier chunk 0's threads add them in chunk order and apply
-/// the epilogue. Leaves `phase.chunks` at 1 where it does not split.
+/// planUnroll has set). A 4x4 tile whose rows divide by 8 gets 8 rows
+/// (planTallTiles) where its chunks then fill as many threads. Each
+/// chunk's thread sums its tile over its steps and stores in shared memory
+/// its partial results of the points other chunks finish; after one
+/// barrier, the thread of chunk c adds up, in chunk order, the c-th share
+/// of its tile's points and applies the epilogue to them. Leaves
+/// `phase.chunks` at 1 where it does not split.
 void planBlockSplit(linalg::GenericOp generic, PhaseConfig &phase,
                     unsigned threads);
 
-/// The bytes of shared memory that the partial tiles of `phase`'s split
-/// within the block take: every chunk's but the first.
+/// The bytes of shared memory that the partial results of `phase`'s split
+/// within the block take: each point's, of every chunk but the one that
+/// finishes it.
 int64_t getBlockSplitBytes(linalg::GenericOp generic, const PhaseConfig &phase);
 
 /// Makes a thread's points of `phase`'s register tile consecutive along

@@ -21,6 +21,86 @@ using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 
+namespace {
+/// A split within a block (emitTiles) into `chunks`, whose partial results
+/// are in shared memory at `partials`: each of `tiles` tiles has `points`
+/// points, `cols` a row, of which chunk c's thread finishes the c-th share
+/// of `share` points; the accumulators are of C type `type`.
+struct BlockPartials {
+  std::string partials;
+  int64_t chunks, tiles, points, cols, share;
+  std::string type;
+};
+} // namespace
+
+/// The accumulator of point k of a thread's tile.
+static std::string getAccumulator(const BlockPartials &partials, int64_t k) {
+  return "acc0_" + std::to_string(k / partials.cols) + "_" +
+         std::to_string(k % partials.cols);
+}
+
+/// The partial result of point k of tile `tile` that chunk `chunk` stores
+/// for chunk `owner`, which finishes the point: the chunks but the owner
+/// numbered from 0, then a chunk's points, then the tiles, so that a warp's
+/// lanes, on neighbouring tiles, store and load neighbouring words.
+static std::string getPartial(const BlockPartials &partials, StringRef chunk,
+                              StringRef owner, int64_t k, StringRef tile) {
+  std::string slot = "(" + chunk.str() + " < " + owner.str() + " ? " +
+                     chunk.str() + " : " + chunk.str() + " - 1)";
+  return partials.partials + "[(" + slot + " * " +
+         std::to_string(partials.points) + " + " + std::to_string(k) + ") * " +
+         std::to_string(partials.tiles) + " + " + tile.str() + "]";
+}
+
+/// Stores, from each chunk's thread, the partial results of the points
+/// that other chunks finish; closes the steps, writes the barrier and opens
+/// the finish of the threads that computed a chunk.
+static void emitBlockPartials(llvm::raw_ostream &os, StringRef barrier,
+                              const BlockPartials &partials, unsigned indent) {
+  for (int64_t k = 0; k < partials.points; ++k) {
+    std::string owner = std::to_string(k / partials.share);
+    os.indent(indent + 2) << "if (c != " << owner << ") "
+                          << getPartial(partials, "c", owner, k, "q") << " = "
+                          << getAccumulator(partials, k) << ";\n";
+  }
+  os.indent(indent) << "}\n";
+  os.indent(indent) << barrier << ";\n";
+  os.indent(indent) << "if (p < " << partials.tiles * partials.chunks
+                    << ") {\n";
+}
+
+/// Adds up the points that chunk `chunk` finishes: the start value (the
+/// fill or the output, from `starts`; none where empty), then every
+/// chunk's sum in order, its own from its registers, as a split's second
+/// kernel adds them (emitSplitCombine).
+static void emitBlockCombine(llvm::raw_ostream &os, linalg::GenericOp generic,
+                             const BlockPartials &partials, int64_t chunk,
+                             ArrayRef<std::string> starts, unsigned indent) {
+  auto [combine, identity] = getCombination(getReductionCombiner(generic));
+  os.indent(indent) << "auto combine = " << combine << ";\n";
+  int64_t from = chunk * partials.share;
+  int64_t to = std::min(partials.points, from + partials.share);
+  std::string owner = std::to_string(chunk);
+  for (int64_t k = from; k < to; ++k) {
+    std::string acc = getAccumulator(partials, k);
+    std::string own = acc + "_own";
+    os.indent(indent) << partials.type << " " << own << " = " << acc << ";\n";
+    bool started = !starts[k].empty();
+    if (started)
+      os.indent(indent) << acc << " = " << starts[k] << ";\n";
+    for (int64_t c = 0; c < partials.chunks; ++c) {
+      std::string term =
+          c == chunk ? own
+                     : getPartial(partials, std::to_string(c), owner, k, "q");
+      os.indent(indent) << acc << " = ";
+      if (started || c > 0)
+        os << "combine(" << acc << ", " << term << ");\n";
+      else
+        os << term << ";\n";
+    }
+  }
+}
+
 llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
                                      GenericWriter &writer,
                                      std::optional<GenericWriter> &after,
@@ -267,28 +347,29 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     return failure;
   for (; bodyIndent > stepsIndent; bodyIndent -= 2)
     os.indent(bodyIndent - 2) << "}\n";
-  if (inBlock)
-    emitBlockPartials(kernel, writer, *split, sizes, numTiles, starts, indent);
-  // Within a block, chunk 0's threads (p = q) finish the points.
-  unsigned at = inBlock ? indent + 2 : indent;
-  // The epilogue's loads of every point (in bounds: the points' loop
-  // variables are clamped), then each point's ops and stores: no point's
-  // loads wait behind the stores of the points before it, and the thread
-  // has them all in flight at once. The epilogue is elementwise, so a
-  // point's stores touch no element another point loads.
-  SmallVector<DenseMap<Value, std::string>> epilogueLoads;
-  if (after && (!split || inBlock))
-    for (int64_t i = 0; i < sizes[0]; ++i)
-      for (int64_t j = 0; j < sizes[1]; ++j) {
+  // The epilogue's loads of points `from` to `to` (in bounds: the points'
+  // loop variables are clamped), then each point's ops and stores: no
+  // point's loads wait behind the stores of the points before it, and the
+  // thread has them all in flight at once. The epilogue is elementwise, so
+  // a point's stores touch no element another point loads.
+  auto finish = [&](int64_t from, int64_t to, unsigned at) -> llvm::Error {
+    SmallVector<DenseMap<Value, std::string>> epilogueLoads;
+    // The inputs the last point of an earlier share bound are not this
+    // share's.
+    if (after)
+      after->forgetInputs();
+    if (after && (!split || inBlock))
+      for (int64_t k = from; k < to; ++k) {
+        int64_t i = k / sizes[1], j = k % sizes[1];
         llvm::Expected<DenseMap<Value, std::string>> loads =
             loadEpilogue(writer, *after, dimsAt(i, j), suffix(i, j), at);
         if (!loads)
           return loads.takeError();
         epilogueLoads.push_back(std::move(*loads));
       }
-  // Each point inside the op stores its outputs, or its epilogue's.
-  for (int64_t i = 0; i < sizes[0]; ++i)
-    for (int64_t j = 0; j < sizes[1]; ++j) {
+    // Each point inside the op stores its outputs, or its epilogue's.
+    for (int64_t k = from; k < to; ++k) {
+      int64_t i = k / sizes[1], j = k % sizes[1];
       SmallVector<std::string> guards;
       for (const std::string &guard : {inside[0][i], inside[1][j]})
         if (!guard.empty())
@@ -307,7 +388,7 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
         after->forgetInputs();
         if (llvm::Error failure =
                 emitEpilogue(writer, *after, dims, "acc0" + suffix(i, j),
-                             at + 2, &epilogueLoads[i * sizes[1] + j]))
+                             at + 2, &epilogueLoads[k - from]))
           return failure;
       } else {
         for (auto [o, init] : llvm::enumerate(inits)) {
@@ -320,8 +401,38 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
       }
       os.indent(at) << "}\n";
     }
-  if (inBlock)
+    return llvm::Error::success();
+  };
+  int64_t tilePoints = sizes[0] * sizes[1];
+  if (!inBlock) {
+    if (llvm::Error failure = finish(0, tilePoints, indent))
+      return failure;
+  } else {
+    // Within a block, the thread of chunk c finishes the c-th share of its
+    // tile's points: the threads of every chunk share the epilogue.
+    int64_t share = llvm::divideCeil(tilePoints, chunks);
+    BlockPartials partials{
+        split->partials,
+        chunks,
+        numTiles,
+        tilePoints,
+        sizes[1],
+        share,
+        *getCType(generic.getMatchingBlockArgument(&inits[0]).getType())};
+    emitBlockPartials(os, kernel.getBarrier(), partials, indent);
+    for (int64_t c = 0; c < chunks; ++c) {
+      int64_t from = c * partials.share;
+      int64_t to = std::min(tilePoints, from + partials.share);
+      if (from >= to)
+        continue;
+      os.indent(indent + 2) << "if (c == " << c << ") {\n";
+      emitBlockCombine(os, generic, partials, c, starts, indent + 4);
+      if (llvm::Error failure = finish(from, to, indent + 4))
+        return failure;
+      os.indent(indent + 2) << "}\n";
+    }
     os.indent(indent) << "}\n";
+  }
   os.indent(indent - 2) << "}\n";
   return llvm::Error::success();
 }
@@ -385,48 +496,4 @@ llvm::Error KernelEmitter::emitSplitCombine(KernelBuilder &kernel,
   }
   os.indent(indent) << "}\n";
   return llvm::Error::success();
-}
-
-void KernelEmitter::emitBlockPartials(KernelBuilder &kernel,
-                                      GenericWriter &writer,
-                                      const ReductionSplit &split,
-                                      ArrayRef<int64_t> sizes, int64_t numTiles,
-                                      ArrayRef<std::string> starts,
-                                      unsigned indent) {
-  llvm::raw_string_ostream &os = writer.os;
-  auto [combine, identity] =
-      getCombination(getReductionCombiner(writer.generic));
-  int64_t points = sizes[0] * sizes[1];
-  // Point k of tile q's partial of chunk c > 0 at ((c - 1) * points + k) *
-  // tiles + q: the lanes of a warp, on neighbouring tiles, store and load
-  // neighbouring words, every bank once.
-  auto partial = [&](StringRef chunk, int64_t k, StringRef tile) {
-    return split.partials + "[(" + chunk.str() + " * " +
-           std::to_string(points) + " + " + std::to_string(k) + ") * " +
-           std::to_string(numTiles) + " + " + tile.str() + "]";
-  };
-  auto accumulator = [&](int64_t k) {
-    return "acc0_" + std::to_string(k / sizes[1]) + "_" +
-           std::to_string(k % sizes[1]);
-  };
-  os.indent(indent + 2) << "if (c > 0) {\n";
-  for (int64_t k = 0; k < points; ++k)
-    os.indent(indent + 4) << partial("(c - 1)", k, "q") << " = "
-                          << accumulator(k) << ";\n";
-  os.indent(indent + 2) << "}\n";
-  os.indent(indent) << "}\n";
-  os.indent(indent) << kernel.getBarrier() << ";\n";
-  // Chunk 0's threads add the start value, their own steps and the other
-  // chunks' in order, as a split's second kernel does (emitSplitCombine).
-  os.indent(indent) << "if (p < " << numTiles << ") {\n";
-  os.indent(indent + 2) << "auto combine = " << combine << ";\n";
-  for (int64_t k = 0; k < points; ++k) {
-    std::string acc = accumulator(k);
-    if (!starts[k].empty())
-      os.indent(indent + 2)
-          << acc << " = combine(" << starts[k] << ", " << acc << ");\n";
-    for (int64_t c = 1; c < split.chunks; ++c)
-      os.indent(indent + 2) << acc << " = combine(" << acc << ", "
-                            << partial(std::to_string(c - 1), k, "p") << ");\n";
-  }
 }

@@ -2,10 +2,11 @@
 // in a member-per-block kernel, a contraction in register tiles that are
 // fewer than the block's 256 threads splits its one reduction into the
 // most chunks (a power of two) that give each thread at most one chunk of
-// a tile, of equal size, each a loop of more than 4 unrolled iterations.
-// Chunks 1 and on store their partial tiles in shared memory, and after a
-// barrier chunk 0's threads add them and finish the points. Each decision
-// is worked out by hand:
+// a tile, of equal size, each a loop of more than 4 unrolled iterations;
+// a 4x4 tile whose rows divide by 8 gets 8 rows where its chunks then fill
+// as many threads. Each thread stores in shared memory its sums of the
+// points other chunks finish, and after a barrier finishes its chunk's
+// share of its tile's points. Each decision is worked out by hand:
 //
 // RUN: ens-run %s --entry=grad --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=GRAD
 // RUN: ens-run %s --entry=odd --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=ODD
@@ -31,11 +32,13 @@
 // A first layer's weight gradient, as in the seed step: 64 x 32 points in
 // 4x4 tiles are 128 tiles for 256 threads; its 256 steps read x from
 // global memory, 8 at a time: 2 chunks of 128 steps (16 iterations); a
-// third chunk would not fit the threads. The partial tiles of chunk 1,
-// 128 x 16 floats, take 8192 bytes at 0 (nothing else is shared).
-// GRAD: kernel k0_members: member-per-block, 4 members, 256 threads, 8192 bytes of shared memory
-// GRAD: phase 0: points in 4x4 tiles of d1, d2, consecutive along d1, d2, 8 steps at a time in 2 chunks of its steps within the block, partial tiles shared at 0; ens.einsum
-// ATTR: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 4 : i64, phases = [{chunks = 2 : i64, kind = "points", {{.*}}partials_offset = 0 : i64, {{.*}}tile_sizes = array<i64: 4, 4>, tile_unroll = 8 : i64}], shared_bytes = 8192 : i64, strategy = "member-per-block"
+// third chunk would not fit the threads. In 8x4 tiles, 64 tiles in 4
+// chunks of 64 steps (8 iterations) fill as many threads: tall tiles.
+// Each thread keeps its share (8 points) and stores the other 24: 3 x 64
+// x 32 floats, 24576 bytes at 0 (nothing else is shared).
+// GRAD: kernel k0_members: member-per-block, 4 members, 256 threads, 24576 bytes of shared memory
+// GRAD: phase 0: points in 8x4 tiles of d1, d2, consecutive along d1, d2, 8 steps at a time in 4 chunks of its steps within the block, partial tiles shared at 0; ens.einsum
+// ATTR: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 4 : i64, phases = [{chunks = 4 : i64, kind = "points", {{.*}}partials_offset = 0 : i64, {{.*}}tile_sizes = array<i64: 8, 4>, tile_unroll = 8 : i64}], shared_bytes = 24576 : i64, strategy = "member-per-block"
 // The tiled strategy splits nothing within a block.
 // TILED-NOT: within the block
 func.func @grad_member(%x: tensor<256x64xf32>, %d: tensor<256x32xf32>) -> tensor<64x32xf32> {
@@ -50,8 +53,9 @@ func.func @grad(%x: tensor<256x64xf32>, %d: tensor<4x256x32xf32>) -> tensor<4x64
 
 // Odd sizes: 50 x 33 points in 4x4 tiles (the last ones clamped) are
 // 13 x 9 = 117 tiles; 2 chunks of the 200 steps (234 threads of 256; 22
-// skip the steps and wait at the barrier): 1 x 117 x 16 floats of
-// partials, 7488 bytes.
+// skip the steps and wait at the barrier); 8 does not divide the rows, so
+// no tall tiles. Each thread stores the 8 points of the other chunk's
+// share: 117 x 16 floats of partials, 7488 bytes.
 // ODD: phase 0: points in 4x4 tiles of d1, d2, 8 steps at a time in 2 chunks of its steps within the block, partial tiles shared at 0; ens.einsum
 func.func @odd_member(%x: tensor<200x50xf32>, %d: tensor<200x33xf32>) -> tensor<50x33xf32> {
   %g = ens.einsum %x, %d {spec = "bi,bj->ij"} : tensor<200x50xf32>, tensor<200x33xf32> -> tensor<50x33xf32>
@@ -95,7 +99,8 @@ func.func @many(%x: tensor<256x128xf32>, %d: tensor<4x256x32xf32>) -> tensor<4x1
 // Very few tiles: 16 x 8 points are 4 x 2 = 8 tiles of 4x4; 256 steps
 // from operands staged in shared memory (16384 and 8192 bytes), 4 at a
 // time: 8 chunks of 32 steps (8 iterations; 16 chunks would be loops of
-// 4). Partials: 7 x 8 x 16 floats, 3584 bytes after the staged operands.
+// 4). In 8x4 tiles, 4 tiles in 8 chunks would fill 32 threads, not 64:
+// 4x4. Partials: 7 x 8 x 16 floats, 3584 bytes after the staged operands.
 // FEW: kernel k0_members: member-per-block, 5 members, 256 threads, 28160 bytes of shared memory
 // FEW: phase 0: points in 4x4 tiles of d1, d2, consecutive along d1, d2 in 8 chunks of its steps within the block, partial tiles shared at 24576; ens.einsum
 func.func @few_member(%x: tensor<256x16xf32>, %d: tensor<256x8xf32>) -> tensor<16x8xf32> {
