@@ -13,6 +13,7 @@
 // RUN: ens-run %s --entry=short --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=SHORT
 // RUN: ens-run %s --entry=many --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=MANY
 // RUN: ens-run %s --entry=few --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=FEW
+// RUN: ens-run %s --entry=ragged --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=RAGGED
 // RUN: ens-run %s --entry=grad --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=TILED
 //
 // The kernel attribute of the planning pass says the same.
@@ -28,6 +29,8 @@
 // RUN: ens-run %s --entry=odd --random-inputs=5 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/odd/out0.npy --atol=1e-4 > %t/got.txt
 // RUN: ens-run %s --entry=few --random-inputs=6 --output-dir=%t/few
 // RUN: ens-run %s --entry=few --random-inputs=6 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/few/out0.npy --atol=1e-4 > %t/got.txt
+// RUN: ens-run %s --entry=ragged --random-inputs=8 --output-dir=%t/ragged
+// RUN: ens-run %s --entry=ragged --random-inputs=8 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/ragged/out0.npy --atol=1e-4 > %t/got.txt
 
 // A first layer's weight gradient, as in the seed step: 64 x 32 points in
 // 4x4 tiles are 128 tiles for 256 threads; its 256 steps read x from
@@ -111,4 +114,23 @@ func.func @few(%x: tensor<256x16xf32>, %d: tensor<5x256x8xf32>) -> tensor<5x16x8
   %y = ens.vmap @few_member(%x, %d) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 5 : i64}
       : (tensor<256x16xf32>, tensor<5x256x8xf32>) -> tensor<5x16x8xf32>
   return %y : tensor<5x16x8xf32>
+}
+
+// Tall tiles with ragged columns: 64 x 17 points are 16 x 5 = 80 tiles of
+// 4x4 (the last column of tiles clamped), 2 chunks of the 256 steps (160
+// threads; 4 chunks would need 320), or 8 x 5 = 40 tiles of 8x4 in 4
+// chunks of 64 steps (8 iterations of 8): as many threads, so 8x4 (its
+// rows consecutive, x's columns; 17 columns are not 16-byte aligned). Each
+// thread finishes 8 of its 32 points, the clamped ones storing nothing.
+// Partials: 3 x 40 x 32 floats, 15360 bytes.
+// RAGGED: kernel k0_members: member-per-block, 3 members, 256 threads, 15360 bytes of shared memory
+// RAGGED: phase 0: points in 8x4 tiles of d1, d2, consecutive along d1, 8 steps at a time in 4 chunks of its steps within the block, partial tiles shared at 0; ens.einsum
+func.func @ragged_member(%x: tensor<256x64xf32>, %d: tensor<256x17xf32>) -> tensor<64x17xf32> {
+  %g = ens.einsum %x, %d {spec = "bi,bj->ij"} : tensor<256x64xf32>, tensor<256x17xf32> -> tensor<64x17xf32>
+  return %g : tensor<64x17xf32>
+}
+func.func @ragged(%x: tensor<256x64xf32>, %d: tensor<3x256x17xf32>) -> tensor<3x64x17xf32> {
+  %y = ens.vmap @ragged_member(%x, %d) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 3 : i64}
+      : (tensor<256x64xf32>, tensor<3x256x17xf32>) -> tensor<3x64x17xf32>
+  return %y : tensor<3x64x17xf32>
 }
