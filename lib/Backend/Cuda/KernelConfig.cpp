@@ -285,8 +285,13 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       }
       if (!mma.fallback.empty())
         os << " (FFMA: " << mma.fallback << ")";
-      if (phase.chunks > 1)
+      if (phase.chunks > 1 && tiled)
         os << " in " << phase.chunks << " chunks through global buffer "
+           << phase.partials;
+      else if (phase.chunks > 1)
+        os << " in " << phase.chunks
+           << " chunks of its steps within the block, partial tiles shared "
+              "at "
            << phase.partials;
       if (phase.fusedEpilogue)
         os << " with fused epilogue";

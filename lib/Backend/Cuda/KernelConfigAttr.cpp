@@ -94,6 +94,9 @@ static DictionaryAttr getPhaseAttr(Builder &b, const PhaseConfig &phase,
     add("first_block", b.getI64IntegerAttr(phase.firstBlock));
     if (phase.chunks > 1)
       add("chunks", b.getI64IntegerAttr(phase.chunks));
+  } else if (phase.chunks > 1) {
+    add("chunks", b.getI64IntegerAttr(phase.chunks));
+    add("partials_offset", b.getI64IntegerAttr(phase.partials));
   }
   return b.getDictionaryAttr(fields);
 }

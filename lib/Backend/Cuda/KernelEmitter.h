@@ -198,6 +198,9 @@ private:
     std::string partials;
     /// False: each block computes a share; true: combines the shares.
     bool combine;
+    /// The chunks share one block (member-per-block): `partials` points to
+    /// shared memory, and the block adds the chunks behind a barrier.
+    bool inBlock = false;
   };
   /// Starts the points of `writer`'s op: names the scalars it and
   /// `epilogue` use from outside, and writes the work that is the same at
@@ -225,7 +228,10 @@ private:
   /// epilogue that `after` writes, if any, to each point's accumulators.
   /// With `split`, each thread computes chunk c of the reduction of its
   /// tile's points, from the combiner's identity, and writes the partial
-  /// results to the split's buffer instead of the outputs.
+  /// results to the split's buffer instead of the outputs; within a block
+  /// (`split->inBlock`), each chunk's thread then adds every chunk's
+  /// partial results of a share of its tile's points, behind a barrier,
+  /// and finishes them.
   llvm::Error emitTiles(KernelBuilder &kernel, GenericWriter &writer,
                         std::optional<GenericWriter> &after,
                         const TileConfig &tile, StringRef first, StringRef step,

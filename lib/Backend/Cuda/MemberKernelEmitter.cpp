@@ -328,13 +328,24 @@ llvm::Error KernelEmitter::emitMemberKernel(scf::ForallOp forall,
         return failure;
       SmallVector<std::pair<Value, Access>> staged =
           stageOperands(kernel, generic, phase);
+      // A split within the block keeps its partial tiles in shared memory
+      // after the operands it stages.
+      std::optional<ReductionSplit> split;
+      if (phase.chunks > 1) {
+        std::string cType =
+            *getCType(getElementTypeOrSelf(generic.getDpsInits()[0].getType()));
+        os << "    " << cType << " *ens_partials = (" << cType
+           << " *)(ens_shared + " << phase.partials << ");\n";
+        split = ReductionSplit{phase.chunks, "ens_partials",
+                               /*combine=*/false, /*inBlock=*/true};
+      }
       llvm::Error emitted =
           phase.byWarps ? emitWarpReductions(kernel, ir, config)
           : phase.kind == PhaseKind::BlockReduction
               ? emitBlockReduction(kernel, generic, ir.combiner, "0", "1", 4,
                                    nullptr, ir.epilogue)
               : emitPoints(kernel, generic, kernel.thread, kernel.threads, 4,
-                           ir.epilogue, phase.tile);
+                           ir.epilogue, phase.tile, split ? &*split : nullptr);
       for (auto &[value, global] : staged)
         kernel.accesses[value] = global;
       if (emitted)

@@ -360,6 +360,11 @@ WorkCounts GenericCounter::countPoints() const {
   for (unsigned d : parallel)
     items *= walked[d];
   int64_t chunks = std::max<int64_t>(phase.chunks, 1);
+  // Split within a member-per-block kernel's block, the chunks' threads
+  // finish the points; else the split's second kernel does.
+  bool inBlock = chunks > 1 && context.strategy != Strategy::Tiled;
+  bool finishes = chunks == 1 || inBlock;
+  int64_t tiles = items, allSteps = steps;
   if (chunks > 1)
     steps = llvm::divideCeil(steps, chunks);
   items *= chunks;
@@ -413,12 +418,12 @@ WorkCounts GenericCounter::countPoints() const {
       step.add(access, tilePoints, true);
       continue;
     }
-    if (readsOutput && chunks == 1)
+    if (readsOutput && finishes)
       point.add(access, tilePoints, false);
-    if (!epilogue || chunks > 1)
+    if (!epilogue || !finishes)
       point.add(access, tilePoints, true);
   }
-  if (chunks == 1)
+  if (finishes)
     point.add(countEpilogue(epilogue, laneDims), tilePoints);
 
   // The unrolled iterations of the emitters' rules (emitPoints, emitTiles).
@@ -433,12 +438,16 @@ WorkCounts GenericCounter::countPoints() const {
   auto [iterations, rest] = splitSteps(steps, unroll);
   Work perItem;
   perItem.add(step, steps);
-  perItem.add(point);
+  if (!inBlock)
+    perItem.add(point);
   double overhead = kPointOverhead + kPerLoopVariable * parallel.size() +
                     kIterationOverhead * (iterations + rest);
   auto [warps, lanes] =
       getWarps(items, context.memberThreads * context.blocksPerMember);
   WorkCounts counts = total(perItem, warps, lanes, overhead, context);
+  if (inBlock)
+    counts.append(
+        countBlockPartials(point, tiles, tilePoints, chunks, context));
   // L2 traffic: the global operands of the steps once per block and round
   // of items (their footprint), the points' accesses as their sectors.
   int64_t width = context.memberThreads;
@@ -446,12 +455,17 @@ WorkCounts GenericCounter::countPoints() const {
   double stepBytes = 0;
   for (OpOperand *input : generic.getDpsInputOperands())
     if (isRead(input) && spaceOf(*input) == Space::Global)
-      stepBytes +=
-          footprint(*input, walked, std::min(width, items / chunks), steps);
-  counts.l2Bytes =
-      groups * stepBytes +
-      context.members * warps *
-          (point.sectors + (perStepOutput ? steps * step.sectors : 0)) * 32;
+      stepBytes += footprint(*input, walked, std::min(width, items / chunks),
+                             inBlock ? allSteps : steps);
+  // Within a block, the chunks' warps share the points: as many accesses
+  // as one warp per 32 tiles makes.
+  double pointWarps =
+      inBlock ? getWarps(tiles, context.memberThreads).first : warps;
+  counts.l2Bytes = groups * stepBytes +
+                   context.members *
+                       (pointWarps * point.sectors +
+                        warps * (perStepOutput ? steps * step.sectors : 0)) *
+                       32;
   // A thread waits for each iteration's loads before its FMAs and the
   // next iteration's loads; for each point's epilogue loads one after
   // another (a store may alias the next point's load).
@@ -464,7 +478,7 @@ WorkCounts GenericCounter::countPoints() const {
   // (shared stores cannot alias them, and ptxas hoists the loads); a
   // tile's epilogue loads every point's elements before its first store
   // (emitTiles).
-  bool loadsFirst = epilogue && !tile.empty() && chunks == 1;
+  bool loadsFirst = epilogue && !tile.empty() && finishes;
   if (point.global)
     chain += point.globalStores && !loadsFirst ? tilePoints : 1;
   counts.dependentLoads = rounds * chain;

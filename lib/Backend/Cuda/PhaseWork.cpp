@@ -268,6 +268,33 @@ WorkCounts phase::total(const Work &work, double warps, double activeLanes,
   return counts;
 }
 
+WorkCounts phase::countBlockPartials(const Work &point, int64_t tiles,
+                                     int64_t tilePoints, int64_t chunks,
+                                     const PhaseContext &context) {
+  // Thread p = c * tiles + q finishes share c of tile q's points. It
+  // stores its partial results of the others' points, point k of owner o
+  // at ((c < o ? c : c - 1) * points + k) * tiles + q: for the first warp,
+  // of the last share's points; and loads the others' of its own: for the
+  // first warp, those of chunk 0 (or 1, for chunk 0's threads), slot 0.
+  int64_t share = llvm::divideCeil(tilePoints, chunks);
+  SmallVector<int64_t> stored, loaded;
+  for (int64_t p = 0; p < 32; ++p) {
+    int64_t c = std::min(p / tiles, chunks - 1), q = p % tiles;
+    int64_t last = (chunks - 1) * share;
+    stored.push_back((c * tilePoints + last) * tiles + q);
+    loaded.push_back(c * share * tiles + q);
+  }
+  Work work;
+  work.add(getCost(stored, 4, Space::Shared), tilePoints - share, true);
+  work.add(getCost(loaded, 4, Space::Shared), (chunks - 1) * share, false);
+  work.fp += double(chunks) * share;
+  work.add(point, double(share) / double(tilePoints));
+  auto [warps, lanes] = getWarps(tiles * chunks, context.memberThreads);
+  WorkCounts counts = total(work, warps, lanes, 0, context);
+  counts.barriersPerBlock = 1;
+  return counts;
+}
+
 WorkCounts phase::countSerial(Operation *op, const PhaseContext &context) {
   Work work;
   int64_t loads = 0;

@@ -122,6 +122,16 @@ std::pair<double, double> getFloatInstructions(Operation *op, int64_t points);
 WorkCounts total(const Work &work, double warps, double activeLanes,
                  double overhead, const PhaseContext &context);
 
+/// Counts a register-tile phase's split within the block after its steps
+/// (emitTiles): the thread of chunk c of each of `tiles` tiles of
+/// `tilePoints` points stores in shared memory its partial results of the
+/// points that other chunks finish, the barrier, and it loads the others'
+/// of its own share of the points and finishes each with `point` (the
+/// work of a tile's points).
+WorkCounts countBlockPartials(const Work &point, int64_t tiles,
+                              int64_t tilePoints, int64_t chunks,
+                              const PhaseContext &context);
+
 /// Counts a serial phase: thread 0 runs the nest alone, each load waiting
 /// for the one before.
 WorkCounts countSerial(Operation *op, const PhaseContext &context);

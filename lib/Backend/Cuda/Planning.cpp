@@ -349,6 +349,11 @@ private:
   /// memory, and that fit, into `staging`.
   void planStaging(linalg::GenericOp generic, PhaseConfig &phase,
                    StagingArea &staging) const;
+  /// Splits the steps of `generic` within the block where its register
+  /// tiles leave threads idle (planBlockSplit), with its partial tiles in
+  /// `staging` after the operands it stages; not where they do not fit.
+  void planPartials(linalg::GenericOp generic, PhaseConfig &phase,
+                    StagingArea &staging) const;
   /// The combiner of `generic` if the loop's blocks share the steps of
   /// its output elements (getBlockCombiner).
   Operation *getCombiner(linalg::GenericOp generic) const {
@@ -519,6 +524,23 @@ void MemberLoopPlanner::planUnroll(linalg::GenericOp generic,
                           << ": its steps read global memory\n");
 }
 
+void MemberLoopPlanner::planPartials(linalg::GenericOp generic,
+                                     PhaseConfig &phase,
+                                     StagingArea &staging) const {
+  planBlockSplit(generic, phase, plan.config.threadsPerBlock);
+  if (phase.chunks == 1)
+    return;
+  std::optional<int64_t> offset =
+      staging.allocate(getBlockSplitBytes(generic, phase));
+  if (!offset) {
+    LLVM_DEBUG(llvm::dbgs() << "no room for the partial tiles of "
+                            << phase.sourceOps << ": not split\n");
+    phase.chunks = 1;
+    return;
+  }
+  phase.partials = *offset;
+}
+
 bool MemberLoopPlanner::isInGlobalMemory(Value memref) const {
   if (memref::AllocOp alloc = getTemporary(memref, temporaryOf))
     return plan.config.temporaries[temporaryOf.lookup(alloc)].space ==
@@ -598,6 +620,8 @@ llvm::Error MemberLoopPlanner::planPhases() {
       if (plan.config.strategy != Strategy::Tiled) {
         planStaging(generic, phase, staging);
         planUnroll(generic, phase);
+        if (plan.config.strategy == Strategy::MemberPerBlock)
+          planPartials(generic, phase, staging);
       } else {
         phase.threads = plan.config.threadsPerBlock;
         planSplit(generic, phase, plan.config.members, getFillBlocks(target));

@@ -206,6 +206,27 @@ TileConfig planTile(linalg::GenericOp generic);
 void planTallTiles(linalg::GenericOp generic, TileConfig &tile,
                    unsigned threads);
 
+/// With the member-per-block strategy, splits the one reduction of
+/// contraction `generic`, in register tiles that are fewer than the
+/// block's `threads`, into `phase.chunks` chunks within the block (split-K
+/// within the block): the most, a power of two, that give every thread at
+/// most one chunk of a tile, the chunks of equal size, each a loop of more
+/// than kFullUnrollTrips iterations of `tile.unroll` steps (which
+/// planUnroll has set). A 4x4 tile whose rows divide by 8 gets 8 rows
+/// (planTallTiles) where its chunks then fill as many threads. Each
+/// chunk's thread sums its tile over its steps and stores in shared memory
+/// its partial results of the points other chunks finish; after one
+/// barrier, the thread of chunk c adds up, in chunk order, the c-th share
+/// of its tile's points and applies the epilogue to them. Leaves
+/// `phase.chunks` at 1 where it does not split.
+void planBlockSplit(linalg::GenericOp generic, PhaseConfig &phase,
+                    unsigned threads);
+
+/// The bytes of shared memory that the partial results of `phase`'s split
+/// within the block take: each point's, of every chunk but the one that
+/// finishes it.
+int64_t getBlockSplitBytes(linalg::GenericOp generic, const PhaseConfig &phase);
+
 /// Makes a thread's points of `phase`'s register tile consecutive along
 /// each of its loops where that lets an operand that the steps read take
 /// one 64- or 128-bit access for them (getAccessWidth), with every point

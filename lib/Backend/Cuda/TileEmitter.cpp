@@ -5,7 +5,9 @@
 // element of a reduction step once for every point of the tile that reads
 // it, and applies the fused epilogue to each point. With a split
 // reduction, a thread computes one chunk of its tile's steps into a buffer
-// of partial results, and a second pass adds each point's chunks.
+// of partial results, and a second pass adds each point's chunks: a second
+// kernel, or within a member-per-block kernel's block, the threads of the
+// first chunk behind a barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,86 @@
 using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
+
+namespace {
+/// A split within a block (emitTiles) into `chunks`, whose partial results
+/// are in shared memory at `partials`: each of `tiles` tiles has `points`
+/// points, `cols` a row, of which chunk c's thread finishes the c-th share
+/// of `share` points; the accumulators are of C type `type`.
+struct BlockPartials {
+  std::string partials;
+  int64_t chunks, tiles, points, cols, share;
+  std::string type;
+};
+} // namespace
+
+/// The accumulator of point k of a thread's tile.
+static std::string getAccumulator(const BlockPartials &partials, int64_t k) {
+  return "acc0_" + std::to_string(k / partials.cols) + "_" +
+         std::to_string(k % partials.cols);
+}
+
+/// The partial result of point k of tile `tile` that chunk `chunk` stores
+/// for chunk `owner`, which finishes the point: the chunks but the owner
+/// numbered from 0, then a chunk's points, then the tiles, so that a warp's
+/// lanes, on neighbouring tiles, store and load neighbouring words.
+static std::string getPartial(const BlockPartials &partials, StringRef chunk,
+                              StringRef owner, int64_t k, StringRef tile) {
+  std::string slot = "(" + chunk.str() + " < " + owner.str() + " ? " +
+                     chunk.str() + " : " + chunk.str() + " - 1)";
+  return partials.partials + "[(" + slot + " * " +
+         std::to_string(partials.points) + " + " + std::to_string(k) + ") * " +
+         std::to_string(partials.tiles) + " + " + tile.str() + "]";
+}
+
+/// Stores, from each chunk's thread, the partial results of the points
+/// that other chunks finish; closes the steps, writes the barrier and opens
+/// the finish of the threads that computed a chunk.
+static void emitBlockPartials(llvm::raw_ostream &os, StringRef barrier,
+                              const BlockPartials &partials, unsigned indent) {
+  for (int64_t k = 0; k < partials.points; ++k) {
+    std::string owner = std::to_string(k / partials.share);
+    os.indent(indent + 2) << "if (c != " << owner << ") "
+                          << getPartial(partials, "c", owner, k, "q") << " = "
+                          << getAccumulator(partials, k) << ";\n";
+  }
+  os.indent(indent) << "}\n";
+  os.indent(indent) << barrier << ";\n";
+  os.indent(indent) << "if (p < " << partials.tiles * partials.chunks
+                    << ") {\n";
+}
+
+/// Adds up the points that chunk `chunk` finishes: the start value (the
+/// fill or the output, from `starts`; none where empty), then every
+/// chunk's sum in order, its own from its registers, as a split's second
+/// kernel adds them (emitSplitCombine).
+static void emitBlockCombine(llvm::raw_ostream &os, linalg::GenericOp generic,
+                             const BlockPartials &partials, int64_t chunk,
+                             ArrayRef<std::string> starts, unsigned indent) {
+  auto [combine, identity] = getCombination(getReductionCombiner(generic));
+  os.indent(indent) << "auto combine = " << combine << ";\n";
+  int64_t from = chunk * partials.share;
+  int64_t to = std::min(partials.points, from + partials.share);
+  std::string owner = std::to_string(chunk);
+  for (int64_t k = from; k < to; ++k) {
+    std::string acc = getAccumulator(partials, k);
+    std::string own = acc + "_own";
+    os.indent(indent) << partials.type << " " << own << " = " << acc << ";\n";
+    bool started = !starts[k].empty();
+    if (started)
+      os.indent(indent) << acc << " = " << starts[k] << ";\n";
+    for (int64_t c = 0; c < partials.chunks; ++c) {
+      std::string term =
+          c == chunk ? own
+                     : getPartial(partials, std::to_string(c), owner, k, "q");
+      os.indent(indent) << acc << " = ";
+      if (started || c > 0)
+        os << "combine(" << acc << ", " << term << ");\n";
+      else
+        os << term << ";\n";
+    }
+  }
+}
 
 llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
                                      GenericWriter &writer,
@@ -47,8 +129,16 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   // tile q, neighbouring threads on neighbouring tiles.
   int64_t numTiles = writer.count(writer.parallel);
   int64_t chunks = split ? split->chunks : 1;
-  os.indent(indent) << "for (ens_index p = " << first << "; p < "
-                    << numTiles * chunks << "; p += " << step << ") {\n";
+  // Within a block, each thread computes at most one chunk of a tile
+  // (planBlockSplit) and keeps it in registers across the barrier.
+  bool inBlock = split && split->inBlock;
+  if (inBlock) {
+    os.indent(indent) << "{\n";
+    os.indent(indent + 2) << "ens_index p = " << first << ";\n";
+  } else {
+    os.indent(indent) << "for (ens_index p = " << first << "; p < "
+                      << numTiles * chunks << "; p += " << step << ") {\n";
+  }
   indent += 2;
   if (split) {
     os.indent(indent) << "ens_index c = p / " << numTiles << ";\n";
@@ -89,28 +179,35 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     return "_" + std::to_string(i) + "_" + std::to_string(j);
   };
   // The accumulators of every point, from the filled value or the output;
-  // a chunk of a split reduction starts from the combiner's identity.
+  // a chunk of a split reduction starts from the combiner's identity (and
+  // within a block, chunk 0 adds it to the filled value or output's when
+  // it adds the chunks).
   auto inits = generic.getDpsInitsMutable();
   std::string identity;
   if (split)
     identity = getCombination(getReductionCombiner(generic)).second;
+  SmallVector<std::string> starts;
   for (int64_t i = 0; i < sizes[0]; ++i)
     for (int64_t j = 0; j < sizes[1]; ++j)
       for (auto [o, init] : llvm::enumerate(inits)) {
         BlockArgument arg = generic.getMatchingBlockArgument(&init);
-        os.indent(indent) << *getCType(arg.getType()) << " acc" << o
-                          << suffix(i, j);
-        if (split) {
-          os << " = " << identity;
-        } else if (Value fill = fills.filledWith.lookup(&init)) {
-          os << " = " << body.get(fill);
+        std::string start;
+        if (Value fill = fills.filledWith.lookup(&init)) {
+          start = body.get(fill);
         } else if (!arg.use_empty()) {
           llvm::Expected<std::string> element =
               writer.elementAt(init, dimsAt(i, j));
           if (!element)
             return element.takeError();
-          os << " = " << *element;
+          start = *element;
         }
+        starts.push_back(start);
+        os.indent(indent) << *getCType(arg.getType()) << " acc" << o
+                          << suffix(i, j);
+        if (split)
+          start = identity;
+        if (!start.empty())
+          os << " = " << start;
         os << ";\n";
       }
   // A single reduction loop of at least tile.unroll steps (per chunk)
@@ -126,7 +223,14 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   int64_t unrollSteps = tile.unroll;
   bool unroll = writer.reduction.size() == 1 && steps >= unrollSteps &&
                 generic.getBody()->getOps<linalg::IndexOp>().empty();
-  unsigned bodyIndent = indent;
+  // Within a block, threads past the last chunk of the last tile skip the
+  // steps but reach the barrier.
+  unsigned stepsIndent = indent;
+  if (inBlock) {
+    os.indent(indent) << "if (p < " << numTiles * chunks << ") {\n";
+    stepsIndent += 2;
+  }
+  unsigned bodyIndent = stepsIndent;
   for (unsigned d : writer.reduction) {
     const std::string &dim = writer.dims[d];
     std::string from = "0", to = std::to_string(writer.ranges[d]);
@@ -135,8 +239,10 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
       std::string size =
           std::to_string(llvm::divideCeil(writer.ranges[d], chunks));
       from = "c * " + size;
-      to = "(" + from + " + " + size + " < " + to + " ? " + from + " + " +
-           size + " : " + to + ")";
+      // Within a block, the chunks are of equal size (planBlockSplit).
+      to = inBlock ? from + " + " + size
+                   : "(" + from + " + " + size + " < " + to + " ? " + from +
+                         " + " + size + " : " + to + ")";
     }
     if (!unroll) {
       os.indent(bodyIndent) << "for (ens_index " << dim << " = " << from << "; "
@@ -227,7 +333,7 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     os.indent(bodyIndent) << "}\n";
     // The steps left over, fewer than tile.unroll: with a chunk's bound,
     // which ptxas does not know, kept a loop of one step (kFullUnrollTrips).
-    if (split)
+    if (split && !inBlock)
       os.indent(bodyIndent) << "#pragma unroll 1\n";
     os.indent(bodyIndent) << "for (; " << dim << " < " << dim << "_end; ++"
                           << dim << ") {\n";
@@ -239,58 +345,94 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     return failure;
   if (llvm::Error failure = emitUpdates("", bodyIndent))
     return failure;
-  for (; bodyIndent > indent; bodyIndent -= 2)
+  for (; bodyIndent > stepsIndent; bodyIndent -= 2)
     os.indent(bodyIndent - 2) << "}\n";
-  // The epilogue's loads of every point (in bounds: the points' loop
-  // variables are clamped), then each point's ops and stores: no point's
-  // loads wait behind the stores of the points before it, and the thread
-  // has them all in flight at once. The epilogue is elementwise, so a
-  // point's stores touch no element another point loads.
-  SmallVector<DenseMap<Value, std::string>> epilogueLoads;
-  if (after && !split)
-    for (int64_t i = 0; i < sizes[0]; ++i)
-      for (int64_t j = 0; j < sizes[1]; ++j) {
+  // The epilogue's loads of points `from` to `to` (in bounds: the points'
+  // loop variables are clamped), then each point's ops and stores: no
+  // point's loads wait behind the stores of the points before it, and the
+  // thread has them all in flight at once. The epilogue is elementwise, so
+  // a point's stores touch no element another point loads.
+  auto finish = [&](int64_t from, int64_t to, unsigned at) -> llvm::Error {
+    SmallVector<DenseMap<Value, std::string>> epilogueLoads;
+    // The inputs the last point of an earlier share bound are not this
+    // share's.
+    if (after)
+      after->forgetInputs();
+    if (after && (!split || inBlock))
+      for (int64_t k = from; k < to; ++k) {
+        int64_t i = k / sizes[1], j = k % sizes[1];
         llvm::Expected<DenseMap<Value, std::string>> loads =
-            loadEpilogue(writer, *after, dimsAt(i, j), suffix(i, j), indent);
+            loadEpilogue(writer, *after, dimsAt(i, j), suffix(i, j), at);
         if (!loads)
           return loads.takeError();
         epilogueLoads.push_back(std::move(*loads));
       }
-  // Each point inside the op stores its outputs, or its epilogue's.
-  for (int64_t i = 0; i < sizes[0]; ++i)
-    for (int64_t j = 0; j < sizes[1]; ++j) {
+    // Each point inside the op stores its outputs, or its epilogue's.
+    for (int64_t k = from; k < to; ++k) {
+      int64_t i = k / sizes[1], j = k % sizes[1];
       SmallVector<std::string> guards;
       for (const std::string &guard : {inside[0][i], inside[1][j]})
         if (!guard.empty())
           guards.push_back(guard);
-      os.indent(indent);
+      os.indent(at);
       if (!guards.empty())
         os << "if (" << llvm::join(guards, " && ") << ") ";
       os << "{\n";
       SmallVector<std::string> dims = dimsAt(i, j);
-      if (split) {
-        os.indent(indent + 2)
-            << split->partials << "[(m * " << chunks << " + c) * "
-            << writer.count(writer.parallel) << " + "
-            << writer.flatIndex(writer.parallel, dims) << "] = acc0"
-            << suffix(i, j) << ";\n";
+      if (split && !inBlock) {
+        os.indent(at + 2) << split->partials << "[(m * " << chunks << " + c) * "
+                          << writer.count(writer.parallel) << " + "
+                          << writer.flatIndex(writer.parallel, dims)
+                          << "] = acc0" << suffix(i, j) << ";\n";
       } else if (after) {
         after->forgetInputs();
         if (llvm::Error failure =
                 emitEpilogue(writer, *after, dims, "acc0" + suffix(i, j),
-                             indent + 2, &epilogueLoads[i * sizes[1] + j]))
+                             at + 2, &epilogueLoads[k - from]))
           return failure;
       } else {
         for (auto [o, init] : llvm::enumerate(inits)) {
           llvm::Expected<std::string> element = writer.elementAt(init, dims);
           if (!element)
             return element.takeError();
-          os.indent(indent + 2)
+          os.indent(at + 2)
               << *element << " = acc" << o << suffix(i, j) << ";\n";
         }
       }
-      os.indent(indent) << "}\n";
+      os.indent(at) << "}\n";
     }
+    return llvm::Error::success();
+  };
+  int64_t tilePoints = sizes[0] * sizes[1];
+  if (!inBlock) {
+    if (llvm::Error failure = finish(0, tilePoints, indent))
+      return failure;
+  } else {
+    // Within a block, the thread of chunk c finishes the c-th share of its
+    // tile's points: the threads of every chunk share the epilogue.
+    int64_t share = llvm::divideCeil(tilePoints, chunks);
+    BlockPartials partials{
+        split->partials,
+        chunks,
+        numTiles,
+        tilePoints,
+        sizes[1],
+        share,
+        *getCType(generic.getMatchingBlockArgument(&inits[0]).getType())};
+    emitBlockPartials(os, kernel.getBarrier(), partials, indent);
+    for (int64_t c = 0; c < chunks; ++c) {
+      int64_t from = c * partials.share;
+      int64_t to = std::min(tilePoints, from + partials.share);
+      if (from >= to)
+        continue;
+      os.indent(indent + 2) << "if (c == " << c << ") {\n";
+      emitBlockCombine(os, generic, partials, c, starts, indent + 4);
+      if (llvm::Error failure = finish(from, to, indent + 4))
+        return failure;
+      os.indent(indent + 2) << "}\n";
+    }
+    os.indent(indent) << "}\n";
+  }
   os.indent(indent - 2) << "}\n";
   return llvm::Error::success();
 }

@@ -34,8 +34,9 @@
 // A weight gradient, x^T dh: rows d1 (x's columns, 32), columns d2 (dh's,
 // 16), summed over the batch. Both are staged (x is read 16 times per
 // element, dh 32 times) and read along their tile loop at unit stride,
-// with row strides 32 and 16: consecutive along both loops.
-// GRAD: phase 0: points in 4x4 tiles of d1, d2, consecutive along d1, d2; ens.einsum
+// with row strides 32 and 16: consecutive along both loops. (Its 32 tiles
+// split the 64 steps in 2 chunks within the block: config_block_split.mlir.)
+// GRAD: phase 0: points in 4x4 tiles of d1, d2, consecutive along d1, d2 in 2 chunks{{.*}}; ens.einsum
 // ATTR-LABEL: func.func @grad(
 // ATTR: tile_consecutive = array<i1: true, true>, tile_loops = array<i64: 1, 2>, tile_sizes = array<i64: 4, 4>
 func.func @grad_member(%x: tensor<64x32xf32>, %dh: tensor<64x16xf32>) -> tensor<32x16xf32> {

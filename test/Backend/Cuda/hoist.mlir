@@ -12,9 +12,11 @@
 //
 // Four updates, each the epilogue of its gradient's phase (a warp
 // reduction for the first, the output bias: its element loop starts at the
-// warp's index; a contraction or a sum in points for the others), each with its two corrections before its element loop and used
-// inside it; no powf inside a point loop (indented six spaces or more)
-// anywhere.
+// warp's index; a contraction or a sum in points for the others, the
+// weight gradients split within the block, whose thread takes one chunk
+// of a tile, with no loop over points), each with its two corrections
+// before its element loop (or point) and used inside it; no powf inside a
+// point loop (indented six spaces or more) anywhere.
 // HOISTED: {{^8$}}
 // ADAM:      { // {{.*}}ens.pow
 // ADAM-NOT:  for (ens_index p
@@ -23,7 +25,7 @@
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
+// ADAM:      ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
@@ -36,7 +38,7 @@
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
+// ADAM:      ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
@@ -49,7 +51,7 @@
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
+// ADAM:      ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(
@@ -62,7 +64,7 @@
 // ADAM-NEXT: float [[P2:v[0-9]+]] = powf(
 // ADAM-NEXT: float [[B2:v[0-9]+]] = ({{v[0-9]+}} - [[P2]]);
 // ADAM-NOT:  powf(
-// ADAM:      for (ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
+// ADAM:      ens_index p = {{threadIdx.x / 32|threadIdx.x|0}};
 // ADAM-NOT:  powf(
 // ADAM:      = ({{v[0-9]+}} / [[B1]]);
 // ADAM-NOT:  powf(

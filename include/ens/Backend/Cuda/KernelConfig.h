@@ -325,6 +325,14 @@ struct PhaseConfig {
   /// chunks, in the order the phase's kernels choose), and a second kernel,
   /// the next in the plan, combines the chunks of each element (and applies
   /// a contraction's fused epilogue).
+  ///
+  /// With the member-per-block strategy, a contraction in register tiles
+  /// fewer than the block's threads splits its one reduction into `chunks`
+  /// within the block instead: chunk c of tile q is thread c * tiles + q,
+  /// the partial results of the points other chunks finish go to shared
+  /// memory at byte `partials`, and after one barrier the thread of chunk
+  /// c adds up the c-th share of its tile's points in chunk order and
+  /// applies the epilogue to them (planBlockSplit).
   int64_t chunks = 1;
   int64_t partials = 0;
 };
