@@ -27,21 +27,6 @@ bool isGlobalAccess(StringRef op) {
          op == "ATOMG";
 }
 
-/// The bytes a lane of global access `instruction` accesses.
-unsigned getAccessWidth(const Instruction &instruction) {
-  llvm::SmallVector<StringRef> parts;
-  StringRef(instruction.modifiers).split(parts, '.');
-  if (llvm::is_contained(parts, "128"))
-    return 16;
-  if (llvm::is_contained(parts, "64"))
-    return 8;
-  if (llvm::is_contained(parts, "U8") || llvm::is_contained(parts, "S8"))
-    return 1;
-  if (llvm::is_contained(parts, "U16") || llvm::is_contained(parts, "S16"))
-    return 2;
-  return 4;
-}
-
 /// The address of global access `instruction`: a register (pair) plus
 /// constants and uniform registers.
 Value getAddress(const Instruction &instruction, const State &state,
@@ -142,7 +127,7 @@ public:
               isTrue(code[i].guard.empty() ? "PT" : StringRef(code[i].guard),
                      *state) != false;
           accesses.push_back(countSectors(
-              i, getAccessWidth(code[i]),
+              i, getAccessBytes(code[i].modifiers),
               runs ? getAddress(code[i], *state, sample) : std::nullopt));
           accesses.back().reached = runs;
         }

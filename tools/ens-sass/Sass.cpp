@@ -92,6 +92,20 @@ mlir::ens::sass::findInnermostLoops(const Kernel &kernel) {
   return innermost;
 }
 
+unsigned mlir::ens::sass::getAccessBytes(StringRef modifiers) {
+  llvm::SmallVector<StringRef> parts;
+  modifiers.split(parts, '.');
+  if (llvm::is_contained(parts, "128"))
+    return 16;
+  if (llvm::is_contained(parts, "64"))
+    return 8;
+  if (llvm::is_contained(parts, "U8") || llvm::is_contained(parts, "S8"))
+    return 1;
+  if (llvm::is_contained(parts, "U16") || llvm::is_contained(parts, "S16"))
+    return 2;
+  return 4;
+}
+
 std::optional<size_t>
 mlir::ens::sass::findAddress(llvm::ArrayRef<Instruction> code,
                              uint64_t address) {

@@ -46,6 +46,10 @@ std::vector<Kernel> parseSass(llvm::StringRef text);
 /// other such range lies inside it.
 std::vector<std::pair<size_t, size_t>> findInnermostLoops(const Kernel &kernel);
 
+/// The bytes a lane of a memory access with `modifiers` (".E.128.CONSTANT",
+/// ".U8") accesses: 4 unless they name another width.
+unsigned getAccessBytes(llvm::StringRef modifiers);
+
 /// The index in `code` of the instruction at `address`, if there is one.
 std::optional<size_t> findAddress(llvm::ArrayRef<Instruction> code,
                                   uint64_t address);

@@ -177,13 +177,6 @@ static bool isFloatArithmetic(StringRef op) {
          llvm::is_contained(kOtherFloatArithmetic, op);
 }
 
-/// Whether `modifiers` (".E.128.CONSTANT") name an access of 64 or 128 bits.
-static bool isWideAccess(StringRef modifiers) {
-  SmallVector<StringRef> parts;
-  modifiers.split(parts, '.');
-  return llvm::is_contained(parts, "64") || llvm::is_contained(parts, "128");
-}
-
 /// The multiply-adds a thread does in fused multiply-add `op` with
 /// `modifiers`: m n k / 32 for a matrix multiply-add whose first modifier
 /// names its shape m16 n8 k (".1688", ".16816"), else 1.
@@ -201,7 +194,7 @@ static Counts count(ArrayRef<Instruction> code) {
   Counts counts;
   for (const Instruction &instruction : code) {
     StringRef op = instruction.opcode, modifiers = instruction.modifiers;
-    counts.wideGlobalLoads += op == "LDG" && isWideAccess(modifiers);
+    counts.wideGlobalLoads += op == "LDG" && getAccessBytes(modifiers) >= 8;
     counts.asyncCopies += op == "LDGSTS";
     counts.compares64 += op == "ISETP" && modifiers.contains(".EX");
     ++counts.instructions;

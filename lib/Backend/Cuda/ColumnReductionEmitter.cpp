@@ -19,29 +19,13 @@ using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 
-llvm::Error KernelEmitter::emitColumnReduction(KernelBuilder &kernel,
-                                               linalg::GenericOp generic,
-                                               Operation *combiner,
-                                               StringRef first, StringRef step,
-                                               unsigned indent,
-                                               linalg::GenericOp epilogue) {
-  BodyEmitter body(kernel.body, kernel.accesses);
-  if (llvm::Error failure = beginBody(body, generic, indent))
-    return failure;
-  GenericWriter writer(generic, kernel, body);
-  std::optional<GenericWriter> after;
-  if (llvm::Error failure =
-          beginEpilogue(kernel, body, generic, epilogue, after, indent))
-    return failure;
-  if (llvm::Error failure = writer.hoistInvariants(indent))
-    return failure;
+llvm::Error KernelEmitter::emitColumnReduction(
+    KernelBuilder &kernel, GenericWriter &writer,
+    std::optional<GenericWriter> &after, Operation *combiner, StringRef output,
+    StringRef first, StringRef step, unsigned indent) {
   llvm::raw_string_ostream &os = writer.os;
   std::string t = *getCType(combiner->getResult(0).getType());
   auto [combine, identity] = getCombination(combiner);
-  llvm::Expected<std::string> output =
-      writer.element(generic.getDpsInitsMutable()[0]);
-  if (!output)
-    return output.takeError();
   int64_t elements = writer.count(writer.parallel);
   std::string steps = std::to_string(writer.count(writer.reduction));
   std::string warps = "(" + kernel.threads + " / 32)";
@@ -71,7 +55,7 @@ llvm::Error KernelEmitter::emitColumnReduction(KernelBuilder &kernel,
   os.indent(indent + 6)
       << "total = combine(total, ens_columns[w][ens_column]);\n";
   if (llvm::Error failure =
-          emitReductionResult(writer, after, *output, indent + 4))
+          emitReductionResult(writer, after, output, indent + 4))
     return failure;
   os.indent(indent + 2) << "}\n";
   // The next group's shares go where the first warp may still read.

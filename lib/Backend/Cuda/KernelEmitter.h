@@ -274,14 +274,6 @@ private:
   llvm::Expected<DenseMap<Value, std::string>>
   loadEpilogue(GenericWriter &writer, GenericWriter &after,
                ArrayRef<std::string> dims, StringRef suffix, unsigned indent);
-  /// Writes, for a reduction `generic` with elementwise `epilogue` (if
-  /// any), the epilogue's captured values and the work it does the same at
-  /// every point, and makes `after` its writer.
-  llvm::Error beginEpilogue(KernelBuilder &kernel, BodyEmitter &body,
-                            linalg::GenericOp generic,
-                            linalg::GenericOp epilogue,
-                            std::optional<GenericWriter> &after,
-                            unsigned indent);
   /// Writes the loop of a thread's share of the steps of a reduction that
   /// `writer` writes, from step `from` to `to` by `stride`, combined with
   /// `combiner` into the variable `share` (`unrollSteps` steps at a time,
@@ -297,28 +289,31 @@ private:
   llvm::Error emitReductionResult(GenericWriter &writer,
                                   std::optional<GenericWriter> &after,
                                   StringRef output, unsigned indent);
-  /// Writes a block reduction whose lanes take 32 consecutive output
-  /// elements of `generic` and whose warps share their steps
-  /// (PhaseConfig::lanesAlongOutputs): a loop over groups of 32 elements
+  /// Writes the loop of a block reduction whose lanes take 32 consecutive
+  /// output elements of the reduction `writer` writes and whose warps share
+  /// their steps (PhaseConfig::lanesAlongOutputs): groups of 32 elements
   /// from `first` by `step`; each warp combines a share of the group's
   /// steps, then the first warp combines the warps' shares from shared
-  /// memory and applies `epilogue`, if any.
-  llvm::Error emitColumnReduction(KernelBuilder &kernel,
-                                  linalg::GenericOp generic,
-                                  Operation *combiner, StringRef first,
-                                  StringRef step, unsigned indent,
-                                  linalg::GenericOp epilogue);
+  /// memory and finishes each element into `output` or the epilogue that
+  /// `after` writes. emitBlockReduction has written what comes before.
+  llvm::Error emitColumnReduction(KernelBuilder &kernel, GenericWriter &writer,
+                                  std::optional<GenericWriter> &after,
+                                  Operation *combiner, StringRef output,
+                                  StringRef first, StringRef step,
+                                  unsigned indent);
   /// Writes a loop over the output elements of `generic` from `first` by
   /// `step`, for each of which the block's threads share the steps; with
   /// `split`, one of the passes of the reduction split into chunks. Thread
   /// 0 applies `epilogue`, if any, to each element's value (not in the
-  /// first pass of a split).
+  /// first pass of a split). With `lanesAlongOutputs` (and no split), a
+  /// loop over groups of 32 elements instead (emitColumnReduction).
   llvm::Error emitBlockReduction(KernelBuilder &kernel,
                                  linalg::GenericOp generic, Operation *combiner,
                                  StringRef first, StringRef step,
                                  unsigned indent,
                                  const ReductionSplit *split = nullptr,
-                                 linalg::GenericOp epilogue = nullptr);
+                                 linalg::GenericOp epilogue = nullptr,
+                                 bool lanesAlongOutputs = false);
 
   /// A loop over members planned with one strategy and settled, ready to
   /// be written.

@@ -357,20 +357,6 @@ KernelEmitter::loadEpilogue(GenericWriter &writer, GenericWriter &after,
   return std::move(loaded);
 }
 
-llvm::Error KernelEmitter::beginEpilogue(KernelBuilder &kernel,
-                                         BodyEmitter &body,
-                                         linalg::GenericOp generic,
-                                         linalg::GenericOp epilogue,
-                                         std::optional<GenericWriter> &after,
-                                         unsigned indent) {
-  if (!epilogue)
-    return llvm::Error::success();
-  if (llvm::Error failure = emitCaptured(epilogue, body, indent))
-    return failure;
-  after.emplace(epilogue, kernel, body, "e");
-  return after->hoistInvariants(indent, getResultRead(generic, epilogue));
-}
-
 llvm::Error KernelEmitter::emitShare(KernelBuilder &kernel,
                                      GenericWriter &writer, Operation *combiner,
                                      StringRef from, StringRef to,
@@ -456,15 +442,21 @@ llvm::Error KernelEmitter::emitShare(KernelBuilder &kernel,
 llvm::Error KernelEmitter::emitBlockReduction(
     KernelBuilder &kernel, linalg::GenericOp generic, Operation *combiner,
     StringRef first, StringRef step, unsigned indent,
-    const ReductionSplit *split, linalg::GenericOp epilogue) {
+    const ReductionSplit *split, linalg::GenericOp epilogue,
+    bool lanesAlongOutputs) {
   BodyEmitter body(kernel.body, kernel.accesses);
   if (llvm::Error failure = beginBody(body, generic, indent))
     return failure;
   GenericWriter writer(generic, kernel, body);
   std::optional<GenericWriter> after;
-  if (llvm::Error failure =
-          beginEpilogue(kernel, body, generic, epilogue, after, indent))
-    return failure;
+  if (epilogue) {
+    if (llvm::Error failure = emitCaptured(epilogue, body, indent))
+      return failure;
+    after.emplace(epilogue, kernel, body, "e");
+    if (llvm::Error failure =
+            after->hoistInvariants(indent, getResultRead(generic, epilogue)))
+      return failure;
+  }
   bool partial = split && !split->combine;
   bool combining = split && split->combine;
   // The second pass of a split reduction reads the shares, not the body.
@@ -478,6 +470,9 @@ llvm::Error KernelEmitter::emitBlockReduction(
       writer.element(generic.getDpsInitsMutable()[0]);
   if (!output)
     return output.takeError();
+  if (lanesAlongOutputs && !split)
+    return emitColumnReduction(kernel, writer, after, combiner, *output, first,
+                               step, indent);
   int64_t elements = writer.count(writer.parallel);
   int64_t steps = writer.count(writer.reduction);
   int64_t chunks = split ? split->chunks : 1;

@@ -168,12 +168,10 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
   }
   std::string first = "b * blockDim.x + threadIdx.x";
   std::string step = perMember + " * blockDim.x";
-  if (phase.lanesAlongOutputs)
-    return emitColumnReduction(kernel, generic, ir.combiner, "b", perMember,
-                               indent, ir.epilogue);
   return phase.kind == PhaseKind::BlockReduction
              ? emitBlockReduction(kernel, generic, ir.combiner, "b", perMember,
-                                  indent, nullptr, ir.epilogue)
+                                  indent, nullptr, ir.epilogue,
+                                  phase.lanesAlongOutputs)
              : emitPoints(kernel, generic, first, step, indent, ir.epilogue,
                           phase.tile);
 }
