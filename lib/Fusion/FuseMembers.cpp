@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Fusion/Passes.h"
+
+#include "ens/Dialect/Ens/IR/EnsOps.h"
 #include "ens/Support/BoundedRewrites.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -87,9 +89,10 @@ bool hasMemberStrides(linalg::LinalgOp op) {
 /// The extent N of the model axis if `op` is a member op: one that computes
 /// slice i (along the first dimension) of each of its results from slice i
 /// of the operands that it splits the same way and from the whole of its
-/// other operands, for every i < N. The batched ops of an ensemble are
-/// member ops over the model axis. Returns nothing for any other op.
-std::optional<int64_t> getMemberExtent(Operation *op) {
+/// other operands, for every i < N, where N >= `minMembers`. The batched ops
+/// of an ensemble are member ops over the model axis. Returns nothing for
+/// any other op.
+std::optional<int64_t> getMemberExtent(Operation *op, int64_t minMembers) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     if (!linalgOp.hasPureTensorSemantics() || linalgOp.getNumLoops() == 0 ||
         linalgOp.getIteratorTypesArray()[0] != utils::IteratorType::parallel)
@@ -98,7 +101,7 @@ std::optional<int64_t> getMemberExtent(Operation *op) {
     // upstream tiling cannot split it: a tile size of 0 means "untiled"
     // there. It stays a whole op.
     SmallVector<int64_t> extents = linalgOp.getStaticLoopRanges();
-    if (ShapedType::isDynamicShape(extents) || extents[0] < 2 ||
+    if (ShapedType::isDynamicShape(extents) || extents[0] < minMembers ||
         llvm::is_contained(extents, 0))
       return std::nullopt;
     for (OpOperand &init : linalgOp.getDpsInitsMutable())
@@ -109,12 +112,12 @@ std::optional<int64_t> getMemberExtent(Operation *op) {
     return extents[0];
   }
   // Reshapes that leave the first dimension alone.
-  auto reshape = [](auto op) -> std::optional<int64_t> {
+  auto reshape = [&](auto op) -> std::optional<int64_t> {
     SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
     if (groups.empty() || groups.front().size() != 1 ||
         !op.getSrcType().hasStaticShape() ||
         !op.getResultType().hasStaticShape() ||
-        op.getSrcType().getDimSize(0) < 2 ||
+        op.getSrcType().getDimSize(0) < minMembers ||
         llvm::is_contained(op.getSrcType().getShape(), 0))
       return std::nullopt;
     return op.getSrcType().getDimSize(0);
@@ -186,13 +189,14 @@ struct OpenGroup {
 /// group of its extent joins the first whose slices it can read if
 /// `joinIndependent`, so that independent groups of as many members share
 /// one loop; otherwise it starts a group of its own, so that each set of
-/// member ops connected by their results is a loop of its own.
-SmallVector<SmallVector<Operation *>> findMemberGroups(Block &block,
-                                                       bool joinIndependent) {
+/// member ops connected by their results is a loop of its own. Only model
+/// axes of at least `minMembers` members make member ops.
+SmallVector<SmallVector<Operation *>>
+findMemberGroups(Block &block, bool joinIndependent, int64_t minMembers) {
   SmallVector<SmallVector<Operation *>> groups;
   SmallVector<OpenGroup> open;
   for (Operation &op : block) {
-    std::optional<int64_t> members = getMemberExtent(&op);
+    std::optional<int64_t> members = getMemberExtent(&op, minMembers);
     // The open groups `op` joins, the first of them the one it joins into.
     SmallVector<size_t> joined;
     std::optional<size_t> independent;
@@ -277,12 +281,12 @@ uint64_t getWork(Operation *op) {
 /// Replaces the member ops of `group` with one scf.forall over the members,
 /// whose body computes one member's slice of every op in program order.
 /// Slices pass from op to op as values; results used after the group are
-/// inserted into whole tensors, which the loop returns.
+/// inserted into whole tensors, which the loop returns. A loop over one
+/// member is mapped to #ens.members, which canonicalization keeps.
 LogicalResult fuseMemberGroup(RewriterBase &rewriter,
-                              ArrayRef<Operation *> group) {
+                              ArrayRef<Operation *> group, int64_t extent) {
   Operation *first = group.front();
   Location loc = first->getLoc();
-  int64_t extent = *getMemberExtent(first);
   DenseSet<Operation *> members(group.begin(), group.end());
   SmallVector<Value> escaping;
   for (Operation *op : group)
@@ -299,9 +303,13 @@ LogicalResult fuseMemberGroup(RewriterBase &rewriter,
     outputs.push_back(rewriter.create<tensor::EmptyOp>(loc, type.getShape(),
                                                        type.getElementType()));
   }
+  std::optional<ArrayAttr> mapping;
+  if (extent == 1)
+    mapping = rewriter.getArrayAttr(
+        ens::MembersMappingAttr::get(rewriter.getContext()));
   auto loop = rewriter.create<scf::ForallOp>(
       loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(extent)}, outputs,
-      std::nullopt);
+      mapping);
   Value member = loop.getInductionVar(0);
   OpFoldResult zero = rewriter.getIndexAttr(0);
   OpFoldResult one = rewriter.getIndexAttr(1);
@@ -417,7 +425,8 @@ struct FuseMembersPass : ens::impl::EnsFuseMembersBase<FuseMembersPass> {
     IRRewriter rewriter(&getContext());
     for (Block &block : getOperation().getBody())
       for (SmallVector<Operation *> &group :
-           findMemberGroups(block, joinIndependent)) {
+           findMemberGroups(block, joinIndependent, oneMemberLoops ? 1 : 2)) {
+        int64_t extent = *getMemberExtent(group.front(), /*minMembers=*/1);
         uint64_t work = 0;
         for (Operation *op : group)
           work = llvm::SaturatingAdd(work, getWork(op));
@@ -425,16 +434,15 @@ struct FuseMembersPass : ens::impl::EnsFuseMembersBase<FuseMembersPass> {
             work >= static_cast<uint64_t>(std::max<int64_t>(minWork, 0));
         LLVM_DEBUG({
           llvm::dbgs() << "[" DEBUG_TYPE "] group of " << group.size()
-                       << " ops over " << *getMemberExtent(group.front())
-                       << " members, " << work << " iterations (minimum "
-                       << minWork
+                       << " ops over " << extent << " members, " << work
+                       << " iterations (minimum " << minWork
                        << "): " << (worthALoop ? "one loop" : "left as is")
                        << "\n";
           for (Operation *op : group)
             llvm::dbgs() << "  " << op->getName() << " at " << op->getLoc()
                          << "\n";
         });
-        if (worthALoop && failed(fuseMemberGroup(rewriter, group)))
+        if (worthALoop && failed(fuseMemberGroup(rewriter, group, extent)))
           return signalPassFailure();
       }
     // Slices of empty tensors become empty tensors in the loops, so that a

@@ -18,12 +18,13 @@ using namespace mlir::ens;
 
 void mlir::ens::buildLinalgFusionPipeline(OpPassManager &pm,
                                           int64_t minMemberWork,
-                                          bool joinIndependent) {
+                                          bool joinIndependent,
+                                          bool oneMemberLoops) {
   pm.addPass(createEnsInline());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createBoundedCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createEnsFuseElementwise());
   pm.addPass(createBoundedCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
-      createEnsFuseMembers({minMemberWork, joinIndependent}));
+      createEnsFuseMembers({minMemberWork, joinIndependent, oneMemberLoops}));
 }

@@ -23,10 +23,10 @@ namespace mlir::ens {
 /// convert-ens-to-linalg: inlining, removal of dead functions,
 /// ens-fuse-elementwise and ens-fuse-members (for groups of at least
 /// `minMemberWork` loop iterations, independent groups of as many members
-/// in one loop if `joinIndependent`), with bounded canonicalization
-/// between.
+/// in one loop if `joinIndependent`, a loop for an ensemble of one member
+/// if `oneMemberLoops`), with bounded canonicalization between.
 void buildLinalgFusionPipeline(OpPassManager &pm, int64_t minMemberWork,
-                               bool joinIndependent);
+                               bool joinIndependent, bool oneMemberLoops);
 
 } // namespace mlir::ens
 

@@ -85,6 +85,14 @@ def EnsFuseMembers : Pass<"ens-fuse-members", "::mlir::func::FuncOp"> {
     that uses two such sets makes them one: a loop's body then holds one
     group's temporaries, not every group's.
 
+    A model axis of one member makes member ops only with
+    `one-member-loops` (the CUDA backend's choice): their loop, of one
+    iteration, is mapped to `#ens.members`, so that canonicalization keeps
+    it, and the CUDA backend's model can then weigh running the member's
+    whole step as one kernel against a kernel per op. Without it (the CPU
+    backend's choice), the ops stay whole and each splits its own rows
+    over the threads.
+
     Groups with fewer loop iterations in all than `min-work` are left as
     they are, and so are ops with a loop of no iterations (a dimension of
     size 0), which compute nothing per member.
@@ -95,8 +103,12 @@ def EnsFuseMembers : Pass<"ens-fuse-members", "::mlir::func::FuncOp"> {
     Option<"joinIndependent", "join-independent", "bool", /*default=*/"true",
            "Whether member ops that share no data with a loop over as many "
            "members join it (one loop) or start a loop of their own">,
+    Option<"oneMemberLoops", "one-member-loops", "bool", /*default=*/"false",
+           "Whether the ops of an ensemble of one member make a loop too (of "
+           "one iteration, mapped to #ens.members)">,
   ];
   let dependentDialects = [
+    "::mlir::ens::EnsDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
   ];

@@ -322,8 +322,10 @@ cuda::settleMembersPerBlock(scf::ForallOp forall, MemberLoopPlan &plan,
   // members' blocks would need several waves, at the price of a coarser
   // last wave and, with shared memory, blocks that fit fewer at a time per
   // SM. The model weighs them. Not tried: blocks past 1024 threads or the
-  // shared memory budget, and fewer blocks than the target's SMs (or the
-  // members), which would leave SMs idle. Of equal estimates the model
+  // shared memory budget, fewer blocks than the target's SMs (or the
+  // members), which would leave SMs idle, and as many blocks as with half
+  // the members a block (one member: only warps that return at once
+  // would be added). Of equal estimates the model
   // keeps the first, so the most members per block come first: fewer
   // blocks to dispatch, a cost it does not count.
   int64_t minBlocks = std::min<int64_t>(config.members, coster.target.smCount);
@@ -347,7 +349,9 @@ cuda::settleMembersPerBlock(scf::ForallOp forall, MemberLoopPlan &plan,
        perBlock * kWarpSize <= kMaxBlockThreads &&
        perBlock * slice <= kSharedMemoryBudget &&
        static_cast<int64_t>(llvm::divideCeil(config.members, perBlock)) >=
-           minBlocks;
+           minBlocks &&
+       (perBlock == 1 || llvm::divideCeil(config.members, perBlock) <
+                             llvm::divideCeil(config.members, perBlock / 2));
        perBlock *= 2)
     counts.insert(counts.begin(), perBlock);
   if (counts.empty())

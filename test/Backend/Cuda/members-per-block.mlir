@@ -21,10 +21,9 @@
 //   (37x29 floats, 4292 bytes) and staged operands in its slice of 7760
 //   bytes (7748 rounded up to 16); 2 members per block (ceil(301 / 4) = 76
 //   blocks would leave SMs idle), 151 blocks, the last with one member.
-// @one (the same member, one of it): a vmap of size 1 leaves no loop over
-//   members (the unit model axis folds away in lowering), so the plan has
-//   no loop, only the model's GEMM choice for the top-level contraction,
-//   and the ops run as grid-wide kernels; the results must agree.
+// @one (the same member, one of it): a vmap of size 1 is a loop of one
+//   iteration (ens-fuse-members' one-member-loops), one block of one warp:
+//   not 16 members a block, whose 15 other warps would return at once.
 // @sums (301 members): a sum of 10 steps, which a warp shares (1 step a
 //   thread and 5 shuffles against 10; member-per-block would not), and
 //   sums of 1000 steps for 3 elements, whose warp adds each thread's 31 or 32
@@ -69,9 +68,8 @@
 // RUN: ens-run %s --entry=one --random-inputs=3 --output-dir=%t/one
 // RUN: ens-run %s --entry=one --random-inputs=3 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/one/out0.npy
 // RUN: ens-run %s --entry=one --cuda-plan --cuda-strategy=members-per-block | FileCheck %s --check-prefix=ONE
-// ONE-NOT:  members
-// ONE:      gemm choice: generated
-// ONE-NOT:  members
+// ONE:      kernel k0_members: members-per-block, 1 members, 32 threads, 7760 bytes of shared memory
+// ONE-NEXT:   per block: 1 members; per member: 32 threads, 7760 bytes of shared memory
 //
 // RUN: ens-run %s --entry=sums --random-inputs=4 --output-dir=%t/sums
 // RUN: ens-run %s --entry=sums --random-inputs=4 --backend=cuda-emu --cuda-strategy=members-per-block --atol=1e-4 --expect=%t/sums/out0.npy --expect=%t/sums/out1.npy

@@ -51,11 +51,11 @@
 //   columns ceil(7/4) = 2 tiles, and t+6 is in only for t = 0. 2 * 2 = 4
 //   tiles: 1 block per member.
 // @one_member (20x12 @ 12x9 -> tanh -> @ 9x5, 1 member): a vmap of size 1
-//   leaves no loop over members (the unit model axis folds away when ens is
-//   lowered to linalg), so the plan is empty under either strategy and
-//   the ops run as grid-wide kernels; the results must agree all the same.
-//   (With generated kernels only: the second matmul, with no epilogue,
-//   would otherwise add the model's choice of a vendor GEMM step.)
+//   is a loop of one iteration (ens-fuse-members' one-member-loops), which
+//   each strategy plans: with tiled, two launches of one block for the one
+//   member. (With generated kernels only: the second matmul, with no
+//   epilogue, would otherwise add the model's choice of a vendor GEMM
+//   step.)
 // @one_row (1x24 @ 24x300, 4 members): the rows loop d1 has range 1, so no
 //   tile: 300 points, ceil(300 / 256) = 2 blocks per member, the second with
 //   44 points; the loop over p ends inside the block.
@@ -128,7 +128,11 @@
 // RUN: ens-run %s --entry=one_member --random-inputs=2 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/one_member/out0.npy
 // RUN: ens-run %s --entry=one_member --random-inputs=2 --backend=cuda-emu --cuda-strategy=members-per-block --expect=%t/one_member/out0.npy
 // RUN: ens-run %s --entry=one_member --random-inputs=2 --backend=cuda-emu --cuda-strategy=tiled --expect=%t/one_member/out0.npy
-// RUN: ens-run %s --entry=one_member --cuda-plan --cuda-strategy=tiled --cuda-gemm=generated | count 0
+// RUN: ens-run %s --entry=one_member --cuda-plan --cuda-strategy=tiled --cuda-gemm=generated | FileCheck %s --check-prefix=ONE
+// ONE:      loop: tiled, 1 members, 256 threads,
+// ONE:        phase 0: kernel k0_tiled, 1 blocks per member, {{.*}} with fused epilogue; ens.einsum, ens.tanh
+// ONE-NEXT:   phase 1: kernel k1_tiled, 1 blocks per member, {{.*}}; ens.einsum
+// ONE-NOT:  {{.}}
 //
 // RUN: ens-run %s --entry=one_row --random-inputs=3 --output-dir=%t/one_row
 // RUN: ens-run %s --entry=one_row --random-inputs=3 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/one_row/out0.npy

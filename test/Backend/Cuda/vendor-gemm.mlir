@@ -17,15 +17,16 @@
 // @transposed: x w^T ("bi,oi->bo": A transposed), x (transpose w) (a
 //   generated transpose between two steps), and "ib,oi->ob" with both
 //   inputs and the output transposed.
-// @one_member (a vmap of one member: top-level ops, no batch): the first
-//   matmul keeps its fused tanh (a generated kernel), the second is a
-//   step after it.
+// @one_member (a vmap of one member, a loop of one iteration, the tiled
+//   strategy forced): the first matmul keeps its fused tanh (a generated
+//   kernel), the second is a step after it.
 // @chain ((x w1) w2 and the column sums of x w1, 6 members): the first
 //   step writes a temporary (a plan buffer in the arena, placed by the
 //   live ranges of the steps and launches) that the second step and the
 //   sum's kernel after both read.
-// @long_batch (x^T dy over a batch of 8192, one member): the model itself
-//   picks the step (config_vendor_gemm.mlir); the host GEMM adds 8192
+// @long_batch (x^T dy over a batch of 8192, one member): forced onto a
+//   step, and as the model picks it (config_vendor_gemm.mlir: a generated
+//   kernel whose 512 blocks split the batch); the host GEMM adds 8192
 //   products in f32, the interpreter in double: partial sums reach about
 //   sqrt(8192 / 9) = 30, and 8192 roundings of up to 6e-8 of them add to
 //   about 2e-4; atol 1e-3.
@@ -46,10 +47,11 @@
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --output-dir=%t/transposed
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=tiled --cuda-gemm=cublas --expect=%t/transposed/out0.npy --expect=%t/transposed/out1.npy --expect=%t/transposed/out2.npy
 // RUN: ens-run %s --entry=one_member --random-inputs=8 --output-dir=%t/one_member
-// RUN: ens-run %s --entry=one_member --random-inputs=8 --backend=cuda-emu --cuda-gemm=cublas --expect=%t/one_member/out0.npy
+// RUN: ens-run %s --entry=one_member --random-inputs=8 --backend=cuda-emu --cuda-strategy=tiled --cuda-gemm=cublas --expect=%t/one_member/out0.npy
 // RUN: ens-run %s --entry=chain --random-inputs=10 --output-dir=%t/chain
 // RUN: ens-run %s --entry=chain --random-inputs=10 --backend=cuda-emu --cuda-strategy=tiled --cuda-gemm=cublas --expect=%t/chain/out0.npy --expect=%t/chain/out1.npy
 // RUN: ens-run %s --entry=long_batch --random-inputs=9 --output-dir=%t/long_batch
+// RUN: ens-run %s --entry=long_batch --random-inputs=9 --backend=cuda-emu --cuda-strategy=tiled --cuda-gemm=cublas --atol=1e-3 --expect=%t/long_batch/out0.npy
 // RUN: ens-run %s --entry=long_batch --random-inputs=9 --backend=cuda-emu --atol=1e-3 --expect=%t/long_batch/out0.npy
 //
 // Each of them has its steps (and @one_member its generated kernel first).
@@ -61,7 +63,7 @@
 // TRANS-NEXT: gemm step 0 after 0 launches: sgemm strided batched: transa T, transb N, m 13, n 10, k 6, batch 3,
 // TRANS-NEXT: gemm step 1 after 1 launches: sgemm strided batched: transa N, transb N, m 13, n 10, k 6, batch 3,
 // TRANS-NEXT: gemm step 2 after 1 launches: sgemm strided batched: transa N, transb N, m 10, n 13, k 6, batch 3,
-// RUN: ens-run %s --entry=one_member --cuda-plan --cuda-gemm=cublas | FileCheck %s --check-prefix=ONE
+// RUN: ens-run %s --entry=one_member --cuda-plan --cuda-strategy=tiled --cuda-gemm=cublas | FileCheck %s --check-prefix=ONE
 // ONE: gemm step 0 after 1 launches: sgemm strided batched: transa N, transb N, m 5, n 20, k 9, batch 1,
 //
 // An artifact carries its steps: exported with the emulator's build, it

@@ -98,9 +98,11 @@ void mlir::ens::buildEnsCpuPipeline(OpPassManager &pm,
   // Fusion, tiling and vectorization on tensors.
   // Independent groups of members are loops of their own: a loop's body
   // then holds one group's temporaries, which stay in cache from member to
-  // member, as they do in a program of that group alone.
+  // member, as they do in a program of that group alone. The ops of one
+  // member stay whole, so that each splits its rows over the threads.
   buildLinalgFusionPipeline(pm, cpu::kMinParallelWork,
-                            /*joinIndependent=*/false);
+                            /*joinIndependent=*/false,
+                            /*oneMemberLoops=*/false);
   EnsCpuSplitReductionsOptions splitting;
   splitting.vectorBytes = options.vectorBytes;
   pm.addNestedPass<func::FuncOp>(createEnsCpuSplitReductions(splitting));

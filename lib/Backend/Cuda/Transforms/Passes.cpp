@@ -20,9 +20,10 @@ using namespace mlir;
 using namespace mlir::ens;
 
 void mlir::ens::buildEnsCudaPipeline(OpPassManager &pm) {
-  // Independent groups of as many members share a loop, and so a kernel.
+  // Independent groups of as many members share a loop, and so a kernel;
+  // so do the ops of one member, whose step can then be one kernel.
   buildLinalgFusionPipeline(pm, /*minMemberWork=*/0,
-                            /*joinIndependent=*/true);
+                            /*joinIndependent=*/true, /*oneMemberLoops=*/true);
   pm.addPass(createBoundedCanonicalizerPass());
   // Static: the pass keeps a reference to the options' filter function.
   static const bufferization::BufferResultsToOutParamsOpts outParams = [] {

@@ -33,3 +33,11 @@ Operation *EnsDialect::materializeConstant(OpBuilder &builder, Attribute value,
     return nullptr;
   return builder.create<ConstantOp>(loc, elements);
 }
+
+// A loop over members maps to no processing unit that upstream code would
+// index: its one id is 0, and it is not a linear mapping.
+int64_t MembersMappingAttr::getMappingId() const { return 0; }
+
+bool MembersMappingAttr::isLinearMapping() const { return false; }
+
+int64_t MembersMappingAttr::getRelativeIndex() const { return 0; }

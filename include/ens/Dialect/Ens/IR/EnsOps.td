@@ -14,6 +14,7 @@ include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Dialect/SCF/IR/DeviceMappingInterface.td"
 
 //===----------------------------------------------------------------------===//
 // Elementwise operations
@@ -726,6 +727,24 @@ def Ens_StdlibCallOp : Ens_Op<"stdlib_call", [Pure]> {
     /// The type of the operand or result the source binds to !T, as the
     /// custom form writes it; null when the call has no such value.
     Type getBoundType();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes of the lowered program
+//===----------------------------------------------------------------------===//
+
+def Ens_MembersMappingAttr
+    : AttrDef<Ens_Dialect, "MembersMapping",
+              [DeclareAttrInterfaceMethods<DeviceMappingAttrInterface>]> {
+  let mnemonic = "members";
+  let summary = "Marks an scf.forall whose iterations are ensemble members";
+  let description = [{
+    `ens-fuse-members` maps a loop over the members of an ensemble of ONE
+    member to `#ens.members` (`scf.forall (%m) in (1) ... {mapping =
+    [#ens.members]}`). Canonicalization folds an unmapped loop of one
+    iteration into its body, and the CUDA backend then no longer sees a
+    member loop that it could run as one kernel; a mapped loop stays.
   }];
 }
 
