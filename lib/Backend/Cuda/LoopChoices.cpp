@@ -136,6 +136,64 @@ static llvm::Error setLaunchThreads(MemberLoopPlan &plan,
   return llvm::Error::success();
 }
 
+/// Whether `phase` computes a contraction in FFMA block tiles.
+static bool isFfmaBlockTiled(const PhaseConfig &phase) {
+  return phase.mma.blockTiled() && !phase.mma.enabled();
+}
+
+/// Gives each phase of `phases` in FFMA block tiles planMma's warp tile.
+static void resetWarpTiles(KernelConfig &config, ArrayRef<unsigned> phases) {
+  for (unsigned i : phases)
+    if (isFfmaBlockTiled(config.phases[i]))
+      config.phases[i].mma.warpRows = kFfmaWarpTileRows[0];
+}
+
+/// Gives each phase of `phases` in FFMA block tiles, one after another,
+/// the rows of warp tile (kFfmaWarpTileRows) with which the full model, as
+/// settleBlockTiles weighs block tiles, estimates their launch of
+/// `threads` threads per block fastest; of equal estimates, the first.
+/// Smaller block tiles give a contraction more blocks for idle SMs at more
+/// shared loads per FFMA: only the counts see both.
+static llvm::Error settleWarpTiles(const CandidateCoster &planned,
+                                   MemberLoopPlan &plan,
+                                   ArrayRef<unsigned> phases,
+                                   unsigned threads) {
+  CandidateCoster coster = planned;
+  coster.withCounts = true;
+  for (unsigned i : phases) {
+    if (!isFfmaBlockTiled(plan.config.phases[i]))
+      continue;
+    MmaConfig &mma = plan.config.phases[i].mma;
+    int64_t bestRows = mma.warpRows;
+    double bestUs = INFINITY;
+    for (int64_t rows : kFfmaWarpTileRows) {
+      mma.warpRows = rows;
+      llvm::Error failure =
+          setLaunchThreads(plan, phases, threads, coster.target);
+      llvm::Expected<std::vector<CandidateKernel>> kernels =
+          failure
+              ? llvm::Expected<std::vector<CandidateKernel>>(std::move(failure))
+              : coster.describeTiledLaunch(plan, phases);
+      if (!kernels) {
+        llvm::consumeError(kernels.takeError());
+        continue;
+      }
+      double us = coster.estimateUs(*kernels);
+      LLVM_DEBUG(llvm::dbgs()
+                 << rows << "x" << mma.warpCols << " warp tiles for "
+                 << plan.config.phases[i].sourceOps << " in blocks of "
+                 << threads << " threads: " << llvm::format("%.1f", us)
+                 << " us\n");
+      if (us < bestUs) {
+        bestRows = rows;
+        bestUs = us;
+      }
+    }
+    mma.warpRows = bestRows;
+  }
+  return setLaunchThreads(plan, phases, threads, coster.target);
+}
+
 /// Whether a launch with `phases` keeps the threads its phases were
 /// planned with: a split phase's kernels and a serial phase's one do.
 static bool keepsThreads(const KernelConfig &config,
@@ -150,18 +208,23 @@ static bool keepsThreads(const KernelConfig &config,
 /// halves down to kMinLaunchThreads) that the model finds fastest, the
 /// first of equals: fewer threads give the phases more blocks, which
 /// spread over more SMs, at the price of fewer threads resident per SM to
-/// hide latency where blocks are many. Returns the estimate of the launch.
+/// hide latency where blocks are many. Its phases in FFMA block tiles are
+/// weighed in planMma's warp tiles, then settleWarpTiles settles theirs
+/// for the threads picked. Returns the estimate of the launch.
 static llvm::Expected<double> settleThreads(const CandidateCoster &coster,
                                             MemberLoopPlan &plan,
                                             ArrayRef<unsigned> phases) {
-  const KernelConfig &config = plan.config;
-  if (keepsThreads(config, phases)) {
+  KernelConfig &config = plan.config;
+  auto estimate = [&]() -> llvm::Expected<double> {
     llvm::Expected<std::vector<CandidateKernel>> kernels =
         coster.describeTiledLaunch(plan, phases);
     if (!kernels)
       return kernels.takeError();
     return coster.estimateUs(*kernels);
-  }
+  };
+  if (keepsThreads(config, phases))
+    return estimate();
+  resetWarpTiles(config, phases);
   std::optional<unsigned> best;
   double bestUs = INFINITY;
   llvm::Error firstFailure = llvm::Error::success();
@@ -169,32 +232,28 @@ static llvm::Expected<double> settleThreads(const CandidateCoster &coster,
        threads /= 2) {
     llvm::Error failure =
         setLaunchThreads(plan, phases, threads, coster.target);
-    llvm::Expected<std::vector<CandidateKernel>> kernels =
-        failure
-            ? llvm::Expected<std::vector<CandidateKernel>>(std::move(failure))
-            : coster.describeTiledLaunch(plan, phases);
-    if (!kernels) {
+    llvm::Expected<double> us =
+        failure ? llvm::Expected<double>(std::move(failure)) : estimate();
+    if (!us) {
       if (firstFailure)
-        llvm::consumeError(kernels.takeError());
+        llvm::consumeError(us.takeError());
       else
-        firstFailure = kernels.takeError();
+        firstFailure = us.takeError();
       continue;
     }
-    double us = coster.estimateUs(*kernels);
-    if (!best || us < bestUs) {
+    if (!best || *us < bestUs) {
       best = threads;
-      bestUs = us;
+      bestUs = *us;
     }
   }
   if (!best)
     return std::move(firstFailure);
   llvm::consumeError(std::move(firstFailure));
-  if (llvm::Error failure =
-          setLaunchThreads(plan, phases, *best, coster.target))
+  if (llvm::Error failure = settleWarpTiles(coster, plan, phases, *best))
     return std::move(failure);
   LLVM_DEBUG(llvm::dbgs() << "launch of " << phases.size()
                           << " phases: " << *best << " threads per block\n");
-  return bestUs;
+  return estimate();
 }
 
 /// Decides whether vendor GEMM step `gemm` computes phase `i` of `plan`
@@ -242,7 +301,7 @@ cuda::settleTiledPlan(MemberLoopPlan &plan, const CandidateCoster &coster,
   // kept whole may then run beside others, where a split one has launches
   // of its own.
   for (auto [phase, ir] : llvm::zip(config.phases, plan.phases)) {
-    if (phase.mma.blockTiled() && !phase.mma.enabled())
+    if (isFfmaBlockTiled(phase))
       settleBlockTiles(coster, phase, ir, config.members);
     else if (phase.chunks > 1)
       settleSplit(coster, phase, ir, config.members);

@@ -269,6 +269,14 @@ bool isStagedAlongSteps(linalg::GenericOp generic, OpOperand &operand,
 /// memory.
 void planMmaStages(MmaConfig &mma, const GpuSpec &target, unsigned threads);
 
+/// The rows of the warp tiles of FFMA block tiles, planMma's first: 32, a
+/// thread's 8x4 points taking 12 operand words a step for 32 FFMA; or 16,
+/// 4x4 points taking 8 words for 16 FFMA, whose block tiles of half the
+/// rows give a contraction twice the blocks, where its blocks are too few
+/// for the GPU's SMs. The model picks one per phase for its launch
+/// (settleTiledPlan).
+inline constexpr int64_t kFfmaWarpTileRows[] = {32, 16};
+
 /// With the tiled strategy, splits the steps of `generic`, a block
 /// reduction or a contraction in register tiles with one reduction loop,
 /// into `phase.chunks` chunks, each of its own blocks, when the blocks of

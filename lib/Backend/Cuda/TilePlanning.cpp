@@ -250,12 +250,13 @@ static constexpr int64_t kWarpTileRows = 32, kWarpTileCols = 32;
 /// Reduction steps staged in shared memory between two barriers: 4 mma
 /// steps.
 static constexpr int64_t kMmaStepsStaged = 32;
-/// A warp's tile in FFMA: 4 x 8 threads of 8 x 4 points each, 32
-/// accumulators per thread, whose 12 operand elements a step (three
+/// A warp's tile in FFMA, as planned: 4 x 8 threads of 8 x 4 points each,
+/// 32 accumulators per thread, whose 12 operand elements a step (three
 /// 128-bit shared loads, twelve wavefronts a warp) serve 32 FFMA; with two
 /// blocks per SM a thread has 128 registers, which 8 x 8 points would
 /// not fit.
-static constexpr int64_t kFfmaWarpRows = 32, kFfmaWarpCols = 32;
+static constexpr int64_t kFfmaWarpRows = kFfmaWarpTileRows[0],
+                         kFfmaWarpCols = 32;
 /// Reduction steps staged at a time in FFMA: 16 steps of 64 FFMA a thread
 /// between two barriers, half the shared memory of 32.
 static constexpr int64_t kFfmaStepsStaged = 16;

@@ -78,9 +78,12 @@
 // Its five contractions, the backward pass's (dY W^T with W read
 // transposed, and the weight gradients) among them, stage FFMA block tiles
 // through shared memory (issue #31; docs/cuda.md, "FP32 block tiles"), as
-// the cuda-emu runs above run them:
+// the cuda-emu runs above run them. The last, the first layer's weight
+// gradient, beside only its bias's gradient in the last launch, takes
+// 16x32 warp tiles: 128 blocks of 32x64 instead of 64 of 64x64 for the
+// H100's 132 SMs (config_warp_tiles.mlir).
 // PLAN: phase 0: {{.*}} block tiles of d1, d2, 32x32 per warp in FFMA
 // PLAN: phase 1: {{.*}} block tiles of d1, d2, 32x32 per warp in FFMA
 // PLAN: phase 4: {{.*}} block tiles of d1, d2, 32x32 per warp in FFMA
 // PLAN: phase 5: {{.*}} block tiles of d1, d2, 32x32 per warp in FFMA
-// PLAN: phase 7: {{.*}} block tiles of d1, d2, 32x32 per warp in FFMA
+// PLAN: phase 7: {{.*}} 32x64 block tiles of d1, d2, 16x32 per warp in FFMA
