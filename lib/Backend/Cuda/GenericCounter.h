@@ -63,7 +63,9 @@ public:
   AccessCost cost(OpOperand &operand,
                   ArrayRef<SmallVector<int64_t>> laneDims) const {
     return getOperandCost(generic, operand, laneDims, spaceOf(operand),
-                          staged.contains(operand.getOperandNumber()));
+                          staged.contains(operand.getOperandNumber())
+                              ? Layout::RowMajor
+                              : getLayout(operand.get(), context.views));
   }
 
   /// The elements of `input` that ptxas loads at once where the steps of a

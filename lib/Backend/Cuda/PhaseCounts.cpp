@@ -117,7 +117,8 @@ Work GenericCounter::countEpilogue(linalg::GenericOp epilogue,
     if (space == Space::Registers || invariant)
       continue;
     AccessCost access =
-        getOperandCost(epilogue, *input, epilogueDims, space, false);
+        getOperandCost(epilogue, *input, epilogueDims, space,
+                       getLayout(input->get(), context.views));
     int64_t width = getEpilogueWidth(epilogue, *input, rowGroup);
     work.add(widen(access, width), 1.0 / double(width), false);
   }
@@ -128,7 +129,8 @@ Work GenericCounter::countEpilogue(linalg::GenericOp epilogue,
     // Only a block tile's row group stores its points together.
     int64_t width =
         rowGroup > 1 ? getEpilogueWidth(epilogue, init, rowGroup) : 1;
-    work.add(widen(getOperandCost(epilogue, init, epilogueDims, space, false),
+    work.add(widen(getOperandCost(epilogue, init, epilogueDims, space,
+                                  getLayout(init.get(), context.views)),
                    width),
              1.0 / double(width), true);
   }
