@@ -127,8 +127,8 @@ Work GenericCounter::countEpilogue(linalg::GenericOp epilogue,
   // (distinct __restrict__ parameters); outputs in shared memory all point
   // into ens_shared (the seed step's second layer: 64-bit stores of 3
   // outputs, SASS sm_90, CUDA 13.0; its first layer's 1 output: 128-bit).
-  int64_t inMemory = llvm::count_if(
-      epilogue.getDpsInitsMutable(), [&](OpOperand &init) {
+  int64_t inMemory =
+      llvm::count_if(epilogue.getDpsInitsMutable(), [&](OpOperand &init) {
         return getSpace(init.get(), context.views) != Space::Registers;
       });
   for (OpOperand &init : epilogue.getDpsInitsMutable()) {
