@@ -86,7 +86,7 @@ WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
     double perThread = llvm::divideCeil(staged.extent * steps, threads);
     copies += perThread;
     stage.add(getOperandCost(generic, *staged.operand, laneDims, Space::Global,
-                             false),
+                             Layout::Typed),
               perThread, false);
     stage.wavefronts +=
         perThread * getCost(sharedOffsets, 4, Space::Shared).wavefronts;

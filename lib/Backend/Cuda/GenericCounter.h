@@ -63,7 +63,9 @@ public:
   AccessCost cost(OpOperand &operand,
                   ArrayRef<SmallVector<int64_t>> laneDims) const {
     return getOperandCost(generic, operand, laneDims, spaceOf(operand),
-                          staged.contains(operand.getOperandNumber()));
+                          staged.contains(operand.getOperandNumber())
+                              ? Layout::RowMajor
+                              : getLayout(operand.get(), context.views));
   }
 
   /// The elements of `input` that ptxas loads at once where the steps of a
@@ -101,9 +103,21 @@ public:
     SmallVector<int64_t> epilogueRanges = epilogue.getStaticLoopRanges();
     Space space = getSpace(operand.get(), context.views);
     const TileConfig &tile = phase.tile;
+    // Split within the block, a thread finishes a share of its tile's
+    // points (countBlockPartials): the seed step's dW2, 2 points of a row
+    // of 4, loads and stores 64 bits at a time (SASS sm_90).
+    int64_t share = 1;
+    for (int64_t size : tile.sizes)
+      share *= size;
+    if (phase.chunks > 1 && context.strategy != Strategy::Tiled)
+      share = llvm::divideCeil(share, phase.chunks);
     for (unsigned k = 0; k < tile.loops.size(); ++k) {
       bool consecutive = rowGroup > 1 ? k == 1 : tile.isConsecutive(k);
       int64_t group = rowGroup > 1 ? rowGroup : tile.sizes[k];
+      if (rowGroup == 1 && k + 1 == tile.loops.size())
+        group = std::min(group, share);
+      else if (rowGroup == 1)
+        group = std::min(group, std::max<int64_t>(1, share / tile.sizes[1]));
       std::optional<unsigned> loop = resultMap.getResultPosition(
           getAffineDimExpr(tile.loops[k], generic.getContext()));
       if (!consecutive || !loop || !map.isFunctionOfDim(*loop))

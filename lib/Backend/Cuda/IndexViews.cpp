@@ -40,7 +40,10 @@ llvm::Expected<Access> BufferViews::getAccess(Value memref,
       llvm::any_of(strides, ShapedType::isDynamic))
     return error("the CUDA backend needs static strides");
   if (auto shared = sharedName.find(memref); shared != sharedName.end())
-    return Access{shared->second, "0", {strides.begin(), strides.end()}};
+    return Access{shared->second,
+                  "0",
+                  {strides.begin(), strides.end()},
+                  swizzled.contains(memref)};
   // Never written out; an access would not compile.
   if (inRegisters.contains(memref))
     return Access{"/*in registers*/", "0", {strides.begin(), strides.end()}};
@@ -135,6 +138,7 @@ std::optional<int64_t> BufferViews::getGlobalBuffer(Value memref) const {
 void BufferViews::endMemberLoop() {
   memberIndex = nullptr;
   sharedName.clear();
+  swizzled.clear();
   memberSlice.clear();
   inRegisters.clear();
 }

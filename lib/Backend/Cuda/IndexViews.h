@@ -57,6 +57,9 @@ public:
   /// The temporaries of the loop being compiled that live in shared memory:
   /// the name of their pointer.
   DenseMap<Value, std::string> sharedName;
+  /// Of those, the temporaries whose rows are swizzled
+  /// (TemporaryConfig::swizzled).
+  DenseSet<Value> swizzled;
   /// The temporaries of the loop being compiled that live in global memory:
   /// the elements of one member's slice.
   DenseMap<Value, int64_t> memberSlice;

@@ -8,6 +8,8 @@
 #ifndef ENS_LIB_BACKEND_CUDA_KERNELBODY_H
 #define ENS_LIB_BACKEND_CUDA_KERNELBODY_H
 
+#include "SharedMemory.h"
+
 #include "ens/Support/HostTensor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -59,6 +61,9 @@ struct Access {
   /// The offset in elements: a C++ expression.
   std::string offset;
   SmallVector<int64_t, 4> strides;
+  /// Whether the rows are swizzled (TemporaryConfig::swizzled): the last
+  /// index is XORed with the piece of the row that the one before picks.
+  bool swizzled = false;
 };
 
 /// Writes the statements of a kernel body.
@@ -86,8 +91,12 @@ public:
       return "<missing>";
     const Access &access = it->second;
     std::string index = access.offset;
-    for (auto [i, stride] : llvm::enumerate(access.strides))
-      index += " + " + indices[i] + " * " + std::to_string(stride);
+    for (auto [i, stride] : llvm::enumerate(access.strides)) {
+      std::string at = indices[i];
+      if (access.swizzled && i + 1 == access.strides.size())
+        at = getSwizzledIndex(indices[i - 1], at);
+      index += " + " + at + " * " + std::to_string(stride);
+    }
     return access.param + "[" + index + "]";
   }
 

@@ -223,6 +223,8 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       switch (temporary.space) {
       case MemorySpace::Shared:
         os << temporary.bytes << " bytes, shared at " << temporary.location;
+        if (temporary.swizzled)
+          os << ", rows swizzled";
         break;
       case MemorySpace::Global:
         os << temporary.bytes << " bytes, global buffer " << temporary.location;

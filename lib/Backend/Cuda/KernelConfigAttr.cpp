@@ -120,13 +120,16 @@ DictionaryAttr cuda::getKernelConfigAttr(MLIRContext *context,
         b.getI64IntegerAttr(config.sharedBytesPerMember));
   }
   SmallVector<Attribute> temporaries;
-  for (const TemporaryConfig &temporary : config.temporaries)
-    temporaries.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("type", b.getStringAttr(temporary.type)),
-         b.getNamedAttr("space",
-                        b.getStringAttr(getSpaceName(temporary.space))),
-         b.getNamedAttr("bytes", b.getI64IntegerAttr(temporary.bytes)),
-         b.getNamedAttr("location", b.getI64IntegerAttr(temporary.location))}));
+  for (const TemporaryConfig &temporary : config.temporaries) {
+    SmallVector<NamedAttribute> entries = {
+        b.getNamedAttr("type", b.getStringAttr(temporary.type)),
+        b.getNamedAttr("space", b.getStringAttr(getSpaceName(temporary.space))),
+        b.getNamedAttr("bytes", b.getI64IntegerAttr(temporary.bytes)),
+        b.getNamedAttr("location", b.getI64IntegerAttr(temporary.location))};
+    if (temporary.swizzled)
+      entries.push_back(b.getNamedAttr("swizzled", b.getUnitAttr()));
+    temporaries.push_back(b.getDictionaryAttr(entries));
+  }
   add("temporaries", b.getArrayAttr(temporaries));
   SmallVector<Attribute> phases;
   for (const PhaseConfig &phase : config.phases)

@@ -97,6 +97,8 @@ static void enterMemberLoop(BufferViews &views, scf::ForallOp forall,
     switch (temporary.space) {
     case MemorySpace::Shared:
       views.sharedName[value] = "t" + std::to_string(numShared++);
+      if (temporary.swizzled)
+        views.swizzled.insert(value);
       break;
     case MemorySpace::Global:
       views.bufferOf[value] = temporary.location;

@@ -116,19 +116,29 @@ Work GenericCounter::countEpilogue(linalg::GenericOp epilogue,
     });
     if (space == Space::Registers || invariant)
       continue;
-    AccessCost access =
-        getOperandCost(epilogue, *input, epilogueDims, space, false);
+    AccessCost access = getOperandCost(epilogue, *input, epilogueDims, space,
+                                       getLayout(input->get(), context.views));
     int64_t width = getEpilogueWidth(epilogue, *input, rowGroup);
     work.add(widen(access, width), 1.0 / double(width), false);
   }
+  // NVVM merges the stores of consecutive points too, where no other store
+  // between them may alias: a block tile's row group (whose points store
+  // one output after another), or one output, or outputs in global memory
+  // (distinct __restrict__ parameters); outputs in shared memory all point
+  // into ens_shared (the seed step's second layer: 64-bit stores of 3
+  // outputs, SASS sm_90, CUDA 13.0; its first layer's 1 output: 128-bit).
+  int64_t inMemory =
+      llvm::count_if(epilogue.getDpsInitsMutable(), [&](OpOperand &init) {
+        return getSpace(init.get(), context.views) != Space::Registers;
+      });
   for (OpOperand &init : epilogue.getDpsInitsMutable()) {
     Space space = getSpace(init.get(), context.views);
     if (space == Space::Registers)
       continue;
-    // Only a block tile's row group stores its points together.
-    int64_t width =
-        rowGroup > 1 ? getEpilogueWidth(epilogue, init, rowGroup) : 1;
-    work.add(widen(getOperandCost(epilogue, init, epilogueDims, space, false),
+    bool merged = rowGroup > 1 || inMemory == 1 || space == Space::Global;
+    int64_t width = merged ? getEpilogueWidth(epilogue, init, rowGroup) : 1;
+    work.add(widen(getOperandCost(epilogue, init, epilogueDims, space,
+                                  getLayout(init.get(), context.views)),
                    width),
              1.0 / double(width), true);
   }

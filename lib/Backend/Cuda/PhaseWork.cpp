@@ -11,6 +11,7 @@
 #include "PhaseWork.h"
 
 #include "KernelCost.h"
+#include "SharedMemory.h"
 
 #include "ens/Support/HostTensor.h"
 
@@ -203,17 +204,27 @@ SmallVector<int64_t> phase::getLaneDims(ArrayRef<int64_t> ranges,
   return dims;
 }
 
+Layout phase::getLayout(Value memref, const BufferViews &views) {
+  return views.swizzled.contains(memref) ? Layout::Swizzled : Layout::Typed;
+}
+
 AccessCost phase::getOperandCost(linalg::GenericOp generic, OpOperand &operand,
                                  ArrayRef<SmallVector<int64_t>> laneDims,
-                                 Space space, bool staged) {
+                                 Space space, Layout layout) {
   auto type = cast<MemRefType>(operand.get().getType());
   SmallVector<int64_t> strides =
-      staged ? llvm::to_vector(getRowMajorStrides(type.getShape()))
-             : getStrides(type);
+      layout == Layout::Typed
+          ? getStrides(type)
+          : llvm::to_vector(getRowMajorStrides(type.getShape()));
   AffineMap map = generic.getMatchingIndexingMap(&operand);
   SmallVector<int64_t> offsets;
   for (ArrayRef<int64_t> dims : laneDims) {
     SmallVector<int64_t> indices = map.compose(dims);
+    // The emitted index (BodyEmitter::element): in swizzled rows, the
+    // column is XORed with the row's piece.
+    if (layout == Layout::Swizzled)
+      indices.back() =
+          getSwizzledColumn(indices[indices.size() - 2], indices.back());
     int64_t offset = 0;
     for (auto [index, stride] : llvm::zip(indices, strides))
       offset += index * stride;

@@ -100,10 +100,18 @@ inline AccessCost widen(AccessCost first, int64_t width) {
 SmallVector<int64_t> getLaneDims(ArrayRef<int64_t> ranges,
                                  ArrayRef<unsigned> loops, int64_t lane);
 
+/// How a memref's elements are laid out: by its type's strides, row-major
+/// (a copy staged in shared memory), or in swizzled rows (a temporary in
+/// shared memory, TemporaryConfig::swizzled).
+enum class Layout { Typed, RowMajor, Swizzled };
+
+/// The layout of `memref` where it is not staged: Swizzled or Typed.
+Layout getLayout(Value memref, const BufferViews &views);
+
 /// The cost of `operand`'s warp access when lane l is at `laneDims[l]`.
 AccessCost getOperandCost(linalg::GenericOp generic, OpOperand &operand,
                           ArrayRef<SmallVector<int64_t>> laneDims, Space space,
-                          bool staged);
+                          Layout layout);
 
 /// The lanes of a warp that work on a phase of `items` work items among
 /// `threads`: warps that issue per member, and the lanes that work.

@@ -16,6 +16,7 @@
 #include "ens/Support/Escape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
@@ -392,6 +393,21 @@ private:
 };
 } // namespace
 
+/// Whether temporary `alloc` in shared memory gets swizzled rows
+/// (canSwizzleRows): every op reads and writes it directly, none through a
+/// view, whose own strides would not know the swizzle.
+static bool planSwizzle(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  if (!canSwizzleRows(type.getShape(), type.getElementTypeBitWidth() / 8) ||
+      llvm::any_of(alloc->getUsers(), [](Operation *user) {
+        return isa<ViewLikeOpInterface>(user);
+      }))
+    return false;
+  LLVM_DEBUG(llvm::dbgs() << "swizzle the rows of " << type
+                          << " in shared memory\n");
+  return true;
+}
+
 void MemberLoopPlanner::planEpilogues() {
   Block *body = forall.getBody();
   for (auto [position, op] : llvm::enumerate(body->without_terminator()))
@@ -479,6 +495,8 @@ llvm::Error MemberLoopPlanner::placeTemporaries(
       // One that nothing uses takes no memory anywhere.
       config.space = MemorySpace::Shared;
       config.location = offset.value_or(0);
+      config.swizzled =
+          config.bytes && planSwizzle(plan.temporaries[temporary]);
       continue;
     }
     // Global memory, one slice per member.

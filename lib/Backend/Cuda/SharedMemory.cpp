@@ -16,6 +16,25 @@ using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 
+bool cuda::canSwizzleRows(llvm::ArrayRef<int64_t> shape, int64_t elementBytes) {
+  return elementBytes == 4 && shape.size() >= 2 &&
+         shape[shape.size() - 2] >= 2 &&
+         shape.back() % kSwizzleRowElements == 0;
+}
+
+std::string cuda::getSwizzledIndex(llvm::StringRef row, llvm::StringRef col) {
+  // The piece's first column XORed apart from the element in the piece,
+  // written as col - col % 4 (not col & -4, nor the whole col XORed): NVVM
+  // then folds the columns c, c + 1, c + 2, c + 3 of an aligned c to one
+  // expression plus 0 to 3, and merges their accesses into a 128-bit one
+  // (CUDA 13.0; it computes the other forms for c and c + 1 differently).
+  std::string element = "((" + col.str() + ") & " +
+                        std::to_string(kSwizzlePieceElements - 1) + ")";
+  return "((((" + col.str() + ") - " + element + ") ^ ((" + row.str() + ") & " +
+         std::to_string(kSwizzleRows - 1) + ") * " +
+         std::to_string(kSwizzlePieceElements) + ") + " + element + ")";
+}
+
 SharedAllocation
 cuda::allocateSharedMemory(llvm::ArrayRef<LiveRange> temporaries) {
   SmallVector<bool> inShared(temporaries.size(), true);

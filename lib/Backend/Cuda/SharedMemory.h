@@ -14,9 +14,11 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace mlir::ens::cuda {
 
@@ -27,6 +29,32 @@ inline constexpr int64_t kSharedMemoryBudget = 161 * 1024;
 
 /// The alignment of each buffer in shared memory.
 inline constexpr int64_t kSharedAlignment = 16;
+
+/// Swizzled rows: a temporary in shared memory of 4-byte elements whose
+/// rows are whole multiples of this many elements (the 32 banks) may store
+/// the 16-byte piece c of row r at piece c ^ (r % 8) of its row. A warp
+/// whose lanes read one column of up to 8 consecutive rows (a register
+/// tile's rows, the seed step's h in its second layer) then reads 8
+/// different groups of 4 banks instead of one bank 8 times; a row's
+/// pieces stay whole, so 64- and 128-bit accesses stay aligned.
+inline constexpr int64_t kSwizzleRowElements = 32;
+inline constexpr int64_t kSwizzlePieceElements = 4;
+inline constexpr int64_t kSwizzleRows = 8;
+
+/// Whether a temporary of `shape` with elements of `elementBytes` bytes
+/// may have swizzled rows: 4-byte elements, at least two rows, each a
+/// multiple of kSwizzleRowElements.
+bool canSwizzleRows(llvm::ArrayRef<int64_t> shape, int64_t elementBytes);
+
+/// The column at which a swizzled temporary stores column `col` of row
+/// `row`.
+inline int64_t getSwizzledColumn(int64_t row, int64_t col) {
+  return col ^ (row % kSwizzleRows * kSwizzlePieceElements);
+}
+
+/// The C++ expression of getSwizzledColumn for the expressions `row` and
+/// `col` of a kernel's indices (never negative).
+std::string getSwizzledIndex(llvm::StringRef row, llvm::StringRef col);
 
 /// Where the temporaries of a loop over members go in shared memory.
 struct SharedAllocation {

@@ -4,7 +4,8 @@
 // most chunks (a power of two) that give each thread at most one chunk of
 // a tile, of equal size, each a loop of more than 4 unrolled iterations;
 // a 4x4 tile whose rows divide by 8 gets 8 rows where its chunks then fill
-// as many threads. Each thread stores in shared memory its sums of the
+// as many threads, and then 8 columns where they divide by 8 and its
+// chunks still fill 128 threads. Each thread stores in shared memory its sums of the
 // points other chunks finish, and after a barrier finishes its chunk's
 // share of its tile's points. Each decision is worked out by hand:
 //
@@ -14,6 +15,7 @@
 // RUN: ens-run %s --entry=many --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=MANY
 // RUN: ens-run %s --entry=few --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=FEW
 // RUN: ens-run %s --entry=ragged --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=RAGGED
+// RUN: ens-run %s --entry=spread --cuda-plan --cuda-strategy=member-per-block | FileCheck %s --check-prefix=SPREAD
 // RUN: ens-run %s --entry=grad --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=TILED
 //
 // The kernel attribute of the planning pass says the same.
@@ -31,17 +33,21 @@
 // RUN: ens-run %s --entry=few --random-inputs=6 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/few/out0.npy --atol=1e-4 > %t/got.txt
 // RUN: ens-run %s --entry=ragged --random-inputs=8 --output-dir=%t/ragged
 // RUN: ens-run %s --entry=ragged --random-inputs=8 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/ragged/out0.npy --atol=1e-4 > %t/got.txt
+// RUN: ens-run %s --entry=spread --random-inputs=9 --output-dir=%t/spread
+// RUN: ens-run %s --entry=spread --random-inputs=9 --backend=cuda-emu --cuda-strategy=member-per-block --expect=%t/spread/out0.npy --atol=1e-4 > %t/got.txt
 
 // A first layer's weight gradient, as in the seed step: 64 x 32 points in
 // 4x4 tiles are 128 tiles for 256 threads; its 256 steps read x from
 // global memory, 8 at a time: 2 chunks of 128 steps (16 iterations); a
 // third chunk would not fit the threads. In 8x4 tiles, 64 tiles in 4
-// chunks of 64 steps (8 iterations) fill as many threads: tall tiles.
-// Each thread keeps its share (8 points) and stores the other 24: 3 x 64
-// x 32 floats, 24576 bytes at 0 (nothing else is shared).
+// chunks of 64 steps (8 iterations) fill as many threads: tall tiles. In
+// 8x8 tiles, 32 tiles in 4 chunks (8 would be chunks of 4 iterations)
+// fill 128 threads, 4 warps: wide tiles. Each thread keeps its share (16
+// points) and stores the other 48: 3 x 64 x 32 floats, 24576 bytes at 0
+// (nothing else is shared).
 // GRAD: kernel k0_members: member-per-block, 4 members, 256 threads, 24576 bytes of shared memory
-// GRAD: phase 0: points in 8x4 tiles of d1, d2, consecutive along d1, d2, 8 steps at a time in 4 chunks of its steps within the block, partial tiles shared at 0; ens.einsum
-// ATTR: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 4 : i64, phases = [{chunks = 4 : i64, kind = "points", {{.*}}partials_offset = 0 : i64, {{.*}}tile_sizes = array<i64: 8, 4>, tile_unroll = 8 : i64}], shared_bytes = 24576 : i64, strategy = "member-per-block"
+// GRAD: phase 0: points in 8x8 tiles of d1, d2, consecutive along d1, d2, 8 steps at a time in 4 chunks of its steps within the block, partial tiles shared at 0; ens.einsum
+// ATTR: ens_cuda.kernel_config = {index_bits = 32 : i64, members = 4 : i64, phases = [{chunks = 4 : i64, kind = "points", {{.*}}partials_offset = 0 : i64, {{.*}}tile_sizes = array<i64: 8, 8>, tile_unroll = 8 : i64}], shared_bytes = 24576 : i64, strategy = "member-per-block"
 // The tiled strategy splits nothing within a block.
 // TILED-NOT: within the block
 func.func @grad_member(%x: tensor<256x64xf32>, %d: tensor<256x32xf32>) -> tensor<64x32xf32> {
@@ -133,4 +139,22 @@ func.func @ragged(%x: tensor<256x64xf32>, %d: tensor<3x256x17xf32>) -> tensor<3x
   %y = ens.vmap @ragged_member(%x, %d) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 3 : i64}
       : (tensor<256x64xf32>, tensor<3x256x17xf32>) -> tensor<3x64x17xf32>
   return %y : tensor<3x64x17xf32>
+}
+
+// Tall tiles that wide tiles would spread too thin: 24 x 16 points in 4x4
+// tiles are 24 tiles, in 8 chunks of the 1024 steps (192 threads; 16
+// would pass 256); in 8x4 tiles, 12 tiles in 16 chunks fill as many. In
+// 8x8 tiles, 6 tiles in 16 chunks (32 would be chunks of 4 iterations)
+// would fill 96 threads, fewer than 4 warps: 8x4. Partials: 15 x 12 x 32
+// floats.
+// SPREAD: kernel k0_members: member-per-block, 2 members, 256 threads, 23040 bytes of shared memory
+// SPREAD: phase 0: points in 8x4 tiles of d1, d2, consecutive along d1, d2, 8 steps at a time in 16 chunks of its steps within the block, partial tiles shared at 0; ens.einsum
+func.func @spread_member(%x: tensor<1024x24xf32>, %d: tensor<1024x16xf32>) -> tensor<24x16xf32> {
+  %g = ens.einsum %x, %d {spec = "bi,bj->ij"} : tensor<1024x24xf32>, tensor<1024x16xf32> -> tensor<24x16xf32>
+  return %g : tensor<24x16xf32>
+}
+func.func @spread(%x: tensor<1024x24xf32>, %d: tensor<2x1024x16xf32>) -> tensor<2x24x16xf32> {
+  %y = ens.vmap @spread_member(%x, %d) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 2 : i64}
+      : (tensor<1024x24xf32>, tensor<2x1024x16xf32>) -> tensor<2x24x16xf32>
+  return %y : tensor<2x24x16xf32>
 }

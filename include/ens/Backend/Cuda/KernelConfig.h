@@ -156,6 +156,9 @@ struct TemporaryConfig {
   /// In shared memory: its byte offset in the block's dynamic shared memory.
   /// In global memory: the plan buffer that holds it.
   int64_t location = 0;
+  /// In shared memory: whether its rows are swizzled (planSwizzle): the
+  /// 16-byte piece c of row r is stored at piece c ^ (r % 8) of the row.
+  bool swizzled = false;
 };
 
 /// An operand that an op copies from global into shared memory before it
