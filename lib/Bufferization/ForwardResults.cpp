@@ -32,17 +32,45 @@ struct ForwardResultsPass
       copies.push_back(copy);
     }
     for (memref::CopyOp copy : llvm::reverse(copies)) {
-      auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
+      // The copy may read the allocation through reshapes (a result
+      // computed in another shape, such as a pooling adjoint's windows):
+      // the allocation is then the result buffer seen through the inverse
+      // reshapes, which keep an identity layout.
+      Value source = copy.getSource();
+      SmallVector<Operation *> reshapes;
+      while (isa_and_present<memref::CollapseShapeOp, memref::ExpandShapeOp>(
+          source.getDefiningOp())) {
+        reshapes.push_back(source.getDefiningOp());
+        source = reshapes.back()->getOperand(0);
+      }
+      auto alloc = source.getDefiningOp<memref::AllocOp>();
       auto result = dyn_cast<BlockArgument>(copy.getTarget());
       if (!alloc || alloc->getBlock() != &body || !result ||
-          !result.hasOneUse() || alloc.getType() != result.getType() ||
+          !result.hasOneUse() ||
+          copy.getSource().getType() != result.getType() ||
+          (!reshapes.empty() && !alloc.getType().getLayout().isIdentity()) ||
           llvm::any_of(alloc->getUsers(), [](Operation *user) {
             return isa<memref::DeallocOp>(user);
           }))
         continue;
-      alloc.getResult().replaceAllUsesWith(result);
+      OpBuilder builder(alloc);
+      Value view = result;
+      for (Operation *reshape : reshapes) {
+        if (auto collapse = dyn_cast<memref::CollapseShapeOp>(reshape))
+          view = builder.create<memref::ExpandShapeOp>(
+              collapse.getLoc(), collapse.getSrcType(), view,
+              collapse.getReassociationIndices());
+        else
+          view = builder.create<memref::CollapseShapeOp>(
+              reshape->getLoc(), view,
+              cast<memref::ExpandShapeOp>(reshape).getReassociationIndices());
+      }
+      alloc.getResult().replaceAllUsesWith(view);
       copy.erase();
       alloc.erase();
+      for (Operation *reshape : reshapes)
+        if (reshape->use_empty())
+          reshape->erase();
     }
   }
 };

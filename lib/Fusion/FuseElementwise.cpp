@@ -9,6 +9,7 @@
 #include "ens/Support/BoundedRewrites.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "llvm/Support/Debug.h"
 
@@ -53,6 +54,26 @@ static bool isComputedFromScalars(Operation *op) {
     auto type = dyn_cast<ShapedType>(input.getType());
     return !type || type.getRank() == 0;
   });
+}
+
+/// Whether an elementwise consumer should take the collapse_shape that it
+/// reads through `operand` into its own loops (upstream's fold by
+/// expansion), so that the collapsed op's producer fuses into it: the
+/// consumer has no reductions and reads the collapsed tensor element by
+/// element, and the collapse is the only use of a producer that fusion would
+/// take in (one without reductions and without other uses). A relu's mask
+/// after a max pooling's routing, which writes its result in the windows'
+/// shape, is one such consumer: otherwise it runs as a pass of its own.
+static bool expandsOverCollapsedProducer(OpOperand *operand) {
+  auto collapse = operand->get().getDefiningOp<tensor::CollapseShapeOp>();
+  auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
+  if (!collapse || !consumer || consumer.getNumReductionLoops() != 0 ||
+      !consumer.getMatchingIndexingMap(operand).isPermutation() ||
+      !collapse->hasOneUse())
+    return false;
+  auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+  return producer && producer->hasOneUse() &&
+         producer.getNumReductionLoops() == 0;
 }
 
 /// Whether the producer of `operand` has uses besides its consumer, all of
@@ -205,10 +226,12 @@ struct FuseElementwisePass
         patterns, [&](OpOperand *operand) { return round.fuseNow(operand); });
     patterns.add<FuseSharedProducer>(&getContext(), round);
     // A reshape of an op computed from scalars becomes that op in the new
-    // shape, which its consumers can then fuse.
+    // shape, which its consumers can then fuse; an elementwise consumer of a
+    // collapsed producer runs in the producer's shape, which fuses them.
     linalg::populateFoldReshapeOpsByExpansionPatterns(
         patterns, [](OpOperand *operand) {
-          return isComputedFromScalars(operand->get().getDefiningOp());
+          return isComputedFromScalars(operand->get().getDefiningOp()) ||
+                 expandsOverCollapsedProducer(operand);
         });
     FrozenRewritePatternSet frozen(std::move(patterns));
     GreedyRewriteConfig config = boundedRewrites();

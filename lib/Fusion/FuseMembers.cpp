@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -288,13 +289,24 @@ LogicalResult fuseMemberGroup(RewriterBase &rewriter,
   Operation *first = group.front();
   Location loc = first->getLoc();
   DenseSet<Operation *> members(group.begin(), group.end());
-  SmallVector<Value> escaping;
+  // A reshape of a group's value that is used after the group is redone
+  // there on the loop's result for that value: the loop returns each value
+  // in one shape only, rather than one buffer per shape and a copy between.
+  SetVector<Value> escaping;
+  SmallVector<Operation *> reshapesAfter;
   for (Operation *op : group)
-    for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return !members.contains(user);
-          }))
-        escaping.push_back(result);
+    for (Value result : op->getResults()) {
+      if (llvm::all_of(result.getUsers(),
+                       [&](Operation *user) { return members.contains(user); }))
+        continue;
+      if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) &&
+          members.contains(op->getOperand(0).getDefiningOp())) {
+        reshapesAfter.push_back(op);
+        escaping.insert(op->getOperand(0));
+        continue;
+      }
+      escaping.insert(result);
+    }
 
   rewriter.setInsertionPointAfter(group.back());
   SmallVector<Value> outputs;
@@ -413,6 +425,13 @@ LogicalResult fuseMemberGroup(RewriterBase &rewriter,
     rewriter.replaceUsesWithIf(value, result, [&](OpOperand &use) {
       return !members.contains(use.getOwner());
     });
+  IRMapping results;
+  results.map(escaping.getArrayRef(), loop.getResults());
+  rewriter.setInsertionPointAfter(loop);
+  for (Operation *reshape : reshapesAfter)
+    rewriter.replaceUsesWithIf(
+        reshape->getResult(0), rewriter.clone(*reshape, results)->getResult(0),
+        [&](OpOperand &use) { return !members.contains(use.getOwner()); });
   for (Operation *op : llvm::reverse(group))
     rewriter.eraseOp(op);
   return success();

@@ -189,3 +189,70 @@ func.func @read_twice(%a: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// A mask read after a collapse of its producer (relu's mask after a max
+// pooling's routing, which writes the windows' shape) runs in the
+// producer's shape, reading its other operand expanded, and the two fuse.
+// The same consumer of a producer that is also used elsewhere keeps its
+// shape: the producer stays, and so does the consumer's pass.
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @mask_after_collapse
+// CHECK-SAME: (%[[A:.*]]: tensor<2x3x2xf32>, %[[R:.*]]: tensor<2x6xf32>)
+// CHECK: %[[RX:.*]] = tensor.expand_shape %[[R]] {{\[\[}}0], [1, 2]] output_shape [2, 3, 2]
+// CHECK: %[[M:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[RX]], %[[A]] : tensor<2x3x2xf32>, tensor<2x3x2xf32>)
+// CHECK: math.tanh
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.collapse_shape %[[M]] {{\[\[}}0], [1, 2]] : tensor<2x3x2xf32> into tensor<2x6xf32>
+func.func @mask_after_collapse(%a: tensor<2x3x2xf32>, %r: tensor<2x6xf32>) -> tensor<2x6xf32> {
+  %e3 = tensor.empty() : tensor<2x3x2xf32>
+  %t = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a : tensor<2x3x2xf32>) outs(%e3 : tensor<2x3x2xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %v = math.tanh %x : f32
+    linalg.yield %v : f32
+  } -> tensor<2x3x2xf32>
+  %c = tensor.collapse_shape %t [[0], [1, 2]] : tensor<2x3x2xf32> into tensor<2x6xf32>
+  %e2 = tensor.empty() : tensor<2x6xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %c : tensor<2x6xf32>, tensor<2x6xf32>) outs(%e2 : tensor<2x6xf32>) {
+  ^bb0(%x: f32, %g: f32, %o: f32):
+    %zero = arith.constant 0.0 : f32
+    %p = arith.cmpf ogt, %x, %zero : f32
+    %v = arith.select %p, %g, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<2x6xf32>
+  return %y : tensor<2x6xf32>
+}
+
+// CHECK-LABEL: func.func @collapsed_producer_used_twice
+// CHECK: math.tanh
+// CHECK: tensor.collapse_shape
+// CHECK: linalg.generic
+// CHECK-SAME: tensor<2x6xf32>, tensor<2x6xf32>
+// CHECK: arith.cmpf ogt
+func.func @collapsed_producer_used_twice(%a: tensor<2x3x2xf32>, %r: tensor<2x6xf32>) -> (tensor<2x6xf32>, tensor<2x3x2xf32>) {
+  %e3 = tensor.empty() : tensor<2x3x2xf32>
+  %t = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a : tensor<2x3x2xf32>) outs(%e3 : tensor<2x3x2xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %v = math.tanh %x : f32
+    linalg.yield %v : f32
+  } -> tensor<2x3x2xf32>
+  %c = tensor.collapse_shape %t [[0], [1, 2]] : tensor<2x3x2xf32> into tensor<2x6xf32>
+  %e2 = tensor.empty() : tensor<2x6xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %c : tensor<2x6xf32>, tensor<2x6xf32>) outs(%e2 : tensor<2x6xf32>) {
+  ^bb0(%x: f32, %g: f32, %o: f32):
+    %zero = arith.constant 0.0 : f32
+    %p = arith.cmpf ogt, %x, %zero : f32
+    %v = arith.select %p, %g, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<2x6xf32>
+  return %y, %t : tensor<2x6xf32>, tensor<2x3x2xf32>
+}

@@ -305,3 +305,39 @@ func.func @connected_later(%x: tensor<2xf32>, %w: tensor<8x2xf32>,
   } -> tensor<8x2xf32>
   return %s : tensor<8x2xf32>
 }
+
+// -----
+
+// A reshape of a member op's result, used after the loop (a pooling
+// adjoint computed in the windows' shape and read back in the image's), is
+// redone after the loop on the loop's result: the loop returns the value in
+// one shape, not one tensor per shape. A reshape used only inside the loop
+// (%f) stays there.
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @reshape_after
+// CHECK: %[[L:.*]]:2 = scf.forall (%{{.*}}) in (8) shared_outs(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<8x3x2xf32>, tensor<8x6xf32>)
+// CHECK:   math.tanh
+// CHECK:   tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<1x3x2xf32> into tensor<1x6xf32>
+// CHECK:   math.exp
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[L]]#0 {{\[\[}}0], [1, 2]] : tensor<8x3x2xf32> into tensor<8x6xf32>
+// CHECK: return %[[C]], %[[L]]#1
+func.func @reshape_after(%a: tensor<8x3x2xf32>) -> (tensor<8x6xf32>, tensor<8x6xf32>) {
+  %e3 = tensor.empty() : tensor<8x3x2xf32>
+  %t = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a : tensor<8x3x2xf32>) outs(%e3 : tensor<8x3x2xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %v = math.tanh %x : f32
+    linalg.yield %v : f32
+  } -> tensor<8x3x2xf32>
+  %c = tensor.collapse_shape %t [[0], [1, 2]] : tensor<8x3x2xf32> into tensor<8x6xf32>
+  %f = tensor.collapse_shape %t [[0], [1, 2]] : tensor<8x3x2xf32> into tensor<8x6xf32>
+  %e2 = tensor.empty() : tensor<8x6xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%f : tensor<8x6xf32>) outs(%e2 : tensor<8x6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %v = math.exp %x : f32
+    linalg.yield %v : f32
+  } -> tensor<8x6xf32>
+  return %c, %y : tensor<8x6xf32>, tensor<8x6xf32>
+}

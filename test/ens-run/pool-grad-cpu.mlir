@@ -11,12 +11,20 @@
 // windows that do not tile (stride 2 under 3x3 windows; padding), and
 // plain elementwise ops with a narrow innermost dimension, one reading an
 // operand transposed (which keeps vectors of the narrow dimension alone).
+// conv_block is cnn-wide's second block at odd sizes: each member's
+// convolution, bias, relu (some NaNs, and ties of zeros), pooling, and a
+// dense layer; relu's mask runs in the pooling adjoint's windows and its
+// result feeds the filter, bias and image gradients through reshapes done
+// after the loop over the batch.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: for f in members odd_columns overlapping padded narrow_add narrow_transposed; do \
 // RUN:   ens-run %s --entry=$f --random-inputs=11 --output-dir=%t/$f && \
 // RUN:   ens-run %s --entry=$f --random-inputs=11 --backend=cpu --rtol=1e-6 --atol=1e-6 --expect=%t/$f/out0.npy \
 // RUN:     || exit 1; done
+// RUN: ens-run %s --entry=conv_block --random-inputs=11 --output-dir=%t/conv_block
+// RUN: ens-run %s --entry=conv_block --random-inputs=11 --backend=cpu --rtol=1e-5 --atol=1e-5 \
+// RUN:   --expect=%t/conv_block/out0.npy --expect=%t/conv_block/out1.npy --expect=%t/conv_block/out2.npy
 
 // relu, some NaNs (inputs above 0.9), 2x2 max pooling and a weighted sum.
 func.func private @pool_loss(%x: tensor<3x2x6x10xf32>, %g: tensor<3x2x3x5xf32>) -> tensor<f32> {
@@ -108,4 +116,46 @@ func.func @narrow_transposed(%a: tensor<3x2x12xf32>, %c: tensor<3x12x2xf32>) -> 
   %t = ens.transpose %a {permutation = array<i64: 0, 2, 1>} : tensor<3x2x12xf32> -> tensor<3x12x2xf32>
   %s = ens.add %t, %c : tensor<3x12x2xf32>
   return %s : tensor<3x12x2xf32>
+}
+
+func.func private @block_loss(%x: tensor<5x2x10x22xf32>, %w: tensor<3x2x3x3xf32>, %b: tensor<3xf32>,
+                              %w3: tensor<165x5xf32>, %g: tensor<5x5xf32>) -> tensor<f32> {
+  %c = ens.conv %x, %w {lhs_dims = array<i64: 0, 1, 2, 3>, rhs_dims = array<i64: 0, 1, 2, 3>,
+                        out_dims = array<i64: 0, 1, 2, 3>, padding = array<i64: 1, 1, 1, 1>}
+      : tensor<5x2x10x22xf32>, tensor<3x2x3x3xf32> -> tensor<5x3x10x22xf32>
+  %bias = ens.broadcast_in_dim %b {dims = array<i64: 1>} : tensor<3xf32> -> tensor<5x3x10x22xf32>
+  %a = ens.add %c, %bias : tensor<5x3x10x22xf32>
+  %nan = ens.constant dense<0x7FC00000> : tensor<5x3x10x22xf32>
+  %big = ens.constant dense<2.0> : tensor<5x3x10x22xf32>
+  %over = ens.cmp gt, %a, %big : tensor<5x3x10x22xf32>
+  %some_nan = ens.select %over, %nan, %a : tensor<5x3x10x22xi1>, tensor<5x3x10x22xf32>
+  %r = ens.relu %some_nan : tensor<5x3x10x22xf32>
+  %p = ens.reduce_window max, %r {window_dimensions = array<i64: 1, 1, 2, 2>,
+                                  window_strides = array<i64: 1, 1, 2, 2>}
+      : tensor<5x3x10x22xf32> -> tensor<5x3x5x11xf32>
+  %f = ens.reshape %p : tensor<5x3x5x11xf32> -> tensor<5x165xf32>
+  %z = ens.matmul %f, %w3 : tensor<5x165xf32>, tensor<165x5xf32> -> tensor<5x5xf32>
+  %m = ens.mul %z, %g : tensor<5x5xf32>
+  %s = ens.reduce_sum %m {dims = array<i64: 0, 1>} : tensor<5x5xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+func.func private @block_grad(%x: tensor<5x2x10x22xf32>, %w: tensor<3x2x3x3xf32>, %b: tensor<3xf32>,
+                              %w3: tensor<165x5xf32>, %g: tensor<5x5xf32>)
+    -> (tensor<5x2x10x22xf32>, tensor<3x2x3x3xf32>, tensor<3xf32>) {
+  %l, %dx, %dw, %db = ens.value_and_grad @block_loss(%x, %w, %b, %w3, %g) {wrt = array<i64: 0, 1, 2>}
+      : (tensor<5x2x10x22xf32>, tensor<3x2x3x3xf32>, tensor<3xf32>, tensor<165x5xf32>, tensor<5x5xf32>)
+      -> (tensor<f32>, tensor<5x2x10x22xf32>, tensor<3x2x3x3xf32>, tensor<3xf32>)
+  return %dx, %dw, %db : tensor<5x2x10x22xf32>, tensor<3x2x3x3xf32>, tensor<3xf32>
+}
+
+// 4 members with their own parameters and the images shared, as cnn-wide.
+func.func @conv_block(%x: tensor<5x2x10x22xf32>, %w: tensor<4x3x2x3x3xf32>, %b: tensor<4x3xf32>,
+                      %w3: tensor<4x165x5xf32>, %g: tensor<5x5xf32>)
+    -> (tensor<4x5x2x10x22xf32>, tensor<4x3x2x3x3xf32>, tensor<4x3xf32>) {
+  %dx, %dw, %db = ens.vmap @block_grad(%x, %w, %b, %w3, %g)
+      {in_axes = array<i64: -1, 0, 0, 0, -1>, out_axes = array<i64: 0, 0, 0>, size = 4 : i64}
+      : (tensor<5x2x10x22xf32>, tensor<4x3x2x3x3xf32>, tensor<4x3xf32>, tensor<4x165x5xf32>, tensor<5x5xf32>)
+      -> (tensor<4x5x2x10x22xf32>, tensor<4x3x2x3x3xf32>, tensor<4x3xf32>)
+  return %dx, %dw, %db : tensor<4x5x2x10x22xf32>, tensor<4x3x2x3x3xf32>, tensor<4x3xf32>
 }

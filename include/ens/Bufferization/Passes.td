@@ -21,8 +21,10 @@ def EnsForwardResults : Pass<"ens-forward-results", "::mlir::func::FuncOp"> {
     goes to a result buffer nothing else uses, the result buffer replaces
     the allocation and the copy goes away. (Upstream's
     `hoist-static-allocs` option does this too, but erases an allocation
-    returned twice twice.) The caller's result buffers must not overlap its
-    arguments, which the ens API checks.
+    returned twice twice.) A copy that reads the allocation through
+    `memref.collapse_shape` or `memref.expand_shape` replaces it with the
+    result buffer seen through the inverse reshapes. The caller's result
+    buffers must not overlap its arguments, which the ens API checks.
 
     ```mlir
     func.func @f(%a: memref<4xf32>, %out: memref<4xf32>) {

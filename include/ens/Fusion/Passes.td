@@ -24,7 +24,11 @@ def EnsFuseElementwise
     reshapes of it fold into it, except into ops with reductions: other
     producers of contractions are never fused, since a contraction reads
     its operands through projections and a fused producer would be
-    recomputed for every step of the reduction.
+    recomputed for every step of the reduction. An elementwise consumer of
+    a `tensor.collapse_shape` of such a producer (relu's mask after a max
+    pooling's routing, which writes the windows' shape) runs in the
+    producer's shape instead, its other operands expanded and its result
+    collapsed, so that the two fuse.
 
     ```mlir
     %t = linalg.generic {...} ins(%a : tensor<4xf32>) ... { math.tanh }
@@ -92,6 +96,10 @@ def EnsFuseMembers : Pass<"ens-fuse-members", "::mlir::func::FuncOp"> {
     whole step as one kernel against a kernel per op. Without it (the CPU
     backend's choice), the ops stay whole and each splits its own rows
     over the threads.
+
+    A reshape of a loop's value that is used after the loop is redone
+    there on the loop's result, so that the loop returns each value in one
+    shape rather than a tensor per shape and a copy between them.
 
     Groups with fewer loop iterations in all than `min-work` are left as
     they are, and so are ops with a loop of no iterations (a dimension of

@@ -154,3 +154,79 @@ func.func @flattened_rows(%image: tensor<2x16x240xf32>, %w: tensor<8x16x3x3xf32>
   } -> tensor<2x8x64xf32>
   return %g : tensor<2x8x64xf32>
 }
+
+// -----
+
+// A filter gradient with a partial result per column tap (as
+// ens-cpu-split-reductions leaves one with a single input channel): the
+// vector runs along the partial results, reading the image and the output
+// gradient, the rows along the 12 output channels, and the image rows along
+// the 3 row taps, which the image reads with the output gradient's rows
+// alone, so that each output gradient vector serves all three. The column
+// taps, read with the partial results' loop, stay of one iteration. With
+// AVX-512, 6 channels by 3 row taps (18 accumulators, 9 loads per 18 FMAs);
+// with AVX2, 4 by 3.
+// AVX512-LABEL: func.func @filter_gradient_row_taps
+// AVX512:         scf.for %{{.*}} = %c0 to %c12 step %c6
+// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c3 step %c1
+// AVX512:             vector.contract {{.*}} : vector<1x1x3x16xf32>, vector<1x6x16xf32> into vector<1x6x3x16xf32>
+// AVX512-NOT:     vector.contract
+// AVX2-LABEL: func.func @filter_gradient_row_taps
+// AVX2:         scf.for %{{.*}} = %c0 to %c12 step %c4
+// AVX2-NEXT:      scf.for %{{.*}} = %c0 to %c3 step %c1
+// AVX2:             vector.contract {{.*}} : vector<1x1x3x8xf32>, vector<1x4x8xf32> into vector<1x4x3x8xf32>
+// AVX2-NOT:       vector.contract
+#image = affine_map<(f, c, i, j, n, y, x) -> (n, c, i + y, j + x)>
+#grad = affine_map<(f, c, i, j, n, y, x) -> (n, f, y, x)>
+#out = affine_map<(f, c, i, j, n, y, x) -> (c, f, i, j, x)>
+func.func @filter_gradient_row_taps(%image: tensor<2x1x9x18xf32>, %dy: tensor<2x12x7x16xf32>,
+                                    %init: tensor<1x12x3x3x16xf32>) -> tensor<1x12x3x3x16xf32> {
+  %g = linalg.generic {indexing_maps = [#image, #grad, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "parallel"]}
+      ins(%image, %dy : tensor<2x1x9x18xf32>, tensor<2x12x7x16xf32>)
+      outs(%init : tensor<1x12x3x3x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x12x3x3x16xf32>
+  return %g : tensor<1x12x3x3x16xf32>
+}
+
+// -----
+
+// The same with the row taps dilated (the image reads them at 2 * i + y):
+// a tile over them would not read the image as vectors of rows, so each
+// row tap is a tile of its own: 6 rows of output channels (the largest
+// divisor of 12 up to 8) by one vector with AVX-512, by two vectors of 8
+// side by side with AVX2.
+// AVX512-LABEL: func.func @filter_gradient_dilated_row_taps
+// AVX512:         scf.for %{{.*}} = %c0 to %c12 step %c6
+// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c3 step %c1
+// AVX512-NEXT:        scf.for %{{.*}} = %c0 to %c3 step %c1
+// AVX512:               vector.contract {{.*}} into vector<1x6x16xf32>
+// AVX512-NOT:     vector.contract
+// AVX2-LABEL: func.func @filter_gradient_dilated_row_taps
+// AVX2:         scf.for %{{.*}} = %c0 to %c12 step %c6
+// AVX2-NEXT:      scf.for %{{.*}} = %c0 to %c3 step %c1
+// AVX2-NEXT:        scf.for %{{.*}} = %c0 to %c3 step %c1
+// AVX2:                 vector.contract {{.*}} into vector<1x6x16xf32>
+// AVX2-NOT:       vector.contract
+#image = affine_map<(f, c, i, j, n, y, x) -> (n, c, i * 2 + y, j + x)>
+#grad = affine_map<(f, c, i, j, n, y, x) -> (n, f, y, x)>
+#out = affine_map<(f, c, i, j, n, y, x) -> (c, f, i, j, x)>
+func.func @filter_gradient_dilated_row_taps(%image: tensor<2x1x11x18xf32>, %dy: tensor<2x12x7x16xf32>,
+                                            %init: tensor<1x12x3x3x16xf32>) -> tensor<1x12x3x3x16xf32> {
+  %g = linalg.generic {indexing_maps = [#image, #grad, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "parallel"]}
+      ins(%image, %dy : tensor<2x1x11x18xf32>, tensor<2x12x7x16xf32>)
+      outs(%init : tensor<1x12x3x3x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x12x3x3x16xf32>
+  return %g : tensor<1x12x3x3x16xf32>
+}

@@ -72,6 +72,71 @@ func.func @convolution_tile(%image: vector<1x2x4xf32>, %w: vector<3x1xf32>,
 
 // -----
 
+// A filter gradient's tile as partial results per column tap: 2 output
+// channels by 3 row taps of 4 lanes, where the output gradient (one row
+// per channel) and the image (one row per row tap) both read the lanes and
+// the one reduction step is of one iteration. Each accumulator row becomes
+// one FMA of the two rows it reads, with no broadcast.
+// CHECK-LABEL: func.func @filter_gradient_tile
+// CHECK-SAME:    (%[[IMAGE:.*]]: vector<1x1x3x4xf32>, %[[DY:.*]]: vector<1x2x4xf32>, %[[ACC:.*]]: vector<2x1x3x4xf32>)
+// CHECK:         %[[C00:.*]] = vector.extract %[[ACC]][0, 0, 0] : vector<4xf32> from vector<2x1x3x4xf32>
+// CHECK:         %[[D00:.*]] = vector.extract %[[DY]][0, 0] : vector<4xf32> from vector<1x2x4xf32>
+// CHECK:         %[[I00:.*]] = vector.extract %[[IMAGE]][0, 0, 0] : vector<4xf32> from vector<1x1x3x4xf32>
+// CHECK:         vector.fma %[[I00]], %[[D00]], %[[C00]] : vector<4xf32>
+// CHECK:         %[[C01:.*]] = vector.extract %[[ACC]][0, 0, 1] : vector<4xf32> from vector<2x1x3x4xf32>
+// CHECK:         %[[D01:.*]] = vector.extract %[[DY]][0, 0] : vector<4xf32> from vector<1x2x4xf32>
+// CHECK:         %[[I01:.*]] = vector.extract %[[IMAGE]][0, 0, 1] : vector<4xf32> from vector<1x1x3x4xf32>
+// CHECK:         vector.fma %[[I01]], %[[D01]], %[[C01]] : vector<4xf32>
+// CHECK:         %[[C02:.*]] = vector.extract %[[ACC]][0, 0, 2] : vector<4xf32> from vector<2x1x3x4xf32>
+// CHECK:         %[[D02:.*]] = vector.extract %[[DY]][0, 0] : vector<4xf32> from vector<1x2x4xf32>
+// CHECK:         %[[I02:.*]] = vector.extract %[[IMAGE]][0, 0, 2] : vector<4xf32> from vector<1x1x3x4xf32>
+// CHECK:         vector.fma %[[I02]], %[[D02]], %[[C02]] : vector<4xf32>
+// CHECK:         %[[C10:.*]] = vector.extract %[[ACC]][1, 0, 0] : vector<4xf32> from vector<2x1x3x4xf32>
+// CHECK:         %[[D10:.*]] = vector.extract %[[DY]][0, 1] : vector<4xf32> from vector<1x2x4xf32>
+// CHECK:         %[[I10:.*]] = vector.extract %[[IMAGE]][0, 0, 0] : vector<4xf32> from vector<1x1x3x4xf32>
+// CHECK:         vector.fma %[[I10]], %[[D10]], %[[C10]] : vector<4xf32>
+// CHECK:         %[[C11:.*]] = vector.extract %[[ACC]][1, 0, 1] : vector<4xf32> from vector<2x1x3x4xf32>
+// CHECK:         %[[D11:.*]] = vector.extract %[[DY]][0, 1] : vector<4xf32> from vector<1x2x4xf32>
+// CHECK:         %[[I11:.*]] = vector.extract %[[IMAGE]][0, 0, 1] : vector<4xf32> from vector<1x1x3x4xf32>
+// CHECK:         vector.fma %[[I11]], %[[D11]], %[[C11]] : vector<4xf32>
+// CHECK:         %[[C12:.*]] = vector.extract %[[ACC]][1, 0, 2] : vector<4xf32> from vector<2x1x3x4xf32>
+// CHECK:         %[[D12:.*]] = vector.extract %[[DY]][0, 1] : vector<4xf32> from vector<1x2x4xf32>
+// CHECK:         %[[I12:.*]] = vector.extract %[[IMAGE]][0, 0, 2] : vector<4xf32> from vector<1x1x3x4xf32>
+// CHECK:         vector.fma %[[I12]], %[[D12]], %[[C12]] : vector<4xf32>
+// CHECK-NOT:     vector.fma
+#image = affine_map<(c, f, i, n, x) -> (n, c, i, x)>
+#grad = affine_map<(c, f, i, n, x) -> (n, f, x)>
+#acc = affine_map<(c, f, i, n, x) -> (f, c, i, x)>
+func.func @filter_gradient_tile(%image: vector<1x1x3x4xf32>, %dy: vector<1x2x4xf32>,
+                                %acc: vector<2x1x3x4xf32>) -> vector<2x1x3x4xf32> {
+  %r = vector.contract {indexing_maps = [#image, #grad, #acc],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"],
+                        kind = #vector.kind<add>}
+      %image, %dy, %acc : vector<1x1x3x4xf32>, vector<1x2x4xf32> into vector<2x1x3x4xf32>
+  return %r : vector<2x1x3x4xf32>
+}
+
+// -----
+
+// The same with two reduction steps: not one FMA per row, which would drop
+// the second step; upstream's lowering sums both (along the channels).
+// CHECK-LABEL: func.func @filter_gradient_two_steps
+// CHECK:         vector.fma {{.*}} : vector<2xf32>
+// CHECK-NOT:     vector.fma {{.*}} : vector<4xf32>
+#image = affine_map<(f, i, n, x) -> (n, i, x)>
+#grad = affine_map<(f, i, n, x) -> (n, f, x)>
+#acc = affine_map<(f, i, n, x) -> (f, i, x)>
+func.func @filter_gradient_two_steps(%image: vector<2x3x4xf32>, %dy: vector<2x2x4xf32>,
+                                     %acc: vector<2x3x4xf32>) -> vector<2x3x4xf32> {
+  %r = vector.contract {indexing_maps = [#image, #grad, #acc],
+                        iterator_types = ["parallel", "parallel", "reduction", "parallel"],
+                        kind = #vector.kind<add>}
+      %image, %dy, %acc : vector<2x3x4xf32>, vector<2x2x4xf32> into vector<2x3x4xf32>
+  return %r : vector<2x3x4xf32>
+}
+
+// -----
+
 // A convolution over flattened image rows (ens-cpu-split-reductions): the
 // first input, the image, reads the vector (4 positions) and the second, a
 // column of filter taps, the 2 output channels, with no image row between

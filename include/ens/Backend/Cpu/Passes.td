@@ -178,7 +178,10 @@ def EnsCpuTileAndVectorize
     and tap, with 8 rows; where it has no image rows to span (one over
     flattened image rows), two vectors side by side if the loop holds them
     and the accumulators fit the registers, so that each broadcast tap
-    serves two FMAs. Where the image does not read the result's
+    serves two FMAs. A filter gradient with a partial result per column tap
+    (`ens-cpu-split-reductions`) spans its row taps as image rows, which the
+    image reads with the output gradient's rows alone, so that each output
+    gradient vector serves every row tap. Where the image does not read the result's
     innermost loop and the filter reads it innermost (a filter gradient
     with its output channels innermost, as `ens-cpu-split-reductions`
     leaves it), the vector reads the filter instead and the rows run along
@@ -289,7 +292,11 @@ def EnsCpuLowerVectors : Pass<"ens-cpu-lower-vectors", "::mlir::func::FuncOp"> {
   let description = [{
     Lowers vector ops, in stages, to the 1-D vector ops that LLVM turns
     into good code: `vector.contract` to outer products and those to FMAs
-    along the rows, n-D transfers to 1-D loads and stores, reductions along
+    along the rows (a contraction whose two operands both read the lanes,
+    each with rows of its own, and whose reduction is one step, as a filter
+    gradient's tile of output channels by row taps is: one FMA of the two
+    operands' rows per row of the accumulator), n-D transfers to 1-D loads
+    and stores, reductions along
     outer dimensions to elementwise arithmetic, transposes to shuffles.
     Tiles whose rows are narrower than 128 bits (an elementwise op's tile
     that runs along two loops, as `ens-cpu-tile-and-vectorize` gives narrow

@@ -137,6 +137,85 @@ struct RowsByVectorToFma : OpRewritePattern<vector::ContractionOp> {
   }
 };
 
+namespace {
+/// Lowers a contraction of two operands that both read the accumulator's
+/// vector (innermost) dimension innermost, with every reduction dimension
+/// of one iteration, where each input reads a dimension of the accumulator
+/// that the other does not (a filter gradient's tile of output channels by
+/// row taps, as partial results per column tap, each the product of an
+/// output gradient vector and an image vector): one FMA per row of the
+/// accumulator, of the rows of the inputs that it reads. Upstream's
+/// lowering would take such a tile apart through its middle dimensions.
+struct ProductRowsToFma : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ContractionOp contract,
+                                PatternRewriter &rewriter) const override {
+    auto accType = dyn_cast<VectorType>(contract.getAccType());
+    if (contract.getKind() != vector::CombiningKind::ADD || !accType ||
+        !isa<FloatType>(accType.getElementType()) || accType.getRank() < 2 ||
+        isa<vector::MaskOp>(contract->getParentOp()))
+      return failure();
+    std::optional<SmallVector<int64_t>> shape = contract.getShapeForUnroll();
+    SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
+    AffineExpr vector = maps[2].getResults().back();
+    if (!shape || llvm::any_of(ArrayRef(maps).take_front(2), [&](AffineMap m) {
+          return m.getNumResults() == 0 || m.getResults().back() != vector;
+        }))
+      return failure();
+    bool lhsOnly = false, rhsOnly = false;
+    for (auto [dim, iterator] :
+         llvm::enumerate(contract.getIteratorTypesArray())) {
+      int64_t extent = (*shape)[dim];
+      if (iterator == vector::IteratorType::reduction && extent != 1)
+        return failure();
+      bool lhs = maps[0].isFunctionOfDim(dim),
+           rhs = maps[1].isFunctionOfDim(dim);
+      lhsOnly |= extent > 1 && lhs && !rhs;
+      rhsOnly |= extent > 1 && rhs && !lhs;
+    }
+    if (!lhsOnly || !rhsOnly)
+      return failure();
+
+    // The position in an operand read through `map` of the row where the
+    // loops are at `dims`, without the vector dimension.
+    auto position = [](AffineMap map, ArrayRef<int64_t> dims) {
+      SmallVector<int64_t> at;
+      for (AffineExpr expr : map.getResults().drop_back())
+        at.push_back(dims[cast<AffineDimExpr>(expr).getPosition()]);
+      return at;
+    };
+    Location loc = contract.getLoc();
+    auto row = [&](Value operand, ArrayRef<int64_t> at) -> Value {
+      return at.empty() ? operand
+                        : rewriter.create<vector::ExtractOp>(loc, operand, at);
+    };
+    ArrayRef<int64_t> rows = accType.getShape().drop_back();
+    Value tile = contract.getAcc();
+    // Every row of the accumulator, the loops of its dimensions at its
+    // position and every other loop (the unit reductions) at 0.
+    SmallVector<int64_t> at(rows.size(), 0);
+    for (int64_t count = ShapedType::getNumElements(rows); count > 0; --count) {
+      SmallVector<int64_t> dims(shape->size(), 0);
+      for (auto [index, expr] :
+           llvm::enumerate(maps[2].getResults().drop_back()))
+        dims[cast<AffineDimExpr>(expr).getPosition()] = at[index];
+      Value sum = rewriter.create<vector::FMAOp>(
+          loc, row(contract.getLhs(), position(maps[0], dims)),
+          row(contract.getRhs(), position(maps[1], dims)), row(tile, at));
+      tile = rewriter.create<vector::InsertOp>(loc, sum, tile, at);
+      for (int64_t index = rows.size() - 1; index >= 0; --index) {
+        if (++at[index] < rows[index])
+          break;
+        at[index] = 0;
+      }
+    }
+    rewriter.replaceOp(contract, tile);
+    return success();
+  }
+};
+} // namespace
+
 /// Whether `type` is an n-D vector whose rows are narrower than a register:
 /// the tile of an elementwise op that runs along two loops of its result
 /// (ens-cpu-tile-and-vectorize), as [8, 2] for a pooling window's columns.
@@ -273,6 +352,8 @@ struct LowerVectorsPass : ens::impl::EnsCpuLowerVectorsBase<LowerVectorsPass> {
         });
     vector::populateVectorUnrollPatterns(unrolling, unroll);
     unrolling.add<RowsByVectorToFma>(context);
+    // Before the unrolling, which would cut such a tile through its middle.
+    unrolling.add<ProductRowsToFma>(context, /*benefit=*/2);
     if (failed(applyBounded(function, std::move(unrolling),
                             "unrolling vector contractions")))
       return signalPassFailure();

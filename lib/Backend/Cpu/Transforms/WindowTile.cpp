@@ -9,36 +9,46 @@
 using namespace mlir;
 using namespace mlir::ens;
 
-/// The loop of `window`'s result that indexes its second innermost
-/// dimension, if it is parallel, differs from `vectorLoop` and `rows`, and
-/// every dimension of the image that reads it reads it at coefficient 1
-/// with reduction loops alone.
+/// The loop of `window`'s image rows: of the loops of its result other
+/// than `vectorLoop` and `rows`, the innermost that is parallel and that the
+/// image reads together with taps (reduction loops), each dimension that
+/// reads it at coefficient 1 with reduction loops alone. That is the
+/// result's second innermost loop in a forward convolution (its rows); in a
+/// filter gradient with a partial result per column tap
+/// (ens-cpu-split-reductions), whose image reads its column taps with the
+/// partial results' parallel loop, the row taps are the image rows, so that
+/// a tile over them reads each output gradient vector once for them all.
 static std::optional<unsigned> imageRowLoop(const cpu::WindowOp &window,
                                             unsigned vectorLoop,
                                             std::optional<unsigned> rows) {
-  unsigned rank = window.result.getNumResults();
-  if (rank < 2)
-    return std::nullopt;
-  unsigned loop =
-      cast<AffineDimExpr>(window.result.getResult(rank - 2)).getPosition();
   linalg::LinalgOp op = window.op;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  if (loop == vectorLoop || loop == rows ||
-      iterators[loop] != utils::IteratorType::parallel)
-    return std::nullopt;
-  for (AffineExpr expr : window.image.getResults()) {
-    if (!expr.isFunctionOfDim(loop))
-      continue;
-    std::optional<llvm::SmallDenseMap<unsigned, int64_t, 4>> terms =
-        cpu::loopCoefficients(expr);
-    if (!terms || terms->lookup(loop) != 1)
-      return std::nullopt;
-    for (unsigned other = 0; other < iterators.size(); ++other)
-      if (other != loop && expr.isFunctionOfDim(other) &&
-          iterators[other] != utils::IteratorType::reduction)
-        return std::nullopt;
+  auto readWithTaps = [&](unsigned loop) {
+    bool taps = false;
+    for (AffineExpr expr : window.image.getResults()) {
+      if (!expr.isFunctionOfDim(loop))
+        continue;
+      std::optional<llvm::SmallDenseMap<unsigned, int64_t, 4>> terms =
+          cpu::loopCoefficients(expr);
+      if (!terms || terms->lookup(loop) != 1)
+        return false;
+      for (auto [other, coefficient] : *terms) {
+        if (other == loop)
+          continue;
+        if (iterators[other] != utils::IteratorType::reduction)
+          return false;
+        taps = true;
+      }
+    }
+    return taps;
+  };
+  for (AffineExpr expr : llvm::reverse(window.result.getResults())) {
+    unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+    if (loop != vectorLoop && loop != rows &&
+        iterators[loop] == utils::IteratorType::parallel && readWithTaps(loop))
+      return loop;
   }
-  return loop;
+  return std::nullopt;
 }
 
 std::optional<cpu::WindowTile> cpu::planWindowTile(linalg::LinalgOp op) {
