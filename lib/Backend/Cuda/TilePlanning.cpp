@@ -180,40 +180,34 @@ void cuda::planBlockSplit(linalg::GenericOp generic, PhaseConfig &phase,
   int64_t chunks = countBlockChunks(tiles, steps, tile.unroll, threads);
   if (chunks == 1)
     return;
+  // Takes a tile of `size` along its loop `dim` instead, if `accepts` the
+  // threads its chunks of tiles would use.
+  auto enlarge = [&](unsigned dim, int64_t size, auto accepts) {
+    TileConfig larger = tile;
+    larger.sizes[dim] = size;
+    int64_t largerTiles = countTiles(generic, larger);
+    int64_t largerChunks =
+        countBlockChunks(largerTiles, steps, tile.unroll, threads);
+    if (!accepts(largerTiles * largerChunks))
+      return;
+    tile = larger;
+    tiles = largerTiles;
+    chunks = largerChunks;
+  };
   // A 4x4 tile whose rows divide by 8 gets 8 rows where its chunks still
   // fill as many threads (as planTallTiles gives them where the tiles do):
   // 12 operand elements a step for 32 FFMA instead of 8 for 16.
-  if (tile.sizes[0] == kTileSize &&
-      ranges[tile.loops[0]] % kTallTileRows == 0) {
-    TileConfig tall = tile;
-    tall.sizes[0] = kTallTileRows;
-
-    int64_t tallTiles = countTiles(generic, tall);
-    int64_t tallChunks =
-        countBlockChunks(tallTiles, steps, tile.unroll, threads);
-    if (tallTiles * tallChunks == tiles * chunks) {
-      tile = tall;
-      tiles = tallTiles;
-      chunks = tallChunks;
-    }
-  }
+  if (tile.sizes[0] == kTileSize && ranges[tile.loops[0]] % kTallTileRows == 0)
+    enlarge(0, kTallTileRows,
+            [&](int64_t used) { return used == tiles * chunks; });
   // An 8x4 tile whose columns divide by 8 gets 8 columns where its chunks
   // still give each of an SM's 4 schedulers a warp: 16 operand elements a
   // step for 64 FFMA, a third fewer per FFMA than 8x4, on fewer threads
   // (the seed step's dW1: 32 tiles of 8x8 in 4 chunks on 128 threads).
   if (tile.sizes[0] == kTallTileRows && tile.sizes[1] == kTileSize &&
-      ranges[tile.loops[1]] % kWideTileCols == 0) {
-    TileConfig wide = tile;
-    wide.sizes[1] = kWideTileCols;
-    int64_t wideTiles = countTiles(generic, wide);
-    int64_t wideChunks =
-        countBlockChunks(wideTiles, steps, tile.unroll, threads);
-    if (wideTiles * wideChunks >= kMinWideTileThreads) {
-      tile = wide;
-      tiles = wideTiles;
-      chunks = wideChunks;
-    }
-  }
+      ranges[tile.loops[1]] % kWideTileCols == 0)
+    enlarge(1, kWideTileCols,
+            [](int64_t used) { return used >= kMinWideTileThreads; });
   phase.chunks = chunks;
   LLVM_DEBUG(llvm::dbgs() << "split the " << steps << " steps of the " << tiles
                           << " tiles of " << phase.sourceOps << " in "
