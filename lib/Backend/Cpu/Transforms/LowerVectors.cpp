@@ -64,6 +64,19 @@ rowsByOneVector(vector::ContractionOp contract) {
   return native;
 }
 
+/// The accumulator of `contract` if it sums float products into a vector
+/// of at least `minRank` dimensions, outside any mask; null otherwise.
+static VectorType getSummedVectorAccumulator(vector::ContractionOp contract,
+                                             int64_t minRank) {
+  auto accType = dyn_cast<VectorType>(contract.getAccType());
+  if (contract.getKind() != vector::CombiningKind::ADD || !accType ||
+      !isa<FloatType>(accType.getElementType()) ||
+      accType.getRank() < minRank ||
+      isa<vector::MaskOp>(contract->getParentOp()))
+    return nullptr;
+  return accType;
+}
+
 namespace {
 /// Lowers a contraction of a vector by a column of broadcast elements into
 /// a tile of rows by one vector (every other dimension of one iteration,
@@ -76,10 +89,8 @@ struct RowsByVectorToFma : OpRewritePattern<vector::ContractionOp> {
 
   LogicalResult matchAndRewrite(vector::ContractionOp contract,
                                 PatternRewriter &rewriter) const override {
-    auto accType = dyn_cast<VectorType>(contract.getAccType());
-    if (contract.getKind() != vector::CombiningKind::ADD || !accType ||
-        !isa<FloatType>(accType.getElementType()) || accType.getRank() < 3 ||
-        isa<vector::MaskOp>(contract->getParentOp()))
+    VectorType accType = getSummedVectorAccumulator(contract, 3);
+    if (!accType)
       return failure();
     std::optional<SmallVector<int64_t>> shape = contract.getShapeForUnroll();
     SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
@@ -151,10 +162,8 @@ struct ProductRowsToFma : OpRewritePattern<vector::ContractionOp> {
 
   LogicalResult matchAndRewrite(vector::ContractionOp contract,
                                 PatternRewriter &rewriter) const override {
-    auto accType = dyn_cast<VectorType>(contract.getAccType());
-    if (contract.getKind() != vector::CombiningKind::ADD || !accType ||
-        !isa<FloatType>(accType.getElementType()) || accType.getRank() < 2 ||
-        isa<vector::MaskOp>(contract->getParentOp()))
+    VectorType accType = getSummedVectorAccumulator(contract, 2);
+    if (!accType)
       return failure();
     std::optional<SmallVector<int64_t>> shape = contract.getShapeForUnroll();
     SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
