@@ -167,12 +167,20 @@ bool readsSlicesOf(Operation *op, const DenseSet<Value> &produced) {
   });
 }
 
-/// A group of member ops being collected: its ops in program order, the
-/// results they produce and the extent of their model axis.
+/// A group of member ops that can run as one loop over the members: its
+/// ops in program order and the extent of their model axis.
+struct MemberGroup {
+  SmallVector<Operation *> ops;
+  int64_t extent = 0;
+};
+
+/// A group of member ops being collected, with the results its ops produce.
 struct OpenGroup {
   SmallVector<Operation *> ops;
   DenseSet<Value> produced;
   int64_t extent = 0;
+
+  MemberGroup close() { return MemberGroup{std::move(ops), extent}; }
 };
 
 /// Splits the ops of `block` into groups of member ops over the same model
@@ -192,9 +200,9 @@ struct OpenGroup {
 /// one loop; otherwise it starts a group of its own, so that each set of
 /// member ops connected by their results is a loop of its own. Only model
 /// axes of at least `minMembers` members make member ops.
-SmallVector<SmallVector<Operation *>>
-findMemberGroups(Block &block, bool joinIndependent, int64_t minMembers) {
-  SmallVector<SmallVector<Operation *>> groups;
+SmallVector<MemberGroup> findMemberGroups(Block &block, bool joinIndependent,
+                                          int64_t minMembers) {
+  SmallVector<MemberGroup> groups;
   SmallVector<OpenGroup> open;
   for (Operation &op : block) {
     std::optional<int64_t> members = getMemberExtent(&op, minMembers);
@@ -255,14 +263,14 @@ findMemberGroups(Block &block, bool joinIndependent, int64_t minMembers) {
         continue;
       if ((joined.empty() || i != joined.front()) &&
           usesAny(&op, group.produced))
-        groups.push_back(std::move(group.ops));
+        groups.push_back(group.close());
       else
         stillOpen.push_back(std::move(group));
     }
     open = std::move(stillOpen);
   }
   for (OpenGroup &group : open)
-    groups.push_back(std::move(group.ops));
+    groups.push_back(group.close());
   return groups;
 }
 
@@ -443,9 +451,10 @@ struct FuseMembersPass : ens::impl::EnsFuseMembersBase<FuseMembersPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     for (Block &block : getOperation().getBody())
-      for (SmallVector<Operation *> &group :
+      for (MemberGroup &member :
            findMemberGroups(block, joinIndependent, oneMemberLoops ? 1 : 2)) {
-        int64_t extent = *getMemberExtent(group.front(), /*minMembers=*/1);
+        ArrayRef<Operation *> group = member.ops;
+        int64_t extent = member.extent;
         uint64_t work = 0;
         for (Operation *op : group)
           work = llvm::SaturatingAdd(work, getWork(op));
