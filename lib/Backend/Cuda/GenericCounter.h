@@ -62,10 +62,19 @@ public:
 
   AccessCost cost(OpOperand &operand,
                   ArrayRef<SmallVector<int64_t>> laneDims) const {
-    return getOperandCost(generic, operand, laneDims, spaceOf(operand),
-                          staged.contains(operand.getOperandNumber())
-                              ? Layout::RowMajor
-                              : getLayout(operand.get(), context.views));
+    if (staged.contains(operand.getOperandNumber()))
+      return getOperandCost(generic, operand, laneDims, spaceOf(operand),
+                            Layout::RowMajor);
+    return memoryCost(generic, operand, laneDims, spaceOf(operand));
+  }
+
+  /// The cost of `operand` of `op` (the phase's op or its epilogue), not
+  /// staged, in `space`: laid out as its buffer is (getLayout).
+  AccessCost memoryCost(linalg::GenericOp op, OpOperand &operand,
+                        ArrayRef<SmallVector<int64_t>> laneDims,
+                        Space space) const {
+    return getOperandCost(op, operand, laneDims, space,
+                          getLayout(operand.get(), context.views));
   }
 
   /// The elements of `input` that ptxas loads at once where the steps of a

@@ -116,8 +116,7 @@ Work GenericCounter::countEpilogue(linalg::GenericOp epilogue,
     });
     if (space == Space::Registers || invariant)
       continue;
-    AccessCost access = getOperandCost(epilogue, *input, epilogueDims, space,
-                                       getLayout(input->get(), context.views));
+    AccessCost access = memoryCost(epilogue, *input, epilogueDims, space);
     int64_t width = getEpilogueWidth(epilogue, *input, rowGroup);
     work.add(widen(access, width), 1.0 / double(width), false);
   }
@@ -137,9 +136,7 @@ Work GenericCounter::countEpilogue(linalg::GenericOp epilogue,
       continue;
     bool merged = rowGroup > 1 || inMemory == 1 || space == Space::Global;
     int64_t width = merged ? getEpilogueWidth(epilogue, init, rowGroup) : 1;
-    work.add(widen(getOperandCost(epilogue, init, epilogueDims, space,
-                                  getLayout(init.get(), context.views)),
-                   width),
+    work.add(widen(memoryCost(epilogue, init, epilogueDims, space), width),
              1.0 / double(width), true);
   }
   // An elementwise epilogue runs its body once per point.

@@ -56,9 +56,7 @@ WorkCounts GenericCounter::countColumnReduction() const {
   if (epilogue)
     finish.add(countEpilogue(epilogue, laneDims));
   else if (outSpace != Space::Registers)
-    finish.add(getOperandCost(generic, init, laneDims, outSpace,
-                              getLayout(init.get(), context.views)),
-               1, true);
+    finish.add(memoryCost(generic, init, laneDims, outSpace), 1, true);
   int64_t groups = llvm::divideCeil(elements, int64_t(32));
   int64_t perBlock = llvm::divideCeil(groups, context.blocksPerMember);
   double lanes = double(std::min<int64_t>(elements, 32));
@@ -113,9 +111,7 @@ WorkCounts GenericCounter::countBlockReduction() const {
   else if (epilogue)
     finish.add(countEpilogue(epilogue, one));
   else if (outSpace != Space::Registers)
-    finish.add(getOperandCost(generic, init, one, outSpace,
-                              getLayout(init.get(), context.views)),
-               1, true);
+    finish.add(memoryCost(generic, init, one, outSpace), 1, true);
   // Per block: its elements (and chunks) one after another; by warps, each
   // warp's elements one after another.
   int64_t perBlock =
