@@ -18,11 +18,15 @@
 // counting as one) and --require-32-bit-counters (no 64-bit comparison,
 // ISETP .EX, in a hot loop) and --require-coalesced (no global access in
 // a hot loop spreads a warp's lanes over more than twice the sectors its
-// bytes need, by the dataflow analysis of LaneAddresses.h).
+// bytes need, by the dataflow analysis of LaneAddresses.h). Each hot loop's
+// global load rounds (LoadRounds.h) are the round trips to global memory
+// that a pass through it makes one after another: the dependent-load chain
+// the model's latency term charges.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LaneAddresses.h"
+#include "LoadRounds.h"
 #include "Sass.h"
 
 #include "ens/Backend/Cuda/Nvrtc.h"
@@ -279,11 +283,14 @@ static bool report(const Kernel &kernel,
     shape = it->second;
   std::vector<GlobalAccess> accesses = analyzeGlobalAccesses(kernel, shape);
   for (auto [first, last] : findInnermostLoops(kernel)) {
-    Counts loop = count(ArrayRef(kernel.code).slice(first, last - first + 1));
+    ArrayRef<Instruction> body =
+        ArrayRef(kernel.code).slice(first, last - first + 1);
+    Counts loop = count(body);
     os << llvm::format("  hot loop %#06llx-%#06llx: ",
                        (unsigned long long)kernel.code[first].address,
                        (unsigned long long)kernel.code[last].address);
     printCounts(os, loop);
+    os << "    global load rounds: " << countLoadRounds(body) << "\n";
     if (!reportLanes(kernel, accesses, first, last, os) && requireCoalesced)
       meets = false;
     // Only a contraction's loop is held to the thresholds: one that
@@ -331,13 +338,16 @@ static void reportJson(const Kernel &kernel, llvm::json::OStream &os) {
   os.object([&] {
     os.attribute("name", kernel.name);
     printJsonCounts(os, count(kernel.code));
+    os.attribute("ldg_rounds", countLoadRounds(kernel.code));
     os.attributeArray("loops", [&] {
       for (auto [first, last] : findInnermostLoops(kernel))
         os.object([&, first = first, last = last] {
           os.attribute("first", int64_t(kernel.code[first].address));
           os.attribute("last", int64_t(kernel.code[last].address));
-          printJsonCounts(
-              os, count(ArrayRef(kernel.code).slice(first, last - first + 1)));
+          ArrayRef<Instruction> body =
+              ArrayRef(kernel.code).slice(first, last - first + 1);
+          printJsonCounts(os, count(body));
+          os.attribute("ldg_rounds", countLoadRounds(body));
         });
     });
   });
