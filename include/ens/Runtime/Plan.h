@@ -143,9 +143,13 @@ struct KernelInfo {
   /// The loop a thread spends most steps in, per phase in the order of the
   /// kernel's source: warp load and store instructions (global and shared),
   /// FFMAs and instructions of one iteration (docs/cuda.md, "Performance
-  /// model"; ens-sass --json reports the same of the CUBIN).
+  /// model"; ens-sass --json reports the same of the CUBIN); the round trips
+  /// to global memory that one iteration's loads make one after another, as
+  /// the model charges them in its dependent loads (ens-sass's global load
+  /// rounds), and the iterations a thread runs, over which it charges them.
   struct HotLoop {
     int64_t loads = 0, stores = 0, ffma = 0, instructions = 0;
+    int64_t loadRounds = 0, iterations = 0;
   };
   std::vector<HotLoop> hotLoops;
 };

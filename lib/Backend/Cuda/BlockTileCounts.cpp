@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlockTiles.h"
 #include "PhaseWork.h"
 
 #include "llvm/Support/Debug.h"
@@ -31,7 +32,7 @@ static constexpr double kCopyOverhead = 10;
 WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
                                   const PhaseConfig &phase,
                                   const PhaseContext &context,
-                                  const Work &point) {
+                                  const Work &point, int64_t epilogueWords) {
   const MmaConfig &mma = phase.mma;
   auto [blockRows, blockCols] = getMmaBlockTile(mma, phase.threads);
   MmaStaging staging = getMmaStaging(mma, phase.threads);
@@ -125,11 +126,21 @@ WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
       (stepBytes + warps * pointRows * pointCols * point.sectors * 32);
   // Each round of block tiles waits for the stages the pipeline does not
   // cover (stages - 1 of them in flight behind the one multiplied), then
-  // for each point's epilogue loads.
+  // for its epilogue's loads, a round trip for each group of points whose
+  // loads go together (emitBlockTiles).
   int64_t rounds = llvm::divideCeil(blockTiles, phase.blocksPerMember);
+  BlockTileThreads shares = mma.enabled()
+                                ? getMmaThreads(mma, staging, blockCols)
+                                : getFfmaThreads(mma, staging, blockCols);
+  bool columnsInside = !mma.enabled() && ranges[cols] % blockCols == 0;
+  int64_t epilogueRounds =
+      point.global
+          ? int64_t(
+                getEpilogueBatches(shares, columnsInside, epilogueWords).size())
+          : 0;
   int64_t chain =
       llvm::divideCeil(stages, std::max<int64_t>(mma.stages - 1, 1)) +
-      (point.global ? 1 : 0);
+      epilogueRounds;
   counts.dependentLoads = rounds * chain;
   counts.l2DependentLoads = rounds * (chain - 1);
   counts.barriersPerBlock = rounds * (mma.stages > 1 ? stages + 1 : 2 * stages);
@@ -142,8 +153,12 @@ WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
   double loopInstructions = whole ? tile.instructions() + overhead
                                   : stage.instructions() + kIterationOverhead +
                                         kCopyOverhead * copies;
+  // A stage's copies are asynchronous (no load waits in the loop); where
+  // the loop is over block tiles, the epilogue's loads wait.
   counts.hotLoops.push_back({int64_t(loop.loads - copies), int64_t(loop.stores),
-                             int64_t(loop.ffma), int64_t(loopInstructions)});
+                             int64_t(loop.ffma), int64_t(loopInstructions),
+                             whole ? epilogueRounds : 0,
+                             whole ? rounds : rounds * stages});
   LLVM_DEBUG(llvm::dbgs() << "block tiles of " << phase.sourceOps << ": "
                           << blockTiles << " a member, " << stages
                           << " stages of " << copies << " copies and "

@@ -262,67 +262,124 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
   if (stages > 1)
     os.indent(indent) << "__syncthreads();\n";
   // Each accumulator inside the op: its epilogue's result, or the output.
-  // Where an FFMA accumulator array holds points of one row whose columns
-  // are all inside the op (the columns' range a multiple of the block tile's),
-  // the epilogue's loads of all its points go first, under the row's
-  // guard, then each point's ops and stores: a thread's consecutive
-  // columns then load (and store) as one 128-bit access, so that a warp's
-  // lanes, 16 bytes apart, touch each sector once. The epilogue is
-  // elementwise, so a point's stores touch no element another point
-  // loads.
   bool columnsInside = !mma.enabled() && ranges[1] % blockCols == 0;
-  for (const BlockTileThreads::Accumulators &acc : threads.accumulators) {
-    bool oneRow = llvm::all_of(acc.points, [&](auto point) {
-      return point.first == acc.points.front().first;
-    });
-    if (after && columnsInside && oneRow && acc.points.size() > 1) {
-      os.indent(indent) << "if (" << threads.rows[acc.points[0].first].first
-                        << " < " << ranges[0] << ") {\n";
-      SmallVector<DenseMap<Value, std::string>> loads;
+  if (!after) {
+    for (const BlockTileThreads::Accumulators &acc : threads.accumulators)
       for (auto [e, point] : llvm::enumerate(acc.points)) {
-        llvm::Expected<DenseMap<Value, std::string>> loaded =
-            loadEpilogue(writer, *after, pointDims(point),
-                         "_" + acc.name + "_" + std::to_string(e), indent + 2);
-        if (!loaded)
-          return loaded.takeError();
-        loads.push_back(std::move(*loaded));
-      }
-      // Each point in a scope of its own, where the epilogue declares its
-      // loop variables; its loaded values are unbound after it, so that
-      // the next row's loads are its own.
-      for (auto [e, point] : llvm::enumerate(acc.points)) {
-        after->forgetInputs();
-        os.indent(indent + 2) << "{\n";
-        if (llvm::Error failure =
-                emitEpilogue(writer, *after, pointDims(point),
-                             acc.name + "[" + std::to_string(e) + "]",
-                             indent + 4, &loads[e]))
-          return failure;
-        os.indent(indent + 2) << "}\n";
-        for (auto &[arg, name] : loads[e])
-          after->body.unbind(arg);
-      }
-      os.indent(indent) << "}\n";
-      continue;
-    }
-    for (auto [e, point] : llvm::enumerate(acc.points)) {
-      std::string value = acc.name + "[" + std::to_string(e) + "]";
-      SmallVector<std::string> dims = pointDims(point);
-      os.indent(indent) << "if (" << inside(point) << ") {\n";
-      if (after) {
-        after->forgetInputs();
-        if (llvm::Error failure =
-                emitEpilogue(writer, *after, dims, value, indent + 2))
-          return failure;
-      } else {
-        llvm::Expected<std::string> element = writer.elementAt(init, dims);
+        llvm::Expected<std::string> element =
+            writer.elementAt(init, pointDims(point));
         if (!element)
           return element.takeError();
-        os.indent(indent + 2) << *element << " = " << value << ";\n";
+        os.indent(indent) << "if (" << inside(point) << ") " << *element
+                          << " = " << acc.name << "[" << e << "];\n";
       }
-      os.indent(indent) << "}\n";
+    os.indent(indent - 2) << "}\n";
+    return llvm::Error::success();
+  }
+  // The epilogue in batches (getEpilogueBatches): a batch's loads, at its
+  // points clamped inside the op, all go before any of its ops and stores,
+  // so that they make one round trip; a point outside the op stores
+  // nothing. The epilogue is elementwise, so a point's stores touch no
+  // element another point loads. A row whose columns are all inside the op
+  // loads (and stores) a thread's consecutive columns as one 128-bit
+  // access, so that a warp's lanes, 16 bytes apart, touch each sector once.
+  // (A whole row's columns are inside: clamping them would hide that they
+  // are consecutive.)
+  auto clamped = [&](std::pair<unsigned, unsigned> point, bool wholeRow) {
+    SmallVector<std::string> dims = pointDims(point);
+    auto clamp = [&](unsigned loop, const std::string &name, int64_t range) {
+      dims[loop] = "(" + name + " < " + std::to_string(range) + " ? " + name +
+                   " : " + std::to_string(range - 1) + ")";
+    };
+    clamp(rows, threads.rows[point.first].first, ranges[0]);
+    if (!wholeRow)
+      clamp(cols, threads.cols[point.second].first, ranges[1]);
+    return dims;
+  };
+  int64_t words = countEpilogueWords(generic, after->generic);
+  for (ArrayRef<EpilogueGroup> batch :
+       getEpilogueBatches(threads, columnsInside, words)) {
+    os.indent(indent) << "{\n";
+    SmallVector<SmallVector<DenseMap<Value, std::string>>> loads;
+    for (const EpilogueGroup &group : batch) {
+      loads.emplace_back();
+      for (unsigned e : group.elements) {
+        llvm::Expected<DenseMap<Value, std::string>> loaded = loadEpilogue(
+            writer, *after, clamped(group.acc->points[e], group.wholeRow),
+            "_" + group.acc->name + "_" + std::to_string(e), indent + 2);
+        if (!loaded)
+          return loaded.takeError();
+        loads.back().push_back(std::move(*loaded));
+      }
     }
+    // Each point in a scope of its own, where the epilogue declares its
+    // loop variables; its loaded values are unbound after it, so that the
+    // next point's loads are its own.
+    for (auto [group, groupLoads] : llvm::zip(batch, loads)) {
+      auto first = group.acc->points[group.elements.front()];
+      std::string guard = group.wholeRow ? threads.rows[first.first].first +
+                                               " < " + std::to_string(ranges[0])
+                                         : inside(first);
+      os.indent(indent + 2) << "if (" << guard << ") {\n";
+      for (auto [e, pointLoads] : llvm::zip(group.elements, groupLoads)) {
+        after->forgetInputs();
+        os.indent(indent + 4) << "{\n";
+        if (llvm::Error failure =
+                emitEpilogue(writer, *after, pointDims(group.acc->points[e]),
+                             group.acc->name + "[" + std::to_string(e) + "]",
+                             indent + 6, &pointLoads))
+          return failure;
+        os.indent(indent + 4) << "}\n";
+        for (auto &[arg, name] : pointLoads)
+          after->body.unbind(arg);
+      }
+      os.indent(indent + 2) << "}\n";
+    }
+    os.indent(indent) << "}\n";
   }
   os.indent(indent - 2) << "}\n";
   return llvm::Error::success();
+}
+
+SmallVector<SmallVector<EpilogueGroup>>
+cuda::getEpilogueBatches(const BlockTileThreads &threads, bool columnsInside,
+                         int64_t words) {
+  SmallVector<EpilogueGroup> groups;
+  for (const BlockTileThreads::Accumulators &acc : threads.accumulators) {
+    bool wholeRow = columnsInside && acc.points.size() > 1 &&
+                    llvm::all_of(acc.points, [&](auto point) {
+                      return point.first == acc.points.front().first;
+                    });
+    if (wholeRow) {
+      groups.push_back(
+          {&acc, llvm::to_vector(llvm::seq<unsigned>(0, acc.points.size())),
+           true});
+      continue;
+    }
+    for (unsigned e : llvm::seq<unsigned>(0, acc.points.size()))
+      groups.push_back({&acc, {e}, false});
+  }
+  SmallVector<SmallVector<EpilogueGroup>> batches;
+  int64_t loaded = 0;
+  for (EpilogueGroup &group : groups) {
+    int64_t groupWords = words * int64_t(group.elements.size());
+    if (batches.empty() || loaded + groupWords > kEpilogueBatchWords) {
+      batches.emplace_back();
+      loaded = 0;
+    }
+    batches.back().push_back(std::move(group));
+    loaded += groupWords;
+  }
+  return batches;
+}
+
+int64_t cuda::countEpilogueWords(linalg::GenericOp contraction,
+                                 linalg::GenericOp epilogue) {
+  OpOperand *read = getResultRead(contraction, epilogue);
+  int64_t words = 0;
+  for (OpOperand &operand : epilogue->getOpOperands())
+    words += &operand != read &&
+             !epilogue.getMatchingBlockArgument(&operand).use_empty() &&
+             !epilogue.getMatchingIndexingMap(&operand).isConstant();
+  return words;
 }

@@ -13,6 +13,8 @@
 
 #include "ens/Backend/Cuda/KernelConfig.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -55,6 +57,40 @@ BlockTileThreads getMmaThreads(const MmaConfig &mma, const MmaStaging &staging,
 /// shared loads.
 BlockTileThreads getFfmaThreads(const MmaConfig &mma, const MmaStaging &staging,
                                 int64_t blockCols);
+
+/// A group of a thread's points whose epilogue loads go together
+/// (emitBlockTiles): the points of accumulator array `acc` at `elements`.
+/// A whole row (`wholeRow`) is an array of more than one point, all in one
+/// row, whose columns are all inside the op, so that its consecutive
+/// columns load and store as 128-bit accesses; a point of any other array
+/// is a group of its own.
+struct EpilogueGroup {
+  const BlockTileThreads::Accumulators *acc;
+  SmallVector<unsigned> elements;
+  bool wholeRow;
+};
+
+/// At most this many words of a thread's epilogue operands are loaded at
+/// once: the accumulators and these fit in the 128 registers a thread of
+/// a block tile may take (two blocks per SM).
+inline constexpr int64_t kEpilogueBatchWords = 32;
+
+/// The epilogue of `threads`' points in batches of consecutive groups,
+/// each batch's loads (`words` a point) issued before any of its stores,
+/// as many groups as keep the batch within kEpilogueBatchWords words (at
+/// least one). `columnsInside`: every block tile's columns are inside the
+/// op. A batch's loads wait for the stores before it, which may alias
+/// them: the epilogue's loads make a round trip a batch (as the SASS
+/// shows, sm_90).
+SmallVector<SmallVector<EpilogueGroup>>
+getEpilogueBatches(const BlockTileThreads &threads, bool columnsInside,
+                   int64_t words);
+
+/// The words that the epilogue `epilogue` of `contraction` loads for each
+/// point: the outputs it reads and its inputs besides the contraction's
+/// result, but those at a constant place (a scalar, loaded once).
+int64_t countEpilogueWords(linalg::GenericOp contraction,
+                           linalg::GenericOp epilogue);
 
 } // namespace mlir::ens::cuda
 

@@ -166,6 +166,10 @@ private:
     return llvm::Error::success();
   }
 };
+/// The input of `epilogue` that reads the result of `contraction`.
+OpOperand *getResultRead(linalg::GenericOp contraction,
+                         linalg::GenericOp epilogue);
+
 } // namespace mlir::ens::cuda
 
 #endif // ENS_LIB_BACKEND_CUDA_GENERICWRITER_H

@@ -135,7 +135,9 @@ static nlohmann::ordered_json describeCounts(const KernelInfo &kernel) {
     loops.push_back({{"loads", loop.loads},
                      {"stores", loop.stores},
                      {"ffma", loop.ffma},
-                     {"instructions", loop.instructions}});
+                     {"instructions", loop.instructions},
+                     {"load_rounds", loop.loadRounds},
+                     {"iterations", loop.iterations}});
   return {{"warp_instructions", kernel.warpInstructions},
           {"fp32_warp_instructions", kernel.fp32WarpInstructions},
           {"memory_instructions", kernel.memoryInstructions},

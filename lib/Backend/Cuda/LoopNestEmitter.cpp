@@ -67,9 +67,8 @@ llvm::Error GenericWriter::hoistInvariants(unsigned indent,
   return llvm::Error::success();
 }
 
-/// The input of `epilogue` that reads the result of `contraction`.
-static OpOperand *getResultRead(linalg::GenericOp contraction,
-                                linalg::GenericOp epilogue) {
+OpOperand *cuda::getResultRead(linalg::GenericOp contraction,
+                               linalg::GenericOp epilogue) {
   Value result = contraction.getDpsInits()[0];
   OpOperand *read = nullptr;
   for (OpOperand *input : epilogue.getDpsInputOperands())

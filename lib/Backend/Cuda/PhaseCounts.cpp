@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlockTiles.h"
 #include "GenericCounter.h"
 
 #include "KernelCost.h"
@@ -82,7 +83,8 @@ WorkCounts GenericCounter::countStaging() const {
     // (CUDA 13.0), three loads that never run (@!PT) that ptxas pads it
     // with, besides the iteration's overhead.
     copy.hotLoops.push_back({async ? 0 : 1, async ? 0 : 1, 0,
-                             int64_t(kIterationOverhead) + (async ? 4 : 0)});
+                             int64_t(kIterationOverhead) + (async ? 4 : 0),
+                             async ? 0 : 1, copy.dependentLoads});
     counts.append(copy);
   }
   if (anyAsync)
@@ -304,13 +306,19 @@ WorkCounts GenericCounter::countPoints() const {
   // kFullUnrollTrips), the loop over the thread's points around it.
   if (steps > 0 && !reduction.empty()) {
     Work loop;
-    if (chunks == 1 && iterations + rest <= kFullUnrollTrips)
+    int64_t loopRounds = step.global ? 1 : 0;
+    int64_t loopIterations = rounds * (iterations ? iterations : rest);
+    if (chunks == 1 && iterations + rest <= kFullUnrollTrips) {
       loop = perItem;
-    else
+      loopRounds = chain;
+      loopIterations = rounds;
+    } else {
       loop.add(step, unroll > 1 && iterations ? unroll : 1);
+    }
     counts.hotLoops.push_back(
         {int64_t(loop.loads), int64_t(loop.stores), int64_t(loop.ffma),
-         int64_t(loop.instructions() + kIterationOverhead)});
+         int64_t(loop.instructions() + kIterationOverhead), loopRounds,
+         loopIterations});
   }
   LLVM_DEBUG(llvm::dbgs() << "phase " << phase.sourceOps << ": " << items
                           << " items in " << warps << " warps a member, "
@@ -352,7 +360,9 @@ WorkCounts GenericCounter::countBlockTiles() const {
   bool columnsInside =
       !phase.mma.enabled() && ranges[tile.loops[1]] % blockCols == 0;
   point.add(countEpilogue(epilogue, laneDims, columnsInside ? 4 : 1));
-  return phase::countBlockTiles(generic, phase, context, point);
+  return phase::countBlockTiles(generic, phase, context, point,
+                                epilogue ? countEpilogueWords(generic, epilogue)
+                                         : 0);
 }
 
 WorkCounts cuda::countPhase(const MemberLoopPlan::Phase &ir,
@@ -416,7 +426,8 @@ WorkCounts cuda::countSplitCombine(const MemberLoopPlan::Phase &ir,
     loop.add(share, 1.0 / llvm::divideCeil(chunks, threads));
     counts.hotLoops = {{int64_t(loop.loads), int64_t(loop.stores),
                         int64_t(loop.ffma),
-                        int64_t(loop.instructions() + kIterationOverhead)}};
+                        int64_t(loop.instructions() + kIterationOverhead), 1,
+                        int64_t(llvm::divideCeil(chunks, threads))}};
     return counts;
   }
   // Thread p of a member adds its point's chunks (partials[m][c][p]: the
@@ -440,18 +451,25 @@ WorkCounts cuda::countSplitCombine(const MemberLoopPlan::Phase &ir,
       getWarps(points, context.memberThreads * context.blocksPerMember);
   WorkCounts counts = total(perPoint, warps, lanes, overhead, context);
   // The hot loop: the chunks' loop, or where ptxas unrolls it whole, the
-  // loop over the thread's points.
+  // loop over the thread's points. Unrolled whole, a point's loads, the
+  // partial results' and the epilogue's, are all issued before the first
+  // addition uses one (the SASS of the split combines, sm_90): one round
+  // trip a point; else one an iteration of the chunks' loop, then the
+  // epilogue's.
+  int64_t rounds =
+      llvm::divideCeil(points, context.memberThreads * context.blocksPerMember);
+  bool whole = iterations + rest <= kFullUnrollTrips;
   Work loop = perPoint;
-  if (iterations + rest > kFullUnrollTrips) {
+  if (!whole) {
     loop = Work();
     loop.add(partial, iterations ? kUnrollSteps : 1, false);
   }
-  counts.hotLoops = {{int64_t(loop.loads), int64_t(loop.stores),
-                      int64_t(loop.ffma),
-                      int64_t(loop.instructions() + kIterationOverhead)}};
-  int64_t rounds =
-      llvm::divideCeil(points, context.memberThreads * context.blocksPerMember);
-  counts.dependentLoads = rounds * (iterations + rest + (ir.epilogue ? 1 : 0));
+  int64_t chain = whole ? 1 : iterations + rest + (ir.epilogue ? 1 : 0);
+  counts.hotLoops = {
+      {int64_t(loop.loads), int64_t(loop.stores), int64_t(loop.ffma),
+       int64_t(loop.instructions() + kIterationOverhead), whole ? chain : 1,
+       whole ? rounds : rounds * (iterations ? iterations : rest)}};
+  counts.dependentLoads = rounds * chain;
   counts.l2DependentLoads = 0;
   return counts;
 }

@@ -146,9 +146,11 @@ WorkCounts countSerial(Operation *op, const PhaseContext &context);
 
 /// Counts contraction `generic` in FFMA block tiles as `phase` configures
 /// them, each thread's point costing `point` (its output and epilogue,
-/// for a warp whose lanes hold the micro-tiles' first points).
+/// for a warp whose lanes hold the micro-tiles' first points), whose
+/// epilogue loads `epilogueWords` words (countEpilogueWords).
 WorkCounts countBlockTiles(linalg::GenericOp generic, const PhaseConfig &phase,
-                           const PhaseContext &context, const Work &point);
+                           const PhaseContext &context, const Work &point,
+                           int64_t epilogueWords);
 
 } // namespace mlir::ens::cuda::phase
 

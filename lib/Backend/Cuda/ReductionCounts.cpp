@@ -79,7 +79,8 @@ WorkCounts GenericCounter::countColumnReduction() const {
     loop.add(step, single ? kColumnUnrollSteps : 1);
     counts.hotLoops.push_back(
         {int64_t(loop.loads), int64_t(loop.stores), int64_t(loop.ffma),
-         int64_t(loop.instructions() + kIterationOverhead)});
+         int64_t(loop.instructions() + kIterationOverhead), step.global ? 1 : 0,
+         perBlock * (iterations ? iterations : rest)});
   }
   return counts;
 }
@@ -145,7 +146,8 @@ WorkCounts GenericCounter::countBlockReduction() const {
     loop.add(step, single ? kUnrollSteps : 1);
     counts.hotLoops.push_back(
         {int64_t(loop.loads), int64_t(loop.stores), int64_t(loop.ffma),
-         int64_t(loop.instructions() + kIterationOverhead)});
+         int64_t(loop.instructions() + kIterationOverhead), step.global ? 1 : 0,
+         sequential * (iterations ? iterations : rest)});
   }
   return counts;
 }

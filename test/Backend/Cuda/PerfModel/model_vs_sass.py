@@ -13,7 +13,18 @@
 # every paired loop with at least --min-loads loads must agree within
 # --tolerance on its loads and on its stores (stores within one), and every
 # SASS loop with at least 32 FFMAs (a contraction's register tile) must be
-# paired. Exits 1 on a miss; prints one line per loop.
+# paired.
+#
+# The dependent-load chains too: each paired loop's global load rounds a
+# pass (ens-sass's "ldg_rounds", the round trips its loads make one after
+# another) against those the model charges an iteration ("load_rounds"),
+# over the iterations it charges them ("iterations"). Where they differ,
+# the launch's latency term is redone with the SASS's rounds in the
+# model's place (scaled by the chain's length), and the launch's estimate
+# must stay within --tolerance. A launch named in --expected-chain-misses
+# must miss (a known gap, which docs/cuda.md explains): it fails once it no
+# longer does, so that the list shrinks. Exits 1 on a miss; prints one
+# line per loop and per launch whose chain differs.
 #
 #===----------------------------------------------------------------------===#
 
@@ -29,6 +40,7 @@ def sass_counts(loop):
         "stores": loop["stg"] + loop["sts"],
         "ffma": loop["ffma"],
         "instructions": loop["instructions"],
+        "rounds": loop["ldg_rounds"],
     }
 
 
@@ -40,17 +52,44 @@ def distance(model, sass, k):
         k * model["instructions"], sass["instructions"])
 
 
+def check_chain(launch, extra_rounds, tolerance):
+    """Whether `launch`'s H100 estimate stays within `tolerance` when its
+    latency term waits `extra_rounds` more round trips a thread (fewer if
+    negative): the term scaled by the chain's new length, or where the
+    model charged no chain, DRAM round trips (500 ns, docs/cuda.md); and
+    the line that says so."""
+    estimate = launch["estimate"]["h100"]
+    terms = dict(estimate["terms"])
+    launch_us = terms.pop("launch")
+    chain = launch["model"]["dependent_loads_per_thread"]
+    latency = terms["latency"]
+    if chain > 0:
+        terms["latency"] = latency * max(chain + extra_rounds, 0) / chain
+    else:
+        terms["latency"] = latency + max(extra_rounds, 0) * 0.5
+    redone = launch_us + max(terms.values())
+    ok = abs(redone - estimate["us"]) <= tolerance * estimate["us"]
+    return ok, (f"{launch['name']}: chain {chain} rounds, SASS's "
+                f"{chain + extra_rounds:g}: latency {latency:.1f} -> "
+                f"{terms['latency']:.1f} us, estimate {estimate['us']:.1f} "
+                f"-> {redone:.1f} us")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("report", help="ens-run --kernel-report=json output")
     parser.add_argument("sass", help="ens-sass --json output of its CUBIN")
     parser.add_argument("--tolerance", type=float, default=0.2)
     parser.add_argument("--min-loads", type=int, default=4)
+    parser.add_argument("--expected-chain-misses", default="",
+                        help="launches whose chain is known to miss, "
+                        "comma-separated")
     args = parser.parse_args()
     with open(args.report) as f:
         report = json.load(f)
     with open(args.sass) as f:
         kernels = {k["name"]: k for k in json.load(f)}
+    expected = {n for n in args.expected_chain_misses.split(",") if n}
     failures = checked = 0
     for launch in report["launches"]:
         name = launch["name"]
@@ -88,12 +127,16 @@ def main():
                             cost(a, ja, ka) + cost(b, jb, kb) - 1e-9):
                         pairs[a], pairs[b] = (jb, ka), (ja, kb)
                         improved = True
+        extra_rounds = 0.0
         for i, loop in enumerate(model):
             if i not in pairs:
                 print(f"{name} loop {i}: no SASS loop left to pair")
                 continue
             j, k = pairs[i]
             got = sass[j]
+            # One SASS iteration is k of the model's.
+            extra_rounds += (loop["iterations"] / k *
+                             (got["rounds"] - k * loop["load_rounds"]))
             want_loads = k * loop["loads"]
             want_stores = k * loop["stores"]
             ok = True
@@ -107,8 +150,21 @@ def main():
                   f"{want_stores} ffma {k * loop['ffma']} instructions "
                   f"{k * loop['instructions']}; SASS loads {got['loads']} "
                   f"stores {got['stores']} ffma {got['ffma']} instructions "
-                  f"{got['instructions']}: {'ok' if ok else 'MISS'}")
+                  f"{got['instructions']}; rounds model "
+                  f"{k * loop['load_rounds']} SASS {got['rounds']}: "
+                  f"{'ok' if ok else 'MISS'}")
             failures += not ok
+        chain_ok, line = (check_chain(launch, extra_rounds, args.tolerance)
+                          if extra_rounds else (True, f"{name}: chain agrees"))
+        # A known miss must still miss.
+        if name in expected:
+            verdict = "MISS (no longer missed)" if chain_ok else "expected miss"
+            failures += chain_ok
+        else:
+            verdict = "ok" if chain_ok else "MISS"
+            failures += not chain_ok
+        if extra_rounds or name in expected:
+            print(f"{line}: {verdict}")
         # A SASS loop that repeats a paired one's loads and FFMAs is a copy
         # ptxas made of it (the leftover steps of a split's chunk, unrolled
         # the same way), not a loop the model misses.
