@@ -94,7 +94,8 @@ int64_t cuda::getTileBytesInFlight(linalg::GenericOp generic,
   int64_t steps = 1;
   for (unsigned d : reduction)
     steps *= ranges[d];
-  steps = llvm::divideCeil(steps, chunks);
+  // (A chunk within a block is long enough to unroll either way.)
+  steps = getChunkSteps(steps, chunks, tile.unroll, /*inBlock=*/false);
   bool unroll =
       reduction.size() == 1 && steps >= tile.unroll && !hasIndexOps(generic);
   // A step loads each input's element once per row, column or point of the

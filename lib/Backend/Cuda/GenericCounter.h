@@ -85,7 +85,9 @@ public:
       return 1;
     SmallVector<int64_t> starts = {ranges[reduction[0]]};
     if (int64_t chunks = std::max<int64_t>(phase.chunks, 1); chunks > 1)
-      starts.push_back(llvm::divideCeil(ranges[reduction[0]], chunks));
+      starts.push_back(getChunkSteps(ranges[reduction[0]], chunks,
+                                     phase.tile.unroll,
+                                     context.strategy != Strategy::Tiled));
     return getWidth(generic, input, reduction[0], starts, spaceOf(input),
                     staged.contains(input.getOperandNumber()));
   }

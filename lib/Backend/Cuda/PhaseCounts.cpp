@@ -182,7 +182,7 @@ WorkCounts GenericCounter::countPoints() const {
   bool finishes = chunks == 1 || inBlock;
   int64_t tiles = items, allSteps = steps;
   if (chunks > 1)
-    steps = llvm::divideCeil(steps, chunks);
+    steps = getChunkSteps(steps, chunks, tile.unroll, inBlock);
   items *= chunks;
   // Each lane at its tile's first point: along a loop of consecutive
   // points, a tile's size times its tile.

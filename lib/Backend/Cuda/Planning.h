@@ -287,6 +287,17 @@ inline constexpr int64_t kFfmaWarpTileRows[] = {32, 16};
 void planSplit(linalg::GenericOp generic, PhaseConfig &phase, int64_t members,
                int64_t fillBlocks);
 
+/// The steps of each chunk of a register tile's reduction of `steps` steps
+/// split into `chunks` (all of them for 1): within a block (planBlockSplit,
+/// whose chunks are of equal size) steps / chunks; across blocks
+/// (planSplit), the chunks'
+/// share rounded up to a multiple of the `unroll` steps the tile loads at
+/// a time, so that every chunk starts where an operand read along the
+/// steps is as aligned as at step 0 (its unrolled steps one 128-bit
+/// load); the last chunk takes what is left.
+int64_t getChunkSteps(int64_t steps, int64_t chunks, int64_t unroll,
+                      bool inBlock);
+
 /// With the tiled strategy, the blocks of each of `members` members that
 /// compute `generic` as `phase` plans it: a thread per point (per tile of
 /// them, and per chunk of a split reduction's steps) in blocks of

@@ -219,7 +219,7 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   for (unsigned d : writer.reduction)
     steps *= writer.ranges[d];
   if (split)
-    steps = llvm::divideCeil(steps, chunks);
+    steps = getChunkSteps(steps, chunks, tile.unroll, inBlock);
   int64_t unrollSteps = tile.unroll;
   bool unroll = writer.reduction.size() == 1 && steps >= unrollSteps &&
                 generic.getBody()->getOps<linalg::IndexOp>().empty();
@@ -236,8 +236,8 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     std::string from = "0", to = std::to_string(writer.ranges[d]);
     if (split) {
       // The one reduction loop, chunk c of it.
-      std::string size =
-          std::to_string(llvm::divideCeil(writer.ranges[d], chunks));
+      std::string size = std::to_string(
+          getChunkSteps(writer.ranges[d], chunks, tile.unroll, inBlock));
       from = "c * " + size;
       // Within a block, the chunks are of equal size (planBlockSplit).
       to = inBlock ? from + " + " + size

@@ -417,6 +417,14 @@ void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,
   phase.chunks = std::min<int64_t>(
       llvm::divideCeil(fillBlocks, blocks),
       steps / (contraction ? kMinTileChunkSteps : kMinChunkSteps));
+  // A contraction's chunks are of whole unrolled iterations
+  // (getChunkSteps), no longer than the even share: as many more as that
+  // takes.
+  if (contraction && phase.chunks > 1) {
+    int64_t unroll = std::max<int64_t>(phase.tile.unroll, 1);
+    int64_t share = llvm::divideCeil(steps, phase.chunks) / unroll * unroll;
+    phase.chunks = llvm::divideCeil(steps, std::max(share, unroll));
+  }
   if (phase.chunks <= 1) {
     phase.chunks = 1;
     return;
@@ -424,6 +432,14 @@ void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,
   LLVM_DEBUG(llvm::dbgs() << "split the " << steps << " steps of each of the "
                           << elements << " elements of " << phase.sourceOps
                           << " into " << phase.chunks << " chunks\n");
+}
+
+int64_t cuda::getChunkSteps(int64_t steps, int64_t chunks, int64_t unroll,
+                            bool inBlock) {
+  int64_t share = llvm::divideCeil(steps, chunks);
+  return inBlock || chunks <= 1
+             ? share
+             : llvm::alignTo(share, std::max<int64_t>(unroll, 1));
 }
 
 int64_t cuda::getBlocksPerMember(linalg::GenericOp generic,

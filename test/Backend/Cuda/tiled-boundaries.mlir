@@ -200,10 +200,14 @@
 //   points, 4x4 tiles of d1 (64) and d2 (640): 16 * 160 = 2560 tiles, 10
 //   blocks per member, 20 in all: fewer than half an H100 wave (66),
 //   through 2048 steps (at least 512), so planSplit splits its one
-//   reduction loop into min(ceil(264 / 20), 2048 / 64) = 14 chunks of 147
-//   steps. The performance model keeps the split (its estimates, 20.6 us
-//   against 37.6 us whole, are not checked here): a first kernel of
-//   ceil(2560 * 14 / 256) = 140 blocks per member writes the chunks'
+//   reduction loop into min(ceil(264 / 20), 2048 / 64) = 14 even shares
+//   of 147 steps; a chunk is whole iterations of the 4 steps a tile loads
+//   at a time (getChunkSteps), no longer than the share, so 144 steps at
+//   most: ceil(2048 / 144) = 15 chunks of ceil(2048 / 15) = 137 steps
+//   rounded up to 140, the last one 88 (each chunk's rows then start
+//   16-byte aligned, 128-bit loads). The performance model keeps the split
+//   (its estimates are not checked here): a first kernel of
+//   ceil(2560 * 15 / 256) = 150 blocks per member writes the chunks'
 //   partial tiles to a buffer (the first after the arguments and result,
 //   4), and a second adds them per point, in order, and applies the bias
 //   and relu. With K = 512 instead, the model keeps the contraction whole
@@ -219,8 +223,12 @@
 // RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=members-per-block --atol=1e-4 --expect=%t/split_k/out0.npy
 // RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-4 --expect=%t/split_k/out0.npy
 // RUN: ens-run %s --entry=split_k --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=SPLITK
-// SPLITK: phase 0: kernel k0_tiled, 140 blocks per member, points in 4x4 tiles of d1, d2, consecutive along d2 in 14 chunks through global buffer 4 with fused epilogue; ens.einsum, ens.add, ens.relu
+// SPLITK: phase 0: kernel k0_tiled, 150 blocks per member, points in 4x4 tiles of d1, d2, consecutive along d2 in 15 chunks through global buffer 4 with fused epilogue; ens.einsum, ens.add, ens.relu
 // SPLITK-NOT: phase 1
+// RUN: ens-run %s --entry=split_k --cuda-strategy=tiled --cuda-dump=%t/split_k_cu --kernel-report=json > /dev/null
+// RUN: FileCheck %s --check-prefix=CHUNKS < %t/split_k_cu/split_k.cu
+// CHUNKS: ens_index [[K:d[0-9]+]] = c * 140;
+// CHUNKS-NEXT: const ens_index [[K]]_end = (c * 140 + 140 < 2048 ? c * 140 + 140 : 2048);
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --output-dir=%t/long_k
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-4 --expect=%t/long_k/out0.npy
 // RUN: ens-run %s --entry=long_k --random-inputs=13 --backend=cuda-emu --cuda-strategy=members-per-block --atol=1e-4 --expect=%t/long_k/out0.npy
