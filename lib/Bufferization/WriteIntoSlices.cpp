@@ -99,10 +99,14 @@ static void writeIntoSlice(tensor::InsertSliceOp insert) {
       !insert.getOffsets().empty() || !insert.getSizes().empty() ||
       !insert.getStrides().empty())
     return;
+  // The insert's destination must be computed here (the padding's zeros):
+  // an argument's buffer may be one that bufferization must not write, and
+  // would then be copied together with the slice.
   auto empty = destination->get().getDefiningOp<tensor::EmptyOp>();
   Operation *producer = result.getOwner();
   Block *block = insert->getBlock();
-  if (!empty || empty->getBlock() != block || producer->getBlock() != block)
+  if (!empty || empty->getBlock() != block || producer->getBlock() != block ||
+      !insert.getDest().getDefiningOp())
     return;
   // One-shot analysis does not see that the insert leaves the values it
   // inserts where they were: where the producer's result is read after the

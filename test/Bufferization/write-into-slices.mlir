@@ -130,3 +130,16 @@ func.func @dependent_destination(%a: tensor<4x4xf32>) -> tensor<4x6xf32> {
   %i = tensor.insert_slice %p into %z[0, 1] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<4x6xf32>
   return %i : tensor<4x6xf32>
 }
+
+// -----
+
+// Not rewritten: the destination is an argument, whose buffer
+// bufferization may not write.
+// CHECK-LABEL: func.func @argument_destination
+// CHECK-NOT:   tensor.extract_slice
+func.func @argument_destination(%a: tensor<4x4xf32>, %z: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  %empty = tensor.empty() : tensor<4x4xf32>
+  %p = linalg.abs ins(%a : tensor<4x4xf32>) outs(%empty : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %i = tensor.insert_slice %p into %z[0, 1] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<4x6xf32>
+  return %i : tensor<4x6xf32>
+}

@@ -77,9 +77,11 @@ def EnsWriteIntoSlices : Pass<"ens-write-into-slices", "::mlir::func::FuncOp"> {
 
     Not rewritten: a producer whose result is also read after the insert
     (one-shot analysis would copy it out of the slice and back, two copies
-    instead of one), and a `tensor.expand_shape` between the producer and
-    the insert (its inverse would collapse a strided slice, which
-    bufferization can only do by copying).
+    instead of one), a `tensor.expand_shape` between the producer and the
+    insert (its inverse would collapse a strided slice, which
+    bufferization can only do by copying), and an insert into a block
+    argument (a function's argument may be a buffer that bufferization
+    must not write).
 
     ```mlir
     %p = linalg.generic ... outs(%empty : tensor<2x4x4xf32>)
