@@ -256,6 +256,79 @@ func.func @flattened_rows(%image: tensor<2x16x10x10xf32>, %w: tensor<8x16x3x3xf3
 
 // -----
 
+// The same convolution of a padded image (zeros with the image inserted,
+// as a convolution's lowering pads): the copy is zeros, and each tap's
+// window of the unpadded image lies in rows 1 to 8 and in columns 1 to 7, 0
+// to 7 and 0 to 6; the padded image is left unread. Padding of ones is no
+// zeros that the copy could hold: its windows are copied as above.
+// CHECK-LABEL: func.func @flattened_padded_rows(
+// CHECK-SAME:    %[[IMG:[^:]*]]: tensor<2x16x8x8xf32>
+// CHECK:         tensor.empty() : tensor<2x16x3x10x8xf32>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[ZEROS:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2x16x3x10x8xf32>)
+// CHECK:         %[[W0:.*]] = tensor.extract_slice %[[IMG]][0, 0, 0, 0] [2, 16, 8, 7] [1, 1, 1, 1]
+// CHECK:         %[[C0:.*]] = linalg.copy ins(%[[W0]] : tensor<2x16x8x7xf32>)
+// CHECK:         %[[I0:.*]] = tensor.insert_slice %[[C0]] into %[[ZEROS]][0, 0, 0, 1, 1] [2, 16, 1, 8, 7]
+// CHECK:         %[[W1:.*]] = tensor.extract_slice %[[IMG]][0, 0, 0, 0] [2, 16, 8, 8] [1, 1, 1, 1]
+// CHECK:         %[[C1:.*]] = linalg.copy ins(%[[W1]] : tensor<2x16x8x8xf32>)
+// CHECK:         %[[I1:.*]] = tensor.insert_slice %[[C1]] into %[[I0]][0, 0, 1, 1, 0] [2, 16, 1, 8, 8]
+// CHECK:         %[[W2:.*]] = tensor.extract_slice %[[IMG]][0, 0, 0, 1] [2, 16, 8, 7] [1, 1, 1, 1]
+// CHECK:         %[[C2:.*]] = linalg.copy ins(%[[W2]] : tensor<2x16x8x7xf32>)
+// CHECK:         %[[I2:.*]] = tensor.insert_slice %[[C2]] into %[[I1]][0, 0, 2, 1, 0] [2, 16, 1, 8, 7]
+// CHECK:         tensor.collapse_shape %[[I2]] {{\[}}[0], [1], [2, 3, 4]] : tensor<2x16x3x10x8xf32> into tensor<2x16x240xf32>
+// CHECK-LABEL: func.func @flattened_rows_padded_ones(
+// CHECK:         %[[PADDED:.*]] = tensor.insert_slice
+// CHECK-NOT:     linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x16x3x10x8xf32>)
+// CHECK:         tensor.extract_slice %[[PADDED]][0, 0, 0, 0] [2, 16, 10, 8]
+// CHECK:         tensor.extract_slice %[[PADDED]][0, 0, 0, 1] [2, 16, 10, 8]
+// CHECK:         tensor.extract_slice %[[PADDED]][0, 0, 0, 2] [2, 16, 10, 8]
+#image = affine_map<(n, c, i, j, f, y, x) -> (n, f, i + y, j + x)>
+#filter = affine_map<(n, c, i, j, f, y, x) -> (c, f, y, x)>
+#out = affine_map<(n, c, i, j, f, y, x) -> (n, c, i, j)>
+func.func @flattened_padded_rows(%image: tensor<2x16x8x8xf32>, %w: tensor<8x16x3x3xf32>) -> tensor<2x8x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.empty() : tensor<2x16x10x10xf32>
+  %zeros = linalg.fill ins(%zero : f32) outs(%p : tensor<2x16x10x10xf32>) -> tensor<2x16x10x10xf32>
+  %padded = tensor.insert_slice %image into %zeros[0, 0, 1, 1] [2, 16, 8, 8] [1, 1, 1, 1]
+      : tensor<2x16x8x8xf32> into tensor<2x16x10x10xf32>
+  %e = tensor.empty() : tensor<2x8x8x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
+  %g = linalg.generic {indexing_maps = [#image, #filter, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%padded, %w : tensor<2x16x10x10xf32>, tensor<8x16x3x3xf32>)
+      outs(%init : tensor<2x8x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x8x8xf32>
+  return %g : tensor<2x8x8x8xf32>
+}
+func.func @flattened_rows_padded_ones(%image: tensor<2x16x8x8xf32>, %w: tensor<8x16x3x3xf32>) -> tensor<2x8x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %p = tensor.empty() : tensor<2x16x10x10xf32>
+  %ones = linalg.fill ins(%one : f32) outs(%p : tensor<2x16x10x10xf32>) -> tensor<2x16x10x10xf32>
+  %padded = tensor.insert_slice %image into %ones[0, 0, 1, 1] [2, 16, 8, 8] [1, 1, 1, 1]
+      : tensor<2x16x8x8xf32> into tensor<2x16x10x10xf32>
+  %e = tensor.empty() : tensor<2x8x8x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
+  %g = linalg.generic {indexing_maps = [#image, #filter, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+      ins(%padded, %w : tensor<2x16x10x10xf32>, tensor<8x16x3x3xf32>)
+      outs(%init : tensor<2x8x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x8x8xf32>
+  return %g : tensor<2x8x8x8xf32>
+}
+
+// -----
+
 // 5x7 positions are no whole number of vectors, and an accumulator that is
 // not a fill would need its values copied in: no change.
 // CHECK-LABEL: func.func @flattened_rows_odd(

@@ -250,6 +250,30 @@ func.func @wide_rows(%m: memref<3x2x8xf32>, %out: memref<3x2x8xf32>, %i: index) 
 
 // -----
 
+// The same tile written into the interior of a padded image (rows of 8
+// elements, 10 apart): contiguous along its last two dimensions alone, it
+// is still one 1-D store of 8, through a view that collapses those two.
+// Where its rows are not contiguous with each other (3 apart), each row of
+// 2 is stored on its own.
+// CHECK-LABEL: func.func @narrow_rows_padded
+// CHECK:         %[[OUT:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : memref<3x4x2xf32, strided<[10, 2, 1], offset: 11>> into memref<3x8xf32, strided<[10, 1], offset: 11>>
+// CHECK:         vector.store %{{.*}}, %[[OUT]][%{{.*}}, %c0] : memref<3x8xf32, strided<[10, 1], offset: 11>>, vector<8xf32>
+// CHECK-LABEL: func.func @narrow_rows_apart
+// CHECK-NOT:     memref.collapse_shape
+// CHECK-COUNT-4: vector.store %{{.*}} : memref<3x4x2xf32, strided<[12, 3, 1]>>, vector<2xf32>
+func.func @narrow_rows_padded(%out: memref<3x4x2xf32, strided<[10, 2, 1], offset: 11>>, %v: vector<1x4x2xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  vector.transfer_write %v, %out[%i, %c0, %c0] {in_bounds = [true, true, true]} : vector<1x4x2xf32>, memref<3x4x2xf32, strided<[10, 2, 1], offset: 11>>
+  return
+}
+func.func @narrow_rows_apart(%out: memref<3x4x2xf32, strided<[12, 3, 1]>>, %v: vector<1x4x2xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  vector.transfer_write %v, %out[%i, %c0, %c0] {in_bounds = [true, true, true]} : vector<1x4x2xf32>, memref<3x4x2xf32, strided<[12, 3, 1]>>
+  return
+}
+
+// -----
+
 // A read of 8 elements 2 apart (one tap of 2x2 pooling windows) loads the
 // run of 15 elements that holds them as two vectors of 8, the first 8 and
 // the 8 that end at the last (never past it), through a view with a unit

@@ -75,7 +75,11 @@ def EnsCpuSplitReductions
       `p = row * columns + column` reads it at `p + columns * row tap +
       rows * columns * column tap`, and the result, a fill of the flat
       shape, is reshaped back. The vector then runs along the positions and
-      the rows along the output channels, each a broadcast filter tap.
+      the rows along the output channels, each a broadcast filter tap. Of
+      an image padded with zeros (a `tensor.insert_slice` into zeros, seen
+      through an expand_shape and an extract_slice that keep its rows and
+      columns whole), the copy is zeros with the windows of the unpadded
+      image, so that the padded image need not be made.
 
     The pass runs before `ens-cpu-tile-and-vectorize`.
 

@@ -5,7 +5,8 @@
 // is copied once per column tap into rows as wide as the result's, which
 // then lie end to end, so that a result position p = row * columns +
 // column reads the copy at p + row tap * columns + column tap * image rows
-// * columns (ens-cpu-split-reductions).
+// * columns (ens-cpu-split-reductions). Of a padded image, the copies are
+// made from the image before its padding.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +42,8 @@ std::optional<ImageRows> matchImageRows(const WindowOp &window, int64_t lanes);
 /// per column tap and image row, each as wide as the result's rows, and
 /// the result's rows and columns as one loop, whose result is then
 /// reshaped back: a vector along that loop reads the copy contiguously.
+/// An image that is zeros with a window inserted (a padded image) is
+/// copied from that window into zeros, not read itself.
 void flattenImageRows(RewriterBase &rewriter, linalg::GenericOp op,
                       const ImageRows &rows);
 

@@ -389,6 +389,11 @@ struct LowerVectorsPass : ens::impl::EnsCpuLowerVectorsBase<LowerVectorsPass> {
     vector::populateFlattenVectorTransferPatterns(narrow,
                                                   cpu::kNarrowRowBits - 1);
     narrow.add<FlattenNarrowElementwise>(context);
+    // Upstream flattens a transfer only where the memref is contiguous
+    // along all of the vector's dimensions, unit ones included: a tile
+    // written into a padded image's interior is contiguous along its last
+    // dimensions alone.
+    vector::populateCastAwayVectorLeadingOneDimPatterns(narrow);
     vector::ShapeCastOp::getCanonicalizationPatterns(narrow, context);
     GreedyRewriteConfig config = boundedRewrites();
     config.strictMode = GreedyRewriteStrictness::ExistingAndNewOps;

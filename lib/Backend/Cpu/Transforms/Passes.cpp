@@ -11,8 +11,9 @@
 //     region of the step.
 //  3. Tiling and vectorization of every linalg op on tensors
 //     (ens-cpu-tile-and-vectorize).
-//  4. One-shot bufferization, results as out-parameters written in place
-//     (ens-forward-results), deallocation
+//  4. Producers of padded images computing into the padding's interior
+//     (ens-write-into-slices), one-shot bufferization, results as
+//     out-parameters written in place (ens-forward-results), deallocation
 //     (after scf.forall becomes scf.parallel, which deallocation handles).
 //  5. Hoisting of the accumulators out of reduction loops
 //     (ens-cpu-hoist-transfers), and lowering of vector ops to what LLVM
@@ -123,6 +124,11 @@ void mlir::ens::buildEnsCpuPipeline(OpPassManager &pm,
     options.hoistStaticAllocs = false;
     return options;
   }();
+  // Producers write into the interior of a convolution's padded input, so
+  // that bufferization does not copy the image there. Not on the CUDA
+  // backend, whose code generation is not checked with such strided
+  // destinations.
+  pm.addNestedPass<func::FuncOp>(createEnsWriteIntoSlices());
   buildBufferizationPipeline(pm, outParams);
   // Deallocation frees buffers in the body of scf.parallel or scf.for, not
   // scf.forall, so the foralls go first. On one thread every loop runs in
