@@ -230,6 +230,8 @@ func.func @forward_few_rows(%image: tensor<1x8x6x6xf32>, %w: tensor<16x8x3x3xf32
 // CHECK:         tensor.expand_shape %[[G]] {{\[}}[0], [1], [2, 3]] output_shape [2, 8, 8, 8] : tensor<2x8x64xf32> into tensor<2x8x8x8xf32>
 // TILE-LABEL: func.func @flattened_rows(
 // TILE:         scf.for %{{.*}} = %c0 to %c64 step %c32
+// TILE-NEXT:      tensor.extract_slice
+// TILE-NEXT:      vector.transfer_write %cst, %{{.*}} : vector<1x8x32xf32>, tensor<1x8x32xf32>
 // TILE-NEXT:      scf.for %{{.*}} = %c0 to %c16 step %c1
 // TILE-NEXT:        scf.for %{{.*}} = %c0 to %c3 step %c1
 // TILE-NEXT:          scf.for %{{.*}} = %c0 to %c3 step %c1

@@ -173,3 +173,84 @@ func.func @subview_copied(%a: memref<8x16xf32>, %out: memref<10x4xf32>,
       : memref<2x4xf32, strided<[4, 1], offset: 32>> to memref<2x4xf32>
   return
 }
+
+// -----
+
+// An accumulator that its tile filled with zeros just before the reduction
+// loop (ens-cpu-tile-and-vectorize) starts from the zeros once its read is
+// hoisted: the read takes the written vector, and the zeros' write goes,
+// since the write after the loop overwrites it and nothing reads it.
+// CHECK-LABEL: func.func @filled_accumulator
+// CHECK-SAME:    (%[[A:.*]]: memref<8x16xf32>, %[[B:.*]]: memref<16x4xf32>, %[[OUT:.*]]: memref<8x4xf32>)
+// CHECK:         %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<8x4xf32>
+// CHECK-NOT:     vector.transfer_write
+// CHECK:         %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ZEROS]]) -> (vector<8x4xf32>)
+// CHECK:         vector.transfer_write %[[SUM]], %[[OUT]][%c0, %c0]{{.*}} : vector<8x4xf32>, memref<8x4xf32>
+// CHECK-NEXT:    return
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @filled_accumulator(%a: memref<8x16xf32>, %b: memref<16x4xf32>,
+                              %out: memref<8x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %zeros = arith.constant dense<0.0> : vector<8x4xf32>
+  vector.transfer_write %zeros, %out[%c0, %c0] {in_bounds = [true, true]}
+      : vector<8x4xf32>, memref<8x4xf32>
+  scf.for %k = %c0 to %c16 step %c1 {
+    %va = vector.transfer_read %a[%c0, %k], %zero {in_bounds = [true, true]}
+        : memref<8x16xf32>, vector<8x1xf32>
+    %vb = vector.transfer_read %b[%k, %c0], %zero {in_bounds = [true, true]}
+        : memref<16x4xf32>, vector<1x4xf32>
+    %acc = vector.transfer_read %out[%c0, %c0], %zero
+        {in_bounds = [true, true]} : memref<8x4xf32>, vector<8x4xf32>
+    %r = vector.contract {indexing_maps = [#a, #b, #c],
+                          iterator_types = ["parallel", "parallel",
+                                            "reduction"],
+                          kind = #vector.kind<add>}
+        %va, %vb, %acc : vector<8x1xf32>, vector<1x4xf32> into vector<8x4xf32>
+    vector.transfer_write %r, %out[%c0, %c0] {in_bounds = [true, true]}
+        : vector<8x4xf32>, memref<8x4xf32>
+  }
+  return
+}
+
+// -----
+
+// Zeros written over only part of the accumulator (its first 4 rows) are
+// not what the read gets: the read stays, and so does the write.
+// CHECK-LABEL: func.func @partly_filled
+// CHECK:         vector.transfer_write %{{.*}}, %[[OUT:.*]][%c0, %c0]{{.*}} : vector<4x4xf32>, memref<8x4xf32>
+// CHECK-NEXT:    %[[INIT:.*]] = vector.transfer_read %[[OUT]][%c0, %c0]{{.*}} : memref<8x4xf32>, vector<8x4xf32>
+// CHECK-NEXT:    scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (vector<8x4xf32>)
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @partly_filled(%a: memref<8x16xf32>, %b: memref<16x4xf32>,
+                         %out: memref<8x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %zeros = arith.constant dense<0.0> : vector<4x4xf32>
+  vector.transfer_write %zeros, %out[%c0, %c0] {in_bounds = [true, true]}
+      : vector<4x4xf32>, memref<8x4xf32>
+  scf.for %k = %c0 to %c16 step %c1 {
+    %va = vector.transfer_read %a[%c0, %k], %zero {in_bounds = [true, true]}
+        : memref<8x16xf32>, vector<8x1xf32>
+    %vb = vector.transfer_read %b[%k, %c0], %zero {in_bounds = [true, true]}
+        : memref<16x4xf32>, vector<1x4xf32>
+    %acc = vector.transfer_read %out[%c0, %c0], %zero
+        {in_bounds = [true, true]} : memref<8x4xf32>, vector<8x4xf32>
+    %r = vector.contract {indexing_maps = [#a, #b, #c],
+                          iterator_types = ["parallel", "parallel",
+                                            "reduction"],
+                          kind = #vector.kind<add>}
+        %va, %vb, %acc : vector<8x1xf32>, vector<1x4xf32> into vector<8x4xf32>
+    vector.transfer_write %r, %out[%c0, %c0] {in_bounds = [true, true]}
+        : vector<8x4xf32>, memref<8x4xf32>
+  }
+  return
+}

@@ -41,6 +41,55 @@ func.func @matmul(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>)
 
 // -----
 
+// A reduction whose accumulator is a fill that nothing else reads fills
+// each register tile inside the loop over tiles, before the reduction's
+// loop: the tile starts from the constant (which ens-cpu-hoist-transfers
+// then forwards), and no pass of its own writes the whole result first.
+// CHECK-LABEL: func.func @fill_in_tiles
+// CHECK:         %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<6x8xf32>
+// CHECK:         scf.for %[[I:.*]] = %c0 to %c12 step %c6 iter_args(%[[OUT:.*]] = %{{.*}})
+// CHECK-NEXT:      %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[I]], 0] [6, 8] [1, 1]
+// CHECK-NEXT:      %[[FILLED:.*]] = vector.transfer_write %[[ZEROS]], %[[SLICE]][%c0, %c0]{{.*}} : vector<6x8xf32>, tensor<6x8xf32>
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(%{{.*}} = %[[FILLED]]) -> (tensor<6x8xf32>)
+// CHECK:             vector.contract {{.*}} : vector<6x1xf32>, vector<1x8xf32> into vector<6x8xf32>
+func.func @fill_in_tiles(%a: tensor<12x16xf32>, %b: tensor<16x8xf32>)
+    -> tensor<12x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<12x8xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<12x8xf32>)
+      -> tensor<12x8xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<12x16xf32>, tensor<16x8xf32>)
+      outs(%fill : tensor<12x8xf32>) -> tensor<12x8xf32>
+  return %r : tensor<12x8xf32>
+}
+
+// -----
+
+// A fill that two reductions accumulate into is filled once, a vector at a
+// time, on its own; each reduction's tiles read it.
+// CHECK-LABEL: func.func @shared_fill
+// CHECK:         %[[FILLED:.*]] = scf.for
+// CHECK:           vector.transfer_write {{.*}} : vector<1x4xf32>, tensor<12x8xf32>
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[FILLED]])
+// CHECK:           vector.contract {{.*}} : vector<6x1xf32>, vector<1x8xf32> into vector<6x8xf32>
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[FILLED]])
+// CHECK:           vector.contract {{.*}} : vector<6x1xf32>, vector<1x8xf32> into vector<6x8xf32>
+func.func @shared_fill(%a: tensor<12x16xf32>, %b: tensor<16x8xf32>,
+                       %c: tensor<16x8xf32>)
+    -> (tensor<12x8xf32>, tensor<12x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<12x8xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<12x8xf32>)
+      -> tensor<12x8xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<12x16xf32>, tensor<16x8xf32>)
+      outs(%fill : tensor<12x8xf32>) -> tensor<12x8xf32>
+  %s = linalg.matmul ins(%a, %c : tensor<12x16xf32>, tensor<16x8xf32>)
+      outs(%fill : tensor<12x8xf32>) -> tensor<12x8xf32>
+  return %r, %s : tensor<12x8xf32>, tensor<12x8xf32>
+}
+
+// -----
+
 // An op of 64 x 512 iterations: on one thread, one loop nest over vectors;
 // on two, its rows are spread over an scf.forall first, and the vectors are
 // as wide as 64 bytes allow.

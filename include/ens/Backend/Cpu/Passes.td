@@ -195,6 +195,14 @@ def EnsCpuTileAndVectorize
     of ops other than contractions divide the loops evenly, so shapes stay
     static; the loops over tiles are `scf.for`, reductions innermost.
 
+    A reduction whose accumulator is a `linalg.fill` that nothing else reads
+    takes the fill into its tiles: each register tile writes the constant
+    into its slice of the result, in the loops over the parallel tiles and
+    before its reduction loops, and starts from it, rather than a pass of
+    its own filling the whole result before the tiles read it back (for
+    cnn-wide's first convolution, 256 KB per example). A fill that several
+    ops read is tiled on its own.
+
     With more than one thread (`threads`), an op of at least 16384 loop
     iterations outside a loop over members first has its first parallel
     loop tiled into an `scf.forall`, about one chunk per thread. Ops of i1,
@@ -265,7 +273,11 @@ def EnsCpuHoistTransfers
     only transfers use (the accumulator of one part of a contraction split
     at a remainder) first read and write the subview's source, at its
     offsets plus their indices, since the hoisting leaves transfers through
-    views alone.
+    views alone. A hoisted read that follows a write of the same vector
+    shape at the same indices (the constant that a register tile filled its
+    accumulator with) then takes the written vector, and the write, which
+    the write after the loop overwrites, goes (upstream's
+    `vector::transferOpflowOpt`).
 
     Before:
 

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
 
@@ -134,6 +135,11 @@ struct HoistTransfersPass
     DominanceInfo dominance;
     eliminateCommonSubExpressions(rewriter, dominance, getOperation());
     linalg::hoistRedundantVectorTransfers(getOperation());
+    // An accumulator that its tile filled (ens-cpu-tile-and-vectorize) is
+    // now read right after the fill's write: the read takes the written
+    // vector, and the write, which the accumulator's own write after the
+    // loop overwrites, goes.
+    vector::transferOpflowOpt(rewriter, getOperation());
   }
 };
 } // namespace

@@ -358,6 +358,68 @@ tileOp(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
   return cast<linalg::LinalgOp>(tiled->tiledOps.back());
 }
 
+/// The fill of zeros or another constant that `op` accumulates into, if
+/// `op` is its only user: the register tiles can start from the constant
+/// rather than read it from a buffer that a pass of its own filled.
+static linalg::FillOp accumulatorFill(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+    return {};
+  auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill->hasOneUse() || fill->getBlock() != op->getBlock() ||
+      !fill.hasPureTensorSemantics())
+    return {};
+  return fill;
+}
+
+/// Tiles `op` by `sizes` as tileOp does, with its accumulator's `fill`
+/// computed in each tile: the parallel loops are tiled first, with the
+/// fill's tile in them, then the reduction loops inside, which the fill's
+/// tile must not be in. The fill's tile is vectorized. Returns the tiled op.
+static FailureOr<linalg::LinalgOp> tileWithFill(RewriterBase &rewriter,
+                                                linalg::LinalgOp op,
+                                                linalg::FillOp fill,
+                                                ArrayRef<int64_t> sizes) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> parallelSizes(sizes), reductionSizes(sizes);
+  for (auto [loop, iterator] : llvm::enumerate(iterators)) {
+    if (iterator == utils::IteratorType::parallel)
+      reductionSizes[loop] = 0;
+    else
+      parallelSizes[loop] = 0;
+  }
+  scf::SCFTilingOptions tiling;
+  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+  tiling.setTileSizes(getAsIndexOpFoldResult(op.getContext(), parallelSizes));
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn([&](tensor::ExtractSliceOp, OpResult producer,
+                                 bool) {
+    return std::make_tuple(producer.getOwner() == fill.getOperation(), false);
+  });
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> tiled =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(*op), options);
+  if (failed(tiled))
+    return op->emitError("cannot tile this op for the CPU");
+  for (OpResult result : op->getResults())
+    rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
+  rewriter.eraseOp(op);
+  auto tiledOp = cast<linalg::LinalgOp>(tiled->tiledAndFusedOps.front());
+  for (Operation *fused : tiled->tiledAndFusedOps) {
+    auto tiledFill = dyn_cast<linalg::FillOp>(fused);
+    if (!tiledFill)
+      continue;
+    rewriter.setInsertionPoint(tiledFill);
+    if (failed(linalg::vectorize(rewriter, tiledFill)))
+      return tiledFill->emitError("cannot vectorize this fill for the CPU");
+  }
+  if (llvm::all_of(reductionSizes, [](int64_t size) { return size == 0; }))
+    return tiledOp;
+  return tileOp(rewriter, tiledOp, reductionSizes,
+                scf::SCFTilingOptions::LoopType::ForOp);
+}
+
 namespace {
 /// Remembers the last linalg op a rewrite creates.
 struct LastLinalgOp : RewriterBase::Listener {
@@ -559,8 +621,11 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
   for (auto [extent, tile] : llvm::zip_equal(extents, plan.tile))
     sizes.push_back(tile < extent ? tile : 0);
   if (llvm::any_of(sizes, [](int64_t size) { return size != 0; })) {
+    linalg::FillOp fill = accumulatorFill(op);
     FailureOr<linalg::LinalgOp> tiled =
-        tileOp(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForOp);
+        fill ? tileWithFill(rewriter, op, fill, sizes)
+             : tileOp(rewriter, op, sizes,
+                      scf::SCFTilingOptions::LoopType::ForOp);
     if (failed(tiled))
       return failure();
     op = *tiled;
@@ -599,7 +664,13 @@ struct TileAndVectorizePass
     });
     TileTarget target{threads, vectorBytes};
     TileTarget inLoop{1, vectorBytes};
-    for (linalg::LinalgOp op : ops) {
+    // Consumers first, so that a fill that one takes into its tiles
+    // (tileWithFill) is left unused rather than tiled on its own.
+    for (linalg::LinalgOp op : llvm::reverse(ops)) {
+      if (isa<linalg::FillOp>(*op) && op->use_empty()) {
+        rewriter.eraseOp(op);
+        continue;
+      }
       bool nested = op->getParentOfType<scf::ForallOp>() != nullptr;
       if (failed(tileAndVectorize(rewriter, op, nested ? inLoop : target)))
         return signalPassFailure();
