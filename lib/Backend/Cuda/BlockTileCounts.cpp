@@ -132,7 +132,7 @@ WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
   BlockTileThreads shares = mma.enabled()
                                 ? getMmaThreads(mma, staging, blockCols)
                                 : getFfmaThreads(mma, staging, blockCols);
-  bool columnsInside = !mma.enabled() && ranges[cols] % blockCols == 0;
+  bool columnsInside = hasColumnsInside(mma, ranges[cols], blockCols);
   int64_t epilogueRounds =
       point.global
           ? int64_t(

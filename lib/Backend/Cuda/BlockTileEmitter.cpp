@@ -262,7 +262,7 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
   if (stages > 1)
     os.indent(indent) << "__syncthreads();\n";
   // Each accumulator inside the op: its epilogue's result, or the output.
-  bool columnsInside = !mma.enabled() && ranges[1] % blockCols == 0;
+  bool columnsInside = hasColumnsInside(mma, ranges[1], blockCols);
   if (!after) {
     for (const BlockTileThreads::Accumulators &acc : threads.accumulators)
       for (auto [e, point] : llvm::enumerate(acc.points)) {

@@ -58,6 +58,15 @@ BlockTileThreads getMmaThreads(const MmaConfig &mma, const MmaStaging &staging,
 BlockTileThreads getFfmaThreads(const MmaConfig &mma, const MmaStaging &staging,
                                 int64_t blockCols);
 
+/// Whether every block tile's columns are inside the op: FFMA block tiles
+/// (not tensor cores) of `blockCols` columns over `columns` columns, a
+/// multiple of them, so that a thread's consecutive columns load and store
+/// their epilogue's operands as one access.
+inline bool hasColumnsInside(const MmaConfig &mma, int64_t columns,
+                             int64_t blockCols) {
+  return !mma.enabled() && columns % blockCols == 0;
+}
+
 /// A group of a thread's points whose epilogue loads go together
 /// (emitBlockTiles): the points of accumulator array `acc` at `elements`.
 /// A whole row (`wholeRow`) is an array of more than one point, all in one

@@ -307,7 +307,7 @@ WorkCounts GenericCounter::countPoints() const {
   if (steps > 0 && !reduction.empty()) {
     Work loop;
     int64_t loopRounds = step.global ? 1 : 0;
-    int64_t loopIterations = rounds * (iterations ? iterations : rest);
+    int64_t loopIterations = rounds * getHotLoopTrips(iterations, rest);
     if (chunks == 1 && iterations + rest <= kFullUnrollTrips) {
       loop = perItem;
       loopRounds = chain;
@@ -358,7 +358,7 @@ WorkCounts GenericCounter::countBlockTiles() const {
   auto [blockRows, blockCols] = getMmaBlockTile(phase.mma, phase.threads);
   (void)blockRows;
   bool columnsInside =
-      !phase.mma.enabled() && ranges[tile.loops[1]] % blockCols == 0;
+      hasColumnsInside(phase.mma, ranges[tile.loops[1]], blockCols);
   point.add(countEpilogue(epilogue, laneDims, columnsInside ? 4 : 1));
   return phase::countBlockTiles(generic, phase, context, point,
                                 epilogue ? countEpilogueWords(generic, epilogue)
@@ -468,7 +468,7 @@ WorkCounts cuda::countSplitCombine(const MemberLoopPlan::Phase &ir,
   counts.hotLoops = {
       {int64_t(loop.loads), int64_t(loop.stores), int64_t(loop.ffma),
        int64_t(loop.instructions() + kIterationOverhead), whole ? chain : 1,
-       whole ? rounds : rounds * (iterations ? iterations : rest)}};
+       whole ? rounds : rounds * getHotLoopTrips(iterations, rest)}};
   counts.dependentLoads = rounds * chain;
   counts.l2DependentLoads = 0;
   return counts;

@@ -121,6 +121,12 @@ std::pair<double, double> getWarps(int64_t items, int64_t threads);
 /// steps per thread run `unroll` at a time.
 std::pair<int64_t, int64_t> splitSteps(int64_t steps, int64_t unroll);
 
+/// The trips of the hot loop of such a reduction: its unrolled
+/// iterations, or where there are none, its single steps.
+inline int64_t getHotLoopTrips(int64_t iterations, int64_t rest) {
+  return iterations ? iterations : rest;
+}
+
 /// Float instructions per point of `op`'s body: an FMA (a multiply the
 /// kernel writes fused with its add) is one instruction for two FLOPs.
 std::pair<double, double> getFloatInstructions(Operation *op, int64_t points);

@@ -290,11 +290,10 @@ void planSplit(linalg::GenericOp generic, PhaseConfig &phase, int64_t members,
 /// The steps of each chunk of a register tile's reduction of `steps` steps
 /// split into `chunks` (all of them for 1): within a block (planBlockSplit,
 /// whose chunks are of equal size) steps / chunks; across blocks
-/// (planSplit), the chunks'
-/// share rounded up to a multiple of the `unroll` steps the tile loads at
-/// a time, so that every chunk starts where an operand read along the
-/// steps is as aligned as at step 0 (its unrolled steps one 128-bit
-/// load); the last chunk takes what is left.
+/// (planSplit), the chunks' share rounded up to a multiple of the `unroll`
+/// steps the tile loads at a time, so that every chunk starts where an
+/// operand read along the steps is as aligned as at step 0 (its unrolled
+/// steps one 128-bit load); the last chunk takes what is left.
 int64_t getChunkSteps(int64_t steps, int64_t chunks, int64_t unroll,
                       bool inBlock);
 

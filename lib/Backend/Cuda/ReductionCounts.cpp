@@ -80,7 +80,7 @@ WorkCounts GenericCounter::countColumnReduction() const {
     counts.hotLoops.push_back(
         {int64_t(loop.loads), int64_t(loop.stores), int64_t(loop.ffma),
          int64_t(loop.instructions() + kIterationOverhead), step.global ? 1 : 0,
-         perBlock * (iterations ? iterations : rest)});
+         perBlock * getHotLoopTrips(iterations, rest)});
   }
   return counts;
 }
@@ -147,7 +147,7 @@ WorkCounts GenericCounter::countBlockReduction() const {
     counts.hotLoops.push_back(
         {int64_t(loop.loads), int64_t(loop.stores), int64_t(loop.ffma),
          int64_t(loop.instructions() + kIterationOverhead), step.global ? 1 : 0,
-         sequential * (iterations ? iterations : rest)});
+         sequential * getHotLoopTrips(iterations, rest)});
   }
   return counts;
 }
