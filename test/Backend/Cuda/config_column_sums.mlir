@@ -1,5 +1,5 @@
 // Column sums with the tiled strategy (PhaseConfig::lanesAlongOutputs,
-// readsAcrossOutputs in Planning.cpp, ColumnReductionEmitter.cpp; issue
+// readsAcrossOutputs in OpPlanning.cpp, ColumnReductionEmitter.cpp; issue
 // #31): a block reduction whose input is contiguous along its outputs and
 // not along its steps (a bias gradient's sum down the batch) takes 32
 // output elements a block, a warp's lanes along them and the block's warps

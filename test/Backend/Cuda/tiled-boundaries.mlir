@@ -18,7 +18,7 @@
 // written for, which its plan check then describes.
 //
 // For each case, one property of the tiled plan (--cuda-plan) is worked out
-// by hand from lib/Backend/Cuda/Planning.cpp:
+// by hand from lib/Backend/Cuda/OpPlanning.cpp and Planning.cpp:
 // - getBlockCombiner (ReductionBlocks::OwnPerMember): an op with a
 //   reduction is a block reduction if the output elements of all members
 //   are fewer than 264 * 256 (264 blocks, two per SM of an H100) and it has
