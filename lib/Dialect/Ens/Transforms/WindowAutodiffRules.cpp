@@ -128,29 +128,12 @@ Value spread(Emitter &e, Value g, ArrayRef<int64_t> start,
   return e.b.create<PadOp>(e.loc, g, start, high, interior);
 }
 
-/// The max's adjoint when the windows tile the operand: the operand viewed
-/// as [r0, w0, r1, w1, ...] (r the result's sizes, w the window's), where
-/// each window is the w dimensions at one result position. The adjoint
-/// goes to the least row-major tap position holding the maximum. That
-/// position is found at the result's shape, from one strided slice of the
-/// operand per tap (elementwise, so it vectorizes along the result's rows
-/// and reads the operand once); one pass over the operand's shape then
-/// routes the adjoint to it.
-Value routeToFirstMaximumOfTiles(Emitter &e, const Window &window, Value x,
-                                 Value y, Value g) {
+/// Each window's least row-major tap position holding its maximum `y`, or
+/// the number of taps where none does (a NaN), found at the result's shape
+/// from one strided slice of the operand per tap: elementwise, so it
+/// vectorizes along the result's rows, and it reads what the pooling reads.
+Value firstMaximumOfTiles(Emitter &e, const Window &window, Value x, Value y) {
   ArrayRef<int64_t> resultShape = shapeOf(y);
-  Type element = cast<RankedTensorType>(x.getType()).getElementType();
-  SmallVector<int64_t> tiledShape, resultDims, tapDims;
-  for (auto [d, size] : llvm::enumerate(resultShape)) {
-    resultDims.push_back(tiledShape.size());
-    tiledShape.push_back(size);
-    tapDims.push_back(tiledShape.size());
-    tiledShape.push_back(window.dimensions[d]);
-  }
-  auto tiledType = RankedTensorType::get(tiledShape, element);
-  auto overTaps = [&](Value atResult) -> Value {
-    return e.b.create<BroadcastInDimOp>(e.loc, tiledType, atResult, resultDims);
-  };
   int64_t numTaps = getNumElements(window.dimensions);
   // The taps in reverse row-major order, each overriding the later ones:
   // the least tap at the maximum wins, and none (numTaps) where no tap is.
@@ -167,8 +150,30 @@ Value routeToFirstMaximumOfTiles(Emitter &e, const Window &window, Value x,
     first =
         e.select(isMax, e.splat(y.getType(), static_cast<double>(t)), first);
   }
+  return first;
+}
+
+/// The max's adjoint when the windows tile the operand: the operand viewed
+/// as [r0, w0, r1, w1, ...] (r the result's sizes, w the window's), where
+/// each window is the w dimensions at one result position, and one pass
+/// over that view gives each window's adjoint `g` to the tap at its first
+/// maximum `first`.
+Value routeToFirstMaximumOfTiles(Emitter &e, const Window &window, Value x,
+                                 Value first, Value g) {
+  Type element = cast<RankedTensorType>(x.getType()).getElementType();
+  SmallVector<int64_t> tiledShape, resultDims, tapDims;
+  for (auto [d, size] : llvm::enumerate(shapeOf(first))) {
+    resultDims.push_back(tiledShape.size());
+    tiledShape.push_back(size);
+    tapDims.push_back(tiledShape.size());
+    tiledShape.push_back(window.dimensions[d]);
+  }
+  auto tiledType = RankedTensorType::get(tiledShape, element);
+  auto overTaps = [&](Value atResult) -> Value {
+    return e.b.create<BroadcastInDimOp>(e.loc, tiledType, atResult, resultDims);
+  };
   SmallVector<Attribute> positions;
-  for (int64_t t = 0; t < numTaps; ++t)
+  for (int64_t t = 0, n = getNumElements(window.dimensions); t < n; ++t)
     positions.push_back(e.b.getFloatAttr(element, t));
   Value tapPositions = e.b.create<BroadcastInDimOp>(
       e.loc, tiledType,
@@ -220,8 +225,20 @@ Grads reduceWindow(ReduceWindowOp op, Emitter &e, Value g) {
         e.b.create<ReduceWindowOp>(e.loc, WindowKind::add, spreadGrad, sum))};
   }
 
-  if (windowsTile(window, shape, shapeOf(y)))
-    return SmallVector<Value>{routeToFirstMaximumOfTiles(e, window, x, y, g)};
+  if (windowsTile(window, shape, shapeOf(y))) {
+    // The search goes beside the pooling in the forward pass, as frameworks
+    // keep the pooling's indices: there it reads the taps that the pooling
+    // reads, and fusion computes both in one pass over the operand instead
+    // of reading the operand again in the adjoint sweep.
+    Value first;
+    {
+      OpBuilder::InsertionGuard guard(e.b);
+      e.b.setInsertionPointAfter(op);
+      first = firstMaximumOfTiles(e, window, x, y);
+    }
+    return SmallVector<Value>{
+        routeToFirstMaximumOfTiles(e, window, x, first, g)};
+  }
 
   // Max: for each tap of the window in row-major order, the windows whose
   // maximum is at that tap and not at an earlier one (`remaining` tracks

@@ -52,7 +52,8 @@ func.func @grads(%x: tensor<2x4x5xf64>, %w: tensor<6x2x2xf64>) -> (tensor<f64>, 
 // Max pooling routes each window's adjoint to its first maximum. Where the
 // windows do not tile the operand (here the last element is in none): per
 // tap in row-major order, the windows whose maximum is there and not at an
-// earlier tap (`remaining`) pass their adjoint, spread back by a pad.
+// earlier tap (`remaining`) pass their adjoint, spread back by a pad, all
+// in the adjoint sweep: the forward pass runs the pooling alone.
 func.func @loss(%x: tensor<5xf64>) -> tensor<f64> {
   %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : tensor<5xf64> -> tensor<2xf64>
   %s = ens.reduce_sum %y {dims = array<i64: 0>} : tensor<2xf64> -> tensor<f64>
@@ -65,6 +66,7 @@ func.func @grads(%x: tensor<5xf64>) -> (tensor<f64>, tensor<5xf64>) {
 // CHECK-LABEL: func.func private @loss_grad(
 // CHECK-SAME:    %[[X:[^:]*]]: tensor<5xf64>)
 // CHECK:         %[[Y:.*]] = ens.reduce_window max, %[[X]]
+// CHECK-NEXT:    ens.reduce_sum %[[Y]]
 // CHECK:         %[[DY:.*]] = ens.broadcast_in_dim
 // CHECK:         %[[ALL:.*]] = ens.constant dense<1.000000e+00> : tensor<2xf64>
 // CHECK:         %[[X0:.*]] = ens.slice %[[X]] {limit = array<i64: 3>, start = array<i64: 0>, stride = array<i64: 2>}
@@ -89,10 +91,11 @@ func.func @grads(%x: tensor<5xf64>) -> (tensor<f64>, tensor<5xf64>) {
 // each window's adjoint goes to the least tap position holding its maximum:
 // the positions are 0 1 / 2 3 in each window. That position is found at
 // the result's shape, from one strided slice of the operand per tap, the
-// taps in reverse so that the least one wins (4 where none holds it). The
-// operand is then viewed as [2, 2, 2, 2] (row of windows, row in the
-// window, column of windows, column in the window), and the adjoint goes
-// to the tap at that position, in one pass.
+// taps in reverse so that the least one wins (4 where none holds it), in
+// the forward pass right after the pooling, which reads the same taps. In
+// the adjoint sweep, the operand is viewed as [2, 2, 2, 2] (row of
+// windows, row in the window, column of windows, column in the window),
+// and the adjoint goes to the tap at that position, in one pass.
 func.func @loss(%x: tensor<4x4xf32>) -> tensor<f32> {
   %y = ens.reduce_window max, %x {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>} : tensor<4x4xf32> -> tensor<2x2xf32>
   %s = ens.reduce_sum %y {dims = array<i64: 0, 1>} : tensor<2x2xf32> -> tensor<f32>
@@ -105,8 +108,7 @@ func.func @grads(%x: tensor<4x4xf32>) -> (tensor<f32>, tensor<4x4xf32>) {
 // CHECK-LABEL: func.func private @loss_grad(
 // CHECK-SAME:    %[[X:[^:]*]]: tensor<4x4xf32>)
 // CHECK:         %[[Y:.*]] = ens.reduce_window max, %[[X]]
-// CHECK:         %[[DY:.*]] = ens.broadcast_in_dim
-// CHECK:         %[[NONE:.*]] = ens.constant dense<4.000000e+00> : tensor<2x2xf32>
+// CHECK-NEXT:    %[[NONE:.*]] = ens.constant dense<4.000000e+00> : tensor<2x2xf32>
 // CHECK:         %[[X3:.*]] = ens.slice %[[X]] {limit = array<i64: 4, 4>, start = array<i64: 1, 1>, stride = array<i64: 2, 2>}
 // CHECK:         %[[EQ3:.*]] = ens.cmp eq, %[[X3]], %[[Y]]
 // CHECK:         %[[T3:.*]] = ens.constant dense<3.000000e+00> : tensor<2x2xf32>
@@ -121,6 +123,8 @@ func.func @grads(%x: tensor<4x4xf32>) -> (tensor<f32>, tensor<4x4xf32>) {
 // CHECK:         %[[EQ0:.*]] = ens.cmp eq, %[[X0]], %[[Y]]
 // CHECK:         %[[T0:.*]] = ens.constant dense<0.000000e+00> : tensor<2x2xf32>
 // CHECK:         %[[FIRST:.*]] = ens.select %[[EQ0]], %[[T0]], %[[F1]]
+// CHECK-NEXT:    ens.reduce_sum %[[Y]]
+// CHECK:         %[[DY:.*]] = ens.broadcast_in_dim
 // CHECK:         %[[TAPS:.*]] = ens.constant dense<{{\[}}[0.000000e+00, 1.000000e+00], [2.000000e+00, 3.000000e+00]]> : tensor<2x2xf32>
 // CHECK:         %[[POS:.*]] = ens.broadcast_in_dim %[[TAPS]] {dims = array<i64: 1, 3>} : tensor<2x2xf32> -> tensor<2x2x2x2xf32>
 // CHECK-NOT:     ens.reduce_max
