@@ -10,6 +10,62 @@
 
 include "mlir/Pass/PassBase.td"
 
+def EnsCpuReduceInLoops
+    : Pass<"ens-cpu-reduce-in-loops", "::mlir::func::FuncOp"> {
+  let summary = "Reduce each slice an scf.forall writes inside that loop";
+  let description = [{
+    A reduction over the first dimension of an `scf.forall`'s result, where
+    the loop writes its iteration `i` into slice `i` of that dimension (the
+    loops over a batch that `ens-fuse-members` makes), would read the whole
+    result again after the loop, from memory. This pass computes one
+    partial result per iteration inside the loop, from the slice the
+    iteration has just written and which is still in cache, and the
+    reduction becomes the combination of those partial results (a bias
+    gradient, summed over the batch and the image: 64 slices of 256 KB
+    read in cache, then 64 partial results of 1 KB). Only reductions with
+    a single input (read directly or through a `tensor.collapse_shape`
+    that keeps the first dimension alone), a combiner with a neutral
+    element (the partial results start from it), and another reduction
+    loop besides the loop's dimension: a sum over the first dimension
+    alone would write partial results as large as the slices.
+
+    Before:
+
+    ```mlir
+    %y = scf.forall (%i) in (64) shared_outs(%o = %e) -> (tensor<64x16x8x8xf32>) {
+      %s = linalg.generic ... -> tensor<1x16x8x8xf32>
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %s into %o[%i, 0, 0, 0] [1, 16, 8, 8] [1, 1, 1, 1] : ...
+      }
+    }
+    %db = linalg.generic {iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+        ins(%y : tensor<64x16x8x8xf32>) outs(%zeros : tensor<16xf32>) { addf }
+    ```
+
+    After:
+
+    ```mlir
+    %y:2 = scf.forall (%i) in (64) shared_outs(%o = %e, %q = %e2) -> (tensor<64x16x8x8xf32>, tensor<64x16xf32>) {
+      %s = linalg.generic ... -> tensor<1x16x8x8xf32>
+      %p = linalg.generic {iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+          ins(%s : tensor<1x16x8x8xf32>) outs(%fill : tensor<1x16xf32>) { addf }
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %s into %o[%i, 0, 0, 0] [1, 16, 8, 8] [1, 1, 1, 1] : ...
+        tensor.parallel_insert_slice %p into %q[%i, 0] [1, 16] [1, 1] : ...
+      }
+    }
+    %db = linalg.generic {iterator_types = ["reduction", "parallel"]}
+        ins(%y#1 : tensor<64x16xf32>) outs(%zeros : tensor<16xf32>) { addf }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def EnsCpuSplitReductions
     : Pass<"ens-cpu-split-reductions", "::mlir::func::FuncOp"> {
   let summary = "Give reductions partial results along the loop a vector "
