@@ -1,10 +1,13 @@
-// Bias gradients summed inside the loops over the batch on the CPU
-// (ens-cpu-reduce-in-loops), against the interpreter: a member of cnn-wide
-// with biases at odd sizes (3 members, batch 5, 8x12 images pooled to 4x6
-// and 2x3, channels 3 and 5). Each convolution's bias gradient sums the
-// pooling's routed adjoint over the batch and the image; the loop over the
-// batch that routes it computes a partial sum per example, and the sum over
-// the batch reads those after the loop.
+// Bias and filter gradients summed inside the loops over the batch on the
+// CPU (ens-cpu-reduce-in-loops), against the interpreter: a member of
+// cnn-wide with biases at odd sizes (3 members, batch 5, 8x12 images pooled
+// to 4x6 and 2x3, channels 3 and 5). Each convolution's bias gradient sums
+// the pooling's routed adjoint over the batch and the image, and the first
+// convolution's filter gradient multiplies it with the padded input image.
+// The loop over the batch that routes the first pooling's adjoint computes
+// a partial bias and filter gradient per example, reading that example's
+// image (whose padding moves before the loop), and the sums over the batch
+// read those after the loop.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: ens-run %s --entry=step --random-inputs=11 --output-dir=%t/step
@@ -68,9 +71,13 @@ func.func @step(%x: tensor<5x1x8x12xf32>, %w1: tensor<3x3x1x3x3xf32>, %b1: tenso
 // the batch, is summed after it as before:
 // CHECK:       %[[ROUTED2:.*]] = tensor.collapse_shape {{.*}} into tensor<5x3x5x4x6xf32>
 // CHECK:       linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel", "reduction", "reduction"]} ins(%[[ROUTED2]] : tensor<5x3x5x4x6xf32>) outs(%{{.*}} : tensor<3x5xf32>)
-// the first layer's, routed in a loop over the batch, gets a partial sum
-// per example in that loop:
-// CHECK:       %[[LOOP:.*]]:2 = scf.forall (%[[I:.*]]) in (5) shared_outs({{.*}}) -> (tensor<5x3x1x3x1x4x2x6x2xf32>, tensor<5x3x3xf32>)
+// the first layer's, routed in a loop over the batch, gets a partial bias
+// and filter gradient per example in that loop:
+// CHECK:       %[[LOOP:.*]]:3 = scf.forall (%[[I:.*]]) in (5) shared_outs({{.*}}) -> (tensor<5x3x1x3x1x4x2x6x2xf32>, tensor<5x3x3xf32>, tensor<5x9x1x3x3xf32>)
 // CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}} : tensor<1x3x3x8x12xf32>) outs(%{{.*}} : tensor<1x3x3xf32>)
+// CHECK:         %[[IMAGE:.*]] = tensor.extract_slice %{{.*}}[%[[I]], 0, 0, 0] [1, 1, 10, 14] [1, 1, 1, 1] : tensor<5x1x10x14xf32> to tensor<1x1x10x14xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[IMAGE]], %{{.*}} : tensor<1x1x10x14xf32>, tensor<1x9x8x12xf32>) outs(%{{.*}} : tensor<1x9x1x3x3xf32>)
 // CHECK:         tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[I]], 0, 0] [1, 3, 3]
+// CHECK:         tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[I]], 0, 0, 0, 0] [1, 9, 1, 3, 3]
 // CHECK:       linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[LOOP]]#1 : tensor<5x3x3xf32>) outs(%{{.*}} : tensor<3x3xf32>)
+// CHECK:       linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]} ins(%[[LOOP]]#2 : tensor<5x9x1x3x3xf32>) outs(%{{.*}} : tensor<9x1x3x3xf32>)

@@ -53,35 +53,35 @@ func.func @bias(%x: tensor<5x3x7x9xf32>) -> tensor<3xf32> {
 // alone (the routed adjoint of a max pooling, in its windows' shape): the
 // slice is collapsed alike in the loop. A max has a neutral element too.
 // CHECK-LABEL: func.func @collapsed_max
-// CHECK:         scf.forall (%{{.*}}) in (5) shared_outs({{.*}}) -> (tensor<5x3x2x3xf32>, tensor<5x3xf32>)
-// CHECK:           %[[S:[0-9]+]] = linalg.generic {{.*}} ins(%extracted_slice : tensor<1x3x2x3xf32>)
-// CHECK:           %[[FLAT:.*]] = tensor.collapse_shape %[[S]] {{\[\[}}0], [1], [2, 3]] : tensor<1x3x2x3xf32> into tensor<1x3x6xf32>
+// CHECK:         scf.forall (%{{.*}}) in (5) shared_outs({{.*}}) -> (tensor<5x3x4x6xf32>, tensor<5x3xf32>)
+// CHECK:           %[[S:[0-9]+]] = linalg.generic {{.*}} ins(%extracted_slice : tensor<1x3x4x6xf32>)
+// CHECK:           %[[FLAT:.*]] = tensor.collapse_shape %[[S]] {{\[\[}}0], [1], [2, 3]] : tensor<1x3x4x6xf32> into tensor<1x3x24xf32>
 // CHECK:           %[[START:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x3xf32>)
-// CHECK:           linalg.generic {{.*}} ins(%[[FLAT]] : tensor<1x3x6xf32>) outs(%[[START]] : tensor<1x3xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%[[FLAT]] : tensor<1x3x24xf32>) outs(%[[START]] : tensor<1x3xf32>)
 // CHECK:             arith.maximumf
 // CHECK:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%{{.*}}#1 : tensor<5x3xf32>)
 // CHECK:           arith.maximumf
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #ch = affine_map<(d0, d1, d2) -> (d1)>
-func.func @collapsed_max(%x: tensor<5x3x2x3xf32>, %init: tensor<3xf32>) -> tensor<3xf32> {
-  %e = tensor.empty() : tensor<5x3x2x3xf32>
-  %y = scf.forall (%i) in (5) shared_outs(%o = %e) -> (tensor<5x3x2x3xf32>) {
-    %xs = tensor.extract_slice %x[%i, 0, 0, 0] [1, 3, 2, 3] [1, 1, 1, 1] : tensor<5x3x2x3xf32> to tensor<1x3x2x3xf32>
-    %se = tensor.empty() : tensor<1x3x2x3xf32>
+func.func @collapsed_max(%x: tensor<5x3x4x6xf32>, %init: tensor<3xf32>) -> tensor<3xf32> {
+  %e = tensor.empty() : tensor<5x3x4x6xf32>
+  %y = scf.forall (%i) in (5) shared_outs(%o = %e) -> (tensor<5x3x4x6xf32>) {
+    %xs = tensor.extract_slice %x[%i, 0, 0, 0] [1, 3, 4, 6] [1, 1, 1, 1] : tensor<5x3x4x6xf32> to tensor<1x3x4x6xf32>
+    %se = tensor.empty() : tensor<1x3x4x6xf32>
     %s = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-        ins(%xs : tensor<1x3x2x3xf32>) outs(%se : tensor<1x3x2x3xf32>) {
+        ins(%xs : tensor<1x3x4x6xf32>) outs(%se : tensor<1x3x4x6xf32>) {
     ^bb0(%a: f32, %b: f32):
       %m = arith.mulf %a, %a : f32
       linalg.yield %m : f32
-    } -> tensor<1x3x2x3xf32>
+    } -> tensor<1x3x4x6xf32>
     scf.forall.in_parallel {
-      tensor.parallel_insert_slice %s into %o[%i, 0, 0, 0] [1, 3, 2, 3] [1, 1, 1, 1] : tensor<1x3x2x3xf32> into tensor<5x3x2x3xf32>
+      tensor.parallel_insert_slice %s into %o[%i, 0, 0, 0] [1, 3, 4, 6] [1, 1, 1, 1] : tensor<1x3x4x6xf32> into tensor<5x3x4x6xf32>
     }
   }
-  %flat = tensor.collapse_shape %y [[0], [1], [2, 3]] : tensor<5x3x2x3xf32> into tensor<5x3x6xf32>
+  %flat = tensor.collapse_shape %y [[0], [1], [2, 3]] : tensor<5x3x4x6xf32> into tensor<5x3x24xf32>
   %m = linalg.generic {indexing_maps = [#id3, #ch], iterator_types = ["reduction", "parallel", "reduction"]}
-      ins(%flat : tensor<5x3x6xf32>) outs(%init : tensor<3xf32>) {
+      ins(%flat : tensor<5x3x24xf32>) outs(%init : tensor<3xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.maximumf %a, %acc : f32
     linalg.yield %s : f32
@@ -160,4 +160,95 @@ func.func @not_rewritten(%x: tensor<5x3x7xf32>, %x6: tensor<6x3x7xf32>, %px: ten
     linalg.yield %s : f32
   } -> tensor<3xf32>
   return %over_loop, %per_example, %no_neutral, %two_rows : tensor<3x7xf32>, tensor<5xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// A filter gradient: its other input, the padded image, read at the
+// loop's dimension as its first dimension, is computed after the loop from
+// the function's argument; that op moves before the loop, and each
+// iteration reads its example's image. The partial result (4 x 3 x 3) is
+// a sixteenth of the slice (4 x 12 x 12).
+// CHECK-LABEL: func.func @filter_gradient
+// CHECK:         %[[IMAGE:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<5x14x14xf32>)
+// CHECK:         %[[LOOP:.*]]:2 = scf.forall (%[[I:.*]]) in (5) shared_outs({{.*}}) -> (tensor<5x4x12x12xf32>, tensor<5x4x3x3xf32>)
+// CHECK:           %[[S:[0-9]+]] = linalg.generic {{.*}} ins(%extracted_slice : tensor<1x4x12x12xf32>)
+// CHECK:           %[[EXAMPLE:.*]] = tensor.extract_slice %[[IMAGE]][%[[I]], 0, 0] [1, 14, 14] [1, 1, 1]
+// CHECK:           %[[START:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x3x3xf32>)
+// CHECK:           %[[P:.*]] = linalg.generic {{.*}} ins(%[[EXAMPLE]], %[[S]] : tensor<1x14x14xf32>, tensor<1x4x12x12xf32>) outs(%[[START]] : tensor<1x4x3x3xf32>)
+// CHECK:           tensor.parallel_insert_slice %[[P]] into %{{.*}}[%[[I]], 0, 0, 0] [1, 4, 3, 3]
+// CHECK:         linalg.generic {{.*}} ins(%[[LOOP]]#1 : tensor<5x4x3x3xf32>) outs(%{{.*}} : tensor<4x3x3xf32>)
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#img = affine_map<(o, kh, kw, b, h, w) -> (b, h + kh, w + kw)>
+#dy = affine_map<(o, kh, kw, b, h, w) -> (b, o, h, w)>
+#dw = affine_map<(o, kh, kw, b, h, w) -> (o, kh, kw)>
+func.func @filter_gradient(%x: tensor<5x14x14xf32>, %g: tensor<5x4x12x12xf32>,
+                           %init: tensor<4x3x3xf32>) -> tensor<4x3x3xf32> {
+  %e = tensor.empty() : tensor<5x4x12x12xf32>
+  %dy = scf.forall (%i) in (5) shared_outs(%o = %e) -> (tensor<5x4x12x12xf32>) {
+    %gs = tensor.extract_slice %g[%i, 0, 0, 0] [1, 4, 12, 12] [1, 1, 1, 1] : tensor<5x4x12x12xf32> to tensor<1x4x12x12xf32>
+    %se = tensor.empty() : tensor<1x4x12x12xf32>
+    %s = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+        ins(%gs : tensor<1x4x12x12xf32>) outs(%se : tensor<1x4x12x12xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.mulf %a, %a : f32
+      linalg.yield %m : f32
+    } -> tensor<1x4x12x12xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %o[%i, 0, 0, 0] [1, 4, 12, 12] [1, 1, 1, 1] : tensor<1x4x12x12xf32> into tensor<5x4x12x12xf32>
+    }
+  }
+  %ie = tensor.empty() : tensor<5x14x14xf32>
+  %image = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<5x14x14xf32>) outs(%ie : tensor<5x14x14xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<5x14x14xf32>
+  %dw = linalg.generic {indexing_maps = [#img, #dy, #dw], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%image, %dy : tensor<5x14x14xf32>, tensor<5x4x12x12xf32>) outs(%init : tensor<4x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3x3xf32>
+  return %dw : tensor<4x3x3xf32>
+}
+
+// -----
+
+// Not rewritten: a filter gradient whose other input is computed from the
+// loop's result (it cannot move before the loop).
+// CHECK-LABEL: func.func @other_input_after_loop
+// CHECK:         scf.forall (%{{.*}}) in (5) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<5x4x12x12xf32>)
+// CHECK-NOT:     tensor<5x4x3x3xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<5x14x14xf32>, tensor<5x4x12x12xf32>) outs(%{{.*}} : tensor<4x3x3xf32>)
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#img = affine_map<(o, kh, kw, b, h, w) -> (b, h + kh, w + kw)>
+#dy = affine_map<(o, kh, kw, b, h, w) -> (b, o, h, w)>
+#dw = affine_map<(o, kh, kw, b, h, w) -> (o, kh, kw)>
+func.func @other_input_after_loop(%g: tensor<5x4x12x12xf32>, %init: tensor<4x3x3xf32>)
+    -> tensor<4x3x3xf32> {
+  %e = tensor.empty() : tensor<5x4x12x12xf32>
+  %dy = scf.forall (%i) in (5) shared_outs(%o = %e) -> (tensor<5x4x12x12xf32>) {
+    %gs = tensor.extract_slice %g[%i, 0, 0, 0] [1, 4, 12, 12] [1, 1, 1, 1] : tensor<5x4x12x12xf32> to tensor<1x4x12x12xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %gs into %o[%i, 0, 0, 0] [1, 4, 12, 12] [1, 1, 1, 1] : tensor<1x4x12x12xf32> into tensor<5x4x12x12xf32>
+    }
+  }
+  %zero = arith.constant 0.0 : f32
+  %image = tensor.pad %dy low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<5x4x12x12xf32> to tensor<5x4x14x14xf32>
+  %image0 = tensor.extract_slice %image[0, 0, 0, 0] [5, 1, 14, 14] [1, 1, 1, 1] : tensor<5x4x14x14xf32> to tensor<5x14x14xf32>
+  %dw = linalg.generic {indexing_maps = [#img, #dy, #dw], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%image0, %dy : tensor<5x14x14xf32>, tensor<5x4x12x12xf32>) outs(%init : tensor<4x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3x3xf32>
+  return %dw : tensor<4x3x3xf32>
 }

@@ -20,14 +20,23 @@ def EnsCpuReduceInLoops
     result again after the loop, from memory. This pass computes one
     partial result per iteration inside the loop, from the slice the
     iteration has just written and which is still in cache, and the
-    reduction becomes the combination of those partial results (a bias
-    gradient, summed over the batch and the image: 64 slices of 256 KB
-    read in cache, then 64 partial results of 1 KB). Only reductions with
-    a single input (read directly or through a `tensor.collapse_shape`
-    that keeps the first dimension alone), a combiner with a neutral
-    element (the partial results start from it), and another reduction
-    loop besides the loop's dimension: a sum over the first dimension
-    alone would write partial results as large as the slices.
+    reduction becomes the combination of those partial results. cnn-wide's
+    bias gradients (64 slices of 256 and 128 KB, partial results of 1 and
+    2 KB) and its first filter gradient (the same 256 KB slices and each
+    example's padded image, partial results of 9 KB) are such reductions;
+    when every reduction of a loop's result moves into the loop, the result
+    itself is no longer written.
+
+    The loop's result is read directly or through a `tensor.collapse_shape`
+    that keeps the first dimension alone. Other inputs must read the loop's
+    dimension as one of their dimensions (each iteration then reads its
+    slice of them) or not at all, and be computed before the loop, or by
+    ops after it that do not read the loop's results: those ops move before
+    the loop. The combiner must have a neutral element (the partial results
+    start from it), and an iteration's partial result must be at most an
+    eighth of its slice: a reduction that shrinks its slices less (a sum
+    over the loop's dimension alone, a filter gradient with many channels)
+    would write about as much as it reads.
 
     Before:
 

@@ -10,10 +10,13 @@
 
 #include "ens/Backend/Cpu/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/Support/Debug.h"
 
@@ -28,20 +31,24 @@ using namespace mlir;
 using namespace mlir::ens;
 
 namespace {
-/// A reduction whose input is the result of an scf.forall that writes its
-/// iteration `i` into slice `i` of that result's first dimension, a
-/// dimension the reduction reduces.
+/// A reduction one of whose inputs is the result of an scf.forall that
+/// writes its iteration `i` into slice `i` of that result's first
+/// dimension, a dimension the reduction reduces along its loop `loopDim`.
 struct LoopReduction {
   linalg::GenericOp op;
   cpu::Combiner combiner;
   scf::ForallOp loop;
-  /// The result of `loop` that `op` reduces, and the insertion of each
-  /// iteration's slice into it.
+  unsigned loopDim;
+  /// The input read from the loop's result `result`, the insertion of each
+  /// iteration's slice into that result, and the collapse of the result
+  /// that the input is, if any (it keeps the first dimension alone).
+  OpOperand *input;
   unsigned result;
   tensor::ParallelInsertSliceOp insert;
-  /// The collapse of that result that `op` reads, if any; it keeps the
-  /// first dimension alone.
   tensor::CollapseShapeOp collapse;
+  /// The ops after the loop that the other inputs are computed by, in order:
+  /// they move before the loop, whose iterations read slices of them.
+  SmallVector<Operation *> moved;
 };
 } // namespace
 
@@ -80,49 +87,138 @@ static tensor::ParallelInsertSliceOp iterationSlice(scf::ForallOp loop,
   return insert;
 }
 
-/// `op` as a reduction of a loop's slices, if it is one that reduces each
-/// slice to fewer elements: besides the loop's dimension it reduces another
-/// loop of more than one iteration. A reduction over the loop's dimension
-/// alone would write partial results as large as the slices it reads.
-static std::optional<LoopReduction> matchLoopReduction(linalg::GenericOp op) {
-  std::optional<cpu::Combiner> combiner = cpu::Combiner::match(op);
-  if (!combiner || op.getNumDpsInputs() != 1 || !op.hasPureTensorSemantics() ||
-      !cast<ShapedType>(op.getDpsInitOperand(0)->get().getType())
-           .hasStaticShape())
-    return std::nullopt;
-  Value input = op.getDpsInputOperand(0)->get();
+/// An iteration's partial result is at most 1/kMinShrink of the slice it
+/// reads: a reduction that shrinks its slices less (a sum over the loop's
+/// dimension alone, a filter gradient with many channels) would write about
+/// as much as it reads.
+static constexpr int64_t kMinShrink = 8;
+
+/// `operand` read from an iteration's slice of the loop `loop`, if it is a
+/// result of `loop` whose insertion writes slice `i` in iteration `i`, read
+/// directly or through a collapse that keeps the first dimension alone.
+static std::optional<LoopReduction> matchSlicedInput(linalg::GenericOp op,
+                                                     OpOperand &operand) {
+  Value input = operand.get();
   auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>();
   if (collapse) {
     if (collapse.getReassociationIndices().front().size() != 1)
       return std::nullopt;
     input = collapse.getSrc();
   }
-  auto result = dyn_cast<OpResult>(input);
   auto loop = input.getDefiningOp<scf::ForallOp>();
   if (!loop)
     return std::nullopt;
-  tensor::ParallelInsertSliceOp insert =
-      iterationSlice(loop, result.getResultNumber());
-  if (!insert)
+  unsigned result = cast<OpResult>(input).getResultNumber();
+  tensor::ParallelInsertSliceOp insert = iterationSlice(loop, result);
+  AffineMap read = op.getMatchingIndexingMap(&operand);
+  if (!insert || !isa<AffineDimExpr>(read.getResult(0)))
+    return std::nullopt;
+  LoopReduction reduction;
+  reduction.loop = loop;
+  reduction.loopDim = read.getDimPosition(0);
+  reduction.input = &operand;
+  reduction.result = result;
+  reduction.insert = insert;
+  reduction.collapse = collapse;
+  return reduction;
+}
+
+/// The dimension of `operand` that `op` reads at its loop `loopDim` alone,
+/// if any; fails if another dimension depends on that loop.
+static FailureOr<std::optional<unsigned>>
+dimensionAlong(linalg::GenericOp op, OpOperand &operand, unsigned loopDim) {
+  std::optional<unsigned> along;
+  for (auto [dim, expr] :
+       llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
+    if (expr == getAffineDimExpr(loopDim, op.getContext()) && !along)
+      along = dim;
+    else if (expr.isFunctionOfDim(loopDim))
+      return failure();
+  }
+  return along;
+}
+
+/// The ops after `loop` in its block that compute `value`, in order, if
+/// none of them reads a result of `loop` or has side effects, which moving
+/// them before the loop would reorder.
+static FailureOr<SmallVector<Operation *>> opsToMove(Value value,
+                                                     scf::ForallOp loop) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != loop->getBlock() || def->isBeforeInBlock(loop))
+    return SmallVector<Operation *>();
+  BackwardSliceOptions options;
+  options.filter = [&](Operation *op) {
+    return op->getBlock() == loop->getBlock() && loop->isBeforeInBlock(op);
+  };
+  SetVector<Operation *> slice;
+  getBackwardSlice(def, &slice, options);
+  slice.insert(def);
+  for (Operation *op : slice) {
+    if (!isMemoryEffectFree(op))
+      return failure();
+    // Values that the slice's regions use from above must be defined before
+    // the loop too.
+    SetVector<Value> used;
+    getUsedValuesDefinedAbove(op->getRegions(), used);
+    used.insert(op->operand_begin(), op->operand_end());
+    for (Value v : used) {
+      Operation *producer = v.getDefiningOp();
+      if (producer == loop.getOperation() ||
+          (producer && !slice.contains(producer) &&
+           producer->getBlock() == loop->getBlock() &&
+           loop->isBeforeInBlock(producer)))
+        return failure();
+    }
+  }
+  SmallVector<Operation *> ops(slice.begin(), slice.end());
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ops;
+}
+
+/// `op` as a reduction of a loop's slices, if it is one whose partial result
+/// per iteration is at most 1/kMinShrink of the slice it reads, and each of
+/// whose other inputs is read at the loop's dimension as one of its
+/// dimensions or not at all, and is computed before the loop or by ops
+/// after it that can move before it.
+static std::optional<LoopReduction> matchLoopReduction(linalg::GenericOp op) {
+  std::optional<cpu::Combiner> combiner = cpu::Combiner::match(op);
+  auto accumulatorType =
+      cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
+  if (!combiner || !op.hasPureTensorSemantics() ||
+      !accumulatorType.hasStaticShape())
+    return std::nullopt;
+  std::optional<LoopReduction> reduction;
+  for (OpOperand *operand : op.getDpsInputOperands())
+    if ((reduction = matchSlicedInput(op, *operand)))
+      break;
+  if (!reduction || op.getIteratorTypesArray()[reduction->loopDim] !=
+                        utils::IteratorType::reduction)
+    return std::nullopt;
+  auto sliceType = cast<ShapedType>(reduction->insert.getSourceType());
+  if (accumulatorType.getNumElements() * kMinShrink >
+      sliceType.getNumElements())
     return std::nullopt;
 
-  AffineMap read = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  if (!read.isProjectedPermutation() || !isa<AffineDimExpr>(read.getResult(0)))
-    return std::nullopt;
-  unsigned loopDim = read.getDimPosition(0);
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  if (iterators[loopDim] != utils::IteratorType::reduction)
-    return std::nullopt;
-  bool reducesMore = false;
-  for (auto [dim, iterator] : llvm::enumerate(iterators))
-    reducesMore |= dim != loopDim &&
-                   iterator == utils::IteratorType::reduction &&
-                   extents[dim] != 1;
-  if (!reducesMore)
-    return std::nullopt;
-  return LoopReduction{op,     *combiner, loop, result.getResultNumber(),
-                       insert, collapse};
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    if (operand == reduction->input)
+      continue;
+    auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+    FailureOr<SmallVector<Operation *>> moved =
+        opsToMove(operand->get(), reduction->loop);
+    if (!type || !type.hasStaticShape() ||
+        failed(dimensionAlong(op, *operand, reduction->loopDim)) ||
+        failed(moved))
+      return std::nullopt;
+    for (Operation *mover : *moved)
+      if (!llvm::is_contained(reduction->moved, mover))
+        reduction->moved.push_back(mover);
+  }
+  llvm::sort(reduction->moved,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  reduction->op = op;
+  reduction->combiner = *combiner;
+  return reduction;
 }
 
 /// Rewrites `reduction`: its loop gains a result of one partial result per
@@ -139,7 +235,10 @@ static void reduceInLoop(RewriterBase &rewriter, LoopReduction reduction) {
   SmallVector<int64_t> partialShape{iterations};
   llvm::append_range(partialShape, accumulatorType.getShape());
 
-  // The loop, with the partial results as one more shared output.
+  // The loop, after the ops that compute the other inputs, with the partial
+  // results as one more shared output.
+  for (Operation *mover : reduction.moved)
+    rewriter.moveOpBefore(mover, loop);
   rewriter.setInsertionPoint(loop);
   SmallVector<Value> outputs(loop.getOutputs());
   outputs.push_back(
@@ -151,35 +250,58 @@ static void reduceInLoop(RewriterBase &rewriter, LoopReduction reduction) {
   rewriter.eraseOp(newLoop.getTerminator());
   rewriter.mergeBlocks(loop.getBody(), body, body->getArguments().drop_back());
 
-  // This iteration's partial result, from the slice it writes.
+  // This iteration's partial result, from the slice it writes and this
+  // iteration's slices of the other inputs.
+  Value iv = newLoop.getInductionVars().front();
   rewriter.setInsertionPoint(newLoop.getTerminator());
-  Value slice = reduction.insert.getSource();
-  if (tensor::CollapseShapeOp collapse = reduction.collapse) {
-    SmallVector<int64_t> shape(collapse.getResultType().getShape());
-    shape.front() = 1;
-    slice = rewriter.create<tensor::CollapseShapeOp>(
-        collapse.getLoc(), RankedTensorType::get(shape, elementType), slice,
-        collapse.getReassociationIndices());
+  SmallVector<Value> inputs;
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    if (operand == reduction.input) {
+      Value slice = reduction.insert.getSource();
+      if (tensor::CollapseShapeOp collapse = reduction.collapse) {
+        SmallVector<int64_t> shape(collapse.getResultType().getShape());
+        shape.front() = 1;
+        slice = rewriter.create<tensor::CollapseShapeOp>(
+            collapse.getLoc(), RankedTensorType::get(shape, elementType), slice,
+            collapse.getReassociationIndices());
+      }
+      inputs.push_back(slice);
+      continue;
+    }
+    std::optional<unsigned> along =
+        *dimensionAlong(op, *operand, reduction.loopDim);
+    if (!along) {
+      inputs.push_back(operand->get());
+      continue;
+    }
+    auto type = cast<RankedTensorType>(operand->get().getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
+    offsets[*along] = iv;
+    SmallVector<int64_t> shape(type.getShape());
+    shape[*along] = 1;
+    SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
+    inputs.push_back(rewriter.create<tensor::ExtractSliceOp>(
+        loc, operand->get(), offsets,
+        getAsIndexOpFoldResult(op.getContext(), shape), strides));
   }
   SmallVector<int64_t> sliceShape{1};
   llvm::append_range(sliceShape, accumulatorType.getShape());
   Value start =
       reduction.combiner.createNeutral(rewriter, loc, sliceShape, elementType);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  unsigned loopDim = maps.front().getDimPosition(0);
-  maps.back() =
-      maps.back().insertResult(getAffineDimExpr(loopDim, op.getContext()), 0);
+  maps.back() = maps.back().insertResult(
+      getAffineDimExpr(reduction.loopDim, op.getContext()), 0);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  iterators[loopDim] = utils::IteratorType::parallel;
-  auto partial = rewriter.create<linalg::GenericOp>(loc, start.getType(), slice,
-                                                    start, maps, iterators);
+  iterators[reduction.loopDim] = utils::IteratorType::parallel;
+  auto partial = rewriter.create<linalg::GenericOp>(
+      loc, start.getType(), inputs, start, maps, iterators);
   rewriter.cloneRegionBefore(op.getRegion(), partial.getRegion(),
                              partial.getRegion().begin());
 
   rewriter.setInsertionPointToEnd(newLoop.getTerminator().getBody());
   SmallVector<OpFoldResult> offsets(partialShape.size(),
                                     rewriter.getIndexAttr(0));
-  offsets.front() = newLoop.getInductionVars().front();
+  offsets.front() = iv;
   SmallVector<OpFoldResult> sizes =
       getAsIndexOpFoldResult(op.getContext(), sliceShape);
   SmallVector<OpFoldResult> strides(partialShape.size(),
