@@ -93,6 +93,12 @@ static tensor::ParallelInsertSliceOp iterationSlice(scf::ForallOp loop,
 /// as much as it reads.
 static constexpr int64_t kMinShrink = 8;
 
+/// A loop's result smaller than this fits in a core's L2 cache (1 MB on the
+/// Zen 4 machine of docs/notes/benchmark-results.md) and is read back from
+/// it after the loop: partial results per iteration would only add work
+/// (ens-bench's cnn, whose result is 147 KB, took 3% longer).
+static constexpr int64_t kMinResultBytes = 1 << 20;
+
 /// `operand` read from an iteration's slice of the loop `loop`, if it is a
 /// result of `loop` whose insertion writes slice `i` in iteration `i`, read
 /// directly or through a collapse that keeps the first dimension alone.
@@ -177,7 +183,8 @@ static FailureOr<SmallVector<Operation *>> opsToMove(Value value,
 }
 
 /// `op` as a reduction of a loop's slices, if it is one whose partial result
-/// per iteration is at most 1/kMinShrink of the slice it reads, and each of
+/// per iteration is at most 1/kMinShrink of the slice it reads, of a result
+/// of at least kMinResultBytes, and each of
 /// whose other inputs is read at the loop's dimension as one of its
 /// dimensions or not at all, and is computed before the loop or by ops
 /// after it that can move before it.
@@ -196,8 +203,13 @@ static std::optional<LoopReduction> matchLoopReduction(linalg::GenericOp op) {
                         utils::IteratorType::reduction)
     return std::nullopt;
   auto sliceType = cast<ShapedType>(reduction->insert.getSourceType());
+  auto resultType = cast<ShapedType>(reduction->insert.getDestType());
   if (accumulatorType.getNumElements() * kMinShrink >
-      sliceType.getNumElements())
+          sliceType.getNumElements() ||
+      !resultType.getElementType().isIntOrFloat() ||
+      resultType.getNumElements() *
+              llvm::divideCeil(resultType.getElementTypeBitWidth(), 8) <
+          kMinResultBytes)
     return std::nullopt;
 
   for (OpOperand *operand : op.getDpsInputOperands()) {
