@@ -9,16 +9,18 @@
 //     body computes one member's slice of every op in turn. A member's
 //     intermediate values stay in cache, and the loop is the one parallel
 //     region of the step.
-//  3. Tiling and vectorization of every linalg op on tensors
+//  3. Reductions over the slices a loop writes computed inside that loop,
+//     one partial result per iteration (ens-cpu-reduce-in-loops).
+//  4. Tiling and vectorization of every linalg op on tensors
 //     (ens-cpu-tile-and-vectorize).
-//  4. Producers of padded images computing into the padding's interior
+//  5. Producers of padded images computing into the padding's interior
 //     (ens-write-into-slices), one-shot bufferization, results as
 //     out-parameters written in place (ens-forward-results), deallocation
 //     (after scf.forall becomes scf.parallel, which deallocation handles).
-//  5. Hoisting of the accumulators out of reduction loops
+//  6. Hoisting of the accumulators out of reduction loops
 //     (ens-cpu-hoist-transfers), and lowering of vector ops to what LLVM
 //     handles well (ens-cpu-lower-vectors).
-//  6. scf.parallel -> OpenMP worksharing loops with a dynamic schedule (more
+//  7. scf.parallel -> OpenMP worksharing loops with a dynamic schedule (more
 //     than one thread) or sequential loops, and the conversion to LLVM.
 //
 // Every greedy rewrite is bounded, so a pathological program fails to
@@ -104,6 +106,9 @@ void mlir::ens::buildEnsCpuPipeline(OpPassManager &pm,
   buildLinalgFusionPipeline(pm, cpu::kMinParallelWork,
                             /*joinIndependent=*/false,
                             /*oneMemberLoops=*/false);
+  // Reductions over a loop's slices (bias gradients over a batch) read
+  // each slice in that loop, while it is in cache.
+  pm.addNestedPass<func::FuncOp>(createEnsCpuReduceInLoops());
   EnsCpuSplitReductionsOptions splitting;
   splitting.vectorBytes = options.vectorBytes;
   pm.addNestedPass<func::FuncOp>(createEnsCpuSplitReductions(splitting));

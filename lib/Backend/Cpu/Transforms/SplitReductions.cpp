@@ -10,11 +10,10 @@
 
 #include "ImageRows.h"
 #include "OpAnalysis.h"
+#include "PartialResults.h"
 
 #include "ens/Backend/Cpu/Passes.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -198,18 +197,11 @@ static void moveChannelsInnermost(RewriterBase &rewriter, linalg::GenericOp op,
 /// from it.
 static LogicalResult splitLoop(RewriterBase &rewriter, linalg::GenericOp op,
                                unsigned loop) {
-  SmallVector<Operation *, 4> combiners;
-  if (op.getNumDpsInits() != 1 ||
-      !matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
-      combiners.size() != 1)
-    return failure();
-  Operation *combiner = combiners.front();
-  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
-  if (!neutral)
+  std::optional<cpu::Combiner> combiner = cpu::Combiner::match(op);
+  if (!combiner)
     return failure();
 
   Location loc = op.getLoc();
-  MLIRContext *context = op.getContext();
   Value accumulator = op.getDpsInitOperand(0)->get();
   auto type = cast<RankedTensorType>(accumulator.getType());
   int64_t rank = type.getRank();
@@ -218,42 +210,19 @@ static LogicalResult splitLoop(RewriterBase &rewriter, linalg::GenericOp op,
   auto partialType = RankedTensorType::get(shape, type.getElementType());
 
   rewriter.setInsertionPoint(op);
-  Value identity = rewriter.create<arith::ConstantOp>(loc, *neutral);
   Value start =
-      rewriter
-          .create<linalg::FillOp>(
-              loc, identity,
-              rewriter
-                  .create<tensor::EmptyOp>(loc, shape, type.getElementType())
-                  .getResult())
-          .getResult(0);
+      combiner->createNeutral(rewriter, loc, shape, type.getElementType());
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  maps.back() = maps.back().insertResult(getAffineDimExpr(loop, context), rank);
+  maps.back() =
+      maps.back().insertResult(getAffineDimExpr(loop, op.getContext()), rank);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   iterators[loop] = utils::IteratorType::parallel;
   auto partial = rewriter.create<linalg::GenericOp>(
       loc, partialType, op.getDpsInputs(), start, maps, iterators);
   rewriter.cloneRegionBefore(op.getRegion(), partial.getRegion(),
                              partial.getRegion().begin());
-
-  // getMajorSubMap(0) is the null map, not one with no results: a
-  // reduction to a scalar combines into a map of no dimensions.
-  AffineMap all = AffineMap::getMultiDimIdentityMap(rank + 1, context);
-  SmallVector<AffineMap> combineMaps{
-      all, AffineMap::get(rank + 1, 0, all.getResults().drop_back(), context)};
-  SmallVector<utils::IteratorType> combineIterators(
-      rank, utils::IteratorType::parallel);
-  combineIterators.push_back(utils::IteratorType::reduction);
-  auto combined = rewriter.create<linalg::GenericOp>(
-      loc, type, partial.getResult(0), accumulator, combineMaps,
-      combineIterators, [&](OpBuilder &b, Location nloc, ValueRange args) {
-        Operation *step =
-            b.create(nloc, combiner->getName().getIdentifier(),
-                     ValueRange{args[1], args[0]}, combiner->getResultTypes(),
-                     combiner->getAttrs());
-        b.create<linalg::YieldOp>(nloc, step->getResult(0));
-      });
-  rewriter.replaceOp(op, combined.getResults());
+  rewriter.replaceOp(op, combiner->combine(rewriter, loc, partial.getResult(0),
+                                           rank, accumulator));
   return success();
 }
 
