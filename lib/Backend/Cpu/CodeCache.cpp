@@ -47,7 +47,8 @@ llvm::Expected<cpu::HostCpu> cpu::getHostCpu() {
       llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!host)
     return host.takeError();
-  return HostCpu{host->getCPU(), host->getFeatures().getString()};
+  return HostCpu{host->getCPU(), host->getFeatures().getString(),
+                 getHostL2Bytes()};
 }
 
 std::string cpu::getCodeCacheKey(ModuleOp module, StringRef entry,
@@ -68,9 +69,10 @@ std::string cpu::getCodeCacheKey(ModuleOp module, StringRef entry,
   llvm::raw_string_ostream os(what);
   os << "ens cpu code\nens " ENS_VERSION " build " << ensBuild
      << "\nllvm " LLVM_VERSION_STRING " build " << llvmBuild << "\nhost "
-     << host.name << ' ' << host.features << "\nentry " << entry << "\nthreads "
-     << threads << " openmp " << openMP.value_or("none")
-     << "\nmax-buffer-bytes " << getMaxBufferBytes(options) << "\n";
+     << host.name << ' ' << host.features << " l2 " << host.l2Bytes
+     << "\nentry " << entry << "\nthreads " << threads << " openmp "
+     << openMP.value_or("none") << "\nmax-buffer-bytes "
+     << getMaxBufferBytes(options) << "\n";
   OpPrintingFlags flags;
   flags.elideLargeElementsAttrs(std::numeric_limits<int64_t>::max());
   flags.elideLargeResourceString(std::numeric_limits<int64_t>::max());

@@ -30,6 +30,7 @@
 
 #include <limits>
 #include <mutex>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::ens;
@@ -55,6 +56,11 @@ static unsigned getVectorBytes(const llvm::orc::JITTargetMachineBuilder &host) {
   if (llvm::is_contained(features, "+avx"))
     return 32;
   return 16;
+}
+
+int64_t cpu::getHostL2Bytes() {
+  long bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return bytes > 0 ? bytes : int64_t(1) << 20;
 }
 
 /// The loop iterations below which a program runs on one thread: measured
@@ -206,10 +212,15 @@ cpu::prepareLowering(ModuleOp module, StringRef entry,
   if (!openMP)
     threads = 1;
   unsigned vectorBytes = getVectorBytes(*host);
-  return CpuLowering{entry.str(),       type,
-                     std::move(*host),  vectorBytes,
-                     threads,           std::move(openMP),
-                     std::move(linalg), std::move(frontDiagnostics)};
+  return CpuLowering{entry.str(),
+                     type,
+                     std::move(*host),
+                     vectorBytes,
+                     getHostL2Bytes(),
+                     threads,
+                     std::move(openMP),
+                     std::move(linalg),
+                     std::move(frontDiagnostics)};
 }
 
 llvm::Expected<OwningOpRef<ModuleOp>> cpu::CpuLowering::lower() const {
@@ -219,6 +230,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> cpu::CpuLowering::lower() const {
   ScopedDiagnosticHandler collect(context, appendTo(diagnostics));
   EnsCpuPipelineOptions pipeline;
   pipeline.vectorBytes = vectorBytes;
+  pipeline.l2Bytes = l2Bytes;
   pipeline.threads = threads;
   PassManager pm(context);
   buildEnsCpuPipeline(pm, pipeline);

@@ -32,9 +32,11 @@ struct CpuLowering {
   /// The entry and its type.
   std::string entry;
   FunctionType type;
-  /// The host CPU, its features, and the width of its widest vectors.
+  /// The host CPU, its features, the width of its widest vectors and the
+  /// size of a core's L2 cache (getHostL2Bytes).
   llvm::orc::JITTargetMachineBuilder host;
   unsigned vectorBytes;
+  int64_t l2Bytes;
   /// The threads the code will run on, and with more than one the OpenMP
   /// runtime (libomp.so.5) it needs, as this process found it.
   unsigned threads;
@@ -62,6 +64,10 @@ struct CpuLowering {
 /// to gain from threads or without an OpenMP runtime.
 llvm::Expected<CpuLowering> prepareLowering(ModuleOp module, StringRef entry,
                                             const CpuOptions &options);
+
+/// The size in bytes of one core's L2 cache on this machine, as the C
+/// library reports it, or 1 MiB where it does not.
+int64_t getHostL2Bytes();
 
 /// The threads `options` asks for: options.threads, or one per core for 0.
 unsigned getRequestedThreads(const CpuOptions &options);

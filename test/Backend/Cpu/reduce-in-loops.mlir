@@ -1,4 +1,5 @@
 // RUN: ens-opt %s --split-input-file --ens-cpu-reduce-in-loops | FileCheck %s
+// RUN: ens-opt %s --split-input-file --ens-cpu-reduce-in-loops=min-result-bytes=2048 | FileCheck %s --check-prefix=SMALL-L2
 
 // A bias gradient over the slices of a loop over 5 examples (1.5 MB): each
 // iteration sums its slice over the image into a partial result, which
@@ -256,7 +257,12 @@ func.func @other_input_after_loop(%g: tensor<5x4x128x128xf32>, %init: tensor<4x3
 // -----
 
 // Not rewritten: the same bias gradient over a result of 3.8 KB, which is
-// read back from cache after the loop.
+// read back from cache after the loop. On a core whose L2 cache holds only
+// 2 KB (min-result-bytes, which the pipeline sets to the host's), it is
+// rewritten.
+// SMALL-L2-LABEL: func.func @bias_in_cache
+// SMALL-L2:         scf.forall (%{{.*}}) in (5) shared_outs(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<5x3x7x9xf32>, tensor<5x3xf32>)
+// SMALL-L2:         linalg.generic {{.*}} ins(%{{.*}} : tensor<5x3xf32>) outs(%{{.*}} : tensor<3xf32>)
 // CHECK-LABEL: func.func @bias_in_cache
 // CHECK:         scf.forall (%{{.*}}) in (5) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<5x3x7x9xf32>)
 // CHECK-NOT:     tensor<1x3xf32>

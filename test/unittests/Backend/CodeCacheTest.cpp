@@ -189,11 +189,13 @@ TEST_F(CodeCacheTest, KeysDifferWithOptionsAndHost) {
   std::set<std::string> keys = {key};
   HostCpu otherName{"znver4", host.features};
   HostCpu otherFeatures{host.name, "+avx2,-avx512f,+fma"};
+  HostCpu otherL2{host.name, host.features, 2 << 20};
   CpuOptions twoThreads = options, smallBuffers = options;
   twoThreads.threads = 2;
   smallBuffers.maxBufferBytes = 1 << 20;
   keys.insert(getCodeCacheKey(*module, "scale", options, otherName));
   keys.insert(getCodeCacheKey(*module, "scale", options, otherFeatures));
+  keys.insert(getCodeCacheKey(*module, "scale", options, otherL2));
   keys.insert(getCodeCacheKey(*module, "scale", twoThreads, host));
   keys.insert(getCodeCacheKey(*module, "scale", smallBuffers, host));
   keys.insert(getCodeCacheKey(*module, "other", options, host));
@@ -202,7 +204,7 @@ TEST_F(CodeCacheTest, KeysDifferWithOptionsAndHost) {
       kProgram + "func.func private @c() -> tensor<f32>\n", &context);
   ASSERT_TRUE(changed);
   keys.insert(getCodeCacheKey(*changed, "scale", options, host));
-  EXPECT_EQ(keys.size(), 7u);
+  EXPECT_EQ(keys.size(), 8u);
 }
 
 TEST_F(CodeCacheTest, OtherOptionsMiss) {

@@ -20,11 +20,13 @@
 
 namespace mlir::ens::cpu {
 
-/// The CPU a compile is for: LLVM's name of it and its features
-/// ("+avx2,+avx512f,-amx-tile,...").
+/// The CPU a compile is for: LLVM's name of it, its features
+/// ("+avx2,+avx512f,-amx-tile,...") and the size of a core's L2 cache in
+/// bytes, which the CPU pipeline's loops are planned for.
 struct HostCpu {
   std::string name;
   std::string features;
+  int64_t l2Bytes = 0;
 };
 
 /// This process's CPU.

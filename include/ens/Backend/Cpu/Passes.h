@@ -44,6 +44,12 @@ struct EnsCpuPipelineOptions
       llvm::cl::desc("The width of the machine's widest vector registers in "
                      "bytes: 64 with AVX-512, 32 with AVX, 16 otherwise"),
       llvm::cl::init(16)};
+  PassOptions::Option<int64_t> l2Bytes{
+      *this, "l2-bytes",
+      llvm::cl::desc("The size of a core's L2 cache in bytes: loop results "
+                     "smaller than this are read from it after their loop "
+                     "(ens-cpu-reduce-in-loops)"),
+      llvm::cl::init(1 << 20)};
 };
 
 /// Adds ens-cpu-pipeline: the passes from linalg on tensors, as

@@ -37,9 +37,10 @@ def EnsCpuReduceInLoops
     eighth of its slice: a reduction that shrinks its slices less (a sum
     over the loop's dimension alone, a filter gradient with many channels)
     would write about as much as it reads. The loop's result must be at
-    least 1 MiB: a smaller one stays in a core's L2 cache and is read back
-    from it after the loop, and the partial results would only add work
-    (ens-bench's `cnn`, 147 KB, took 3% longer with them).
+    least `min-result-bytes` (the pipeline gives the host core's L2 cache
+    size, 1 MiB by default): a smaller one stays in that cache and is read
+    back from it after the loop, and the partial results would only add
+    work (ens-bench's `cnn`, 147 KB, took 3% longer with them).
 
     Before:
 
@@ -70,6 +71,12 @@ def EnsCpuReduceInLoops
         ins(%y#1 : tensor<64x16xf32>) outs(%zeros : tensor<16xf32>) { addf }
     ```
   }];
+  let options = [
+    Option<"minResultBytes", "min-result-bytes", "int64_t", /*default=*/"1048576",
+           "The smallest loop result, in bytes, whose reductions move into "
+           "the loop: the size of a core's L2 cache, which keeps a smaller "
+           "one until the reductions after the loop read it">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",

@@ -108,7 +108,9 @@ void mlir::ens::buildEnsCpuPipeline(OpPassManager &pm,
                             /*oneMemberLoops=*/false);
   // Reductions over a loop's slices (bias gradients over a batch) read
   // each slice in that loop, while it is in cache.
-  pm.addNestedPass<func::FuncOp>(createEnsCpuReduceInLoops());
+  EnsCpuReduceInLoopsOptions inLoops;
+  inLoops.minResultBytes = options.l2Bytes;
+  pm.addNestedPass<func::FuncOp>(createEnsCpuReduceInLoops(inLoops));
   EnsCpuSplitReductionsOptions splitting;
   splitting.vectorBytes = options.vectorBytes;
   pm.addNestedPass<func::FuncOp>(createEnsCpuSplitReductions(splitting));

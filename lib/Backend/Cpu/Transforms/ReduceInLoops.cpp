@@ -93,12 +93,6 @@ static tensor::ParallelInsertSliceOp iterationSlice(scf::ForallOp loop,
 /// as much as it reads.
 static constexpr int64_t kMinShrink = 8;
 
-/// A loop's result smaller than this fits in a core's L2 cache (1 MB on the
-/// Zen 4 machine of docs/notes/benchmark-results.md) and is read back from
-/// it after the loop: partial results per iteration would only add work
-/// (ens-bench's cnn, whose result is 147 KB, took 3% longer).
-static constexpr int64_t kMinResultBytes = 1 << 20;
-
 /// `operand` read from an iteration's slice of the loop `loop`, if it is a
 /// result of `loop` whose insertion writes slice `i` in iteration `i`, read
 /// directly or through a collapse that keeps the first dimension alone.
@@ -184,11 +178,17 @@ static FailureOr<SmallVector<Operation *>> opsToMove(Value value,
 
 /// `op` as a reduction of a loop's slices, if it is one whose partial result
 /// per iteration is at most 1/kMinShrink of the slice it reads, of a result
-/// of at least kMinResultBytes, and each of
+/// of at least `minResultBytes`, and each of
 /// whose other inputs is read at the loop's dimension as one of its
 /// dimensions or not at all, and is computed before the loop or by ops
 /// after it that can move before it.
-static std::optional<LoopReduction> matchLoopReduction(linalg::GenericOp op) {
+///
+/// A loop's result smaller than `minResultBytes` (a core's L2 cache) is still
+/// in that cache when the reduction after the loop reads it: partial results
+/// per iteration would only add work (ens-bench's cnn, whose result is
+/// 147 KB, took 3% longer with them on a core with 1 MiB of L2).
+static std::optional<LoopReduction> matchLoopReduction(linalg::GenericOp op,
+                                                       int64_t minResultBytes) {
   std::optional<cpu::Combiner> combiner = cpu::Combiner::match(op);
   auto accumulatorType =
       cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
@@ -209,7 +209,7 @@ static std::optional<LoopReduction> matchLoopReduction(linalg::GenericOp op) {
       !resultType.getElementType().isIntOrFloat() ||
       resultType.getNumElements() *
               llvm::divideCeil(resultType.getElementTypeBitWidth(), 8) <
-          kMinResultBytes)
+          minResultBytes)
     return std::nullopt;
 
   for (OpOperand *operand : op.getDpsInputOperands()) {
@@ -332,17 +332,20 @@ static void reduceInLoop(RewriterBase &rewriter, LoopReduction reduction) {
 namespace {
 struct ReduceInLoopsPass
     : ens::impl::EnsCpuReduceInLoopsBase<ReduceInLoopsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (matchLoopReduction(op))
+      if (matchLoopReduction(op, minResultBytes))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     // Matched again: an earlier rewrite may have replaced the loop, by one
     // that writes the same slices.
     for (linalg::GenericOp op : ops) {
-      std::optional<LoopReduction> reduction = matchLoopReduction(op);
+      std::optional<LoopReduction> reduction =
+          matchLoopReduction(op, minResultBytes);
       assert(reduction && "a rewrite keeps every other slice of its loop");
       LLVM_DEBUG(llvm::dbgs()
                  << "partial results per iteration of "
