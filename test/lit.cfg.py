@@ -1,5 +1,6 @@
 # -*- Python -*- lit configuration for the ens regression tests.
 
+import glob
 import os
 import shutil
 import subprocess
@@ -72,6 +73,19 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # libtorch-dev, which scripts/install-deps.sh installs).
 if os.path.exists(os.path.join(config.ens_tools_dir, "torch-peer")):
     config.available_features.add("libtorch-peer")
+
+# ens-bench's ens-torch peer: the build's Python package, and an
+# interpreter with torch (scripts/install-deps.sh installs both, the
+# interpreter in /opt/ens/python, the package's default).
+if glob.glob(os.path.join(config.ens_obj_root, "python", "ens", "_ens*.so")):
+    for python in ("/opt/ens/python/bin/python3", shutil.which("python3")):
+        if python and os.path.exists(python) and subprocess.run(
+                [python, "-c", "import importlib.util, sys; "
+                 "sys.exit(not importlib.util.find_spec('torch'))"]
+        ).returncode == 0:
+            config.available_features.add("ens-torch-peer")
+            config.substitutions.append(("%peer_python", python))
+            break
 
 tool_dirs = [config.ens_tools_dir, config.llvm_tools_dir]
 tools = ["ens-bench", "ens-export", "ens-opt", "ens-replay", "ens-run",

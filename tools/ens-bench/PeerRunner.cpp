@@ -46,6 +46,7 @@ PeerRunner::PeerRunner(const PeerSpec &spec, const Workload &workload,
                        const std::string &logPath)
     : logPath(logPath) {
   info_.impl = spec.impl;
+  info_.ensVariant = spec.ensVariant;
   std::vector<std::string> argv = spec.command;
   argv.push_back("--impl=" + spec.peerImpl);
   for (const auto &[key, value] : workload.peerArguments())

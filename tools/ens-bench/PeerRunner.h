@@ -49,6 +49,9 @@ struct PeerSpec {
   std::string peerImpl;
   /// Set in its environment over ens-bench's defaults.
   std::map<std::string, std::string> env;
+  /// Whether it runs ens's own code (ens.torch), which the summary compares
+  /// with ens apart from the peers (ImplInfo::ensVariant).
+  bool ensVariant = false;
 };
 
 class PeerRunner : public Runner {

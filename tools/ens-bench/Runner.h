@@ -30,8 +30,8 @@ struct RunnerInfo {
   /// How the step is written, in a few words.
   std::string notes;
   /// Whether this is ens itself written another way (hetero's separate and
-  /// padded programs), which the summary compares with ens apart from the
-  /// peers.
+  /// padded programs, ens.torch's program), which the summary compares with
+  /// ens apart from the peers.
   bool ensVariant = false;
   /// The threads it runs on.
   int threads = 0;

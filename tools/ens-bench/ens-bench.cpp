@@ -208,8 +208,11 @@ peersFor(const Workload &workload, const PeerProgram &libtorch,
   std::vector<std::pair<PeerSpec, std::string>> peers;
   auto add = [&](const std::string &impl, const PeerProgram &program,
                  const std::string &peerImpl) {
+    // ens.torch runs ens's own code: the summary compares it with ens
+    // apart from the frameworks ens is measured against.
     peers.push_back(
-        {{impl, program.command, peerImpl, program.env}, program.unavailable});
+        {{impl, program.command, peerImpl, program.env, impl == "ens-torch"},
+         program.unavailable});
   };
   // A heterogeneous ensemble has no stacked form: the peers loop over the
   // models; ens.torch groups them.
