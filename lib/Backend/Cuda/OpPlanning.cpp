@@ -14,6 +14,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ens-cuda-plan"
 
 using namespace mlir;
 using namespace mlir::ens;
