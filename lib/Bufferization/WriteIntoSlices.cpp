@@ -7,11 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Bufferization/Passes.h"
+#include "ens/Support/Hoisting.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::ens {
 #define GEN_PASS_DEF_ENSWRITEINTOSLICES
@@ -35,44 +34,16 @@ static OpOperand *getTiedDestination(OpResult result) {
 }
 
 /// Moves the ops of `point`'s block after it that compute `value` before
-/// it. Fails, moving nothing, unless they are all free of memory effects
-/// (so that computing them earlier changes nothing) and depend on no op
-/// of that block from `point` to `barrier` (the producer, which must stay
-/// after its destination `point`).
+/// it (getOpsToHoistBefore). Fails, moving nothing, where they cannot all
+/// move, or one of them is the producer `barrier`, which must stay after its
+/// destination `point`.
 static LogicalResult hoistBefore(Value value, Operation *point,
                                  Operation *barrier) {
-  Block *block = point->getBlock();
-  SetVector<Operation *> ops;
-  SmallVector<Value> worklist = {value};
-  while (!worklist.empty()) {
-    Value needed = worklist.pop_back_val();
-    Operation *def = needed.getDefiningOp();
-    if (!def) {
-      // A block argument of `point`'s block or of one around it.
-      if (!cast<BlockArgument>(needed).getOwner()->findAncestorOpInBlock(
-              *point))
-        return failure();
-      continue;
-    }
-    // Values used in `point`'s block or in the regions of its ops, but
-    // defined outside them, are defined in a block around it, before it.
-    if (!block->findAncestorOpInBlock(*def) ||
-        (def->getBlock() == block && def->isBeforeInBlock(point)))
-      continue;
-    if (def->getBlock() != block || def == point || def == barrier ||
-        !isMemoryEffectFree(def))
-      return failure();
-    if (!ops.insert(def))
-      continue;
-    llvm::append_range(worklist, def->getOperands());
-    SetVector<Value> captured;
-    getUsedValuesDefinedAbove(def->getRegions(), captured);
-    llvm::append_range(worklist, captured);
-  }
-  SmallVector<Operation *> ordered = ops.takeVector();
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  for (Operation *op : ordered)
+  FailureOr<SmallVector<Operation *>> ops =
+      getOpsToHoistBefore(value, point, barrier);
+  if (failed(ops))
+    return failure();
+  for (Operation *op : *ops)
     op->moveBefore(point);
   return success();
 }

@@ -9,14 +9,12 @@
 #include "PartialResults.h"
 
 #include "ens/Backend/Cpu/Passes.h"
+#include "ens/Support/Hoisting.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/Support/Debug.h"
 
@@ -138,44 +136,6 @@ dimensionAlong(linalg::GenericOp op, OpOperand &operand, unsigned loopDim) {
   return along;
 }
 
-/// The ops after `loop` in its block that compute `value`, in order, if
-/// none of them reads a result of `loop` or has side effects, which moving
-/// them before the loop would reorder.
-static FailureOr<SmallVector<Operation *>> opsToMove(Value value,
-                                                     scf::ForallOp loop) {
-  Operation *def = value.getDefiningOp();
-  if (!def || def->getBlock() != loop->getBlock() || def->isBeforeInBlock(loop))
-    return SmallVector<Operation *>();
-  BackwardSliceOptions options;
-  options.filter = [&](Operation *op) {
-    return op->getBlock() == loop->getBlock() && loop->isBeforeInBlock(op);
-  };
-  SetVector<Operation *> slice;
-  getBackwardSlice(def, &slice, options);
-  slice.insert(def);
-  for (Operation *op : slice) {
-    if (!isMemoryEffectFree(op))
-      return failure();
-    // Values that the slice's regions use from above must be defined before
-    // the loop too.
-    SetVector<Value> used;
-    getUsedValuesDefinedAbove(op->getRegions(), used);
-    used.insert(op->operand_begin(), op->operand_end());
-    for (Value v : used) {
-      Operation *producer = v.getDefiningOp();
-      if (producer == loop.getOperation() ||
-          (producer && !slice.contains(producer) &&
-           producer->getBlock() == loop->getBlock() &&
-           loop->isBeforeInBlock(producer)))
-        return failure();
-    }
-  }
-  SmallVector<Operation *> ops(slice.begin(), slice.end());
-  llvm::sort(ops,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return ops;
-}
-
 /// `op` as a reduction of a loop's slices, if it is one whose partial result
 /// per iteration is at most 1/kMinShrink of the slice it reads, of a result
 /// of at least `minResultBytes`, and each of
@@ -217,7 +177,7 @@ static std::optional<LoopReduction> matchLoopReduction(linalg::GenericOp op,
       continue;
     auto type = dyn_cast<RankedTensorType>(operand->get().getType());
     FailureOr<SmallVector<Operation *>> moved =
-        opsToMove(operand->get(), reduction->loop);
+        getOpsToHoistBefore(operand->get(), reduction->loop);
     if (!type || !type.hasStaticShape() ||
         failed(dimensionAlong(op, *operand, reduction->loopDim)) ||
         failed(moved))
