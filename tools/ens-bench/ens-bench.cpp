@@ -197,6 +197,8 @@ struct PeerProgram {
   std::vector<std::string> command;
   std::string unavailable;
   std::map<std::string, std::string> env;
+  /// Whether it runs ens's own code (PeerSpec::ensVariant).
+  bool ensVariant = false;
 };
 
 /// The peers that apply to `workload`, in the table's order.
@@ -208,10 +210,8 @@ peersFor(const Workload &workload, const PeerProgram &libtorch,
   std::vector<std::pair<PeerSpec, std::string>> peers;
   auto add = [&](const std::string &impl, const PeerProgram &program,
                  const std::string &peerImpl) {
-    // ens.torch runs ens's own code: the summary compares it with ens
-    // apart from the frameworks ens is measured against.
     peers.push_back(
-        {{impl, program.command, peerImpl, program.env, impl == "ens-torch"},
+        {{impl, program.command, peerImpl, program.env, program.ensVariant},
          program.unavailable});
   };
   // A heterogeneous ensemble has no stacked form: the peers loop over the
@@ -514,6 +514,9 @@ int run(int argc, char **argv) {
   // The ens package this build made (python/), which the peer imports.
   PeerProgram ensTorch = pythonPeer(options, "torch", "ens_torch_peer.py");
   ensTorch.env["ENS_PYTHON_PATH"] = ownDirectory() + "/../python";
+  // ens.torch runs ens's own code: the summary compares it with ens apart
+  // from the frameworks ens is measured against.
+  ensTorch.ensVariant = true;
   std::set<std::string> wanted(options.impls.begin(), options.impls.end());
 
   std::string workDir = options.workDir;
