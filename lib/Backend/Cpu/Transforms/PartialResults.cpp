@@ -1,4 +1,10 @@
 //===- PartialResults.cpp - Reductions split into partial results --------===//
+//
+// The combiner of a reduction, its neutral start and the combination of
+// partial results, which ens-cpu-split-reductions and
+// ens-cpu-reduce-in-loops share (PartialResults.h).
+//
+//===----------------------------------------------------------------------===//
 
 #include "PartialResults.h"
 
