@@ -55,7 +55,18 @@ public:
   EmulatedRunner(LaunchPlan plan, void *library,
                  std::vector<Launcher> launchers)
       : plan(std::move(plan)), library(library),
-        launchers(std::move(launchers)) {}
+        launchers(std::move(launchers)) {
+    // Constants are set once, before the first call, as on a device
+    // (DeviceRunner): a kernel that counts in a buffer of zeros must leave
+    // it zero for the next call.
+    for (const BufferInfo &buffer : this->plan.buffers) {
+      constants.emplace_back();
+      if (buffer.kind != BufferKind::Constant)
+        continue;
+      constants.back().assign((buffer.bytes + 7) / 8 + 1, 0);
+      std::memcpy(constants.back().data(), buffer.init.data(), buffer.bytes);
+    }
+  }
   ~EmulatedRunner() override { ::dlclose(library); }
 
   Error runOnHost(const std::vector<const void *> &args,
@@ -65,6 +76,9 @@ private:
   LaunchPlan plan;
   void *library;
   std::vector<Launcher> launchers;
+  /// 8-byte aligned storage for each constant of the plan (empty for the
+  /// other buffers), kept from call to call.
+  std::vector<std::vector<uint64_t>> constants;
 };
 } // namespace
 
@@ -75,17 +89,20 @@ Error EmulatedRunner::runOnHost(const std::vector<const void *> &args,
   std::vector<std::vector<uint64_t>> storage;
   std::vector<uint64_t> arena(plan.arenaBytes / 8 + 1, 0);
   std::vector<uint8_t *> data;
-  for (const BufferInfo &buffer : plan.buffers) {
+  for (size_t i = 0; i < plan.buffers.size(); ++i) {
+    const BufferInfo &buffer = plan.buffers[i];
     if (buffer.kind == BufferKind::Temporary) {
       data.push_back(reinterpret_cast<uint8_t *>(arena.data()) +
                      buffer.arenaOffset);
       continue;
     }
+    if (buffer.kind == BufferKind::Constant) {
+      data.push_back(reinterpret_cast<uint8_t *>(constants[i].data()));
+      continue;
+    }
     storage.emplace_back((buffer.bytes + 7) / 8 + 1, 0);
     auto *bytes = reinterpret_cast<uint8_t *>(storage.back().data());
     data.push_back(bytes);
-    if (buffer.kind == BufferKind::Constant)
-      std::memcpy(bytes, buffer.init.data(), buffer.bytes);
     if (buffer.kind == BufferKind::Input && buffer.bytes)
       std::memcpy(bytes, args[buffer.index], buffer.bytes);
   }

@@ -278,6 +278,23 @@ CandidateCoster::describeTiledPhase(const PhaseConfig &phase,
       contraction ? getTileBytesInFlight(generic, phase.tile, phase.chunks)
                   : getBlockReductionBytesInFlight(generic).value_or(4);
   storeTiledCounts(info, views, phase, ir, members, threads);
+  if (phase.finishLast) {
+    // The last chunk of each tile reads what the second kernel would (the
+    // partial results, the output unless filled, the epilogue's operands),
+    // writes its results, and resets the tile's counter.
+    collectTraffic(getRoots(ir), static_cast<bool>(ir.epilogue), read, written);
+    OpOperand &output = generic.getDpsInitsMutable()[0];
+    if (!fills.filledWith.lookup(&output))
+      if (std::optional<int64_t> buffer = views.getGlobalBuffer(output.get()))
+        read.insert(*buffer);
+    countBytes(info, read, written);
+    int64_t counterBytes = members * countTiles(generic, phase.tile) * 4;
+    info.bytesRead += *partialsBytes + counterBytes;
+    info.bytesWritten += *partialsBytes + counterBytes;
+    kernel.read = std::move(read);
+    kernel.written = std::move(written);
+    return std::vector<CandidateKernel>{std::move(kernel)};
+  }
   countBytes(info, read, written);
   info.bytesWritten += *partialsBytes;
   // The second adds each element's partial results to its output's value
@@ -430,7 +447,10 @@ void cuda::storeTiledCounts(KernelInfo &info, const BufferViews &views,
   PhaseContext context{views,    Strategy::Tiled,
                        perBlock, phase.blocksPerMember,
                        perBlock, members};
-  countPhase(ir, phase, context).store(info);
+  WorkCounts counts = countPhase(ir, phase, context);
+  if (phase.chunks > 1 && phase.finishLast)
+    counts.append(countSplitFinish(ir, phase, context));
+  counts.store(info);
 }
 
 void cuda::storeGridCounts(KernelInfo &info, const BufferViews &views,

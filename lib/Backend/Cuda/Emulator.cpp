@@ -174,6 +174,18 @@ static inline void __syncthreads() {
 /// each): every live thread of the block waits at it, which orders the
 /// warp's threads as the GPU does and the other warps' more than it does.
 static inline void __syncwarp(unsigned = 0xffffffffu) { __syncthreads(); }
+/// The blocks of a grid run one after another, and a block's threads one
+/// at a time on one host thread: every access is seen by the threads that
+/// run after it, as a fence orders it on the GPU, and an atomic
+/// read-modify-write is a plain one.
+static inline void __threadfence() {}
+static inline int atomicAdd(int *address, int value) {
+  int old = *address;
+  *address = old + value;
+  return old;
+}
+/// A load that bypasses L1 (ld.global.cg): the host has no incoherent cache.
+template <typename T> static inline T __ldcg(const T *address) { return *address; }
 /// Every thread of the block posts its value, waits for all, reads its
 /// source lane's (its own past the warp's end) and waits again, so that no
 /// slot is overwritten before it is read. Kernels call it with every thread

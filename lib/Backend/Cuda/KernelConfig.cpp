@@ -287,10 +287,14 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
       }
       if (!mma.fallback.empty())
         os << " (FFMA: " << mma.fallback << ")";
-      if (phase.chunks > 1 && tiled)
+      if (phase.chunks > 1 && tiled) {
         os << " in " << phase.chunks << " chunks through global buffer "
            << phase.partials;
-      else if (phase.chunks > 1)
+        if (phase.finishLast)
+          os << ", each tile finished by its last chunk (counters in global "
+                "buffer "
+             << phase.counters << ")";
+      } else if (phase.chunks > 1)
         os << " in " << phase.chunks
            << " chunks of its steps within the block, partial tiles shared "
               "at "

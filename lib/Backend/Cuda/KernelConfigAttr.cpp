@@ -94,6 +94,8 @@ static DictionaryAttr getPhaseAttr(Builder &b, const PhaseConfig &phase,
     add("first_block", b.getI64IntegerAttr(phase.firstBlock));
     if (phase.chunks > 1)
       add("chunks", b.getI64IntegerAttr(phase.chunks));
+    if (phase.chunks > 1 && phase.finishLast)
+      add("finish_last", b.getUnitAttr());
   } else if (phase.chunks > 1) {
     add("chunks", b.getI64IntegerAttr(phase.chunks));
     add("partials_offset", b.getI64IntegerAttr(phase.partials));

@@ -201,6 +201,10 @@ private:
     /// The chunks share one block (member-per-block): `partials` points to
     /// shared memory, and the block adds the chunks behind a barrier.
     bool inBlock = false;
+    /// Where not empty, the kernel's name of the buffer of a counter per
+    /// tile (PhaseConfig::finishLast): the thread of each tile's last chunk
+    /// adds its chunks and finishes it, and there is no second pass.
+    std::string counters;
   };
   /// Starts the points of `writer`'s op: names the scalars it and
   /// `epilogue` use from outside, and writes the work that is the same at
@@ -367,7 +371,21 @@ private:
   llvm::Error emitTiledPhase(const PhaseConfig &phase,
                              const MemberLoopPlan::Phase &ir, int64_t members,
                              unsigned threads);
-  /// Writes into `kernel` the body of an unsplit phase of a tiled loop,
+  /// Adds the plan buffer of the partial results of `phase`, split into
+  /// chunks, of `generic` in a loop over `members` members; an error if it
+  /// is not the buffer the plan gave it.
+  llvm::Expected<int64_t> addPartials(const PhaseConfig &phase,
+                                      linalg::GenericOp generic,
+                                      int64_t members);
+  /// Adds the buffers of `phase`, split into chunks that the last of each
+  /// tile finishes (PhaseConfig::finishLast), binds them in `kernel` and
+  /// returns the split to write.
+  llvm::Expected<ReductionSplit> bindFinishLast(KernelBuilder &kernel,
+                                                const PhaseConfig &phase,
+                                                linalg::GenericOp generic,
+                                                int64_t members);
+  /// Writes into `kernel` the body of a phase of a tiled loop, unsplit or
+  /// split into chunks that the last of each tile finishes,
   /// run by the blocks whose number among the phase's is `block`, at
   /// `indent`, and sets the kernel's launch for the phase alone.
   llvm::Error writeTiledPhase(KernelBuilder &kernel, const PhaseConfig &phase,

@@ -41,17 +41,47 @@ static double estimatePhase(const CandidateCoster &coster,
   return coster.estimateUs(*kernels);
 }
 
+/// Whether the planner may let the last chunk of a split contraction's tile
+/// finish it (PhaseConfig::finishLast): off, every split has its second
+/// kernel, so that tests can run that path where the model would not.
+static llvm::cl::opt<bool> allowFinishLast(
+    "cuda-finish-last", llvm::cl::Hidden,
+    llvm::cl::desc("Let the CUDA planner have the last chunk of a split "
+                   "contraction's tile add up its chunks, instead of a "
+                   "second kernel, where the performance model finds it "
+                   "faster (default on)"),
+    llvm::cl::init(true));
+
 /// Keeps the split planned for `phase` only if the model estimates it
-/// faster than the phase whole: its blocks must gain more than the second
-/// kernel and the partial results cost. Of equal estimates, whole.
+/// faster than the phase whole: its blocks must gain more than combining
+/// the chunks and the partial results cost. With `finishLast`, a
+/// contraction's chunks are combined by the chunk that arrives last at
+/// each tile, in the same launch, or by a second kernel, whichever the
+/// model finds faster. Of equal estimates, whole, then a second kernel.
 static void settleSplit(const CandidateCoster &coster, PhaseConfig &phase,
-                        const MemberLoopPlan::Phase &ir, int64_t members) {
+                        const MemberLoopPlan::Phase &ir, int64_t members,
+                        bool finishLast) {
   PhaseConfig whole = phase;
   whole.chunks = 1;
+  whole.finishLast = false;
   whole.blocksPerMember =
       getBlocksPerMember(cast<linalg::GenericOp>(ir.op), whole, members);
   double wholeUs = estimatePhase(coster, whole, ir, members);
+  phase.finishLast = false;
   double splitUs = estimatePhase(coster, phase, ir, members);
+  if (finishLast && phase.kind == PhaseKind::Points) {
+    PhaseConfig last = phase;
+    last.finishLast = true;
+    double lastUs = estimatePhase(coster, last, ir, members);
+    LLVM_DEBUG(llvm::dbgs() << "last chunk of each tile of " << phase.sourceOps
+                            << " finishes it: " << llvm::format("%.1f", lastUs)
+                            << " us, a second kernel: "
+                            << llvm::format("%.1f", splitUs) << " us\n");
+    if (lastUs < splitUs) {
+      phase = last;
+      splitUs = lastUs;
+    }
+  }
   LLVM_DEBUG(llvm::dbgs() << "split " << phase.sourceOps << " in "
                           << phase.chunks
                           << " chunks: " << llvm::format("%.1f", splitUs)
@@ -76,10 +106,11 @@ static llvm::cl::opt<bool> allowBlockTiles(
 /// weigh: the two differ in what the counts see, instructions, wavefronts
 /// and L2 re-reads, not in FLOPs or DRAM traffic) estimates them, with the
 /// best of the threads per block settleThreads may give them, faster than
-/// register tiles, split where settleSplit would split them; of equal
-/// estimates, register tiles.
+/// register tiles, split where settleSplit would split them (`finishLast`
+/// as it takes it); of equal estimates, register tiles.
 static void settleBlockTiles(const CandidateCoster &planned, PhaseConfig &phase,
-                             const MemberLoopPlan::Phase &ir, int64_t members) {
+                             const MemberLoopPlan::Phase &ir, int64_t members,
+                             bool finishLast) {
   CandidateCoster coster = planned;
   coster.withCounts = true;
   auto generic = cast<linalg::GenericOp>(ir.op);
@@ -102,7 +133,7 @@ static void settleBlockTiles(const CandidateCoster &planned, PhaseConfig &phase,
   planSplit(generic, registers, members, getFillBlocks(coster.target));
   registers.blocksPerMember = getBlocksPerMember(generic, registers, members);
   if (registers.chunks > 1)
-    settleSplit(planned, registers, ir, members);
+    settleSplit(planned, registers, ir, members, finishLast);
   double registersUs = estimatePhase(coster, registers, ir, members);
   LLVM_DEBUG(llvm::dbgs() << "FFMA block tiles for " << phase.sourceOps << ": "
                           << llvm::format("%.1f", blockUs)
@@ -195,11 +226,12 @@ static llvm::Error settleWarpTiles(const CandidateCoster &planned,
 }
 
 /// Whether a launch with `phases` keeps the threads its phases were
-/// planned with: a split phase's kernels and a serial phase's one do.
+/// planned with: the kernels of a split phase with a second kernel and a
+/// serial phase's one do.
 static bool keepsThreads(const KernelConfig &config,
                          ArrayRef<unsigned> phases) {
   return llvm::any_of(phases, [&](unsigned i) {
-    return config.phases[i].chunks > 1 ||
+    return (config.phases[i].chunks > 1 && !config.phases[i].finishLast) ||
            config.phases[i].kind == PhaseKind::Serial;
   });
 }
@@ -292,19 +324,22 @@ static void settleGemm(const CandidateCoster &coster, MemberLoopPlan &plan,
   }
 }
 
-llvm::Expected<double>
-cuda::settleTiledPlan(MemberLoopPlan &plan, const CandidateCoster &coster,
-                      GemmChoice gemmChoice,
-                      std::vector<GemmDecision> &decisions) {
+/// settleTiledPlan, where a contraction's split may be finished by the last
+/// chunk of each tile only with `finishLast`.
+static llvm::Expected<double>
+settleTiledPlanWith(MemberLoopPlan &plan, const CandidateCoster &coster,
+                    GemmChoice gemmChoice, std::vector<GemmDecision> &decisions,
+                    bool finishLast) {
   KernelConfig &config = plan.config;
   // FFMA block tiles or register tiles, and the splits of these: a phase
-  // kept whole may then run beside others, where a split one has launches
-  // of its own.
+  // kept whole, or split into chunks that the last of each tile finishes,
+  // may then run beside others, where a split one with a second kernel has
+  // launches of its own.
   for (auto [phase, ir] : llvm::zip(config.phases, plan.phases)) {
     if (isFfmaBlockTiled(phase))
-      settleBlockTiles(coster, phase, ir, config.members);
+      settleBlockTiles(coster, phase, ir, config.members, finishLast);
     else if (phase.chunks > 1)
-      settleSplit(coster, phase, ir, config.members);
+      settleSplit(coster, phase, ir, config.members, finishLast);
   }
   // Then the vendor GEMM steps, which have launches of their own. An
   // epilogue fused into a phase would need a kernel of its own after the
@@ -337,6 +372,39 @@ cuda::settleTiledPlan(MemberLoopPlan &plan, const CandidateCoster &coster,
   return totalUs;
 }
 
+llvm::Expected<double>
+cuda::settleTiledPlan(MemberLoopPlan &plan, const CandidateCoster &coster,
+                      GemmChoice gemmChoice,
+                      std::vector<GemmDecision> &decisions) {
+  // Each phase weighs a split that its tiles' last chunks finish alone,
+  // where its launch packs it with others: a split register-tiled phase
+  // that beats block tiles alone may then lose its launch's packing. The
+  // plan is settled with and without such splits, and the faster kept (of
+  // equal estimates, without).
+  MemberLoopPlan without = plan;
+  std::vector<GemmDecision> withoutDecisions = decisions;
+  llvm::Expected<double> us = settleTiledPlanWith(
+      plan, coster, gemmChoice, decisions, /*finishLast=*/allowFinishLast);
+  if (!us || llvm::none_of(plan.config.phases, [](const PhaseConfig &phase) {
+        return phase.chunks > 1 && phase.finishLast;
+      }))
+    return us;
+  llvm::Expected<double> withoutUs =
+      settleTiledPlanWith(without, coster, gemmChoice, withoutDecisions,
+                          /*finishLast=*/false);
+  if (!withoutUs)
+    return withoutUs.takeError();
+  LLVM_DEBUG(llvm::dbgs() << "tiles finished by their last chunks: "
+                          << llvm::format("%.1f", *us)
+                          << " us, by second kernels: "
+                          << llvm::format("%.1f", *withoutUs) << " us\n");
+  if (*us < *withoutUs)
+    return us;
+  plan = std::move(without);
+  decisions = std::move(withoutDecisions);
+  return withoutUs;
+}
+
 SmallVector<SmallVector<unsigned>>
 cuda::getTiledLaunches(const KernelConfig &config) {
   SmallVector<SmallVector<unsigned>> launches;
@@ -359,13 +427,18 @@ void cuda::placeTiledPlan(MemberLoopPlan &plan, unsigned firstGemm,
       first.kernel = gemm++;
       continue;
     }
-    for (unsigned i : phases)
-      config.phases[i].kernel = kernel;
-    // A split phase, alone in its launch, has two kernels and a buffer of
-    // partial results.
-    if (first.chunks > 1) {
-      first.partials = buffer++;
-      ++kernel;
+    // A split phase has a buffer of partial results, and a buffer of
+    // counters or, alone in its launch, a second kernel.
+    for (unsigned i : phases) {
+      PhaseConfig &phase = config.phases[i];
+      phase.kernel = kernel;
+      if (phase.chunks == 1)
+        continue;
+      phase.partials = buffer++;
+      if (phase.finishLast)
+        phase.counters = buffer++;
+      else
+        ++kernel;
     }
     ++kernel;
   }

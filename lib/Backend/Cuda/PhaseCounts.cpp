@@ -473,3 +473,41 @@ WorkCounts cuda::countSplitCombine(const MemberLoopPlan::Phase &ir,
   counts.l2DependentLoads = 0;
   return counts;
 }
+
+int64_t cuda::getFinishBatchPoints(int64_t chunks) {
+  // 128 loads in flight: in mnist_mlp's first layer (13 chunks, sm_90,
+  // CUDA 13.0) ptxas then issues the chunk loop's iterations in one round
+  // each, where with 64 it took three; its 128 registers still fit two
+  // blocks of 256 threads an SM.
+  constexpr int64_t kFinishLoadsInFlight = 128;
+  return std::max<int64_t>(1, kFinishLoadsInFlight / chunks);
+}
+
+WorkCounts cuda::countSplitFinish(const MemberLoopPlan::Phase &ir,
+                                  const PhaseConfig &phase,
+                                  const PhaseContext &context) {
+  // The last chunks' threads load, add and finish every point's chunks, as
+  // the second kernel's threads would: the same instructions and traffic,
+  // a tile's points to a thread instead of one.
+  WorkCounts counts = countSplitCombine(ir, phase, context);
+  int64_t tiles = countTiles(cast<linalg::GenericOp>(ir.op), phase.tile);
+  // Every chunk's thread of a tile fences and increments the tile's
+  // counter (a warp's lanes, on neighbouring tiles, a line of counters);
+  // the last one's resets it.
+  double warps = double(context.members) * tiles * phase.chunks / 32;
+  double lastWarps = double(context.members) * tiles / 32;
+  counts.warpInstructions += warps * 3 + lastWarps * 2;
+  counts.memoryInstructions += warps + lastWarps;
+  counts.wavefrontBytes += (warps + lastWarps) * 128;
+  counts.l2Bytes += (warps + lastWarps) * 128;
+  // The increment's round trip, then one a batch of points: the partial
+  // results of its points and the epilogue's operands are loaded together
+  // (emitTiles), from L2, where the other chunks' threads stored them.
+  int64_t tilePoints = phase.tile.sizes[0] * phase.tile.sizes[1];
+  counts.dependentLoads =
+      1 + llvm::divideCeil(tilePoints, getFinishBatchPoints(phase.chunks));
+  counts.l2DependentLoads = counts.dependentLoads;
+  // Unrolled whole: no loop of its own.
+  counts.hotLoops.clear();
+  return counts;
+}

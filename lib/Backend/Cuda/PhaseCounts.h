@@ -116,6 +116,20 @@ WorkCounts countSplitCombine(const MemberLoopPlan::Phase &ir,
                              const PhaseConfig &phase,
                              const PhaseContext &context);
 
+/// The points of its tile whose partial results the thread of a tile's
+/// last chunk (PhaseConfig::finishLast) loads at once, every chunk's of
+/// each, before it adds them: as many as keep about 128 loads in flight.
+int64_t getFinishBatchPoints(int64_t chunks);
+
+/// Counts what a split contraction's threads do after storing their
+/// partial results when the last chunk of each tile finishes it
+/// (PhaseConfig::finishLast): each increments its tile's counter, and the
+/// last one's thread adds the tile's chunks, a batch of points at a time,
+/// and applies the epilogue; `context` is the first pass's.
+WorkCounts countSplitFinish(const MemberLoopPlan::Phase &ir,
+                            const PhaseConfig &phase,
+                            const PhaseContext &context);
+
 } // namespace mlir::ens::cuda
 
 #endif // ENS_LIB_BACKEND_CUDA_PHASECOUNTS_H

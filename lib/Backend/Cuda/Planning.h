@@ -277,6 +277,10 @@ void planMmaStages(MmaConfig &mma, const GpuSpec &target, unsigned threads);
 /// (settleTiledPlan).
 inline constexpr int64_t kFfmaWarpTileRows[] = {32, 16};
 
+/// The tiles of `generic` in `tile`: the tiles of its two loops times its
+/// other parallel loops' points.
+int64_t countTiles(linalg::GenericOp generic, const TileConfig &tile);
+
 /// With the tiled strategy, splits the steps of `generic`, a block
 /// reduction or a contraction in register tiles with one reduction loop,
 /// into `phase.chunks` chunks, each of its own blocks, when the blocks of

@@ -14,6 +14,7 @@
 #include "GenericWriter.h"
 
 #include "CandidateCost.h"
+#include "PhaseCounts.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -186,6 +187,8 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   std::string identity;
   if (split)
     identity = getCombination(getReductionCombiner(generic)).second;
+  std::string partialType =
+      *getCType(generic.getMatchingBlockArgument(&inits[0]).getType());
   SmallVector<std::string> starts;
   for (int64_t i = 0; i < sizes[0]; ++i)
     for (int64_t j = 0; j < sizes[1]; ++j)
@@ -351,14 +354,31 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   // loop variables are clamped), then each point's ops and stores: no
   // point's loads wait behind the stores of the points before it, and the
   // thread has them all in flight at once. The epilogue is elementwise, so
-  // a point's stores touch no element another point loads.
-  auto finish = [&](int64_t from, int64_t to, unsigned at) -> llvm::Error {
+  // a point's stores touch no element another point loads. A split's
+  // chunk stores its partial results instead, unless `adding`: the thread
+  // of a tile's last chunk first loads every chunk's partial results of
+  // the points (through L2, where the other chunks' threads stored them)
+  // with the epilogue's operands, then adds them in chunk order.
+  bool finishLast = split && !split->counters.empty();
+  auto finish = [&](int64_t from, int64_t to, unsigned at,
+                    bool adding = false) -> llvm::Error {
     SmallVector<DenseMap<Value, std::string>> epilogueLoads;
     // The inputs the last point of an earlier share bound are not this
     // share's.
     if (after)
       after->forgetInputs();
-    if (after && (!split || inBlock))
+    if (adding)
+      for (int64_t k = from; k < to; ++k) {
+        int64_t i = k / sizes[1], j = k % sizes[1];
+        std::string flat = writer.flatIndex(writer.parallel, dimsAt(i, j));
+        for (int64_t c = 0; c < chunks; ++c)
+          os.indent(at) << "const " << partialType << " part" << suffix(i, j)
+                        << "_" << c << " = __ldcg(&" << split->partials
+                        << "[(m * " << chunks << " + " << c << ") * "
+                        << writer.count(writer.parallel) << " + " << flat
+                        << "]);\n";
+      }
+    if (after && (!split || inBlock || adding))
       for (int64_t k = from; k < to; ++k) {
         int64_t i = k / sizes[1], j = k % sizes[1];
         llvm::Expected<DenseMap<Value, std::string>> loads =
@@ -366,6 +386,21 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
         if (!loads)
           return loads.takeError();
         epilogueLoads.push_back(std::move(*loads));
+      }
+    // The chunks in order after the start value, as the second kernel
+    // adds them (emitSplitCombine).
+    if (adding)
+      for (int64_t k = from; k < to; ++k) {
+        int64_t i = k / sizes[1], j = k % sizes[1];
+        std::string acc = "acc0" + suffix(i, j), part = "part" + suffix(i, j);
+        os.indent(at) << acc << " = ";
+        if (starts[k].empty())
+          os << part << "_0;\n";
+        else
+          os << "combine(" << starts[k] << ", " << part << "_0);\n";
+        for (int64_t c = 1; c < chunks; ++c)
+          os.indent(at) << acc << " = combine(" << acc << ", " << part << "_"
+                        << c << ");\n";
       }
     // Each point inside the op stores its outputs, or its epilogue's.
     for (int64_t k = from; k < to; ++k) {
@@ -379,7 +414,7 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
         os << "if (" << llvm::join(guards, " && ") << ") ";
       os << "{\n";
       SmallVector<std::string> dims = dimsAt(i, j);
-      if (split && !inBlock) {
+      if (split && !inBlock && !adding) {
         os.indent(at + 2) << split->partials << "[(m * " << chunks << " + c) * "
                           << writer.count(writer.parallel) << " + "
                           << writer.flatIndex(writer.parallel, dims)
@@ -407,6 +442,30 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   if (!inBlock) {
     if (llvm::Error failure = finish(0, tilePoints, indent))
       return failure;
+    // The thread whose increment of the tile's counter is the last of the
+    // chunks' adds them up. Each thread's fence orders its partial
+    // results before its increment, and the last one's its increment
+    // before its loads; the last one leaves the counter zero for the next
+    // launch.
+    if (finishLast) {
+      std::string counter =
+          split->counters + "[m * " + std::to_string(numTiles) + " + q]";
+      os.indent(indent) << "__threadfence();\n";
+      os.indent(indent) << "if (atomicAdd(&" << counter
+                        << ", 1) == " << chunks - 1 << ") {\n";
+      os.indent(indent + 2) << counter << " = 0;\n";
+      os.indent(indent + 2) << "__threadfence();\n";
+      os.indent(indent + 2)
+          << "auto combine = "
+          << getCombination(getReductionCombiner(generic)).first << ";\n";
+      int64_t batch = getFinishBatchPoints(chunks);
+      for (int64_t from = 0; from < tilePoints; from += batch)
+        if (llvm::Error failure =
+                finish(from, std::min(tilePoints, from + batch), indent + 2,
+                       /*adding=*/true))
+          return failure;
+      os.indent(indent) << "}\n";
+    }
   } else {
     // Within a block, the thread of chunk c finishes the c-th share of its
     // tile's points: the threads of every chunk share the epilogue.

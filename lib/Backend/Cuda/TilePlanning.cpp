@@ -133,9 +133,7 @@ void cuda::planTallTiles(linalg::GenericOp generic, TileConfig &tile,
                           << " threads\n");
 }
 
-/// The tiles of `generic` in `tile`: the tiles of its two loops times its
-/// other parallel loops' points.
-static int64_t countTiles(linalg::GenericOp generic, const TileConfig &tile) {
+int64_t cuda::countTiles(linalg::GenericOp generic, const TileConfig &tile) {
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
   int64_t tiles = 1;
   for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray())) {
@@ -496,7 +494,8 @@ void cuda::planTiledLaunches(
            meets(later.written, earlier.read);
   };
   auto alone = [](const PhaseConfig &phase) {
-    return phase.chunks > 1 || phase.kind == PhaseKind::Serial ||
+    return (phase.chunks > 1 && !phase.finishLast) ||
+           phase.kind == PhaseKind::Serial ||
            phase.kind == PhaseKind::VendorGemm;
   };
   // The blocks of each launch so far.

@@ -123,7 +123,7 @@ llvm::Error KernelEmitter::emitTiledPhase(const PhaseConfig &phase,
                                           const MemberLoopPlan::Phase &ir,
                                           int64_t members, unsigned threads) {
   KernelBuilder kernel = beginKernel(getPhaseRoots(ir), "tiled", members);
-  if (phase.chunks > 1) {
+  if (phase.chunks > 1 && !phase.finishLast) {
     kernel.info.usesBarriers = phase.kind == PhaseKind::BlockReduction;
     beginPhaseKernel(kernel, members, phase.blocksPerMember, threads);
     return emitSplitPhase(kernel, ir, phase, members);
@@ -168,12 +168,68 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
   }
   std::string first = "b * blockDim.x + threadIdx.x";
   std::string step = perMember + " * blockDim.x";
+  if (phase.chunks > 1) {
+    llvm::Expected<ReductionSplit> split =
+        bindFinishLast(kernel, phase, generic, members);
+    if (!split)
+      return split.takeError();
+    return emitPoints(kernel, generic, first, step, indent, ir.epilogue,
+                      phase.tile, &*split);
+  }
   return phase.kind == PhaseKind::BlockReduction
              ? emitBlockReduction(kernel, generic, ir.combiner, "b", perMember,
                                   indent, nullptr, ir.epilogue,
                                   phase.lanesAlongOutputs)
              : emitPoints(kernel, generic, first, step, indent, ir.epilogue,
                           phase.tile);
+}
+
+llvm::Expected<int64_t> KernelEmitter::addPartials(const PhaseConfig &phase,
+                                                   linalg::GenericOp generic,
+                                                   int64_t members) {
+  Type type = getReductionCombiner(generic)->getResult(0).getType();
+  int64_t elements = countPointsAndSteps(generic).first;
+  llvm::Expected<int64_t> partials =
+      addBuffer(MemRefType::get({members, elements, phase.chunks}, type),
+                BufferKind::Temporary, 0);
+  if (!partials)
+    return partials.takeError();
+  if (*partials != phase.partials)
+    return error("the CUDA backend planned buffer " +
+                 std::to_string(phase.partials) +
+                 " for the partial results of '" + phase.sourceOps + "', not " +
+                 std::to_string(*partials));
+  return partials;
+}
+
+llvm::Expected<KernelEmitter::ReductionSplit>
+KernelEmitter::bindFinishLast(KernelBuilder &kernel, const PhaseConfig &phase,
+                              linalg::GenericOp generic, int64_t members) {
+  // The chunks' partial results, which the last chunk of each tile reads
+  // back, and a counter per tile in a buffer of zeros that the kernel
+  // leaves zero.
+  if (llvm::Expected<int64_t> partials = addPartials(phase, generic, members);
+      !partials)
+    return partials.takeError();
+  int64_t counters = members * countTiles(generic, phase.tile);
+  llvm::Expected<int64_t> buffer = addBuffer(
+      MemRefType::get({counters}, IntegerType::get(generic.getContext(), 32)),
+      BufferKind::Constant, 0, std::vector<uint8_t>(counters * 4, 0));
+  if (!buffer)
+    return buffer.takeError();
+  if (*buffer != phase.counters)
+    return error("the CUDA backend planned buffer " +
+                 std::to_string(phase.counters) + " for the counters of '" +
+                 phase.sourceOps + "', not " + std::to_string(*buffer));
+  Type type = getReductionCombiner(generic)->getResult(0).getType();
+  ReductionSplit split{phase.chunks, kernel.bindParam(phase.partials, type),
+                       /*combine=*/false};
+  split.counters = kernel.bindParam(phase.counters, "int *");
+  kernel.read.insert(phase.partials);
+  kernel.read.insert(phase.counters);
+  kernel.written.insert(phase.partials);
+  kernel.written.insert(phase.counters);
+  return split;
 }
 
 llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
@@ -186,16 +242,9 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
   bool contraction = phase.kind == PhaseKind::Points;
   int64_t elements = countPointsAndSteps(generic).first;
   std::string perMember = std::to_string(phase.blocksPerMember);
-  llvm::Expected<int64_t> partials =
-      addBuffer(MemRefType::get({members, elements, phase.chunks}, type),
-                BufferKind::Temporary, 0);
-  if (!partials)
+  if (llvm::Expected<int64_t> partials = addPartials(phase, generic, members);
+      !partials)
     return partials.takeError();
-  if (*partials != phase.partials)
-    return error("the CUDA backend planned buffer " +
-                 std::to_string(phase.partials) +
-                 " for the partial results of '" + phase.sourceOps + "', not " +
-                 std::to_string(*partials));
   // The first pass writes the partial result of each chunk of steps of
   // each output element: a block reduction's block b of a member computes
   // chunk b % chunks of element b / chunks; a contraction's threads compute

@@ -206,13 +206,17 @@
 //   most: ceil(2048 / 144) = 15 chunks of ceil(2048 / 15) = 137 steps
 //   rounded up to 140, the last one 88 (each chunk's rows then start
 //   16-byte aligned, 128-bit loads). The performance model keeps the split
-//   (its estimates are not checked here): a first kernel of
-//   ceil(2560 * 15 / 256) = 150 blocks per member writes the chunks'
-//   partial tiles to a buffer (the first after the arguments and result,
-//   4), and a second adds them per point, in order, and applies the bias
-//   and relu. With K = 512 instead, the model keeps the contraction whole
-//   (12.4 us against 13.2 us: the second launch costs more than the
-//   blocks gain). Both strategies accumulate K = 2048 products in f32
+//   (its estimates are not checked here): one kernel of 2560 * 15 / 128 =
+//   300 blocks of 128 threads per member writes the chunks' partial tiles
+//   to a buffer (the first after the arguments and result, 4), and the
+//   thread of each tile's last chunk to arrive, counted in buffer 5, adds
+//   them per point, in order, and applies the bias and relu. Without
+//   that (--cuda-finish-last=false), a first kernel of
+//   ceil(2560 * 15 / 256) = 150 blocks per member writes the partial tiles
+//   and a second adds them. With K = 512 instead and a second kernel, the
+//   model keeps the contraction whole (12.4 us against 13.2 us: the
+//   second launch costs more than the blocks gain); finished by the last
+//   chunks, it splits it in 8. Both strategies accumulate K = 2048 products in f32
 //   (the interpreter in double), so atol is 1e-4: each addition rounds by
 //   up to u = 6e-8 times a partial sum of random-signed products, about
 //   sqrt(k) / 3 <= 15, and K such errors of random sign add to about
@@ -222,9 +226,13 @@
 // RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=member-per-block --atol=1e-4 --expect=%t/split_k/out0.npy
 // RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=members-per-block --atol=1e-4 --expect=%t/split_k/out0.npy
 // RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=tiled --atol=1e-4 --expect=%t/split_k/out0.npy
+// RUN: ens-run %s --entry=split_k --random-inputs=17 --backend=cuda-emu --cuda-strategy=tiled --cuda-finish-last=false --atol=1e-4 --expect=%t/split_k/out0.npy
 // RUN: ens-run %s --entry=split_k --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=SPLITK
-// SPLITK: phase 0: kernel k0_tiled, 150 blocks per member, points in 4x4 tiles of d1, d2, consecutive along d2 in 15 chunks through global buffer 4 with fused epilogue; ens.einsum, ens.add, ens.relu
+// SPLITK: phase 0: kernel k0_tiled, 300 blocks of 128 threads per member, points in 4x4 tiles of d1, d2, consecutive along d2 in 15 chunks through global buffer 4, each tile finished by its last chunk (counters in global buffer 5) with fused epilogue; ens.einsum, ens.add, ens.relu
 // SPLITK-NOT: phase 1
+// RUN: ens-run %s --entry=split_k --cuda-plan --cuda-strategy=tiled --cuda-finish-last=false | FileCheck %s --check-prefix=SPLITK2
+// SPLITK2: phase 0: kernel k0_tiled, 150 blocks per member, points in 4x4 tiles of d1, d2, consecutive along d2 in 15 chunks through global buffer 4 with fused epilogue; ens.einsum, ens.add, ens.relu
+// SPLITK2-NOT: phase 1
 // RUN: ens-run %s --entry=split_k --cuda-strategy=tiled --cuda-dump=%t/split_k_cu --kernel-report=json > /dev/null
 // RUN: FileCheck %s --check-prefix=CHUNKS < %t/split_k_cu/split_k.cu
 // CHUNKS: ens_index [[K:d[0-9]+]] = c * 140;

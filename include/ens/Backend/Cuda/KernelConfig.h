@@ -327,7 +327,11 @@ struct PhaseConfig {
   /// partial result goes to plan buffer `partials` (members x elements x
   /// chunks, in the order the phase's kernels choose), and a second kernel,
   /// the next in the plan, combines the chunks of each element (and applies
-  /// a contraction's fused epilogue).
+  /// a contraction's fused epilogue). With `finishLast` (a contraction in
+  /// register tiles), there is no second kernel: the thread whose chunk of
+  /// a tile is the last to arrive, as counted in plan buffer `counters`
+  /// (an i32 a tile of every member, zero before the kernel and after it),
+  /// adds the tile's chunks in order and applies the epilogue.
   ///
   /// With the member-per-block strategy, a contraction in register tiles
   /// fewer than the block's threads splits its one reduction into `chunks`
@@ -338,6 +342,8 @@ struct PhaseConfig {
   /// applies the epilogue to them (planBlockSplit).
   int64_t chunks = 1;
   int64_t partials = 0;
+  bool finishLast = false;
+  int64_t counters = 0;
 };
 
 /// The performance model's pick between generated kernels and a vendor
