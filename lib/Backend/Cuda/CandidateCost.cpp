@@ -173,6 +173,14 @@ void CandidateCoster::collectTraffic(ArrayRef<Operation *> roots, bool fused,
     }
 }
 
+void CandidateCoster::collectStartRead(linalg::GenericOp generic,
+                                       llvm::SetVector<int64_t> &read) const {
+  OpOperand &output = generic.getDpsInitsMutable()[0];
+  if (!fills.filledWith.lookup(&output))
+    if (std::optional<int64_t> buffer = views.getGlobalBuffer(output.get()))
+      read.insert(*buffer);
+}
+
 void CandidateCoster::countBytes(
     KernelInfo &info, const llvm::SetVector<int64_t> &read,
     const llvm::SetVector<int64_t> &written) const {
@@ -283,14 +291,13 @@ CandidateCoster::describeTiledPhase(const PhaseConfig &phase,
     // partial results, the output unless filled, the epilogue's operands),
     // writes its results, and resets the tile's counter.
     collectTraffic(getRoots(ir), static_cast<bool>(ir.epilogue), read, written);
-    OpOperand &output = generic.getDpsInitsMutable()[0];
-    if (!fills.filledWith.lookup(&output))
-      if (std::optional<int64_t> buffer = views.getGlobalBuffer(output.get()))
-        read.insert(*buffer);
+    collectStartRead(generic, read);
     countBytes(info, read, written);
     int64_t counterBytes = members * countTiles(generic, phase.tile) * 4;
-    info.bytesRead += *partialsBytes + counterBytes;
-    info.bytesWritten += *partialsBytes + counterBytes;
+    kernel.unplannedBytesRead = *partialsBytes + counterBytes;
+    kernel.unplannedBytesWritten = *partialsBytes + counterBytes;
+    info.bytesRead += kernel.unplannedBytesRead;
+    info.bytesWritten += kernel.unplannedBytesWritten;
     kernel.read = std::move(read);
     kernel.written = std::move(written);
     return std::vector<CandidateKernel>{std::move(kernel)};
@@ -308,14 +315,11 @@ CandidateCoster::describeTiledPhase(const PhaseConfig &phase,
   llvm::SetVector<int64_t> combineRead, combineWritten;
   collectTraffic(getRoots(ir), static_cast<bool>(ir.epilogue), combineRead,
                  combineWritten);
-  OpOperand &output = generic.getDpsInitsMutable()[0];
   for (OpOperand *input : generic.getDpsInputOperands())
     if (std::optional<int64_t> buffer = views.getGlobalBuffer(input->get()))
       combineRead.remove(*buffer);
   combineRead.insert(kPartialsBuffer);
-  if (!fills.filledWith.lookup(&output))
-    if (std::optional<int64_t> buffer = views.getGlobalBuffer(output.get()))
-      combineRead.insert(*buffer);
+  collectStartRead(generic, combineRead);
   if (contraction)
     combine.info.bytesInFlightPerThread =
         getSplitCombineBytesInFlight(combiner, phase.chunks);
@@ -352,6 +356,8 @@ CandidateCoster::describeTiledLaunch(const MemberLoopPlan &plan,
     CandidateKernel &section = described->front();
     read.insert(section.read.begin(), section.read.end());
     written.insert(section.written.begin(), section.written.end());
+    info.bytesRead += section.unplannedBytesRead;
+    info.bytesWritten += section.unplannedBytesWritten;
     launch.launch.grid[0] = phase.firstBlock + section.launch.grid[0];
     launch.launch.block = section.launch.block;
     launch.launch.sharedBytes =

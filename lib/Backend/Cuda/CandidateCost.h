@@ -77,6 +77,10 @@ struct CandidateKernel {
   KernelLaunch launch;
   /// The plan buffers it reads and writes.
   llvm::SetVector<int64_t> read, written;
+  /// The bytes it reads and writes of buffers that are not yet in the plan
+  /// (a split's partial results and counters), in `info` besides `read`
+  /// and `written`'s.
+  int64_t unplannedBytesRead = 0, unplannedBytesWritten = 0;
   /// The phases it runs side by side, if several.
   std::vector<KernelSection> sections;
 };
@@ -137,6 +141,12 @@ struct CandidateCoster {
                       llvm::SetVector<int64_t> &read,
                       llvm::SetVector<int64_t> &written,
                       DenseSet<Value> &bound) const;
+
+  /// Adds to `read` the global buffer of the output of `generic`, a split
+  /// reduction, whose value its chunks are added to, unless a fill was
+  /// folded into it.
+  void collectStartRead(linalg::GenericOp generic,
+                        llvm::SetVector<int64_t> &read) const;
 
   /// Adds the bytes of `read` and `written` to `info`.
   void countBytes(KernelInfo &info, const llvm::SetVector<int64_t> &read,

@@ -179,9 +179,10 @@ static inline void __syncwarp(unsigned = 0xffffffffu) { __syncthreads(); }
 /// run after it, as a fence orders it on the GPU, and an atomic
 /// read-modify-write is a plain one.
 static inline void __threadfence() {}
-static inline int atomicAdd(int *address, int value) {
-  int old = *address;
-  *address = old + value;
+/// atom.inc: the old value, and old + 1 in its place, or 0 from `limit` on.
+static inline unsigned atomicInc(unsigned *address, unsigned limit) {
+  unsigned old = *address;
+  *address = old >= limit ? 0 : old + 1;
   return old;
 }
 /// A load that bypasses L1 (ld.global.cg): the host has no incoherent cache.
@@ -316,14 +317,20 @@ static std::string getShim(const LaunchPlan &plan) {
        << "  std::function<void()> body = [&] { " << kernel.name << "(";
     for (auto [i, type] : llvm::enumerate(kernel.paramTypes))
       os << (i ? ", " : "") << "*(" << type << " *)p[" << i << "]";
-    // The blocks run last first: CUDA promises no order, and this one
-    // breaks a kernel whose blocks read what blocks before them write, as
-    // the phases that a tiled launch runs side by side must not.
+    // CUDA promises no order of the blocks. They run last first at a
+    // kernel's first launch, which breaks a kernel whose blocks read what
+    // blocks before them write (as the phases that a tiled launch runs
+    // side by side must not), and first first at the next, and so on, so
+    // that a split whose tiles' last chunks finish them sees both its
+    // first and its last chunk arrive last.
     os << "); };\n"
-       << "  for (unsigned bz = g[2]; bz-- > 0;)\n"
-       << "  for (unsigned by = g[1]; by-- > 0;)\n"
-       << "  for (unsigned bx = g[0]; bx-- > 0;) {\n"
-       << "    blockIdx.x = bx; blockIdx.y = by; blockIdx.z = bz;\n";
+       << "  static unsigned long long launches = 0;\n"
+       << "  bool lastFirst = launches++ % 2 == 0;\n"
+       << "  unsigned long long blocks = 1ull * g[0] * g[1] * g[2];\n"
+       << "  for (unsigned long long i = 0; i < blocks; ++i) {\n"
+       << "    unsigned long long k = lastFirst ? blocks - 1 - i : i;\n"
+       << "    blockIdx.x = k % g[0]; blockIdx.y = k / g[0] % g[1];\n"
+       << "    blockIdx.z = k / g[0] / g[1];\n";
     if (kernel.usesBarriers) {
       os << "    ens_emu::runBlock(body);\n";
     } else {

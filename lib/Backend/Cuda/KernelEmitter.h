@@ -374,9 +374,8 @@ private:
   /// Adds the plan buffer of the partial results of `phase`, split into
   /// chunks, of `generic` in a loop over `members` members; an error if it
   /// is not the buffer the plan gave it.
-  llvm::Expected<int64_t> addPartials(const PhaseConfig &phase,
-                                      linalg::GenericOp generic,
-                                      int64_t members);
+  llvm::Error addPartials(const PhaseConfig &phase, linalg::GenericOp generic,
+                          int64_t members);
   /// Adds the buffers of `phase`, split into chunks that the last of each
   /// tile finishes (PhaseConfig::finishLast), binds them in `kernel` and
   /// returns the split to write.

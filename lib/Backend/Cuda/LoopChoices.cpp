@@ -54,13 +54,13 @@ static llvm::cl::opt<bool> allowFinishLast(
 
 /// Keeps the split planned for `phase` only if the model estimates it
 /// faster than the phase whole: its blocks must gain more than combining
-/// the chunks and the partial results cost. With `finishLast`, a
+/// the chunks and the partial results cost. With `mayFinishLast`, a
 /// contraction's chunks are combined by the chunk that arrives last at
 /// each tile, in the same launch, or by a second kernel, whichever the
 /// model finds faster. Of equal estimates, whole, then a second kernel.
 static void settleSplit(const CandidateCoster &coster, PhaseConfig &phase,
                         const MemberLoopPlan::Phase &ir, int64_t members,
-                        bool finishLast) {
+                        bool mayFinishLast) {
   PhaseConfig whole = phase;
   whole.chunks = 1;
   whole.finishLast = false;
@@ -69,7 +69,7 @@ static void settleSplit(const CandidateCoster &coster, PhaseConfig &phase,
   double wholeUs = estimatePhase(coster, whole, ir, members);
   phase.finishLast = false;
   double splitUs = estimatePhase(coster, phase, ir, members);
-  if (finishLast && phase.kind == PhaseKind::Points) {
+  if (mayFinishLast && phase.kind == PhaseKind::Points) {
     PhaseConfig last = phase;
     last.finishLast = true;
     double lastUs = estimatePhase(coster, last, ir, members);
@@ -106,11 +106,11 @@ static llvm::cl::opt<bool> allowBlockTiles(
 /// weigh: the two differ in what the counts see, instructions, wavefronts
 /// and L2 re-reads, not in FLOPs or DRAM traffic) estimates them, with the
 /// best of the threads per block settleThreads may give them, faster than
-/// register tiles, split where settleSplit would split them (`finishLast`
-/// as it takes it); of equal estimates, register tiles.
+/// register tiles, split where settleSplit would split them
+/// (`mayFinishLast` as it takes it); of equal estimates, register tiles.
 static void settleBlockTiles(const CandidateCoster &planned, PhaseConfig &phase,
                              const MemberLoopPlan::Phase &ir, int64_t members,
-                             bool finishLast) {
+                             bool mayFinishLast) {
   CandidateCoster coster = planned;
   coster.withCounts = true;
   auto generic = cast<linalg::GenericOp>(ir.op);
@@ -133,7 +133,7 @@ static void settleBlockTiles(const CandidateCoster &planned, PhaseConfig &phase,
   planSplit(generic, registers, members, getFillBlocks(coster.target));
   registers.blocksPerMember = getBlocksPerMember(generic, registers, members);
   if (registers.chunks > 1)
-    settleSplit(planned, registers, ir, members, finishLast);
+    settleSplit(planned, registers, ir, members, mayFinishLast);
   double registersUs = estimatePhase(coster, registers, ir, members);
   LLVM_DEBUG(llvm::dbgs() << "FFMA block tiles for " << phase.sourceOps << ": "
                           << llvm::format("%.1f", blockUs)
@@ -325,11 +325,11 @@ static void settleGemm(const CandidateCoster &coster, MemberLoopPlan &plan,
 }
 
 /// settleTiledPlan, where a contraction's split may be finished by the last
-/// chunk of each tile only with `finishLast`.
+/// chunk of each tile only with `mayFinishLast`.
 static llvm::Expected<double>
 settleTiledPlanWith(MemberLoopPlan &plan, const CandidateCoster &coster,
                     GemmChoice gemmChoice, std::vector<GemmDecision> &decisions,
-                    bool finishLast) {
+                    bool mayFinishLast) {
   KernelConfig &config = plan.config;
   // FFMA block tiles or register tiles, and the splits of these: a phase
   // kept whole, or split into chunks that the last of each tile finishes,
@@ -337,9 +337,9 @@ settleTiledPlanWith(MemberLoopPlan &plan, const CandidateCoster &coster,
   // launches of its own.
   for (auto [phase, ir] : llvm::zip(config.phases, plan.phases)) {
     if (isFfmaBlockTiled(phase))
-      settleBlockTiles(coster, phase, ir, config.members, finishLast);
+      settleBlockTiles(coster, phase, ir, config.members, mayFinishLast);
     else if (phase.chunks > 1)
-      settleSplit(coster, phase, ir, config.members, finishLast);
+      settleSplit(coster, phase, ir, config.members, mayFinishLast);
   }
   // Then the vendor GEMM steps, which have launches of their own. An
   // epilogue fused into a phase would need a kernel of its own after the
@@ -384,14 +384,14 @@ cuda::settleTiledPlan(MemberLoopPlan &plan, const CandidateCoster &coster,
   MemberLoopPlan without = plan;
   std::vector<GemmDecision> withoutDecisions = decisions;
   llvm::Expected<double> us = settleTiledPlanWith(
-      plan, coster, gemmChoice, decisions, /*finishLast=*/allowFinishLast);
+      plan, coster, gemmChoice, decisions, /*mayFinishLast=*/allowFinishLast);
   if (!us || llvm::none_of(plan.config.phases, [](const PhaseConfig &phase) {
         return phase.chunks > 1 && phase.finishLast;
       }))
     return us;
   llvm::Expected<double> withoutUs =
       settleTiledPlanWith(without, coster, gemmChoice, withoutDecisions,
-                          /*finishLast=*/false);
+                          /*mayFinishLast=*/false);
   if (!withoutUs)
     return withoutUs.takeError();
   LLVM_DEBUG(llvm::dbgs() << "tiles finished by their last chunks: "
@@ -435,10 +435,13 @@ void cuda::placeTiledPlan(MemberLoopPlan &plan, unsigned firstGemm,
       if (phase.chunks == 1)
         continue;
       phase.partials = buffer++;
-      if (phase.finishLast)
+      if (phase.finishLast) {
         phase.counters = buffer++;
-      else
-        ++kernel;
+        continue;
+      }
+      assert(phases.size() == 1 &&
+             "a split with a second kernel has a launch of its own");
+      ++kernel;
     }
     ++kernel;
   }

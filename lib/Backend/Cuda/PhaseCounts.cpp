@@ -389,12 +389,15 @@ WorkCounts cuda::countPhase(const MemberLoopPlan::Phase &ir,
 
 WorkCounts cuda::countSplitCombine(const MemberLoopPlan::Phase &ir,
                                    const PhaseConfig &phase,
-                                   const PhaseContext &context) {
+                                   const PhaseContext &context,
+                                   int64_t laneStride) {
   auto generic = cast<linalg::GenericOp>(ir.op);
   GenericCounter counter(generic, phase, context);
   counter.epilogue = ir.epilogue;
   int64_t points = countPointsAndSteps(generic).first;
   int64_t chunks = phase.chunks;
+  int64_t elementBytes = getElementSize(
+      *getBufferDType(getReductionCombiner(generic)->getResult(0).getType()));
   if (phase.kind == PhaseKind::BlockReduction) {
     // A block per element: its threads load a chunk's partial result each
     // (consecutive), the block combines them, thread 0 finishes.
@@ -402,7 +405,7 @@ WorkCounts cuda::countSplitCombine(const MemberLoopPlan::Phase &ir,
     Work share;
     SmallVector<int64_t> consecutive =
         llvm::to_vector(llvm::seq<int64_t>(0, 32));
-    share.add(getCost(consecutive, 4, Space::Global),
+    share.add(getCost(consecutive, elementBytes, Space::Global),
               llvm::divideCeil(chunks, threads), false);
     share.fp += llvm::divideCeil(chunks, threads);
     double warps = llvm::divideCeil(std::min(chunks, threads), 32);
@@ -431,12 +434,15 @@ WorkCounts cuda::countSplitCombine(const MemberLoopPlan::Phase &ir,
     return counts;
   }
   // Thread p of a member adds its point's chunks (partials[m][c][p]: the
-  // lanes' loads coalesce), then stores it or applies the epilogue.
+  // lanes' loads coalesce, or are `laneStride` elements apart), then
+  // stores it or applies the epilogue.
   SmallVector<SmallVector<int64_t>> laneDims =
       counter.lanes(counter.parallel, counter.ranges);
   Work perPoint;
-  SmallVector<int64_t> consecutive = llvm::to_vector(llvm::seq<int64_t>(0, 32));
-  AccessCost partial = getCost(consecutive, 4, Space::Global);
+  SmallVector<int64_t> offsets;
+  for (int64_t lane = 0; lane < 32; ++lane)
+    offsets.push_back(lane * laneStride);
+  AccessCost partial = getCost(offsets, elementBytes, Space::Global);
   perPoint.add(partial, chunks, false);
   perPoint.fp += chunks;
   OpOperand &init = generic.getDpsInitsMutable()[0];
@@ -474,38 +480,44 @@ WorkCounts cuda::countSplitCombine(const MemberLoopPlan::Phase &ir,
   return counts;
 }
 
-int64_t cuda::getFinishBatchPoints(int64_t chunks) {
-  // 128 loads in flight: in mnist_mlp's first layer (13 chunks, sm_90,
-  // CUDA 13.0) ptxas then issues the chunk loop's iterations in one round
-  // each, where with 64 it took three; its 128 registers still fit two
-  // blocks of 256 threads an SM.
-  constexpr int64_t kFinishLoadsInFlight = 128;
-  return std::max<int64_t>(1, kFinishLoadsInFlight / chunks);
-}
-
 WorkCounts cuda::countSplitFinish(const MemberLoopPlan::Phase &ir,
                                   const PhaseConfig &phase,
                                   const PhaseContext &context) {
   // The last chunks' threads load, add and finish every point's chunks, as
   // the second kernel's threads would: the same instructions and traffic,
-  // a tile's points to a thread instead of one.
-  WorkCounts counts = countSplitCombine(ir, phase, context);
-  int64_t tiles = countTiles(cast<linalg::GenericOp>(ir.op), phase.tile);
+  // a tile's points to a thread instead of one. Their loads of the partial
+  // results are a word each (ld.global.cg, which ptxas does not merge):
+  // where a tile's points are consecutive along the partial results'
+  // last loop, the lanes, on neighbouring tiles, are a tile's size apart,
+  // and each load fetches its sectors from L2 again.
+  auto generic = cast<linalg::GenericOp>(ir.op);
+  int64_t laneStride = 1;
+  SmallVector<unsigned> parallel;
+  generic.getParallelDims(parallel);
+  for (auto [k, loop] : llvm::enumerate(phase.tile.loops))
+    if (phase.tile.isConsecutive(k) && loop == parallel.back())
+      laneStride = phase.tile.sizes[k];
+  WorkCounts counts = countSplitCombine(ir, phase, context, laneStride);
+  int64_t tiles = countTiles(generic, phase.tile);
   // Every chunk's thread of a tile fences and increments the tile's
-  // counter (a warp's lanes, on neighbouring tiles, a line of counters);
-  // the last one's resets it.
+  // counter, wrapping at the last chunk (a warp's lanes, on neighbouring
+  // tiles, a line of counters); the last one's fences again.
   double warps = double(context.members) * tiles * phase.chunks / 32;
   double lastWarps = double(context.members) * tiles / 32;
-  counts.warpInstructions += warps * 3 + lastWarps * 2;
-  counts.memoryInstructions += warps + lastWarps;
-  counts.wavefrontBytes += (warps + lastWarps) * 128;
-  counts.l2Bytes += (warps + lastWarps) * 128;
-  // The increment's round trip, then one a batch of points: the partial
-  // results of its points and the epilogue's operands are loaded together
-  // (emitTiles), from L2, where the other chunks' threads stored them.
+  counts.warpInstructions += warps * 3 + lastWarps;
+  counts.memoryInstructions += warps;
+  counts.wavefrontBytes += warps * 128;
+  counts.l2Bytes += warps * 128;
+  // The fence's wait for the partial results' stores, the increment's
+  // round trip, then one a batch of points: the partial results of its
+  // points and the epilogue's operands are loaded together (emitTiles),
+  // from L2, where the other chunks' threads stored them.
   int64_t tilePoints = phase.tile.sizes[0] * phase.tile.sizes[1];
+  int64_t elementBytes = getElementSize(
+      *getBufferDType(getReductionCombiner(generic)->getResult(0).getType()));
   counts.dependentLoads =
-      1 + llvm::divideCeil(tilePoints, getFinishBatchPoints(phase.chunks));
+      2 + llvm::divideCeil(tilePoints,
+                           getFinishBatchPoints(phase.chunks, elementBytes));
   counts.l2DependentLoads = counts.dependentLoads;
   // Unrolled whole: no loop of its own.
   counts.hotLoops.clear();

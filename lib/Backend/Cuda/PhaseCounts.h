@@ -111,15 +111,12 @@ WorkCounts countPhase(const MemberLoopPlan::Phase &ir, const PhaseConfig &phase,
                       const PhaseContext &context);
 
 /// Counts the second kernel of a split phase: each output element's
-/// `phase.chunks` partial results added and its epilogue applied.
+/// `phase.chunks` partial results added and its epilogue applied; a warp's
+/// lanes load partial results `laneStride` elements apart.
 WorkCounts countSplitCombine(const MemberLoopPlan::Phase &ir,
                              const PhaseConfig &phase,
-                             const PhaseContext &context);
-
-/// The points of its tile whose partial results the thread of a tile's
-/// last chunk (PhaseConfig::finishLast) loads at once, every chunk's of
-/// each, before it adds them: as many as keep about 128 loads in flight.
-int64_t getFinishBatchPoints(int64_t chunks);
+                             const PhaseContext &context,
+                             int64_t laneStride = 1);
 
 /// Counts what a split contraction's threads do after storing their
 /// partial results when the last chunk of each tile finishes it

@@ -14,7 +14,6 @@
 #include "GenericWriter.h"
 
 #include "CandidateCost.h"
-#include "PhaseCounts.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -445,20 +444,21 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
     // The thread whose increment of the tile's counter is the last of the
     // chunks' adds them up. Each thread's fence orders its partial
     // results before its increment, and the last one's its increment
-    // before its loads; the last one leaves the counter zero for the next
-    // launch.
+    // before its loads. The increment wraps at the chunks (atomicInc), so
+    // the last one leaves the counter zero for the next launch.
     if (finishLast) {
-      std::string counter =
-          split->counters + "[m * " + std::to_string(numTiles) + " + q]";
+      std::string last = std::to_string(chunks - 1) + "u";
       os.indent(indent) << "__threadfence();\n";
-      os.indent(indent) << "if (atomicAdd(&" << counter
-                        << ", 1) == " << chunks - 1 << ") {\n";
-      os.indent(indent + 2) << counter << " = 0;\n";
+      os.indent(indent) << "if (atomicInc(&" << split->counters << "[m * "
+                        << numTiles << " + q], " << last << ") == " << last
+                        << ") {\n";
       os.indent(indent + 2) << "__threadfence();\n";
       os.indent(indent + 2)
           << "auto combine = "
           << getCombination(getReductionCombiner(generic)).first << ";\n";
-      int64_t batch = getFinishBatchPoints(chunks);
+      int64_t batch = getFinishBatchPoints(
+          chunks, getElementSize(*getBufferDType(
+                      generic.getMatchingBlockArgument(&inits[0]).getType())));
       for (int64_t from = 0; from < tilePoints; from += batch)
         if (llvm::Error failure =
                 finish(from, std::min(tilePoints, from + batch), indent + 2,

@@ -184,9 +184,9 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
                           phase.tile);
 }
 
-llvm::Expected<int64_t> KernelEmitter::addPartials(const PhaseConfig &phase,
-                                                   linalg::GenericOp generic,
-                                                   int64_t members) {
+llvm::Error KernelEmitter::addPartials(const PhaseConfig &phase,
+                                       linalg::GenericOp generic,
+                                       int64_t members) {
   Type type = getReductionCombiner(generic)->getResult(0).getType();
   int64_t elements = countPointsAndSteps(generic).first;
   llvm::Expected<int64_t> partials =
@@ -199,7 +199,7 @@ llvm::Expected<int64_t> KernelEmitter::addPartials(const PhaseConfig &phase,
                  std::to_string(phase.partials) +
                  " for the partial results of '" + phase.sourceOps + "', not " +
                  std::to_string(*partials));
-  return partials;
+  return llvm::Error::success();
 }
 
 llvm::Expected<KernelEmitter::ReductionSplit>
@@ -208,9 +208,8 @@ KernelEmitter::bindFinishLast(KernelBuilder &kernel, const PhaseConfig &phase,
   // The chunks' partial results, which the last chunk of each tile reads
   // back, and a counter per tile in a buffer of zeros that the kernel
   // leaves zero.
-  if (llvm::Expected<int64_t> partials = addPartials(phase, generic, members);
-      !partials)
-    return partials.takeError();
+  if (llvm::Error failure = addPartials(phase, generic, members))
+    return std::move(failure);
   int64_t counters = members * countTiles(generic, phase.tile);
   llvm::Expected<int64_t> buffer = addBuffer(
       MemRefType::get({counters}, IntegerType::get(generic.getContext(), 32)),
@@ -224,7 +223,7 @@ KernelEmitter::bindFinishLast(KernelBuilder &kernel, const PhaseConfig &phase,
   Type type = getReductionCombiner(generic)->getResult(0).getType();
   ReductionSplit split{phase.chunks, kernel.bindParam(phase.partials, type),
                        /*combine=*/false};
-  split.counters = kernel.bindParam(phase.counters, "int *");
+  split.counters = kernel.bindParam(phase.counters, "unsigned *");
   kernel.read.insert(phase.partials);
   kernel.read.insert(phase.counters);
   kernel.written.insert(phase.partials);
@@ -242,9 +241,8 @@ llvm::Error KernelEmitter::emitSplitPhase(KernelBuilder &kernel,
   bool contraction = phase.kind == PhaseKind::Points;
   int64_t elements = countPointsAndSteps(generic).first;
   std::string perMember = std::to_string(phase.blocksPerMember);
-  if (llvm::Expected<int64_t> partials = addPartials(phase, generic, members);
-      !partials)
-    return partials.takeError();
+  if (llvm::Error failure = addPartials(phase, generic, members))
+    return failure;
   // The first pass writes the partial result of each chunk of steps of
   // each output element: a block reduction's block b of a member computes
   // chunk b % chunks of element b / chunks; a contraction's threads compute

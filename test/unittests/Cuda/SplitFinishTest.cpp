@@ -60,7 +60,8 @@ TEST(SplitFinishTest, SecondCallAgreesWithTheInterpreter) {
       cuda::generateCuda(*module, "ensemble", 0, options);
   ASSERT_TRUE(bool(program)) << llvm::toString(program.takeError());
   // One kernel, with a counter for each of the members' 2 x 2544 tiles.
-  EXPECT_EQ(program->plan.launches.size(), 1u) << cuda::printPlan(program->plan);
+  EXPECT_EQ(program->plan.launches.size(), 1u)
+      << cuda::printPlan(program->plan);
   bool counters = false;
   for (const cuda::BufferInfo &buffer : program->plan.buffers)
     counters |= buffer.kind == cuda::BufferKind::Constant &&
@@ -71,7 +72,8 @@ TEST(SplitFinishTest, SecondCallAgreesWithTheInterpreter) {
   test::RandomSource random(11);
   std::vector<HostTensor> args;
   for (const test::Shape &shape :
-       {test::Shape{62, 1024}, test::Shape{2, 1024, 634}, test::Shape{2, 634}}) {
+       {test::Shape{62, 1024}, test::Shape{2, 1024, 634},
+        test::Shape{2, 634}}) {
     HostTensor arg(DType::F32, shape);
     for (double &value : arg.values)
       value = static_cast<float>(random.real(-1, 1));
