@@ -44,6 +44,7 @@ namespace rt = ::ens::runtime;
 /// switches back to the block's scheduler, which resumes every thread in
 /// turn, so no thread passes a barrier before all have reached it.
 static const char *const kEmulationHeader = R"(// ens: CUDA on the host.
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -322,10 +323,12 @@ static std::string getShim(const LaunchPlan &plan) {
     // blocks before them write (as the phases that a tiled launch runs
     // side by side must not), and first first at the next, and so on, so
     // that a split whose tiles' last chunks finish them sees both its
-    // first and its last chunk arrive last.
+    // first and its last chunk arrive last. The count is atomic: threads
+    // may run executables that share this code.
     os << "); };\n"
-       << "  static unsigned long long launches = 0;\n"
-       << "  bool lastFirst = launches++ % 2 == 0;\n"
+       << "  static std::atomic<unsigned long long> launches{0};\n"
+       << "  bool lastFirst =\n"
+       << "      launches.fetch_add(1, std::memory_order_relaxed) % 2 == 0;\n"
        << "  unsigned long long blocks = 1ull * g[0] * g[1] * g[2];\n"
        << "  for (unsigned long long i = 0; i < blocks; ++i) {\n"
        << "    unsigned long long k = lastFirst ? blocks - 1 - i : i;\n"
