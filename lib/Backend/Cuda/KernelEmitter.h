@@ -371,6 +371,12 @@ private:
   llvm::Error emitTiledPhase(const PhaseConfig &phase,
                              const MemberLoopPlan::Phase &ir, int64_t members,
                              unsigned threads);
+  /// Adds a plan buffer of `type` and `kind` (with `init`, a constant's
+  /// bytes) that the planner placed at `planned` for the `what` of
+  /// `phase`; an error if it is not that buffer.
+  llvm::Error addPlannedBuffer(MemRefType type, BufferKind kind,
+                               std::vector<uint8_t> init, int64_t planned,
+                               StringRef what, const PhaseConfig &phase);
   /// Adds the plan buffer of the partial results of `phase`, split into
   /// chunks, of `generic` in a loop over `members` members; an error if it
   /// is not the buffer the plan gave it.

@@ -513,11 +513,9 @@ WorkCounts cuda::countSplitFinish(const MemberLoopPlan::Phase &ir,
   // points and the epilogue's operands are loaded together (emitTiles),
   // from L2, where the other chunks' threads stored them.
   int64_t tilePoints = phase.tile.sizes[0] * phase.tile.sizes[1];
-  int64_t elementBytes = getElementSize(
-      *getBufferDType(getReductionCombiner(generic)->getResult(0).getType()));
   counts.dependentLoads =
-      2 + llvm::divideCeil(tilePoints,
-                           getFinishBatchPoints(phase.chunks, elementBytes));
+      2 +
+      llvm::divideCeil(tilePoints, getFinishBatchPoints(generic, phase.chunks));
   counts.l2DependentLoads = counts.dependentLoads;
   // Unrolled whole: no loop of its own.
   counts.hotLoops.clear();

@@ -281,11 +281,11 @@ inline constexpr int64_t kFfmaWarpTileRows[] = {32, 16};
 /// other parallel loops' points.
 int64_t countTiles(linalg::GenericOp generic, const TileConfig &tile);
 
-/// The points of its tile whose partial results, of `elementBytes` each,
-/// the thread of a tile's last chunk (PhaseConfig::finishLast) loads at
-/// once, every chunk's of each, before it adds them: as many as keep about
-/// 128 words in flight.
-int64_t getFinishBatchPoints(int64_t chunks, int64_t elementBytes);
+/// The points of its tile whose partial results the thread of a tile's
+/// last chunk (PhaseConfig::finishLast) of `generic`, split into `chunks`,
+/// loads at once, every chunk's of each, before it adds them: as many as
+/// keep about 128 words in flight.
+int64_t getFinishBatchPoints(linalg::GenericOp generic, int64_t chunks);
 
 /// With the tiled strategy, splits the steps of `generic`, a block
 /// reduction or a contraction in register tiles with one reduction loop,

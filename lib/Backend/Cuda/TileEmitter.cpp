@@ -183,9 +183,10 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
   // within a block, chunk 0 adds it to the filled value or output's when
   // it adds the chunks).
   auto inits = generic.getDpsInitsMutable();
-  std::string identity;
+  // The combiner's C++ lambda and identity.
+  std::pair<std::string, std::string> combination;
   if (split)
-    identity = getCombination(getReductionCombiner(generic)).second;
+    combination = getCombination(getReductionCombiner(generic));
   std::string partialType =
       *getCType(generic.getMatchingBlockArgument(&inits[0]).getType());
   SmallVector<std::string> starts;
@@ -207,7 +208,7 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
         os.indent(indent) << *getCType(arg.getType()) << " acc" << o
                           << suffix(i, j);
         if (split)
-          start = identity;
+          start = combination.second;
         if (!start.empty())
           os << " = " << start;
         os << ";\n";
@@ -453,12 +454,8 @@ llvm::Error KernelEmitter::emitTiles(KernelBuilder &kernel,
                         << numTiles << " + q], " << last << ") == " << last
                         << ") {\n";
       os.indent(indent + 2) << "__threadfence();\n";
-      os.indent(indent + 2)
-          << "auto combine = "
-          << getCombination(getReductionCombiner(generic)).first << ";\n";
-      int64_t batch = getFinishBatchPoints(
-          chunks, getElementSize(*getBufferDType(
-                      generic.getMatchingBlockArgument(&inits[0]).getType())));
+      os.indent(indent + 2) << "auto combine = " << combination.first << ";\n";
+      int64_t batch = getFinishBatchPoints(generic, chunks);
       for (int64_t from = 0; from < tilePoints; from += batch)
         if (llvm::Error failure =
                 finish(from, std::min(tilePoints, from + batch), indent + 2,

@@ -432,13 +432,15 @@ void cuda::planSplit(linalg::GenericOp generic, PhaseConfig &phase,
                           << " into " << phase.chunks << " chunks\n");
 }
 
-int64_t cuda::getFinishBatchPoints(int64_t chunks, int64_t elementBytes) {
+int64_t cuda::getFinishBatchPoints(linalg::GenericOp generic, int64_t chunks) {
   // 128 words in flight: in mnist_mlp's first layer (13 chunks, sm_90,
   // CUDA 13.0) ptxas then issues the chunk loop's iterations in one round
   // each, where with 64 it took three; its 128 registers still fit two
   // blocks of 256 threads an SM.
   constexpr int64_t kFinishWordsInFlight = 128;
-  int64_t words = chunks * llvm::divideCeil(elementBytes, 4);
+  Type type = getReductionCombiner(generic)->getResult(0).getType();
+  int64_t words =
+      chunks * llvm::divideCeil(getElementSize(*getBufferDType(type)), 4);
   return std::max<int64_t>(1, kFinishWordsInFlight / words);
 }
 

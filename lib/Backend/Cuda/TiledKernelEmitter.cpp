@@ -184,22 +184,28 @@ llvm::Error KernelEmitter::writeTiledPhase(KernelBuilder &kernel,
                           phase.tile);
 }
 
+llvm::Error KernelEmitter::addPlannedBuffer(MemRefType type, BufferKind kind,
+                                            std::vector<uint8_t> init,
+                                            int64_t planned, StringRef what,
+                                            const PhaseConfig &phase) {
+  llvm::Expected<int64_t> buffer = addBuffer(type, kind, 0, std::move(init));
+  if (!buffer)
+    return buffer.takeError();
+  if (*buffer != planned)
+    return error("the CUDA backend planned buffer " + std::to_string(planned) +
+                 " for the " + what.str() + " of '" + phase.sourceOps +
+                 "', not " + std::to_string(*buffer));
+  return llvm::Error::success();
+}
+
 llvm::Error KernelEmitter::addPartials(const PhaseConfig &phase,
                                        linalg::GenericOp generic,
                                        int64_t members) {
   Type type = getReductionCombiner(generic)->getResult(0).getType();
   int64_t elements = countPointsAndSteps(generic).first;
-  llvm::Expected<int64_t> partials =
-      addBuffer(MemRefType::get({members, elements, phase.chunks}, type),
-                BufferKind::Temporary, 0);
-  if (!partials)
-    return partials.takeError();
-  if (*partials != phase.partials)
-    return error("the CUDA backend planned buffer " +
-                 std::to_string(phase.partials) +
-                 " for the partial results of '" + phase.sourceOps + "', not " +
-                 std::to_string(*partials));
-  return llvm::Error::success();
+  return addPlannedBuffer(
+      MemRefType::get({members, elements, phase.chunks}, type),
+      BufferKind::Temporary, {}, phase.partials, "partial results", phase);
 }
 
 llvm::Expected<KernelEmitter::ReductionSplit>
@@ -211,15 +217,12 @@ KernelEmitter::bindFinishLast(KernelBuilder &kernel, const PhaseConfig &phase,
   if (llvm::Error failure = addPartials(phase, generic, members))
     return std::move(failure);
   int64_t counters = members * countTiles(generic, phase.tile);
-  llvm::Expected<int64_t> buffer = addBuffer(
-      MemRefType::get({counters}, IntegerType::get(generic.getContext(), 32)),
-      BufferKind::Constant, 0, std::vector<uint8_t>(counters * 4, 0));
-  if (!buffer)
-    return buffer.takeError();
-  if (*buffer != phase.counters)
-    return error("the CUDA backend planned buffer " +
-                 std::to_string(phase.counters) + " for the counters of '" +
-                 phase.sourceOps + "', not " + std::to_string(*buffer));
+  if (llvm::Error failure = addPlannedBuffer(
+          MemRefType::get({counters},
+                          IntegerType::get(generic.getContext(), 32)),
+          BufferKind::Constant, std::vector<uint8_t>(counters * 4, 0),
+          phase.counters, "counters", phase))
+    return std::move(failure);
   Type type = getReductionCombiner(generic)->getResult(0).getType();
   ReductionSplit split{phase.chunks, kernel.bindParam(phase.partials, type),
                        /*combine=*/false};
