@@ -23,6 +23,9 @@
 
 namespace mlir::ens::cuda {
 
+/// mma.sync m16n8k8's tile: m x n accumulators, k steps.
+inline constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 8;
+
 /// A thread's share of a block tile.
 struct BlockTileThreads {
   /// Statements that compute the thread's place in the block tile, before

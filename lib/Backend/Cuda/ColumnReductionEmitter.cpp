@@ -28,7 +28,11 @@ llvm::Error KernelEmitter::emitColumnReduction(
   auto [combine, identity] = getCombination(combiner);
   int64_t elements = writer.count(writer.parallel);
   std::string steps = std::to_string(writer.count(writer.reduction));
-  std::string warps = "(" + kernel.threads + " / 32)";
+  // The warps that share the steps, a constant (the launch's block, or a
+  // warp's lanes), so that ptxas unrolls the combination of their shares
+  // and folds the steps' stride into each load's address.
+  std::string warps = std::to_string(
+      kernel.warp ? 1u : std::max(kernel.launch.block[0] / kWarpSize, 1u));
   // A share per warp (at most 32 of them) for each of the group's 32
   // elements.
   os.indent(indent) << "__shared__ " << t << " ens_columns[32][32];\n";

@@ -15,9 +15,6 @@ using namespace mlir;
 using namespace mlir::ens;
 using namespace mlir::ens::cuda;
 
-/// mma.sync m16n8k8's tile: m x n accumulators, k steps.
-static constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 8;
-
 BlockTileThreads cuda::getMmaThreads(const MmaConfig &mma,
                                      const MmaStaging &staging,
                                      int64_t blockCols) {

@@ -330,13 +330,17 @@ WorkCounts GenericCounter::countPoints() const {
 
 WorkCounts GenericCounter::countBlockTiles() const {
   const TileConfig &tile = phase.tile;
+  // A warp's first points: the micro-tiles' first in FFMA, or on tensor
+  // cores accumulator d[g][2t] of the first fragment (g = lane / 4,
+  // t = lane % 4).
+  bool tensor = phase.mma.enabled();
   SmallVector<SmallVector<int64_t>> laneDims;
   for (int64_t lane = 0; lane < 32; ++lane) {
     SmallVector<int64_t> dims(ranges.size(), 0);
-    dims[tile.loops[0]] =
-        std::min(lane / kFfmaThreadCols * 4, ranges[tile.loops[0]] - 1);
-    dims[tile.loops[1]] =
-        std::min(lane % kFfmaThreadCols * 4, ranges[tile.loops[1]] - 1);
+    int64_t row = tensor ? lane / 4 : lane / kFfmaThreadCols * 4,
+            col = tensor ? lane % 4 * 2 : lane % kFfmaThreadCols * 4;
+    dims[tile.loops[0]] = std::min(row, ranges[tile.loops[0]] - 1);
+    dims[tile.loops[1]] = std::min(col, ranges[tile.loops[1]] - 1);
     laneDims.push_back(dims);
   }
   Work point;
@@ -371,7 +375,7 @@ WorkCounts cuda::countPhase(const MemberLoopPlan::Phase &ir,
   if (phase.kind == PhaseKind::Serial)
     return countSerial(ir.op, context);
   WorkCounts counts;
-  if (phase.kind == PhaseKind::VendorGemm || phase.mma.enabled()) {
+  if (phase.kind == PhaseKind::VendorGemm) {
     counts.counted = false;
     return counts;
   }

@@ -32,7 +32,7 @@ struct WorkCounts {
   /// Lanes that work and lanes of the warps that issue.
   double activeLanes = 0, issuedLanes = 0;
   std::vector<KernelInfo::HotLoop> hotLoops;
-  /// False where a phase is not counted (tensor-core tiles): the kernel's
+  /// False where a phase is not counted (a vendor GEMM step): the kernel's
   /// counts are then left out and the model falls back to its FLOPs.
   bool counted = true;
 

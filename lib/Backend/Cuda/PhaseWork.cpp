@@ -93,7 +93,7 @@ void SideBySideWork::add(KernelInfo &whole, const KernelInfo &section,
   whole.fmaFlops += section.fmaFlops;
   whole.tensorFlops += section.tensorFlops;
   whole.tensorPasses = std::max(whole.tensorPasses, section.tensorPasses);
-  // A launch with a section the model does not count (tensor-core tiles) is
+  // A launch with a section the model does not count (a vendor GEMM step) is
   // not counted: its counts would leave that section out.
   counted = counted && addSideBySide(whole, section);
   blocks += sectionBlocks;

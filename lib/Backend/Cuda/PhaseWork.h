@@ -44,6 +44,10 @@ struct AccessCost {
 /// accesses, and its instructions.
 struct Work {
   double loads = 0, stores = 0, fp = 0, ffma = 0;
+  /// Tensor-core instructions (HMMA), and instructions of no float pipe's
+  /// arithmetic (integer address and conversion work) that the loop's
+  /// shape makes part of each step.
+  double tensor = 0, other = 0;
   double wavefronts = 0, sectors = 0;
   /// Whether it loads, or stores, global memory.
   bool global = false, globalStores = false;
@@ -57,17 +61,19 @@ struct Work {
       globalStores |= isStore;
     }
   }
-  void add(const Work &other, double times = 1) {
-    loads += times * other.loads;
-    stores += times * other.stores;
-    fp += times * other.fp;
-    ffma += times * other.ffma;
-    wavefronts += times * other.wavefronts;
-    sectors += times * other.sectors;
-    global |= other.global;
-    globalStores |= other.globalStores;
+  void add(const Work &work, double times = 1) {
+    loads += times * work.loads;
+    stores += times * work.stores;
+    fp += times * work.fp;
+    ffma += times * work.ffma;
+    tensor += times * work.tensor;
+    other += times * work.other;
+    wavefronts += times * work.wavefronts;
+    sectors += times * work.sectors;
+    global |= work.global;
+    globalStores |= work.globalStores;
   }
-  double instructions() const { return loads + stores + fp; }
+  double instructions() const { return loads + stores + fp + tensor + other; }
 };
 
 /// Where `memref` lives: the space of the buffer or temporary it views.
@@ -150,10 +156,11 @@ WorkCounts countBlockPartials(const Work &point, int64_t tiles,
 /// for the one before.
 WorkCounts countSerial(Operation *op, const PhaseContext &context);
 
-/// Counts contraction `generic` in FFMA block tiles as `phase` configures
-/// them, each thread's point costing `point` (its output and epilogue,
-/// for a warp whose lanes hold the micro-tiles' first points), whose
-/// epilogue loads `epilogueWords` words (countEpilogueWords).
+/// Counts contraction `generic` in block tiles as `phase` configures them,
+/// in FFMA or on tensor cores (mma.sync), each thread's point costing
+/// `point` (its output and epilogue, for a warp whose lanes hold their
+/// first points), whose epilogue loads `epilogueWords` words
+/// (countEpilogueWords).
 WorkCounts countBlockTiles(linalg::GenericOp generic, const PhaseConfig &phase,
                            const PhaseContext &context, const Work &point,
                            int64_t epilogueWords);
