@@ -44,10 +44,16 @@ Error ens::runtime::checkEmulatedWork(const LaunchPlan &plan) {
 }
 
 namespace {
-/// A launcher of the emulated object: void (const unsigned *grid, const
-/// unsigned *block, unsigned sharedBytes, void **params).
-using Launcher = void (*)(const unsigned *, const unsigned *, unsigned,
-                          void **);
+/// Storage aligned as a device allocation.
+struct alignas(256) DeviceChunk {
+  uint8_t bytes[256] = {};
+};
+
+/// A launcher of the emulated object: const char *(const unsigned *grid,
+/// const unsigned *block, unsigned sharedBytes, void **params), which
+/// returns what stopped the launch (a misaligned access), or null.
+using Launcher = const char *(*)(const unsigned *, const unsigned *, unsigned,
+                                 void **);
 
 /// A launch plan with its kernels built for the host.
 class EmulatedRunner final : public Runner {
@@ -63,8 +69,9 @@ public:
       constants.emplace_back();
       if (buffer.kind != BufferKind::Constant)
         continue;
-      constants.back().assign((buffer.bytes + 7) / 8 + 1, 0);
-      std::memcpy(constants.back().data(), buffer.init.data(), buffer.bytes);
+      constants.back().resize(buffer.bytes / sizeof(DeviceChunk) + 1);
+      std::memcpy(constants.back().data()->bytes, buffer.init.data(),
+                  buffer.bytes);
     }
   }
   ~EmulatedRunner() override { ::dlclose(library); }
@@ -76,32 +83,32 @@ private:
   LaunchPlan plan;
   void *library;
   std::vector<Launcher> launchers;
-  /// 8-byte aligned storage for each constant of the plan (empty for the
-  /// other buffers), kept from call to call.
-  std::vector<std::vector<uint64_t>> constants;
+  /// Storage for each constant of the plan (empty for the other buffers),
+  /// kept from call to call.
+  std::vector<std::vector<DeviceChunk>> constants;
 };
 } // namespace
 
 Error EmulatedRunner::runOnHost(const std::vector<const void *> &args,
                                 const std::vector<void *> &results) {
-  // 8-byte aligned storage for every buffer; temporaries in one arena at
-  // the offsets the plan gives them, as on a device.
-  std::vector<std::vector<uint64_t>> storage;
-  std::vector<uint64_t> arena(plan.arenaBytes / 8 + 1, 0);
+  // 256-byte aligned storage for every buffer, as cudaMalloc's;
+  // temporaries in one arena at the offsets the plan gives them, as on a
+  // device.
+  std::vector<std::vector<DeviceChunk>> storage;
+  std::vector<DeviceChunk> arena(plan.arenaBytes / sizeof(DeviceChunk) + 1);
   std::vector<uint8_t *> data;
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const BufferInfo &buffer = plan.buffers[i];
     if (buffer.kind == BufferKind::Temporary) {
-      data.push_back(reinterpret_cast<uint8_t *>(arena.data()) +
-                     buffer.arenaOffset);
+      data.push_back(arena.data()->bytes + buffer.arenaOffset);
       continue;
     }
     if (buffer.kind == BufferKind::Constant) {
-      data.push_back(reinterpret_cast<uint8_t *>(constants[i].data()));
+      data.push_back(constants[i].data()->bytes);
       continue;
     }
-    storage.emplace_back((buffer.bytes + 7) / 8 + 1, 0);
-    auto *bytes = reinterpret_cast<uint8_t *>(storage.back().data());
+    storage.emplace_back(buffer.bytes / sizeof(DeviceChunk) + 1);
+    auto *bytes = storage.back().data()->bytes;
     data.push_back(bytes);
     if (buffer.kind == BufferKind::Input && buffer.bytes)
       std::memcpy(bytes, args[buffer.index], buffer.bytes);
@@ -120,8 +127,13 @@ Error EmulatedRunner::runOnHost(const std::vector<const void *> &args,
     std::vector<void *> params;
     for (int64_t &value : values)
       params.push_back(&value);
-    launchers[launch.kernel](launch.grid.data(), launch.block.data(),
-                             launch.sharedBytes, params.data());
+    // A fault stops the call, as a GPU's sticky error stops the context's
+    // later launches.
+    if (const char *fault =
+            launchers[launch.kernel](launch.grid.data(), launch.block.data(),
+                                     launch.sharedBytes, params.data()))
+      return Error("kernel " + plan.kernels[launch.kernel].name +
+                   " faulted on cuda-emu: " + fault);
     return Error::success();
   };
   // A vendor GEMM step runs as the host GEMM of its BLAS semantics.

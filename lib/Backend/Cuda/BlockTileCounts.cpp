@@ -64,15 +64,18 @@ static Work countFfmaProducts(int64_t pointRows, int64_t pointCols) {
 /// One mma step (kMmaK steps) of tensor-core block tiles for a warp
 /// (MmaEmitter.cpp) of `fragRows` x `fragCols` fragments: each fragment
 /// element loaded alone from the staged operands (group g = lane / 4 and
-/// t = lane % 4 read a's row g, step t and b's step t, column g),
+/// t = lane % 4 read a's row g, step t, by rows or by steps, and b's step
+/// t, column g),
 /// converted, and an HMMA per pair of fragments and pass (3 with 3xTF32).
 static Work countMmaProducts(const MmaConfig &mma, const MmaStaging &staging,
                              int64_t fragRows, int64_t fragCols) {
   SmallVector<int64_t> aWords, bWords;
   for (int64_t lane = 0; lane < 32; ++lane) {
     int64_t g = lane / 4, t = lane % 4;
-    aWords.push_back(g * staging.strideA + t);
-    bWords.push_back(t * staging.strideB + g);
+    aWords.push_back(staging.aByRows ? g * staging.strideA + t
+                                     : t * staging.strideA + g);
+    bWords.push_back(staging.bByCols ? g * staging.strideB + t
+                                     : t * staging.strideB + g);
   }
   bool split = mma.precision == Precision::Tf32x3;
   Work step;
@@ -125,7 +128,8 @@ WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
       mma.enabled() ? 4 * fragRows * fragCols : pointRows * pointCols;
 
   // One stage of a warp: each operand's copies, lane l of the warp copying
-  // element l of the block's order (along the operand's contiguous loop).
+  // the l-th `words` elements of the block's order (along the operand's
+  // contiguous loop).
   Work stage;
   double copies = 0;
   struct Staged {
@@ -133,31 +137,36 @@ WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
     unsigned loop;
     int64_t extent, ld;
     bool byPoints;
+    int64_t words;
   };
-  for (const Staged &staged :
-       {Staged{a, rows, blockRows, staging.strideA, staging.aByRows},
-        Staged{b, cols, blockCols, staging.strideB, false}}) {
+  for (const Staged &staged : {Staged{a, rows, blockRows, staging.strideA,
+                                      staging.aByRows, mma.copyWords[0]},
+                               Staged{b, cols, blockCols, staging.strideB,
+                                      staging.bByCols, mma.copyWords[1]}}) {
     bool alongSteps = isStagedAlongSteps(generic, *staged.operand, staged.loop);
-    int64_t inner = alongSteps ? steps : staged.extent;
+    int64_t words = staged.words,
+            inner = (alongSteps ? steps : staged.extent) / words;
     SmallVector<SmallVector<int64_t>> laneDims;
     SmallVector<int64_t> sharedOffsets;
-    for (int64_t lane = 0; lane < 32; ++lane) {
-      int64_t ip = alongSteps ? lane / inner : lane % inner,
-              is = alongSteps ? lane % inner : lane / inner;
-      SmallVector<int64_t> dims(ranges.size(), 0);
-      dims[staged.loop] = std::min(ip, ranges[staged.loop] - 1);
-      dims[reduction] = std::min(is, ranges[reduction] - 1);
-      laneDims.push_back(dims);
-      sharedOffsets.push_back(staged.byPoints ? ip * staged.ld + is
-                                              : is * staged.ld + ip);
-    }
-    double perThread = llvm::divideCeil(staged.extent * steps, threads);
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t w = 0; w < words; ++w) {
+        int64_t ip = alongSteps ? lane / inner : lane % inner * words + w,
+                is = alongSteps ? lane % inner * words + w : lane / inner;
+        SmallVector<int64_t> dims(ranges.size(), 0);
+        dims[staged.loop] = std::min(ip, ranges[staged.loop] - 1);
+        dims[reduction] = std::min(is, ranges[reduction] - 1);
+        laneDims.push_back(dims);
+        sharedOffsets.push_back(staged.byPoints ? ip * staged.ld + is
+                                                : is * staged.ld + ip);
+      }
+    double perThread = llvm::divideCeil(staged.extent * steps / words, threads);
     copies += perThread;
     stage.add(getOperandCost(generic, *staged.operand, laneDims, Space::Global,
                              Layout::Typed),
               perThread, false);
     stage.wavefronts +=
-        perThread * getCost(sharedOffsets, 4, Space::Shared).wavefronts;
+        perThread *
+        widen(getCost(sharedOffsets, 4, Space::Shared), words).wavefronts;
   }
   if (mma.enabled())
     stage.add(countMmaProducts(mma, staging, fragRows, fragCols),

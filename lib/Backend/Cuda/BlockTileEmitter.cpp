@@ -135,25 +135,30 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
   // `bufferOffset`, `byPoints` (each point's steps `ld` floats apart) or
   // by steps (each step's points `ld` floats apart), zero outside the op.
   // Consecutive threads copy consecutive elements of the operand in
-  // memory. Each thread's share is a fixed count, unrolled, so that its
-  // copies are all in flight at once. An operand in global memory is
-  // copied asynchronously, 4 bytes a copy (src-size 0 outside the op, from
-  // an element inside it); a thread waits for its copies before the
-  // barrier after which the block reads them.
+  // memory, `words` of them a copy (planBlockTileCopies: 4 only where they are
+  // consecutive in the stage too, and aligned). Each thread's share is a
+  // fixed count, unrolled, so that its copies are all in flight at once.
+  // An operand in global memory is copied asynchronously (src-size 0
+  // outside the op, from an element inside it); a thread waits
+  // for its copies before the barrier after which the block reads them.
   auto stage = [&](OpOperand *operand, StringRef k0, StringRef offset,
                    int64_t bufferOffset, bool alongRows, int64_t extent,
-                   int64_t ld, bool byPoints) -> llvm::Error {
+                   int64_t ld, bool byPoints, int64_t words) -> llvm::Error {
     unsigned loop = alongRows ? rows : cols;
     bool alongSteps = isStagedAlongSteps(generic, *operand, loop);
-    int64_t inner = alongSteps ? steps : extent, total = extent * steps;
+    int64_t inner = alongSteps ? steps : extent,
+            copies = extent * steps / words;
+    assert(inner % words == 0 && ld % words == 0 && "copies that do not fit");
     os.indent(indent + 2) << "#pragma unroll\n";
     os.indent(indent + 2) << "for (int ens_u = 0; ens_u < "
-                          << llvm::divideCeil(total, phase.threads)
+                          << llvm::divideCeil(copies, phase.threads)
                           << "; ++ens_u) {\n";
     os.indent(indent + 4) << "const ens_index i = threadIdx.x + ens_u * "
                           << phase.threads << ";\n";
-    std::string outer = "i / " + std::to_string(inner),
-                innerIndex = "i % " + std::to_string(inner);
+    std::string outer = "i / " + std::to_string(inner / words),
+                innerIndex = "i % " + std::to_string(inner / words);
+    if (words > 1)
+      innerIndex = "(" + innerIndex + ") * " + std::to_string(words);
     os.indent(indent + 4) << "const ens_index ens_ip = "
                           << (alongSteps ? outer : innerIndex)
                           << ", ens_is = " << (alongSteps ? innerIndex : outer)
@@ -174,24 +179,38 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
     dims[loop] = "ens_p";
     dims[reduction] = "ens_s";
     bool async = views.getGlobalBuffer(operand->get()).has_value();
+    assert((async || words == 1) && "wide copies of an operand not in global");
+    // A copy's first word is at a multiple of `words` along the inner
+    // loop, whose range `words` divides (planBlockTileCopies): a copy is whole
+    // inside the op or wholly outside it.
+    StringRef innerName = alongSteps ? "ens_s" : "ens_p";
+    assert((alongSteps ? ranges[2] : pointRange) % words == 0 &&
+           "a copy partly inside the op");
     if (async) {
-      // The element copied from: the one at (p, s), or inside the op.
-      dims[loop] = "(ens_p < " + std::to_string(pointRange) +
-                   " ? ens_p : " + std::to_string(pointRange - 1) + ")";
-      dims[reduction] = "(ens_s < " + std::to_string(ranges[2]) +
-                        " ? ens_s : " + std::to_string(ranges[2] - 1) + ")";
+      // The element copied from: the one at (p, s), or inside the op (a
+      // multiple of `words` along the inner loop, aligned as the others).
+      auto clamp = [&](StringRef name, int64_t range) {
+        int64_t last = range - 1;
+        if (name == innerName)
+          last -= last % words;
+        return "(" + name.str() + " < " + std::to_string(range) + " ? " +
+               name.str() + " : " + std::to_string(last) + ")";
+      };
+      dims[loop] = clamp("ens_p", pointRange);
+      dims[reduction] = clamp("ens_s", ranges[2]);
     }
     llvm::Expected<std::string> element = writer.elementAt(*operand, dims);
     if (!element)
       return element.takeError();
     os.indent(indent + 4);
-    if (total % phase.threads)
-      os << "if (i < " << total << ") ";
-    if (async)
-      os << "ens_cp_async<4>(&" << to << ", &" << *element << ", " << inside
-         << " ? 4 : 0);\n";
-    else
+    if (copies % phase.threads)
+      os << "if (i < " << copies << ") ";
+    if (async) {
+      os << "ens_cp_async<" << words * 4 << ">(&" << to << ", &" << *element
+         << ", " << inside << " ? " << words * 4 << " : 0);\n";
+    } else {
       os << to << " = " << inside << " ? " << *element << " : 0.0f;\n";
+    }
     os.indent(indent + 2) << "}\n";
     return llvm::Error::success();
   };
@@ -199,12 +218,13 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
   auto stageBoth = [&](StringRef k0, StringRef index) -> llvm::Error {
     std::string offset =
         "(" + index.str() + ") * " + std::to_string(staging.stageFloats);
-    if (llvm::Error failure =
-            stage(a, k0, offset, 0, /*alongRows=*/true, blockRows,
-                  staging.strideA, /*byPoints=*/staging.aByRows))
+    if (llvm::Error failure = stage(
+            a, k0, offset, 0, /*alongRows=*/true, blockRows, staging.strideA,
+            /*byPoints=*/staging.aByRows, mma.copyWords[0]))
       return failure;
     return stage(b, k0, offset, staging.offsetB, /*alongRows=*/false, blockCols,
-                 staging.strideB, /*byPoints=*/false);
+                 staging.strideB, /*byPoints=*/staging.bByCols,
+                 mma.copyWords[1]);
   };
   // The pipeline: stage t % stages holds steps [t * steps, (t + 1) * steps)
   // (tile t). Before its products, a thread waits until at most the

@@ -46,6 +46,7 @@ namespace rt = ::ens::runtime;
 static const char *const kEmulationHeader = R"(// ens: CUDA on the host.
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -73,6 +74,13 @@ static inline double __longlong_as_double(long long i) { double x; std::memcpy(&
 namespace ens_emu {
 /// The dynamic shared memory of the running block.
 static thread_local unsigned char *sharedMemory;
+/// 16-byte aligned storage for it, as a GPU aligns it.
+struct alignas(16) SharedChunk {
+  unsigned char bytes[16];
+};
+/// What stopped the running launch (a misaligned access), or null; the
+/// launcher returns it, as a GPU reports the kernel's error at its end.
+static thread_local const char *fault;
 /// A thread of the running block. A fiber starts on its own stack through
 /// ucontext, and switches with _setjmp/_longjmp, which unlike swapcontext
 /// make no system call to save the signal mask.
@@ -279,6 +287,15 @@ static inline AsyncCopies &asyncCopiesOfThread() {
 template <int Bytes>
 static inline void ens_cp_async(void *shared, const void *global, int srcBytes) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
+  // Both addresses are aligned to the copy's size, or the copy faults.
+  if (reinterpret_cast<std::uintptr_t>(shared) % Bytes ||
+      reinterpret_cast<std::uintptr_t>(global) % Bytes) {
+    if (!ens_emu::fault)
+      ens_emu::fault = Bytes == 16  ? "misaligned address: a 16-byte cp.async"
+                       : Bytes == 8 ? "misaligned address: an 8-byte cp.async"
+                                    : "misaligned address: a 4-byte cp.async";
+    return;
+  }
   ens_emu::asyncCopiesOfThread().uncommitted.push_back(
       {static_cast<unsigned char *>(shared), static_cast<const unsigned char *>(global), Bytes,
        srcBytes < 0 ? 0 : (srcBytes > Bytes ? Bytes : srcBytes)});
@@ -301,20 +318,23 @@ template <int N> static inline void ens_cp_async_wait() {
 #define ENS_DYNAMIC_SHARED(name) unsigned char *name = ens_emu::sharedMemory
 )";
 
-/// The shim that launches each kernel over its grid: void (const unsigned
-/// *grid, const unsigned *block, unsigned sharedBytes, void **params).
+/// The shim that launches each kernel over its grid: const char *(const
+/// unsigned *grid, const unsigned *block, unsigned sharedBytes, void
+/// **params), which returns what stopped the launch (a misaligned access),
+/// or null.
 static std::string getShim(const LaunchPlan &plan) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "#include \"ens_cuda_emu.h\"\n#include \"kernels.cu\"\n";
   for (const KernelInfo &kernel : plan.kernels) {
-    os << "extern \"C\" void ens_emu_" << kernel.name
+    os << "extern \"C\" const char *ens_emu_" << kernel.name
        << "(const unsigned *g, const unsigned *b, unsigned shared, "
           "void **p) {\n"
        << "  gridDim.x = g[0]; gridDim.y = g[1]; gridDim.z = g[2];\n"
        << "  blockDim.x = b[0]; blockDim.y = b[1]; blockDim.z = b[2];\n"
-       << "  std::vector<unsigned long long> memory(shared / 8 + 1);\n"
-       << "  ens_emu::sharedMemory = (unsigned char *)memory.data();\n"
+       << "  std::vector<ens_emu::SharedChunk> memory(shared / 16 + 1);\n"
+       << "  ens_emu::sharedMemory = memory.data()->bytes;\n"
+       << "  ens_emu::fault = nullptr;\n"
        << "  std::function<void()> body = [&] { " << kernel.name << "(";
     for (auto [i, type] : llvm::enumerate(kernel.paramTypes))
       os << (i ? ", " : "") << "*(" << type << " *)p[" << i << "]";
@@ -347,7 +367,8 @@ static std::string getShim(const LaunchPlan &plan) {
          << "    }\n";
     }
     os << "  }\n"
-       << "  ens_emu::releaseBlockState();\n";
+       << "  ens_emu::releaseBlockState();\n"
+       << "  return ens_emu::fault;\n";
     os << "}\n";
   }
   return text;

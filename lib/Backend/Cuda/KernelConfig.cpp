@@ -146,26 +146,31 @@ std::pair<int64_t, int64_t> cuda::getMmaBlockTile(const MmaConfig &mma,
 }
 
 /// Padding of the staged rows, in floats, so that the fragment loads of a
-/// warp hit 32 different banks: a's (g, t) at g * (steps + 4) + t and b's
-/// at t * (columns + 8) + g, with steps and columns multiples of 32. In
-/// FFMA, rows of 4 more floats keep each thread's 4 points 16-byte aligned
-/// (LDS.128) and spread a copy's lanes that walk the steps over 8 banks.
+/// warp hit 32 different banks: a's (g, t) at g * (steps + 4) + t, or by
+/// steps at t * (rows + 8) + g, and b's (t, g) at t * (columns + 8) + g,
+/// or by columns at g * (steps + 4) + t, with steps, rows and columns
+/// multiples of 32. In FFMA, rows of 4 more floats
+/// keep each thread's 4 points 16-byte aligned (LDS.128) and spread a
+/// copy's lanes that walk the steps over 8 banks.
 static constexpr int64_t kPadA = 4, kPadB = 8, kPadFfma = 4;
 
 MmaStaging cuda::getMmaStaging(const MmaConfig &mma, unsigned threads) {
   auto [rows, cols] = getMmaBlockTile(mma, threads);
   MmaStaging staging;
-  staging.aByRows = mma.enabled();
+  staging.aByRows = mma.stagesAByRows();
+  staging.bByCols = mma.stagesBByColumns();
+  int64_t pad = mma.enabled() ? kPadB : kPadFfma;
   if (staging.aByRows) {
     staging.strideA = mma.stepsStaged + kPadA;
-    staging.strideB = cols + kPadB;
     staging.offsetB = rows * staging.strideA;
   } else {
-    staging.strideA = rows + kPadFfma;
-    staging.strideB = cols + kPadFfma;
+    staging.strideA = rows + pad;
     staging.offsetB = mma.stepsStaged * staging.strideA;
   }
-  staging.stageFloats = staging.offsetB + mma.stepsStaged * staging.strideB;
+  staging.strideB = staging.bByCols ? mma.stepsStaged + kPadA : cols + pad;
+  staging.stageFloats =
+      staging.offsetB +
+      (staging.bByCols ? cols : mma.stepsStaged) * staging.strideB;
   staging.bytes =
       mma.stages * staging.stageFloats * static_cast<int64_t>(sizeof(float));
   return staging;
@@ -264,13 +269,18 @@ std::string cuda::printKernelConfigs(const CudaProgram &program) {
            << mma.warpRows << "x" << mma.warpCols << " per warp ";
         if (mma.enabled())
           os << "on " << stringifyPrecision(mma.precision)
-             << " tensor cores (mma.sync m16n8k8, ";
+             << " tensor cores (mma.sync m16n8k8, "
+             << (mma.aByStepsOnTensorCores ? "a staged by steps, " : "")
+             << (mma.bByColumnsOnTensorCores ? "b staged by columns, " : "");
         else
           os << "in FFMA (" << mma.warpRows / kFfmaThreadRows << "x"
              << mma.warpCols / kFfmaThreadCols << " points per thread, ";
         os << mma.stepsStaged << " steps at a time in " << mma.stages
-           << " cp.async stages through "
-           << getMmaStaging(mma, phase.threads).bytes
+           << " cp.async stages";
+        if (mma.copyWords != std::array<int64_t, 2>{1, 1})
+          os << " of " << mma.copyWords[0] * 4 << "- and "
+             << mma.copyWords[1] * 4 << "-byte copies";
+        os << " through " << getMmaStaging(mma, phase.threads).bytes
            << " bytes of shared memory)";
       } else if (!phase.tile.empty()) {
         os << " in " << phase.tile.sizes[0] << "x" << phase.tile.sizes[1]

@@ -78,6 +78,11 @@ static DictionaryAttr getPhaseAttr(Builder &b, const PhaseConfig &phase,
         b.getDenseI64ArrayAttr({phase.mma.warpRows, phase.mma.warpCols}));
     add("steps_staged", b.getI64IntegerAttr(phase.mma.stepsStaged));
     add("stages", b.getI64IntegerAttr(phase.mma.stages));
+    add("copy_words", b.getDenseI64ArrayAttr(phase.mma.copyWords));
+    if (phase.mma.aByStepsOnTensorCores)
+      add("a_by_steps", b.getUnitAttr());
+    if (phase.mma.bByColumnsOnTensorCores)
+      add("b_by_columns", b.getUnitAttr());
   }
   if (!phase.mma.fallback.empty())
     add("mma_fallback", b.getStringAttr(phase.mma.fallback));

@@ -336,6 +336,9 @@ settleTiledPlanWith(MemberLoopPlan &plan, const CandidateCoster &coster,
   // may then run beside others, where a split one with a second kernel has
   // launches of its own.
   for (auto [phase, ir] : llvm::zip(config.phases, plan.phases)) {
+    if (phase.mma.blockTiled())
+      planBlockTileCopies(cast<linalg::GenericOp>(ir.op), phase.tile, phase.mma,
+                          coster.views);
     if (isFfmaBlockTiled(phase))
       settleBlockTiles(coster, phase, ir, config.members, mayFinishLast);
     else if (phase.chunks > 1)

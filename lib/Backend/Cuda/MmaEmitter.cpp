@@ -54,6 +54,7 @@ BlockTileThreads cuda::getMmaThreads(const MmaConfig &mma,
     }
   bool split = mma.precision == Precision::Tf32x3;
   int64_t steps = mma.stepsStaged, ldA = staging.strideA, ldB = staging.strideB;
+  bool aByRows = staging.aByRows, bByCols = staging.bByCols;
   threads.products = [=](llvm::raw_ostream &os, unsigned indent) {
     // The fragments of each mma step, as the PTX ISA lays them out:
     // a[g][t], a[g+8][t], a[g][t+4], a[g+8][t+4] and b[t][g], b[t+4][g].
@@ -76,17 +77,28 @@ BlockTileThreads cuda::getMmaThreads(const MmaConfig &mma,
           os.indent(at) << target << " = ens_cvt_tf32(" << element(r) << ");\n";
       }
     };
+    // a's element (row, step) in its stage: each row's steps consecutive,
+    // or each step's rows.
     for (int64_t i = 0; i < fragRows; ++i)
       convert("ens_fa" + std::to_string(i), 4, [&](int64_t r) {
-        return "ens_a[(ens_wr + " + std::to_string(i * kMmaM + r % 2 * 8) +
-               " + ens_g) * " + std::to_string(ldA) + " + ens_ks + ens_t + " +
-               std::to_string(r / 2 * 4) + "]";
+        std::string row = "ens_wr + " + std::to_string(i * kMmaM + r % 2 * 8) +
+                          " + ens_g",
+                    step = "ens_ks + ens_t + " + std::to_string(r / 2 * 4);
+        return aByRows ? "ens_a[(" + row + ") * " + std::to_string(ldA) +
+                             " + " + step + "]"
+                       : "ens_a[(" + step + ") * " + std::to_string(ldA) +
+                             " + " + row + "]";
       });
+    // b's element (step, column): each step's columns consecutive, or
+    // each column's steps.
     for (int64_t j = 0; j < fragCols; ++j)
       convert("ens_fb" + std::to_string(j), 2, [&](int64_t r) {
-        return "ens_b[(ens_ks + ens_t + " + std::to_string(r * 4) + ") * " +
-               std::to_string(ldB) + " + ens_wc + " +
-               std::to_string(j * kMmaN) + " + ens_g]";
+        std::string step = "ens_ks + ens_t + " + std::to_string(r * 4),
+                    col = "ens_wc + " + std::to_string(j * kMmaN) + " + ens_g";
+        return bByCols ? "ens_b[(" + col + ") * " + std::to_string(ldB) +
+                             " + " + step + "]"
+                       : "ens_b[(" + step + ") * " + std::to_string(ldB) +
+                             " + " + col + "]";
       });
     // 3xTF32 adds the small products first, then the large one, so that
     // the small ones are not lost to the accumulator's rounding of the

@@ -264,6 +264,18 @@ MmaConfig planMma(linalg::GenericOp generic, const TileConfig &tile,
 bool isStagedAlongSteps(linalg::GenericOp generic, OpOperand &operand,
                         unsigned loop);
 
+/// Sets how block-tiled contraction `generic` stages `mma`'s operands:
+/// on tensor cores a's layout (MmaConfig::aByStepsOnTensorCores: its
+/// steps consecutive in the stage where they are in memory, else its
+/// rows), and the words each cp.async copies (MmaConfig::copyWords): 4 for
+/// an operand in global memory whose words along the copies' inner loop
+/// (the steps, or the rows or columns) are consecutive both in memory and
+/// in the stage, 4 dividing that loop's range, where getAccessWidth proves
+/// the first word of every 4 16-byte aligned at the member's place in
+/// `views`; else 1.
+void planBlockTileCopies(linalg::GenericOp generic, const TileConfig &tile,
+                         MmaConfig &mma, const BufferViews &views);
+
 /// Sets the stages of `mma`'s cp.async pipeline for blocks of `threads` on
 /// `target`: as many (up to three) as fit for two blocks in an SM's shared
 /// memory.

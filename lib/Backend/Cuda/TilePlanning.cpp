@@ -375,6 +375,53 @@ bool cuda::isStagedAlongSteps(linalg::GenericOp generic, OpOperand &operand,
          getLoopStride(generic, operand, loop);
 }
 
+void cuda::planBlockTileCopies(linalg::GenericOp generic,
+                               const TileConfig &tile, MmaConfig &mma,
+                               const BufferViews &views) {
+  auto [a, b] = *getMultiplyAddOperands(generic);
+  unsigned rows = tile.loops[0], cols = tile.loops[1], reduction = 0;
+  if (!generic.getMatchingIndexingMap(a).isFunctionOfDim(rows))
+    std::swap(a, b);
+  for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      reduction = d;
+  // On tensor cores each stage follows its operand: a row's (a column's)
+  // steps consecutively where they are in memory, else a step's rows
+  // (columns), so that a warp's copies store consecutive words (the
+  // fragment loads hit 32 banks either way). In FFMA a's holds each step's
+  // rows and b's each step's columns (getMmaStaging); every stage's rows
+  // are a multiple of 4 words.
+  mma.aByStepsOnTensorCores =
+      mma.enabled() && !isStagedAlongSteps(generic, *a, rows);
+  mma.bByColumnsOnTensorCores =
+      mma.enabled() && isStagedAlongSteps(generic, *b, cols);
+  struct Staged {
+    OpOperand *operand;
+    unsigned loop;
+    bool byPoints;
+  };
+  Staged staged[] = {{a, rows, mma.stagesAByRows()},
+                     {b, cols, mma.stagesBByColumns()}};
+  for (auto [k, operand] : llvm::enumerate(staged)) {
+    bool alongSteps =
+        isStagedAlongSteps(generic, *operand.operand, operand.loop);
+    unsigned inner = alongSteps ? reduction : operand.loop;
+    // A copy starts at a multiple of 4 of the inner loop: the block tile's
+    // first row or column and its first step are multiples of 16. Every
+    // copy is whole or wholly outside the op: 4 divides the inner range.
+    bool wide = alongSteps == operand.byPoints &&
+                generic.getStaticLoopRanges()[inner] % 4 == 0 &&
+                views.getGlobalBuffer(operand.operand->get()) &&
+                getAccessWidth(generic, *operand.operand, inner, {4},
+                               /*global=*/true, /*rowMajor=*/false, views) == 4;
+    mma.copyWords[k] = wide ? 4 : 1;
+    LLVM_DEBUG(llvm::dbgs()
+               << "copies of operand " << operand.operand->getOperandNumber()
+               << " of " << getSourceOps(generic.getOperation()) << ": "
+               << mma.copyWords[k] * 4 << " bytes\n");
+  }
+}
+
 void cuda::planMmaStages(MmaConfig &mma, const GpuSpec &target,
                          unsigned threads) {
   // As many stages as fit for two blocks in an SM's shared memory (the

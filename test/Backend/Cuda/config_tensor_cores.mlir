@@ -25,9 +25,9 @@
 // and tile.
 // RUN: ens-run %s --entry=layer --cuda-plan --cuda-strategy=tiled --gpu-precision=tf32 | FileCheck %s --check-prefix=TF32
 // TF32:      loop: tiled, 4 members, 256 threads, 0 bytes of shared memory
-// TF32-NEXT:   phase 0: kernel k0_tiled, {{(6 blocks per member, points in 64x128 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through 79872|10 blocks of 128 threads per member, points in 64x64 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through 55296|20 blocks of 64 threads per member, points in 32x64 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through 41472)}} bytes of shared memory); ens.einsum
+// TF32-NEXT:   phase 0: kernel k0_tiled, {{(6 blocks per member, points in 64x128 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages of 16- and 16-byte copies through 79872|10 blocks of 128 threads per member, points in 64x64 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages of 16- and 16-byte copies through 55296|20 blocks of 64 threads per member, points in 32x64 block tiles of d1, d2, 32x32 per warp on tf32 tensor cores \(mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages of 16- and 16-byte copies through 41472)}} bytes of shared memory); ens.einsum
 // RUN: ens-run %s --entry=layer --cuda-plan --cuda-strategy=tiled --gpu-precision=3xtf32 | FileCheck %s --check-prefix=TF32X3
-// TF32X3: phase 0: kernel k0_tiled, {{.*}} block tiles of d1, d2, 32x32 per warp on 3xtf32 tensor cores (mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages through {{[0-9]+}} bytes of shared memory); ens.einsum
+// TF32X3: phase 0: kernel k0_tiled, {{.*}} block tiles of d1, d2, 32x32 per warp on 3xtf32 tensor cores (mma.sync m16n8k8, 32 steps at a time in 3 cp.async stages of 16- and 16-byte copies through {{[0-9]+}} bytes of shared memory); ens.einsum
 // The default, f32, and an explicit f32 plan no tensor cores: block tiles
 // in FFMA (config_block_tiles.mlir), whose warp tiles are 32x32 too, so
 // the same block tiles, with 16 steps staged at a time and no fallback.

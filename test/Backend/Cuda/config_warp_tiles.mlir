@@ -29,7 +29,7 @@
 // points summed over a batch of 512. In 64x64 block tiles, 16 a member, 64
 // blocks for the H100's 132 SMs, each 512 steps long; in 32x64, 128
 // blocks, which the model finds faster.
-// GRAD: phase 0: kernel k0_tiled, 32 blocks of 128 threads per member, points in 32x64 block tiles of d1, d2, 16x32 per warp in FFMA (4x4 points per thread, 16 steps at a time in 3 cp.async stages through 19968 bytes of shared memory); ens.einsum
+// GRAD: phase 0: kernel k0_tiled, 32 blocks of 128 threads per member, points in 32x64 block tiles of d1, d2, 16x32 per warp in FFMA (4x4 points per thread, 16 steps at a time in 3 cp.async stages of 16- and 16-byte copies through 19968 bytes of shared memory); ens.einsum
 // ATTR-LABEL: func.func @grad(
 // ATTR: ens_cuda.kernel_config = {{.*}}blocks_per_member = 32 : i64, {{.*}}precision = "f32", {{.*}}threads = 128 : i64, {{.*}}warp_tile = array<i64: 16, 32>
 func.func @grad_member(%x: tensor<512x256xf32>, %d: tensor<512x256xf32>) -> tensor<256x256xf32> {
@@ -47,7 +47,7 @@ func.func @grad(%x: tensor<512x256xf32>, %d: tensor<4x512x256xf32>) -> tensor<4x
 // member (96 blocks; in 64x64, 48), over 260 steps, 16 stages and a last
 // of 4 steps. The last block tile's rows past 250 and columns past 180
 // compute zeros and store nothing.
-// RAGGED: phase 0: kernel k0_tiled, 24 blocks of 128 threads per member, points in 32x64 block tiles of d1, d2, 16x32 per warp in FFMA (4x4 points per thread, 16 steps at a time in 3 cp.async stages through 19968 bytes of shared memory) with fused epilogue; ens.einsum, ens.tanh
+// RAGGED: phase 0: kernel k0_tiled, 24 blocks of 128 threads per member, points in 32x64 block tiles of d1, d2, 16x32 per warp in FFMA (4x4 points per thread, 16 steps at a time in 3 cp.async stages of 4- and 16-byte copies through 19968 bytes of shared memory) with fused epilogue; ens.einsum, ens.tanh
 func.func @ragged_member(%x: tensor<260x250xf32>, %d: tensor<260x180xf32>) -> tensor<250x180xf32> {
   %g = ens.einsum %x, %d {spec = "bi,bj->ij"} : tensor<260x250xf32>, tensor<260x180xf32> -> tensor<250x180xf32>
   %t = ens.tanh %g : tensor<250x180xf32>

@@ -80,10 +80,27 @@
 // RUN: ens-run %s --entry=blocks --random-inputs=11 --backend=cuda-emu --cuda-strategy=tiled --gpu-precision=3xtf32 --expect=%t/blocks/out0.npy
 //
 // @transposed (x w^T, "bi,oi->bo": b's steps are its rows' columns; K =
-//   100 in four stages, the last of 4 steps; 3 members).
+//   100 in four stages, the last of 4 steps; 3 members). b's steps are
+//   consecutive in memory, so its stage holds each column's steps, and
+//   both operands are copied 16 bytes at a time; a stage that held b by
+//   steps, or read it so, would fail the tolerances.
+// RUN: ens-run %s --entry=transposed --cuda-plan --cuda-strategy=tiled --gpu-precision=tf32 | FileCheck %s --check-prefix=BYCOLS
+// BYCOLS: on tf32 tensor cores (mma.sync m16n8k8, b staged by columns, 32 steps at a time in {{[1-3]}} cp.async stages of 16- and 16-byte copies through
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --output-dir=%t/transposed
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=tiled --gpu-precision=tf32 --atol=0.098 --expect=%t/transposed/out0.npy
 // RUN: ens-run %s --entry=transposed --random-inputs=7 --backend=cuda-emu --cuda-strategy=tiled --gpu-precision=3xtf32 --expect=%t/transposed/out0.npy
+//
+// @a_by_steps (x^T w, "ib,io->bo", as a weight gradient: a's rows are
+//   consecutive in memory, so its stage holds each step's rows, copied 16
+//   bytes at a time; 72 rows leave the second block tile 8, K = 40 in two
+//   stages, and w's rows of 50 floats are copied 4 bytes at a time; 2
+//   members). The plan says so, and a stage that held a by rows, or read
+//   it so, would fail the tolerances.
+// RUN: ens-run %s --entry=a_by_steps --cuda-plan --cuda-strategy=tiled --gpu-precision=tf32 | FileCheck %s --check-prefix=BYSTEPS
+// BYSTEPS: on tf32 tensor cores (mma.sync m16n8k8, a staged by steps, 32 steps at a time in {{[1-3]}} cp.async stages of 16- and 4-byte copies through
+// RUN: ens-run %s --entry=a_by_steps --random-inputs=3 --output-dir=%t/a_by_steps
+// RUN: ens-run %s --entry=a_by_steps --random-inputs=3 --backend=cuda-emu --cuda-strategy=tiled --gpu-precision=tf32 --atol=0.0394 --expect=%t/a_by_steps/out0.npy
+// RUN: ens-run %s --entry=a_by_steps --random-inputs=3 --backend=cuda-emu --cuda-strategy=tiled --gpu-precision=3xtf32 --expect=%t/a_by_steps/out0.npy
 //
 // @batched ("bij,bjk->bik", 3 batches of 20x12 @ 12x70, 2 members): the
 //   batch is a parallel loop of the block tiles besides the rows and
@@ -151,6 +168,16 @@ func.func @transposed(%x: tensor<20x100xf32>, %w: tensor<3x30x100xf32>) -> tenso
   %y = ens.vmap @transposed_member(%x, %w) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 3 : i64}
       : (tensor<20x100xf32>, tensor<3x30x100xf32>) -> tensor<3x20x30xf32>
   return %y : tensor<3x20x30xf32>
+}
+
+func.func @a_by_steps_member(%x: tensor<40x72xf32>, %w: tensor<40x50xf32>) -> tensor<72x50xf32> {
+  %y = ens.einsum %x, %w {spec = "ib,io->bo"} : tensor<40x72xf32>, tensor<40x50xf32> -> tensor<72x50xf32>
+  return %y : tensor<72x50xf32>
+}
+func.func @a_by_steps(%x: tensor<40x72xf32>, %w: tensor<2x40x50xf32>) -> tensor<2x72x50xf32> {
+  %y = ens.vmap @a_by_steps_member(%x, %w) {in_axes = array<i64: -1, 0>, out_axes = array<i64: 0>, size = 2 : i64}
+      : (tensor<40x72xf32>, tensor<2x40x50xf32>) -> tensor<2x72x50xf32>
+  return %y : tensor<2x72x50xf32>
 }
 
 func.func @one_row_member(%x: tensor<1x24xf32>, %w: tensor<24x300xf32>) -> tensor<1x300xf32> {

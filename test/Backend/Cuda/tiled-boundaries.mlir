@@ -285,7 +285,7 @@
 // RUN: ens-run %s --entry=block_edges --cuda-plan --cuda-strategy=tiled | FileCheck %s --check-prefix=BLOCK
 // BLOCK:      phase 0: kernel k0_tiled from block 0, 8 blocks of 64 threads per member, points in 32x64 block tiles of d1, d2, 32x32 per warp in FFMA (8x4 points per thread, 16 steps at a time in 3 cp.async stages through 19968 bytes of shared memory); ens.einsum
 // BLOCK-NEXT: phase 1: kernel k0_tiled from block 24, 8 blocks of 64 threads per member, points in 32x64 block tiles of d1, d2, 32x32 per warp in FFMA (8x4 points per thread, 16 steps at a time in 3 cp.async stages through 19968 bytes of shared memory); ens.einsum
-// BLOCK-NEXT: phase 2: kernel k0_tiled from block 48, 6 blocks of 64 threads per member, points in 16x64 block tiles of d1, d2, 16x32 per warp in FFMA (4x4 points per thread, 16 steps at a time in 3 cp.async stages through 16896 bytes of shared memory); ens.einsum
+// BLOCK-NEXT: phase 2: kernel k0_tiled from block 48, 6 blocks of 64 threads per member, points in 16x64 block tiles of d1, d2, 16x32 per warp in FFMA (4x4 points per thread, 16 steps at a time in 3 cp.async stages of 16- and 4-byte copies through 16896 bytes of shared memory); ens.einsum
 
 func.func @rem_member(%x: tensor<6x5xf32>, %w: tensor<5x7xf32>) -> tensor<6x7xf32> {
   %y = ens.matmul %x, %w : tensor<6x5xf32>, tensor<5x7xf32> -> tensor<6x7xf32>

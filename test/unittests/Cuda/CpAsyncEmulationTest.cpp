@@ -8,7 +8,8 @@
 // wait_group N leaves the N most recent groups pending, and the bytes past
 // src-size are zero. The expected values are worked out below from the
 // input and the sentinels the kernel writes first, by rules that know
-// nothing of the emulation.
+// nothing of the emulation. A copy whose addresses are not aligned to its
+// size faults, as on a GPU: the call fails and names the kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,6 +101,48 @@ TEST_F(CpAsyncEmulationTest, CopiesOnlyAtTheWaitThatCoversTheirGroup) {
     want[23] = x.values[512 + previous];
     for (int64_t i = 0; i < 24; ++i)
       EXPECT_EQ(y[t * 24 + i], want[i]) << "thread " << t << ", value " << i;
+  }
+}
+
+/// Thread t copies 16 bytes from x + 4t + `global` floats to the shared
+/// array at 4t + `shared` floats, then stores what arrived.
+std::string getOffsetCopy(int shared, int global) {
+  return R"(
+extern "C" __global__ void offset(float *x, float *y) {
+  alignas(16) __shared__ float s[4 * 32 + 4];
+  unsigned t = threadIdx.x;
+  ens_cp_async<16>(s + 4 * t + )" +
+         std::to_string(shared) + R"(, x + 4 * t + )" + std::to_string(global) +
+         R"(, 16);
+  ens_cp_async_commit();
+  ens_cp_async_wait<0>();
+  for (int i = 0; i < 4; ++i)
+    y[4 * t + i] = s[4 * t + )" +
+         std::to_string(shared) + R"( + i];
+}
+)";
+}
+
+TEST_F(CpAsyncEmulationTest, MisalignedCopiesFault) {
+  HostTensor x(DType::F32, {4 * 32 + 4});
+  for (int64_t i = 0; i < 4 * 32 + 4; ++i)
+    x.values[i] = i;
+  auto program = [&](int shared, int global) {
+    return makeProgram(getOffsetCopy(shared, global), "offset",
+                       {{4 * 32 + 4}, {4 * 32}}, 32u);
+  };
+  // Aligned: each thread's 4 words arrive.
+  std::vector<double> y = run(program(0, 0), x);
+  ASSERT_EQ(y.size(), 4u * 32);
+  for (int64_t i = 0; i < 4 * 32; ++i)
+    EXPECT_EQ(y[i], x.values[i]);
+  // A word off in shared or in global memory: the launch faults.
+  for (auto [shared, global] : {std::pair(1, 0), std::pair(0, 2)}) {
+    std::string message = runForError(program(shared, global), x);
+    EXPECT_NE(message.find("kernel offset faulted on cuda-emu: misaligned "
+                           "address: a 16-byte cp.async"),
+              std::string::npos)
+        << "shared + " << shared << ", global + " << global << ": " << message;
   }
 }
 

@@ -60,6 +60,17 @@ protected:
     return program;
   }
 
+  /// Runs `program` on the emulator with `args`; returns the message of the
+  /// error that stops it, or "" if it runs.
+  std::string runForError(CudaProgram program, ArrayRef<HostTensor> args) {
+    llvm::Expected<std::unique_ptr<EmulatedExecutable>> executable =
+        EmulatedExecutable::compile(std::move(program));
+    if (!executable)
+      return llvm::toString(executable.takeError());
+    llvm::Expected<std::vector<HostTensor>> results = (*executable)->run(args);
+    return results ? "" : llvm::toString(results.takeError());
+  }
+
   /// Runs `program` on the emulator with `args`; returns its result.
   std::vector<double> run(CudaProgram program, ArrayRef<HostTensor> args) {
     llvm::Expected<std::unique_ptr<EmulatedExecutable>> executable =

@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -219,6 +220,21 @@ struct MmaConfig {
   /// multiply the steps of one, the copies of the next `stages - 1` are in
   /// flight (1: each stage's copies are waited for before its products).
   int64_t stages = 1;
+  /// The words (4-byte elements) each cp.async copies of a's and of b's
+  /// block tile: 4 (16 bytes) where planBlockTileCopies proved every copy's
+  /// words consecutive and 16-byte aligned in global memory and in the
+  /// stage, else 1.
+  std::array<int64_t, 2> copyWords = {1, 1};
+  /// On tensor cores, whether a's stage holds each step's rows
+  /// consecutively, as the operand's rows are in memory (a transposed
+  /// operand: a weight gradient's xᵀ), rather than each row's steps; in
+  /// FFMA always (its micro-tiles read 4 consecutive rows of a step).
+  bool aByStepsOnTensorCores = false;
+  /// On tensor cores, whether b's stage holds each column's steps
+  /// consecutively, as the operand's steps are in memory (a transposed
+  /// operand: Wᵀ in dX = dY Wᵀ), rather than each step's columns; in FFMA
+  /// never.
+  bool bByColumnsOnTensorCores = false;
   /// When the program asks for tensor cores and the contraction computes
   /// in FFMA register tiles instead: why.
   std::string fallback;
@@ -228,6 +244,12 @@ struct MmaConfig {
   /// Whether the block stages block tiles in shared memory (on tensor
   /// cores or in FFMA).
   bool blockTiled() const { return warpRows > 0; }
+  /// Whether a's stage holds each row's steps consecutively rather than
+  /// each step's rows.
+  bool stagesAByRows() const { return enabled() && !aByStepsOnTensorCores; }
+  /// Whether b's stage holds each column's steps consecutively rather than
+  /// each step's columns.
+  bool stagesBByColumns() const { return enabled() && bByColumnsOnTensorCores; }
 };
 
 /// In FFMA block tiles, a warp's threads along the rows and the columns of
@@ -242,15 +264,19 @@ std::pair<int64_t, int64_t> getMmaBlockTile(const MmaConfig &mma,
 
 /// Where a block of `threads` stages `mma`'s operands in its dynamic shared
 /// memory: each of `mma.stages` stages of `stageFloats` floats holds a's
-/// block tile, then b's (at `offsetB` floats). On tensor cores a holds the
-/// block tile's rows of `strideA` floats (the staged steps and a padding),
-/// in FFMA the staged steps of `strideA` floats (the rows and a padding);
-/// b holds the staged steps of `strideB` floats (the columns and a
-/// padding). `bytes` in all.
+/// block tile, then b's (at `offsetB` floats). a holds the block tile's
+/// rows of `strideA` floats (the staged steps and a padding; tensor cores
+/// unless MmaConfig::aByStepsOnTensorCores), or the staged steps of
+/// `strideA` floats (the rows and a padding); b holds the staged steps of
+/// `strideB` floats (the columns and a padding), or on tensor cores with
+/// MmaConfig::bByColumnsOnTensorCores the block tile's columns of
+/// `strideB` floats (the staged steps and a padding). `bytes` in all.
 struct MmaStaging {
   int64_t strideA, strideB, offsetB, stageFloats, bytes;
-  /// Whether a's rows are the steps (tensor cores) or its steps the rows.
-  bool aByRows;
+  /// Whether a's stage holds each row's steps consecutively rather than
+  /// each step's rows, and b's each column's rather than each step's
+  /// columns.
+  bool aByRows, bByCols;
 };
 MmaStaging getMmaStaging(const MmaConfig &mma, unsigned threads);
 
