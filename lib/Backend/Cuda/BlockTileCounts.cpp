@@ -31,14 +31,13 @@ using namespace mlir::ens::cuda::phase;
 /// 13.0) with the copy loops' share of the stage loop's overhead.
 static constexpr double kCopyOverhead = 10;
 
-/// Instructions of each fragment element besides its LDS on tensor cores:
-/// its address (an IADD3 and a LEA: the element's row and step are not a
-/// constant offset from one base) and its conversion to TF32 (an FSETP and
+/// Instructions of each fragment element besides its LDS on tensor cores
+/// (whose address is a constant offset from the thread's first element,
+/// which ptxas folds into the LDS): its conversion to TF32 (an FSETP and
 /// a predicated IMAD: cvt.rna.tf32.f32 on sm_90), or with 3xTF32 its split
 /// (both conversions and the FADD between). Read from the SASS of
 /// mnist_mlp's tensor-core loops (sm_90, CUDA 13.0).
-static constexpr double kFragmentAddress = 2, kFragmentConvert = 2,
-                        kFragmentSplit = 5;
+static constexpr double kFragmentConvert = 2, kFragmentSplit = 5;
 
 /// One step of FFMA block tiles for a warp (FfmaTileEmitter.cpp): a
 /// thread's rows and columns, 4 at a time, with 128-bit shared loads (lane
@@ -81,9 +80,8 @@ static Work countMmaProducts(const MmaConfig &mma, const MmaStaging &staging,
   Work step;
   step.add(getCost(aWords, 4, Space::Shared), 4.0 * fragRows, false);
   step.add(getCost(bWords, 4, Space::Shared), 2.0 * fragCols, false);
-  step.other +=
-      (4.0 * fragRows + 2.0 * fragCols) *
-      (kFragmentAddress + (split ? kFragmentSplit : kFragmentConvert));
+  step.other += (4.0 * fragRows + 2.0 * fragCols) *
+                (split ? kFragmentSplit : kFragmentConvert);
   step.tensor += double(fragRows) * fragCols * (split ? 3 : 1);
   return step;
 }

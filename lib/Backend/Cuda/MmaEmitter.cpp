@@ -59,6 +59,19 @@ BlockTileThreads cuda::getMmaThreads(const MmaConfig &mma,
     // The fragments of each mma step, as the PTX ISA lays them out:
     // a[g][t], a[g+8][t], a[g][t+4], a[g+8][t+4] and b[t][g], b[t+4][g].
     unsigned at = indent + 2;
+    // The thread's first elements of a (row g, step t) and b (step t,
+    // column g) in their stages: every element of a fragment is a constant
+    // offset from them in the unrolled loop, which ptxas folds into its
+    // LDS (computed per element, the offsets took two instructions each).
+    std::string ld[] = {std::to_string(ldA), std::to_string(ldB)};
+    os.indent(indent) << "const float *const ens_pa = ens_a + "
+                      << (aByRows ? "(ens_wr + ens_g) * " + ld[0] + " + ens_t"
+                                  : "ens_t * " + ld[0] + " + ens_wr + ens_g")
+                      << ";\n";
+    os.indent(indent) << "const float *const ens_pb = ens_b + "
+                      << (bByCols ? "(ens_wc + ens_g) * " + ld[1] + " + ens_t"
+                                  : "ens_t * " + ld[1] + " + ens_wc + ens_g")
+                      << ";\n";
     os.indent(indent) << "#pragma unroll\n";
     os.indent(indent) << "for (int ens_ks = 0; ens_ks < " << steps
                       << "; ens_ks += " << kMmaK << ") {\n";
@@ -77,28 +90,27 @@ BlockTileThreads cuda::getMmaThreads(const MmaConfig &mma,
           os.indent(at) << target << " = ens_cvt_tf32(" << element(r) << ");\n";
       }
     };
-    // a's element (row, step) in its stage: each row's steps consecutive,
-    // or each step's rows.
+    // The element `along` rows or columns and `steps` steps from a
+    // thread's first, in a stage whose rows are `ld` floats and hold each
+    // row's (column's) steps, or each step's rows (columns).
+    auto element = [](StringRef first, bool byPoints, int64_t ld, int64_t along,
+                      int64_t steps) {
+      std::string step = "ens_ks + " + std::to_string(steps);
+      return (first + "[" +
+              (byPoints ? std::to_string(along * ld) + " + " + step
+                        : "(" + step + ") * " + std::to_string(ld) + " + " +
+                              std::to_string(along)) +
+              "]")
+          .str();
+    };
     for (int64_t i = 0; i < fragRows; ++i)
       convert("ens_fa" + std::to_string(i), 4, [&](int64_t r) {
-        std::string row = "ens_wr + " + std::to_string(i * kMmaM + r % 2 * 8) +
-                          " + ens_g",
-                    step = "ens_ks + ens_t + " + std::to_string(r / 2 * 4);
-        return aByRows ? "ens_a[(" + row + ") * " + std::to_string(ldA) +
-                             " + " + step + "]"
-                       : "ens_a[(" + step + ") * " + std::to_string(ldA) +
-                             " + " + row + "]";
+        return element("ens_pa", aByRows, ldA, i * kMmaM + r % 2 * 8,
+                       r / 2 * 4);
       });
-    // b's element (step, column): each step's columns consecutive, or
-    // each column's steps.
     for (int64_t j = 0; j < fragCols; ++j)
       convert("ens_fb" + std::to_string(j), 2, [&](int64_t r) {
-        std::string step = "ens_ks + ens_t + " + std::to_string(r * 4),
-                    col = "ens_wc + " + std::to_string(j * kMmaN) + " + ens_g";
-        return bByCols ? "ens_b[(" + col + ") * " + std::to_string(ldB) +
-                             " + " + step + "]"
-                       : "ens_b[(" + step + ") * " + std::to_string(ldB) +
-                             " + " + col + "]";
+        return element("ens_pb", bByCols, ldB, j * kMmaN, r * 4);
       });
     // 3xTF32 adds the small products first, then the large one, so that
     // the small ones are not lost to the accumulator's rounding of the
