@@ -163,6 +163,15 @@ ens::runtime::createEmulatedRunner(LaunchPlan plan, std::string_view object) {
   Expected<void *> handle = loadSharedObject(object, "the emulated kernels");
   if (!handle)
     return handle.takeError();
+  // Launchers of another ABI would be called wrong (before version 2 they
+  // returned nothing).
+  if (!::dlsym(*handle, kEmulatorAbiSymbol)) {
+    ::dlclose(*handle);
+    return Error("the emulated kernels were built by another version of ens "
+                 "(their launchers lack " +
+                 std::string(kEmulatorAbiSymbol) +
+                 "); export the program again");
+  }
   if (Error mismatch = checkPlanMatchesCode(plan, [&](const std::string &name) {
         return ::dlsym(*handle, name.c_str()) != nullptr;
       })) {

@@ -22,6 +22,11 @@
 
 namespace ens::runtime {
 
+/// The symbol an emulated object defines for the launchers' ABI it has:
+/// const char *(const unsigned *grid, const unsigned *block, unsigned
+/// sharedBytes, void **params), returning what stopped the launch or null.
+inline constexpr const char *kEmulatorAbiSymbol = "ens_emu_abi_2";
+
 /// Runs one compiled function. Not thread-safe: callers take turns.
 class Runner {
 public:
@@ -85,8 +90,10 @@ Error checkEmulatedWork(const LaunchPlan &plan);
 /// Runs `plan` through the CPU emulation of the CUDA execution model with
 /// the kernels of `object`: the plan's CUDA source built for the host as a
 /// shared object, with one launcher `ens_emu_<kernel>` per kernel (see
-/// lib/Backend/Cuda/Emulator.cpp). The object is loaded from memory, never
-/// from a path another process could change.
+/// lib/Backend/Cuda/Emulator.cpp) and the symbol kEmulatorAbiSymbol. The
+/// object is loaded from memory, never from a path another process could
+/// change; one without that symbol (built by another version of ens, whose
+/// launchers may return nothing) is refused.
 Expected<std::unique_ptr<Runner>> createEmulatedRunner(LaunchPlan plan,
                                                        std::string_view object);
 

@@ -148,7 +148,17 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
     bool alongSteps = isStagedAlongSteps(generic, *operand, loop);
     int64_t inner = alongSteps ? steps : extent,
             copies = extent * steps / words;
-    assert(inner % words == 0 && ld % words == 0 && "copies that do not fit");
+    bool async = views.getGlobalBuffer(operand->get()).has_value();
+    int64_t innerRange = alongSteps ? ranges[2] : ranges[alongRows ? 0 : 1];
+    // What planBlockTileCopies proved of copies of several words: each
+    // whole inside the op or wholly outside it, and aligned in its stage.
+    if (words > 1 &&
+        (!async || inner % words || innerRange % words || ld % words ||
+         staging.stageFloats % words || staging.offsetB % words))
+      return error("the CUDA backend planned " + std::to_string(words * 4) +
+                   "-byte copies of a staged operand of " +
+                   getSourceOps(generic.getOperation()) +
+                   " that do not fit its stage");
     os.indent(indent + 2) << "#pragma unroll\n";
     os.indent(indent + 2) << "for (int ens_u = 0; ens_u < "
                           << llvm::divideCeil(copies, phase.threads)
@@ -178,14 +188,8 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
     SmallVector<std::string> dims = writer.dims;
     dims[loop] = "ens_p";
     dims[reduction] = "ens_s";
-    bool async = views.getGlobalBuffer(operand->get()).has_value();
-    assert((async || words == 1) && "wide copies of an operand not in global");
-    // A copy's first word is at a multiple of `words` along the inner
-    // loop, whose range `words` divides (planBlockTileCopies): a copy is whole
-    // inside the op or wholly outside it.
+    // A copy's first word is at a multiple of `words` along the inner loop.
     StringRef innerName = alongSteps ? "ens_s" : "ens_p";
-    assert((alongSteps ? ranges[2] : pointRange) % words == 0 &&
-           "a copy partly inside the op");
     if (async) {
       // The element copied from: the one at (p, s), or inside the op (a
       // multiple of `words` along the inner loop, aligned as the others).

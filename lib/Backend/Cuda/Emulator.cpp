@@ -326,6 +326,7 @@ static std::string getShim(const LaunchPlan &plan) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "#include \"ens_cuda_emu.h\"\n#include \"kernels.cu\"\n";
+  os << "extern \"C\" const int " << rt::kEmulatorAbiSymbol << " = 2;\n";
   for (const KernelInfo &kernel : plan.kernels) {
     os << "extern \"C\" const char *ens_emu_" << kernel.name
        << "(const unsigned *g, const unsigned *b, unsigned shared, "

@@ -336,9 +336,12 @@ settleTiledPlanWith(MemberLoopPlan &plan, const CandidateCoster &coster,
   // may then run beside others, where a split one with a second kernel has
   // launches of its own.
   for (auto [phase, ir] : llvm::zip(config.phases, plan.phases)) {
-    if (phase.mma.blockTiled())
+    if (phase.mma.blockTiled()) {
+      // The stages' layouts set their bytes, and so how many fit.
       planBlockTileCopies(cast<linalg::GenericOp>(ir.op), phase.tile, phase.mma,
                           coster.views);
+      planMmaStages(phase.mma, coster.target, phase.threads);
+    }
     if (isFfmaBlockTiled(phase))
       settleBlockTiles(coster, phase, ir, config.members, mayFinishLast);
     else if (phase.chunks > 1)

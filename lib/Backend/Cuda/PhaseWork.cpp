@@ -172,6 +172,23 @@ int64_t cuda::getAccessWidth(linalg::GenericOp op, OpOperand &operand,
       rowMajor ? llvm::to_vector(getRowMajorStrides(type.getShape()))
                : getStrides(type);
   AffineMap map = op.getMatchingIndexingMap(&operand);
+  // Only a map linear in the loops (no division or remainder) has a
+  // stride per loop; its constant part moves every access by as many
+  // elements.
+  bool linear = true;
+  for (AffineExpr result : map.getResults())
+    result.walk([&](AffineExpr e) {
+      linear &= e.getKind() != AffineExprKind::Mod &&
+                e.getKind() != AffineExprKind::FloorDiv &&
+                e.getKind() != AffineExprKind::CeilDiv;
+    });
+  if (!linear)
+    return 1;
+  SmallVector<int64_t> zeros(map.getNumDims(), 0);
+  int64_t constant = 0;
+  for (auto [a, s] : llvm::zip(map.compose(zeros), strides))
+    constant += a * s;
+  multiples.push_back(constant);
   // The element stride of each loop: the change of the offset when the
   // loop's variable grows by one.
   for (unsigned d = 0; d < map.getNumDims(); ++d) {

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ens/Backend/Cuda/Emulator.h"
+#include "ens/Runtime/Runner.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
@@ -299,6 +300,29 @@ TEST_F(EmulatorCacheTest, ObjectsLoadedInTurnRunTheirOwnCode) {
   for (int factor : {2, 3, 2, 5, 3})
     expectScales(factor);
   EXPECT_EQ(getBuilds(), 3);
+}
+
+TEST_F(EmulatorCacheTest, ObjectsOfAnotherAbiAreRefused) {
+  // What ens built before its launchers returned their faults: a launcher
+  // that returns nothing, and no ABI symbol. Called as the new ABI, its
+  // return value would be whatever its register held.
+  std::string old = root + "/old.so", oldSource = root + "/old.cpp";
+  test::writeFileBytes(oldSource,
+                       "extern \"C\" void ens_emu_scale(const unsigned *, "
+                       "const unsigned *, unsigned, void **) {}\n");
+  llvm::ErrorOr<std::string> cxx = llvm::sys::findProgramByName("c++");
+  ASSERT_TRUE(bool(cxx));
+  StringRef args[] = {*cxx, "-shared", "-fPIC", "-o", old, oldSource};
+  ASSERT_EQ(llvm::sys::ExecuteAndWait(*cxx, args), 0);
+  ::ens::runtime::Expected<std::unique_ptr<::ens::runtime::Runner>> runner =
+      ::ens::runtime::createEmulatedRunner(makeScale(2).plan,
+                                           test::readFileBytes(old));
+  ASSERT_FALSE(bool(runner));
+  EXPECT_NE(runner.takeError().getMessage().find(
+                "the emulated kernels were built by another version of ens"),
+            std::string::npos);
+  // The object ens builds now has it, and runs.
+  expectScales(2);
 }
 
 } // namespace

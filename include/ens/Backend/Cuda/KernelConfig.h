@@ -227,8 +227,9 @@ struct MmaConfig {
   std::array<int64_t, 2> copyWords = {1, 1};
   /// On tensor cores, whether a's stage holds each step's rows
   /// consecutively, as the operand's rows are in memory (a transposed
-  /// operand: a weight gradient's xᵀ), rather than each row's steps; in
-  /// FFMA always (its micro-tiles read 4 consecutive rows of a step).
+  /// operand: a weight gradient's xᵀ), rather than each row's steps. (In
+  /// FFMA a's stage always holds each step's rows: its micro-tiles read 4
+  /// consecutive rows of a step; see stagesAByRows.)
   bool aByStepsOnTensorCores = false;
   /// On tensor cores, whether b's stage holds each column's steps
   /// consecutively, as the operand's steps are in memory (a transposed
