@@ -85,6 +85,20 @@ protected:
     return path;
   }
 
+  /// The bytes of a shared object built with c++ from `source`, in the
+  /// test's directory as `name`.so; "" (and a failure) if it does not build.
+  std::string buildSharedObject(StringRef name, StringRef source) {
+    std::string object = (root + "/" + name + ".so").str(),
+                file = (root + "/" + name + ".cpp").str();
+    test::writeFileBytes(file, source.str());
+    llvm::ErrorOr<std::string> cxx = llvm::sys::findProgramByName("c++");
+    EXPECT_TRUE(bool(cxx));
+    if (!cxx)
+      return "";
+    StringRef args[] = {*cxx, "-shared", "-fPIC", "-o", object, file};
+    EXPECT_EQ(llvm::sys::ExecuteAndWait(*cxx, args), 0);
+    return test::readFileBytes(object);
+  }
   /// How many times the host compiler ran.
   int getBuilds() {
     std::string log = test::readFileBytes(root + "/builds");
@@ -197,20 +211,15 @@ TEST_F(EmulatorCacheTest, BadEntriesAreRebuiltNeverLoaded) {
 
   // A shared object with the kernel's entry point whose constructor leaves
   // a mark: what an attacker would plant under the entry's name.
-  std::string planted = root + "/planted.so";
-  std::string plantedSource = root + "/planted.cpp";
-  test::writeFileBytes(
-      plantedSource,
+  std::string planted = buildSharedObject(
+      "planted",
       "#include <cstdio>\n__attribute__((constructor)) static void "
       "plant() { if (FILE *f = std::fopen(\"" +
           marker +
           "\", \"w\")) std::fclose(f); }\nextern \"C\" void "
           "ens_emu_scale(const unsigned *, const unsigned *, unsigned, "
           "void **) {}\n");
-  llvm::ErrorOr<std::string> cxx = llvm::sys::findProgramByName("c++");
-  ASSERT_TRUE(bool(cxx));
-  StringRef args[] = {*cxx, "-shared", "-fPIC", "-o", planted, plantedSource};
-  ASSERT_EQ(llvm::sys::ExecuteAndWait(*cxx, args), 0);
+  ASSERT_FALSE(planted.empty());
 
   std::string flipped = good;
   flipped[flipped.size() / 2] ^= 0x40;
@@ -222,7 +231,7 @@ TEST_F(EmulatorCacheTest, BadEntriesAreRebuiltNeverLoaded) {
       {"truncated to 5000 bytes", bytes(good.substr(0, 5000))},
       {"a flipped byte", bytes(flipped)},
       {"another program's entry", bytes(test::readFileBytes(other))},
-      {"a planted shared object", bytes(test::readFileBytes(planted))},
+      {"a planted shared object", bytes(planted)},
       {"a FIFO", [&] { ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0); }},
       {"a link to /dev/zero",
        [&] { ASSERT_EQ(::symlink("/dev/zero", path.c_str()), 0); }},
@@ -306,17 +315,12 @@ TEST_F(EmulatorCacheTest, ObjectsOfAnotherAbiAreRefused) {
   // What ens built before its launchers returned their faults: a launcher
   // that returns nothing, and no ABI symbol. Called as the new ABI, its
   // return value would be whatever its register held.
-  std::string old = root + "/old.so", oldSource = root + "/old.cpp";
-  test::writeFileBytes(oldSource,
-                       "extern \"C\" void ens_emu_scale(const unsigned *, "
-                       "const unsigned *, unsigned, void **) {}\n");
-  llvm::ErrorOr<std::string> cxx = llvm::sys::findProgramByName("c++");
-  ASSERT_TRUE(bool(cxx));
-  StringRef args[] = {*cxx, "-shared", "-fPIC", "-o", old, oldSource};
-  ASSERT_EQ(llvm::sys::ExecuteAndWait(*cxx, args), 0);
+  std::string old = buildSharedObject(
+      "old", "extern \"C\" void ens_emu_scale(const unsigned *, const "
+             "unsigned *, unsigned, void **) {}\n");
+  ASSERT_FALSE(old.empty());
   ::ens::runtime::Expected<std::unique_ptr<::ens::runtime::Runner>> runner =
-      ::ens::runtime::createEmulatedRunner(makeScale(2).plan,
-                                           test::readFileBytes(old));
+      ::ens::runtime::createEmulatedRunner(makeScale(2).plan, old);
   ASSERT_FALSE(bool(runner));
   EXPECT_NE(runner.takeError().getMessage().find(
                 "the emulated kernels were built by another version of ens"),
