@@ -56,16 +56,20 @@ cp "$root/scripts/gpu-kit/run.sh" "$root/scripts/gpu-kit/device-run.sh" \
   "$peers/torch_peer.py" "$peers/jax_peer.py" "$peers/common.py" \
   "$peers/state_files.py" "$kit/"
 
-# export NAME FILE ENTRY: the artifact of FILE's @ENTRY as NAME/step.ens.
+# export NAME FILE ENTRY: the artifact of FILE's @ENTRY as NAME/step.ens,
+# at the GPU precision $precision if it is set (else f32).
+precision=""
 export_program() {
-  "$bin/ens-export" "$2" --entry="$3" --emulator -o "$kit/programs/$1/$4"
+  "$bin/ens-export" "$2" --entry="$3" --emulator \
+    ${precision:+--gpu-precision="$precision"} -o "$kit/programs/$1/$4"
 }
 
 # model_us FILE ENTRY: the performance model's H100 estimate of FILE's
 # @ENTRY in microseconds (docs/cuda.md, "Performance model"), which the
 # kit prints beside the time measured on the GPU.
 model_us() {
-  "$bin/ens-run" "$1" --entry="$2" --kernel-report=json |
+  "$bin/ens-run" "$1" --entry="$2" --kernel-report=json \
+    ${precision:+--gpu-precision="$precision"} |
     python3 -c 'import json, sys; print("%.1f" % json.load(sys.stdin)["estimate"]["h100"]["us"])'
 }
 
@@ -140,7 +144,11 @@ train_step() {
       fi
     done
   fi
-  write_meta "$name" DESCRIPTION "$description" PEER mlp_train_step \
+  # A step at another precision has the same peers as at f32: they run
+  # once, beside the f32 step.
+  local peer=mlp_train_step
+  [[ -n "$precision" ]] && peer=none
+  write_meta "$name" DESCRIPTION "$description" PEER "$peer" \
     ACTIVATION "$activation" ATOL 2e-4 RTOL 1e-3 \
     MODEL_H100_US "$(model_us "$file" train_step)"
 }
@@ -169,6 +177,19 @@ WANT_MAX=$((512 * 1024))
 train_step wide_relu "$workloads/wide_relu.mlir" "$workloads/wide_relu.mlir" \
   random_state relu "16 members 512->512->512 relu, batch 256: training step" \
   "$data/key.npy" ""
+# The tensor-core path (docs/cuda.md, "TF32 tensor cores") at 3xTF32, which
+# keeps FP32's accuracy and so the same checks, on the workloads whose
+# contractions it computes most of.
+precision=3xtf32
+train_step wide_relu_3xtf32 "$workloads/wide_relu.mlir" \
+  "$workloads/wide_relu.mlir" random_state relu \
+  "wide_relu's step with --gpu-precision=3xtf32 (tensor cores)" \
+  "$data/key.npy" ""
+train_step mnist_mlp_3xtf32 "$workloads/mnist_mlp.mlir" \
+  "$workloads/mnist_mlp.mlir" random_state relu \
+  "mnist_mlp's step with --gpu-precision=3xtf32 (tensor cores)" \
+  "$data/key.npy" ""
+precision=""
 generated="$(mktemp -d "${TMPDIR:-/tmp}/ens-gpu-kit-XXXXXX")"
 trap 'rm -rf "$generated"' EXIT
 # generate NAME MEMBERS: the seed step's 64->32 tanh->8 member, batch 256.

@@ -12,5 +12,5 @@ kit="$build/gpu-kit-test"
 "$source/scripts/gpu-kit.sh" --no-build "$build" "$kit"
 output="$("$kit/run.sh" --backend=cuda-emu)"
 echo "$output"
-# Nine programs, each with a time: none failed.
-test "$(grep -c -E '^[a-z_0-9]+ +[0-9]+\.[0-9]' <<< "$output")" -eq 9
+# Eleven programs, each with a time: none failed.
+test "$(grep -c -E '^[a-z_0-9]+ +[0-9]+\.[0-9]' <<< "$output")" -eq 11
