@@ -44,10 +44,16 @@ Error ens::runtime::checkEmulatedWork(const LaunchPlan &plan) {
 }
 
 namespace {
-/// Storage aligned as a device allocation.
+/// Storage aligned as a device allocation: a buffer is a vector of these,
+/// whose bytes are addressed through getBytes (as one array, not the
+/// first chunk's).
 struct alignas(256) DeviceChunk {
   uint8_t bytes[256] = {};
 };
+
+uint8_t *getBytes(std::vector<DeviceChunk> &chunks) {
+  return reinterpret_cast<uint8_t *>(chunks.data());
+}
 
 /// A launcher of the emulated object: const char *(const unsigned *grid,
 /// const unsigned *block, unsigned sharedBytes, void **params), which
@@ -70,8 +76,7 @@ public:
       if (buffer.kind != BufferKind::Constant)
         continue;
       constants.back().resize(buffer.bytes / sizeof(DeviceChunk) + 1);
-      std::memcpy(constants.back().data()->bytes, buffer.init.data(),
-                  buffer.bytes);
+      std::memcpy(getBytes(constants.back()), buffer.init.data(), buffer.bytes);
     }
   }
   ~EmulatedRunner() override { ::dlclose(library); }
@@ -100,15 +105,15 @@ Error EmulatedRunner::runOnHost(const std::vector<const void *> &args,
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const BufferInfo &buffer = plan.buffers[i];
     if (buffer.kind == BufferKind::Temporary) {
-      data.push_back(arena.data()->bytes + buffer.arenaOffset);
+      data.push_back(getBytes(arena) + buffer.arenaOffset);
       continue;
     }
     if (buffer.kind == BufferKind::Constant) {
-      data.push_back(constants[i].data()->bytes);
+      data.push_back(getBytes(constants[i]));
       continue;
     }
     storage.emplace_back(buffer.bytes / sizeof(DeviceChunk) + 1);
-    auto *bytes = storage.back().data()->bytes;
+    uint8_t *bytes = getBytes(storage.back());
     data.push_back(bytes);
     if (buffer.kind == BufferKind::Input && buffer.bytes)
       std::memcpy(bytes, args[buffer.index], buffer.bytes);

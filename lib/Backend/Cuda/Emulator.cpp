@@ -334,7 +334,7 @@ static std::string getShim(const LaunchPlan &plan) {
        << "  gridDim.x = g[0]; gridDim.y = g[1]; gridDim.z = g[2];\n"
        << "  blockDim.x = b[0]; blockDim.y = b[1]; blockDim.z = b[2];\n"
        << "  std::vector<ens_emu::SharedChunk> memory(shared / 16 + 1);\n"
-       << "  ens_emu::sharedMemory = memory.data()->bytes;\n"
+       << "  ens_emu::sharedMemory = (unsigned char *)memory.data();\n"
        << "  ens_emu::fault = nullptr;\n"
        << "  std::function<void()> body = [&] { " << kernel.name << "(";
     for (auto [i, type] : llvm::enumerate(kernel.paramTypes))
