@@ -93,20 +93,16 @@ WorkCounts phase::countBlockTiles(linalg::GenericOp generic,
   const MmaConfig &mma = phase.mma;
   auto [blockRows, blockCols] = getMmaBlockTile(mma, phase.threads);
   MmaStaging staging = getMmaStaging(mma, phase.threads);
-  auto [a, b] = *getMultiplyAddOperands(generic);
-  unsigned rows = phase.tile.loops[0], cols = phase.tile.loops[1];
-  if (!generic.getMatchingIndexingMap(a).isFunctionOfDim(rows))
-    std::swap(a, b);
+  auto [a, b] = getBlockTileOperands(generic, phase.tile);
+  unsigned rows = phase.tile.loops[0], cols = phase.tile.loops[1],
+           reduction = getReductionLoop(generic);
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
-  unsigned reduction = 0;
   int64_t blockTiles = 1;
-  for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray())) {
-    if (iterator == utils::IteratorType::reduction) {
-      reduction = d;
+  for (auto [d, range] : llvm::enumerate(ranges)) {
+    if (d == reduction)
       continue;
-    }
     int64_t size = d == rows ? blockRows : d == cols ? blockCols : 1;
-    blockTiles *= llvm::divideCeil(ranges[d], size);
+    blockTiles *= llvm::divideCeil(range, size);
   }
   int64_t steps = mma.stepsStaged,
           stages = llvm::divideCeil(ranges[reduction], steps);

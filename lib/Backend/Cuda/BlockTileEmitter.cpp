@@ -40,10 +40,8 @@ llvm::Error KernelEmitter::emitBlockTiles(KernelBuilder &kernel,
   // (Plain variables, not structured bindings: the lambdas below capture
   // them, which C++17 compilers such as clang-14 reject for bindings.)
   OpOperand *a, *b;
-  std::tie(a, b) = *getMultiplyAddOperands(generic);
+  std::tie(a, b) = getBlockTileOperands(generic, phase.tile);
   unsigned rows = phase.tile.loops[0], cols = phase.tile.loops[1];
-  if (!generic.getMatchingIndexingMap(a).isFunctionOfDim(rows))
-    std::swap(a, b);
   unsigned reduction = writer.reduction[0];
   int64_t ranges[3] = {writer.ranges[rows], writer.ranges[cols],
                        writer.ranges[reduction]};

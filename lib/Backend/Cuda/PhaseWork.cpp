@@ -184,19 +184,19 @@ int64_t cuda::getAccessWidth(linalg::GenericOp op, OpOperand &operand,
     });
   if (!linear)
     return 1;
-  SmallVector<int64_t> zeros(map.getNumDims(), 0);
+  SmallVector<int64_t> base =
+      map.compose(SmallVector<int64_t>(map.getNumDims(), 0));
   int64_t constant = 0;
-  for (auto [a, s] : llvm::zip(map.compose(zeros), strides))
+  for (auto [a, s] : llvm::zip(base, strides))
     constant += a * s;
   multiples.push_back(constant);
   // The element stride of each loop: the change of the offset when the
   // loop's variable grows by one.
   for (unsigned d = 0; d < map.getNumDims(); ++d) {
-    SmallVector<int64_t> at(map.getNumDims(), 0), next(map.getNumDims(), 0);
+    SmallVector<int64_t> next(map.getNumDims(), 0);
     next[d] = 1;
     int64_t stride = 0;
-    for (auto [a, b, s] :
-         llvm::zip(map.compose(at), map.compose(next), strides))
+    for (auto [a, b, s] : llvm::zip(base, map.compose(next), strides))
       stride += (b - a) * s;
     if (d == loop && stride != 1)
       return 1;

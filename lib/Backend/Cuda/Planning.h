@@ -256,6 +256,15 @@ MmaConfig planMma(linalg::GenericOp generic, const TileConfig &tile,
                   Precision precision, Strategy strategy, const GpuSpec &target,
                   unsigned threads);
 
+/// The multiply-add operands of block-tiled contraction `generic` in
+/// register tiles `tile`: a, along its rows (tile.loops[0]), then b, along
+/// its columns.
+std::pair<OpOperand *, OpOperand *>
+getBlockTileOperands(linalg::GenericOp generic, const TileConfig &tile);
+
+/// The reduction loop of `generic`, which has one (the last if several).
+unsigned getReductionLoop(linalg::GenericOp generic);
+
 /// Whether a block staging `operand` of block-tiled contraction `generic`
 /// copies it along the reduction steps (consecutive threads on
 /// consecutive steps of one point of `loop`) rather than along `loop`:
@@ -265,14 +274,14 @@ bool isStagedAlongSteps(linalg::GenericOp generic, OpOperand &operand,
                         unsigned loop);
 
 /// Sets how block-tiled contraction `generic` stages `mma`'s operands:
-/// on tensor cores a's layout (MmaConfig::aByStepsOnTensorCores: its
-/// steps consecutive in the stage where they are in memory, else its
-/// rows), and the words each cp.async copies (MmaConfig::copyWords): 4 for
-/// an operand in global memory whose words along the copies' inner loop
-/// (the steps, or the rows or columns) are consecutive both in memory and
-/// in the stage, 4 dividing that loop's range, where getAccessWidth proves
-/// the first word of every 4 16-byte aligned at the member's place in
-/// `views`; else 1.
+/// on tensor cores each stage's layout (MmaConfig::aByStepsOnTensorCores,
+/// bByColumnsOnTensorCores: an operand's words consecutive in its stage
+/// where they are in memory), and the words each cp.async copies
+/// (MmaConfig::copyWords): 4 for an operand in global memory whose words along
+/// the copies' inner loop (the steps, or the rows or columns) are consecutive
+/// both in memory and in the stage, 4 dividing that loop's range, where
+/// getAccessWidth proves the first word of every 4 16-byte aligned at the
+/// member's place in `views`; else 1.
 void planBlockTileCopies(linalg::GenericOp generic, const TileConfig &tile,
                          MmaConfig &mma, const BufferViews &views);
 

@@ -365,46 +365,53 @@ static int64_t getLoopStride(linalg::GenericOp generic, OpOperand &operand,
   return std::abs(stride);
 }
 
-bool cuda::isStagedAlongSteps(linalg::GenericOp generic, OpOperand &operand,
-                              unsigned loop) {
+std::pair<OpOperand *, OpOperand *>
+cuda::getBlockTileOperands(linalg::GenericOp generic, const TileConfig &tile) {
+  auto [a, b] = *getMultiplyAddOperands(generic);
+  if (!generic.getMatchingIndexingMap(a).isFunctionOfDim(tile.loops[0]))
+    std::swap(a, b);
+  return {a, b};
+}
+
+unsigned cuda::getReductionLoop(linalg::GenericOp generic) {
   unsigned reduction = 0;
   for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
     if (iterator == utils::IteratorType::reduction)
       reduction = d;
-  return getLoopStride(generic, operand, reduction) <
+  return reduction;
+}
+
+bool cuda::isStagedAlongSteps(linalg::GenericOp generic, OpOperand &operand,
+                              unsigned loop) {
+  return getLoopStride(generic, operand, getReductionLoop(generic)) <
          getLoopStride(generic, operand, loop);
 }
 
 void cuda::planBlockTileCopies(linalg::GenericOp generic,
                                const TileConfig &tile, MmaConfig &mma,
                                const BufferViews &views) {
-  auto [a, b] = *getMultiplyAddOperands(generic);
-  unsigned rows = tile.loops[0], cols = tile.loops[1], reduction = 0;
-  if (!generic.getMatchingIndexingMap(a).isFunctionOfDim(rows))
-    std::swap(a, b);
-  for (auto [d, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::reduction)
-      reduction = d;
+  auto [a, b] = getBlockTileOperands(generic, tile);
+  unsigned rows = tile.loops[0], cols = tile.loops[1],
+           reduction = getReductionLoop(generic);
+  bool aAlongSteps = isStagedAlongSteps(generic, *a, rows),
+       bAlongSteps = isStagedAlongSteps(generic, *b, cols);
   // On tensor cores each stage follows its operand: a row's (a column's)
   // steps consecutively where they are in memory, else a step's rows
   // (columns), so that a warp's copies store consecutive words (the
   // fragment loads hit 32 banks either way). In FFMA a's holds each step's
   // rows and b's each step's columns (getMmaStaging); every stage's rows
   // are a multiple of 4 words.
-  mma.aByStepsOnTensorCores =
-      mma.enabled() && !isStagedAlongSteps(generic, *a, rows);
-  mma.bByColumnsOnTensorCores =
-      mma.enabled() && isStagedAlongSteps(generic, *b, cols);
+  mma.aByStepsOnTensorCores = mma.enabled() && !aAlongSteps;
+  mma.bByColumnsOnTensorCores = mma.enabled() && bAlongSteps;
   struct Staged {
     OpOperand *operand;
     unsigned loop;
-    bool byPoints;
+    bool alongSteps, byPoints;
   };
-  Staged staged[] = {{a, rows, mma.stagesAByRows()},
-                     {b, cols, mma.stagesBByColumns()}};
+  Staged staged[] = {{a, rows, aAlongSteps, mma.stagesAByRows()},
+                     {b, cols, bAlongSteps, mma.stagesBByColumns()}};
   for (auto [k, operand] : llvm::enumerate(staged)) {
-    bool alongSteps =
-        isStagedAlongSteps(generic, *operand.operand, operand.loop);
+    bool alongSteps = operand.alongSteps;
     unsigned inner = alongSteps ? reduction : operand.loop;
     // A copy starts at a multiple of 4 of the inner loop: the block tile's
     // first row or column and its first step are multiples of 16. Every
